@@ -1,0 +1,255 @@
+#include "collectives/executor.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <deque>
+#include <random>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace collnet::collectives {
+
+Word combine(ReceiveOp op, DataType type, Word stored, Word received) {
+  if (op == ReceiveOp::copy) return received;
+  if (type == DataType::float64) {
+    const double a = std::bit_cast<double>(stored);
+    const double b = std::bit_cast<double>(received);
+    switch (op) {
+      case ReceiveOp::sum: return std::bit_cast<Word>(a + b);
+      case ReceiveOp::product: return std::bit_cast<Word>(a * b);
+      case ReceiveOp::max: return std::bit_cast<Word>(std::max(a, b));
+      case ReceiveOp::min: return std::bit_cast<Word>(std::min(a, b));
+      default: break;
+    }
+  } else {
+    const auto a = static_cast<std::int64_t>(stored);
+    const auto b = static_cast<std::int64_t>(received);
+    switch (op) {
+      case ReceiveOp::sum: return stored + received;        // two's complement wrap, no UB
+      case ReceiveOp::product: return stored * received;
+      case ReceiveOp::max: return static_cast<Word>(std::max(a, b));
+      case ReceiveOp::min: return static_cast<Word>(std::min(a, b));
+      default: break;
+    }
+  }
+  throw ExecutionError(fmt::format("receive operation code {} is not defined", static_cast<int>(op)));
+}
+
+namespace {
+
+struct Message {
+  EndpointId src;
+  EndpointId dst;
+  Descriptor d;
+  std::vector<Word> words;
+};
+
+class Machine {
+ public:
+  Machine(const Schedule& s, const ExecOptions& o) : s_(s), o_(o), rng_(o.seed) {
+    const auto n = s.endpoints();
+    result_.memory.resize(n);
+    for (std::size_t e = 0; e < n; ++e) {
+      auto& m = result_.memory[e];
+      m.resize(s.memory_words);
+      if (s.initial)
+        for (std::uint32_t a = 0; a < s.memory_words; ++a) m[a] = s.initial(static_cast<EndpointId>(e), a);
+    }
+    pc_.assign(n, 0);
+    arrivals_.resize(n);
+    outstanding_.assign(n, 0);
+    at_barrier_.assign(n, false);
+  }
+
+  ExecResult run() {
+    const auto n = s_.endpoints();
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    for (;;) {
+      bool progress = false;
+      if (o_.order == DeliveryOrder::random) {
+        // One random action at a time: a descriptor of a random node or a
+        // random pending delivery.
+        std::vector<std::size_t> runnable;
+        for (std::size_t e = 0; e < n; ++e)
+          if (can_step(e)) runnable.push_back(e);
+        const std::size_t choices = runnable.size() + pending_.size();
+        if (choices > 0) {
+          const std::size_t pick = std::uniform_int_distribution<std::size_t>(0, choices - 1)(rng_);
+          if (pick < runnable.size()) step(runnable[pick]);
+          else deliver(pick - runnable.size());
+          progress = true;
+        }
+      } else {
+        for (std::size_t e : order)
+          while (can_step(e)) {
+            step(e);
+            progress = true;
+          }
+      }
+      if (try_release_barrier()) continue;
+      if (progress) continue;
+      if (!pending_.empty()) {
+        deliver(0);  // lazy: the oldest message, only now that everyone waits
+        continue;
+      }
+      if (std::all_of(pc_.begin(), pc_.end(), [&](std::size_t pc) { return pc == kDone; })) break;
+      throw ExecutionError(describe_deadlock());
+    }
+    return std::move(result_);
+  }
+
+ private:
+  static constexpr std::size_t kDone = static_cast<std::size_t>(-1);
+
+  const Descriptor& current(std::size_t e) const {
+    const auto& p = s_.programs[e];
+    if (pc_[e] >= p.size())
+      throw ExecutionError(fmt::format("endpoint {}: program runs past its end without END", e));
+    return p[pc_[e]];
+  }
+
+  bool can_step(std::size_t e) const {
+    if (pc_[e] == kDone || at_barrier_[e]) return false;
+    const Descriptor& d = current(e);
+    switch (d.opcode) {
+      case Opcode::send: return true;
+      case Opcode::wait: return arrived(e, d.tag) >= d.length;
+      case Opcode::barrier: return outstanding_[e] == 0;
+      case Opcode::end: return true;
+    }
+    return false;
+  }
+
+  std::uint32_t arrived(std::size_t e, std::uint32_t tag) const {
+    const auto it = arrivals_[e].find(tag);
+    return it == arrivals_[e].end() ? 0 : it->second;
+  }
+
+  void step(std::size_t e) {
+    const Descriptor d = current(e);
+    switch (d.opcode) {
+      case Opcode::send: send(e, d); ++pc_[e]; break;
+      case Opcode::wait: ++pc_[e]; break;
+      case Opcode::barrier: at_barrier_[e] = true; break;
+      case Opcode::end: pc_[e] = kDone; break;
+    }
+  }
+
+  void check_range(std::size_t e, std::uint32_t offset, std::uint32_t length, const char* what) const {
+    if (static_cast<std::uint64_t>(offset) + length > s_.memory_words)
+      throw ExecutionError(fmt::format("endpoint {} descriptor {}: {} range [{}, {}) exceeds memory of {} words",
+                                       e, pc_[e], what, offset, offset + length, s_.memory_words));
+  }
+
+  void send(std::size_t e, const Descriptor& d) {
+    if (d.dest >= s_.endpoints())
+      throw ExecutionError(fmt::format("endpoint {} descriptor {}: destination {} does not exist", e, pc_[e], d.dest));
+    check_range(e, d.src_offset, d.length, "source");
+    check_range(e, d.dst_offset, d.length, "destination");
+    const auto& mem = result_.memory[e];
+    Message m{static_cast<EndpointId>(e), static_cast<EndpointId>(d.dest), d,
+              std::vector<Word>(mem.begin() + d.src_offset, mem.begin() + d.src_offset + d.length)};
+    if (d.dest == e) ++result_.local_copies;
+    else {
+      ++result_.messages;
+      result_.words_sent += d.length;
+    }
+    ++outstanding_[e];
+    pending_.push_back(std::move(m));
+    if (o_.order == DeliveryOrder::eager) deliver(pending_.size() - 1);
+  }
+
+  void deliver(std::size_t index) {
+    Message m = std::move(pending_[index]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
+    auto& mem = result_.memory[static_cast<std::size_t>(m.dst)];
+    for (std::size_t i = 0; i < m.words.size(); ++i) {
+      Word& w = mem[m.d.dst_offset + i];
+      w = combine(m.d.op, m.d.dtype, w, m.words[i]);
+    }
+    ++arrivals_[static_cast<std::size_t>(m.dst)][m.d.tag];
+    --outstanding_[static_cast<std::size_t>(m.src)];
+  }
+
+  bool try_release_barrier() {
+    std::size_t waiting = 0;
+    std::int64_t number = -1;
+    for (std::size_t e = 0; e < pc_.size(); ++e) {
+      if (!at_barrier_[e]) return false;  // someone is still working (or has ended)
+      const auto t = static_cast<std::int64_t>(current(e).tag);
+      if (number >= 0 && t != number)
+        throw ExecutionError(fmt::format("barrier mismatch: endpoint 0 is at barrier {}, endpoint {} at barrier {}",
+                                         number, e, t));
+      number = t;
+      ++waiting;
+    }
+    if (waiting == 0) return false;
+    for (std::size_t e = 0; e < pc_.size(); ++e) {
+      at_barrier_[e] = false;
+      ++pc_[e];
+    }
+    ++result_.barriers;
+    return true;
+  }
+
+  std::string describe_deadlock() const {
+    std::string s = "deadlock: the programs cannot finish;";
+    int shown = 0;
+    for (std::size_t e = 0; e < pc_.size() && shown < 8; ++e) {
+      if (pc_[e] == kDone) continue;
+      const Descriptor& d = current(e);
+      ++shown;
+      if (at_barrier_[e]) s += fmt::format(" endpoint {} waits at barrier {};", e, d.tag);
+      else if (d.opcode == Opcode::wait)
+        s += fmt::format(" endpoint {} waits for {} messages tagged {} (has {});", e, d.length, d.tag, arrived(e, d.tag));
+      else s += fmt::format(" endpoint {} is blocked at descriptor {};", e, pc_[e]);
+    }
+    std::size_t ended = static_cast<std::size_t>(std::count(pc_.begin(), pc_.end(), kDone));
+    if (ended) s += fmt::format(" {} endpoints have ended", ended);
+    return s;
+  }
+
+  const Schedule& s_;
+  ExecOptions o_;
+  std::mt19937_64 rng_;
+  ExecResult result_;
+  std::vector<std::size_t> pc_;
+  std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> arrivals_;
+  std::vector<std::int64_t> outstanding_;
+  std::vector<bool> at_barrier_;
+  std::deque<Message> pending_;
+};
+
+}  // namespace
+
+ExecResult execute(const Schedule& schedule, const ExecOptions& options) {
+  return Machine(schedule, options).run();
+}
+
+DataCheck check_data(const Schedule& schedule, const std::vector<std::vector<Word>>& memory) {
+  DataCheck c;
+  if (memory.size() != schedule.endpoints()) {
+    c.pass = false;
+    c.first_errors.push_back(fmt::format("memory of {} endpoints, expected {}", memory.size(), schedule.endpoints()));
+    return c;
+  }
+  for (std::size_t e = 0; e < memory.size(); ++e) {
+    for (const Region& r : schedule.expected(static_cast<EndpointId>(e))) {
+      for (std::size_t i = 0; i < r.words.size(); ++i) {
+        ++c.words_checked;
+        const std::size_t a = r.offset + i;
+        if (a < memory[e].size() && memory[e][a] == r.words[i]) continue;
+        ++c.mismatches;
+        c.pass = false;
+        if (c.first_errors.size() < 10)
+          c.first_errors.push_back(fmt::format("endpoint {} word {}: holds {:#x}, expected {:#x}", e, a,
+                                               a < memory[e].size() ? memory[e][a] : 0, r.words[i]));
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace collnet::collectives

@@ -1,0 +1,45 @@
+#include <algorithm>
+
+#include "collectives/algorithm.hpp"
+
+namespace collnet::collectives {
+
+// One factory per algorithm, each defined in the algorithm's own file.
+// Add two lines here (a declaration and an entry) when an algorithm is added.
+// declarations:
+// (end of declarations)
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> all = [] {
+    std::vector<Algorithm> v;
+    for (auto make : std::initializer_list<Algorithm (*)()>{
+             // entries:
+             // (end of entries)
+         })
+      v.push_back(make());
+    return v;
+  }();
+  return all;
+}
+
+const Algorithm& find_algorithm(std::string_view name) {
+  const auto& all = algorithms();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const Algorithm& a) { return a.name == name; });
+  if (it != all.end()) return *it;
+  std::vector<std::string> names;
+  for (const auto& a : all) names.push_back(a.name);
+  throw ConfigError("key 'algorithm': unknown algorithm '" + std::string(name) + "'; accepted values: " +
+                    join(names));
+}
+
+const std::vector<KeyDoc>& common_keys() {
+  static const std::vector<KeyDoc> keys = {
+      {"topology", "network the collective runs on", "torus:8x8",
+       "torus:NXxNY[xNZ], mesh:NXxNY[xNZ] (see `collnet list`)"},
+      {"algorithm", "collective algorithm", "a2a-optimal", "see `collnet list`"},
+      {"message_flits", "payload words (= payload flits) of one message (all-to-all: per pair of nodes)", "16",
+       "1..65536"},
+  };
+  return keys;
+}
+
+}  // namespace collnet::collectives

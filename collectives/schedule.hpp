@@ -1,0 +1,53 @@
+// A schedule: for every endpoint an ordered program of descriptors, the
+// memory each endpoint needs, its initial contents and what it must hold at
+// the end. This is the golden model every other layer is checked against.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "collectives/descriptor.hpp"
+#include "topology/graph.hpp"
+
+namespace collnet::collectives {
+
+using Word = std::uint64_t;
+using Program = std::vector<Descriptor>;
+using topology::EndpointId;
+
+/// Words an endpoint must hold at `offset` when the collective has finished.
+struct Region {
+  std::uint32_t offset = 0;
+  std::vector<Word> words;
+};
+
+struct Schedule {
+  std::string algorithm;
+  std::vector<Program> programs;      // one per endpoint, each ends with END
+  std::uint32_t memory_words = 0;     // words of memory every endpoint needs
+  int controllers = 1;                // NIC controllers the programs address
+  /// The algorithm's lower bound on completion, in flit times (payload
+  /// words), or -1 where the document gives none.
+  std::int64_t lower_bound = -1;
+  /// Initial memory: word at `address` of endpoint `e` (0 where unused).
+  std::function<Word(EndpointId e, std::uint32_t address)> initial;
+  /// What each endpoint must hold at the end (computed independently of the
+  /// programs: from the definition of the collective, not from the schedule).
+  std::function<std::vector<Region>(EndpointId e)> expected;
+
+  [[nodiscard]] std::size_t endpoints() const { return programs.size(); }
+};
+
+/// The payload word number `index` of the data that `origin` sends to
+/// `target` (D(O->T) in the specs): a hash, so that every word of a run is
+/// distinct and a misplaced or duplicated word is always caught.
+constexpr Word payload_word(std::uint64_t origin, std::uint64_t target, std::uint64_t index) {
+  std::uint64_t z = (origin << 42) ^ (target << 21) ^ index ^ 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace collnet::collectives

@@ -1,0 +1,71 @@
+#include "testbench/check.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/executor.hpp"
+#include "collectives/static_check.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::cli {
+
+CheckOutcome run_check(const Params& params) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string topo_spec = params.text("topology", "torus:8x8");
+  std::unique_ptr<topology::Topology> topo;
+  try {
+    topo = topology::make_topology(topo_spec);
+  } catch (const topology::TopologyError& e) {
+    throw ConfigError(std::string("key 'topology': ") + e.what());
+  }
+  const auto& algorithm = collectives::find_algorithm(params.text("algorithm", "a2a-optimal"));
+  const collectives::Schedule schedule = algorithm.build(*topo, params);
+  const collectives::StaticReport report = collectives::static_check(*topo, schedule);
+  const collectives::ExecResult exec = collectives::execute(schedule);
+  const collectives::DataCheck data = collectives::check_data(schedule, exec.memory);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  CheckOutcome out;
+  out.data_pass = data.pass;
+  auto& j = out.json;
+  j["topology"] = topo->name();
+  j["algorithm"] = algorithm.name;
+  j["nodes"] = topo->endpoint_count();
+  j["phases"] = report.phases.size();
+  j["sends_per_node"] = {{"min", report.min_sends_per_node}, {"max", report.max_sends_per_node}};
+  j["phase_max_link_load"] = report.phase_max_link_load();
+  j["static_time"] = report.static_time;
+  j["lower_bound"] = schedule.lower_bound >= 0 ? nlohmann::json(schedule.lower_bound) : nlohmann::json(nullptr);
+  j["transfers"] = report.transfers;
+  j["local_copies"] = report.local_copies;
+  j["barriers"] = report.barriers;
+  j["memory_words"] = schedule.memory_words;
+  j["words_checked"] = data.words_checked;
+  j["data_check"] = data.pass ? "pass" : "fail";
+  j["check_seconds"] = seconds;
+  if (!data.pass) j["data_errors"] = data.first_errors;
+
+  std::string& t = out.text;
+  t += fmt::format("collnet check: {} on {} ({} nodes)\n", algorithm.name, topo->name(), topo->endpoint_count());
+  t += fmt::format("  phases            {}\n", report.phases.size());
+  t += fmt::format("  transfers         {} (+{} local copies)\n", report.transfers, report.local_copies);
+  t += fmt::format("  sends per node    {}..{}\n", report.min_sends_per_node, report.max_sends_per_node);
+  t += fmt::format("  barriers          {}\n", report.barriers);
+  const auto loads = report.phase_max_link_load();
+  std::string shown;
+  for (std::size_t i = 0; i < loads.size() && i < 24; ++i) shown += (i ? "," : "") + std::to_string(loads[i]);
+  if (loads.size() > 24) shown += ",...";
+  t += fmt::format("  phase max loads   [{}]\n", shown);
+  t += fmt::format("  static time       {} flit times\n", report.static_time);
+  if (schedule.lower_bound >= 0)
+    t += fmt::format("  lower bound       {} flit times (static/bound = {:.4f})\n", schedule.lower_bound,
+                     schedule.lower_bound > 0 ? static_cast<double>(report.static_time) / static_cast<double>(schedule.lower_bound) : 0.0);
+  else t += "  lower bound       (none for this algorithm)\n";
+  t += fmt::format("  data check        {} ({} words compared)\n", data.pass ? "pass" : "FAIL", data.words_checked);
+  for (const auto& e : data.first_errors) t += "    " + e + "\n";
+  return out;
+}
+
+}  // namespace collnet::cli

@@ -1,0 +1,9 @@
+#include "testbench/model_keys.hpp"
+
+namespace collnet::cli {
+
+std::vector<KeyDoc> model_keys() {
+  return {};
+}
+
+}  // namespace collnet::cli

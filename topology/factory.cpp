@@ -1,0 +1,48 @@
+#include <charconv>
+#include <string>
+
+#include "topology/grid.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::topology {
+
+namespace {
+std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
+  std::vector<int> sizes;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('x', start), text.size());
+    const std::string_view part = text.substr(start, end - start);
+    int v = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc{} || ptr != part.data() + part.size())
+      throw TopologyError("topology: cannot read sizes in '" + std::string(spec) +
+                          "': expected NXxNY[xNZ[xNW]], e.g. torus:8x8");
+    if (v < 1) throw TopologyError("topology: size " + std::string(part) + " in '" + std::string(spec) +
+                                   "' must be at least 1");
+    sizes.push_back(v);
+    start = end + 1;
+  }
+  return sizes;
+}
+}  // namespace
+
+const std::vector<TopologyForm>& topology_forms() {
+  static const std::vector<TopologyForm> forms = {
+      {"torus", "torus:NXxNY[xNZ[xNW]]", "N-D torus, dimension-order minimal routing, dateline VCs"},
+      {"mesh", "mesh:NXxNY[xNZ[xNW]]", "N-D mesh, dimension-order routing"},
+  };
+  return forms;
+}
+
+std::unique_ptr<Topology> make_topology(std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string_view kind = spec.substr(0, colon);
+  const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  if (kind == "torus" || kind == "mesh") return std::make_unique<Grid>(parse_sizes(rest, spec), kind == "torus");
+  std::string accepted;
+  for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
+  throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);
+}
+
+}  // namespace collnet::topology

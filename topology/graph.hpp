@@ -1,0 +1,97 @@
+// The network graph every layer shares: nodes (routers that host an endpoint,
+// switches, servers, board units) with numbered ports, and directed links.
+//
+// A full-duplex cable is two directed links, one per direction, each from
+// (source node, source port) to (target node, target port); contention is
+// always counted per directed link. Endpoints (the nodes that own a NIC and
+// run a descriptor program) are numbered 0..E-1 separately from graph nodes,
+// so that a collective never needs to know whether its endpoints are torus
+// routers, servers under a leaf switch, or main units of a board.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace collnet::topology {
+
+using NodeId = std::int32_t;
+using LinkId = std::int32_t;
+using EndpointId = std::int32_t;
+inline constexpr std::int32_t kNone = -1;
+
+enum class NodeKind : std::uint8_t {
+  router,            // torus/mesh router with its own endpoint (node = NIC + router)
+  server,            // endpoint attached to a switch
+  leaf,              // leaf switch
+  spine,             // spine switch
+  tree_node,         // node of a tree-shaped collective network (endpoint + switch)
+  main_unit,         // board main unit (holds data)
+  aggregation_unit,  // board aggregation unit (reduces)
+};
+
+const char* to_string(NodeKind kind);
+
+struct Node {
+  NodeKind kind{};
+  std::int32_t label = 0;          // the documents' own number (e.g. 200 for a leaf)
+  EndpointId endpoint = kNone;     // endpoint hosted by this node, if any
+  std::vector<LinkId> out_ports;   // out_ports[p] = directed link leaving port p (or kNone)
+  std::vector<LinkId> in_ports;    // in_ports[p]  = directed link arriving at port p
+};
+
+struct Link {
+  NodeId src = kNone;
+  std::int32_t src_port = kNone;
+  NodeId dst = kNone;
+  std::int32_t dst_port = kNone;
+  std::int8_t dim = -1;      // torus/mesh dimension (0 = X), -1 if not a grid link
+  std::int8_t dir = 0;       // +1 or -1 along dim, 0 otherwise
+  bool wrap = false;         // torus wrap-around link (crosses the dateline)
+  std::int32_t bandwidth = 1;  // relative bandwidth (flits per cycle)
+};
+
+class TopologyError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Graph {
+ public:
+  NodeId add_node(NodeKind kind, std::int32_t label = 0);
+  /// Make `node` host the next endpoint id; returns it.
+  EndpointId attach_endpoint(NodeId node);
+  /// One directed link from (src, src_port) to (dst, dst_port). Ports are
+  /// created on demand; a port may carry one outgoing and one incoming link.
+  LinkId add_link(NodeId src, std::int32_t src_port, NodeId dst, std::int32_t dst_port,
+                  Link attributes = {});
+  /// Two directed links, one each way, on the same port numbers.
+  void add_duplex(NodeId a, std::int32_t a_port, NodeId b, std::int32_t b_port,
+                  Link attributes_ab = {}, Link attributes_ba = {});
+
+  [[nodiscard]] std::size_t node_count() const { return nodes_.size(); }
+  [[nodiscard]] std::size_t link_count() const { return links_.size(); }
+  [[nodiscard]] std::size_t endpoint_count() const { return endpoint_nodes_.size(); }
+  [[nodiscard]] const Node& node(NodeId id) const { return nodes_.at(static_cast<std::size_t>(id)); }
+  [[nodiscard]] const Link& link(LinkId id) const { return links_.at(static_cast<std::size_t>(id)); }
+  [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
+  [[nodiscard]] const std::vector<Link>& links() const { return links_; }
+  [[nodiscard]] NodeId endpoint_node(EndpointId e) const {
+    return endpoint_nodes_.at(static_cast<std::size_t>(e));
+  }
+  /// Directed link from a to b (first one found), or kNone.
+  [[nodiscard]] LinkId find_link(NodeId a, NodeId b) const;
+  /// Number of ports of a node (max of in and out).
+  [[nodiscard]] std::int32_t port_count(NodeId id) const;
+  /// Readable name of a directed link, e.g. "r5:x+ -> r6" or "201:3 -> 240:0".
+  [[nodiscard]] std::string link_name(LinkId id) const;
+  [[nodiscard]] std::string node_name(NodeId id) const;
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<Link> links_;
+  std::vector<NodeId> endpoint_nodes_;
+};
+
+}  // namespace collnet::topology

@@ -1,0 +1,124 @@
+#include "topology/grid.hpp"
+
+#include <cstdlib>
+#include <string>
+
+namespace collnet::topology {
+
+namespace {
+std::string grid_name(const std::vector<int>& sizes, bool torus) {
+  std::string s = torus ? "torus:" : "mesh:";
+  for (std::size_t d = 0; d < sizes.size(); ++d) {
+    if (d) s += 'x';
+    s += std::to_string(sizes[d]);
+  }
+  return s;
+}
+int mod(int a, int n) { return ((a % n) + n) % n; }
+}  // namespace
+
+Grid::Grid(std::vector<int> sizes, bool torus)
+    : Topology(grid_name(sizes, torus)), sizes_(std::move(sizes)), torus_(torus) {
+  if (sizes_.empty() || sizes_.size() > 4)
+    throw TopologyError("topology: a mesh or torus needs 1 to 4 dimensions, got " +
+                        std::to_string(sizes_.size()));
+  long total = 1;
+  for (int s : sizes_) {
+    if (s < 1) throw TopologyError("topology: every size must be >= 1, got " + std::to_string(s));
+    total *= s;
+    if (total > (1 << 16)) throw TopologyError("topology: at most 65536 nodes are supported");
+  }
+  for (long i = 0; i < total; ++i) graph_.attach_endpoint(graph_.add_node(NodeKind::router, static_cast<int>(i)));
+  for (long i = 0; i < total; ++i) {
+    const auto c = coord(static_cast<EndpointId>(i));
+    for (int d = 0; d < dims(); ++d) {
+      const int n = size(d);
+      if (n == 1) continue;
+      const bool last = c[static_cast<std::size_t>(d)] == n - 1;
+      if (last && !torus_) continue;
+      auto next = c;
+      next[static_cast<std::size_t>(d)] = mod(c[static_cast<std::size_t>(d)] + 1, n);
+      const EndpointId j = id(next);
+      Link plus{};
+      plus.dim = static_cast<std::int8_t>(d);
+      plus.dir = +1;
+      plus.wrap = last;
+      Link minus = plus;
+      minus.dir = -1;
+      // The + cable of i is the - cable of its + neighbour.
+      graph_.add_duplex(static_cast<NodeId>(i), 2 * d, static_cast<NodeId>(j), 2 * d + 1, plus, minus);
+    }
+  }
+}
+
+std::vector<int> Grid::coord(EndpointId id) const {
+  std::vector<int> c(sizes_.size());
+  for (std::size_t d = 0; d < sizes_.size(); ++d) {
+    c[d] = id % sizes_[d];
+    id /= sizes_[d];
+  }
+  return c;
+}
+
+EndpointId Grid::id(std::span<const int> coord) const {
+  if (coord.size() != sizes_.size()) throw TopologyError("coordinate has the wrong number of dimensions");
+  EndpointId id = 0;
+  for (std::size_t d = sizes_.size(); d-- > 0;) id = id * sizes_[d] + mod(coord[d], sizes_[d]);
+  return id;
+}
+
+EndpointId Grid::shifted(EndpointId from, std::span<const int> offset) const {
+  auto c = coord(from);
+  for (std::size_t d = 0; d < c.size(); ++d) c[d] += offset[d];
+  return id(c);
+}
+
+LinkId Grid::link(EndpointId node, int dim, int dir) const {
+  const auto& ports = graph_.node(graph_.endpoint_node(node)).out_ports;
+  const auto port = static_cast<std::size_t>(2 * dim + (dir > 0 ? 0 : 1));
+  return port < ports.size() ? ports[port] : kNone;
+}
+
+int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
+  const int n = size(dim);
+  const int a = coord(src)[static_cast<std::size_t>(dim)];
+  const int b = coord(dst)[static_cast<std::size_t>(dim)];
+  const Direction want = hint_direction(hint, dim);
+  if (want == Direction{3}) throw TopologyError("route hint: direction code 3 is not defined");
+  if (!torus_) {
+    const int delta = b - a;
+    if ((want == Direction::plus && delta < 0) || (want == Direction::minus && delta > 0))
+      throw TopologyError("route hint: a mesh cannot route " + std::string(delta < 0 ? "+" : "-") +
+                          " from " + std::to_string(a) + " to " + std::to_string(b) + " in dimension " +
+                          std::to_string(dim));
+    return delta;
+  }
+  const int up = mod(b - a, n);
+  if (up == 0) return 0;
+  const int down = n - up;
+  switch (want) {
+    case Direction::plus: return up;
+    case Direction::minus: return -down;
+    default: return up <= down ? up : -down;  // tie (up == down == N/2): + direction
+  }
+}
+
+Route Grid::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  Route r;
+  EndpointId at = src;
+  for (int d = 0; d < dims(); ++d) {
+    const int h = hops(src, dst, d, hint);
+    const int dir = h > 0 ? +1 : -1;
+    std::uint8_t vc = 0;
+    for (int step = 0; step < std::abs(h); ++step) {
+      const LinkId l = link(at, d, dir);
+      const Link& lk = graph_.link(l);
+      if (lk.wrap) vc = 1;
+      r.push_back(Hop{l, vc});
+      at = graph_.node(lk.dst).endpoint;
+    }
+  }
+  return r;
+}
+
+}  // namespace collnet::topology

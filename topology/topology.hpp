@@ -1,0 +1,67 @@
+// A topology = a graph plus its routing function. Every builder (mesh/torus,
+// leaf/spine, tree, board torus) derives from Topology; the static checker
+// and the cycle model only ever call route().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/graph.hpp"
+
+namespace collnet::topology {
+
+/// One directed link of a route and the virtual-channel class the packet
+/// occupies in the buffer at the far end of that link (dateline class on a
+/// torus: 0 before the packet crosses the wrap link of the current dimension,
+/// 1 from the wrap link on; always 0 on deadlock-free topologies).
+struct Hop {
+  LinkId link = kNone;
+  std::uint8_t vc_class = 0;
+  bool operator==(const Hop&) const = default;
+};
+using Route = std::vector<Hop>;
+
+/// The route hint carried by a SEND descriptor (8 bits). Its meaning belongs
+/// to the topology: per-dimension direction on a torus (see grid.hpp), the
+/// spine uplink on a leaf/spine fabric. 0 always means "the topology's default".
+using RouteHint = std::uint8_t;
+
+class Topology {
+ public:
+  explicit Topology(std::string name) : name_(std::move(name)) {}
+  virtual ~Topology() = default;
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
+  [[nodiscard]] const Graph& graph() const { return graph_; }
+  [[nodiscard]] std::int32_t endpoint_count() const {
+    return static_cast<std::int32_t>(graph_.endpoint_count());
+  }
+  /// The canonical spec string, e.g. "torus:8x8".
+  [[nodiscard]] const std::string& name() const { return name_; }
+  /// Directed links from src's node to dst's node. Empty when src == dst.
+  [[nodiscard]] virtual Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const = 0;
+  /// Number of virtual-channel classes route() may use (2 on a torus).
+  [[nodiscard]] virtual int vc_classes() const { return 1; }
+
+ protected:
+  Graph graph_;
+  std::string name_;
+};
+
+/// Builds a topology from its spec string ("torus:8x8", "mesh:4x4x4", ...).
+/// Throws TopologyError naming the accepted forms on bad input.
+std::unique_ptr<Topology> make_topology(std::string_view spec);
+
+/// One accepted topology form, for `collnet list` and error messages.
+struct TopologyForm {
+  std::string prefix;       // "torus"
+  std::string syntax;       // "torus:NXxNY[xNZ...]"
+  std::string description;
+};
+const std::vector<TopologyForm>& topology_forms();
+
+}  // namespace collnet::topology
