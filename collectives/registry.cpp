@@ -7,12 +7,16 @@ namespace collnet::collectives {
 // One factory per algorithm, each defined in the algorithm's own file.
 // Add two lines here (a declaration and an entry) when an algorithm is added.
 // declarations:
+Algorithm make_a2a_hopgroup();
+Algorithm make_a2a_hopgroup_direct();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
     std::vector<Algorithm> v;
     for (auto make : std::initializer_list<Algorithm (*)()>{
              // entries:
+             make_a2a_hopgroup,
+             make_a2a_hopgroup_direct,
              // (end of entries)
          })
       v.push_back(make());
