@@ -1,0 +1,162 @@
+// The packet pacer: a gate between a NIC controller and its injection port
+// that spaces the packets of one flow (spec a2a-hopgroup, "Pacing").
+//
+// After the last flit of a packet of P flits it holds the next packet back for
+//
+//     gap x P + slack   cycles,
+//
+// where gap and slack are those of the packet just sent (they come from its
+// SEND descriptor). P is the length of the packet just sent, counted by the
+// pacer itself: the spec glossary defines the gap in "packet transfer times"
+// of the flow's own packets ("after a packet of P flits the controller stays
+// idle for gap x P flit times"), and a SEND's last packet may be shorter than
+// the others. With gap = k-1 (hop count k) k flows share a link in turn at
+// load k/(gap+1) = 1; slack absorbs router pipeline overhead (spec: the idle
+// period must be "longer than" (k-1) x packet length).
+//
+// Flit-side interface (controller -> pacer), one flit per handshake:
+//   in_data   the flit (one payload word)
+//   in_last   1 on the last flit of a packet (a one-flit packet has it on its
+//             only flit)
+//   in_gap    the SEND's gap; sampled on the head flit only (the first flit
+//             after a last flit, or after reset)
+//   in_slack  the SEND's slack; sampled on the head flit only
+// Port-side interface (pacer -> injection port): out_data, out_last.
+//
+// Handshake contract (both sides valid/ready, a transfer when both are 1):
+//   - out_valid does not depend on out_ready (only on in_valid and state);
+//     in_ready depends on out_ready combinationally (the pacer adds no
+//     latency and no buffer: a flit passes in the cycle it is offered when
+//     the gate is open and the port is ready).
+//   - The controller must keep in_valid and the flit stable until in_ready
+//     (then the same holds at the output, so back-pressure never loses or
+//     reorders a flit).
+//   - A packet is at most max_packet_flits flits long (the hold accumulator
+//     is sized for it; rtl/packet_pacer.sv asserts it).
+//   Initiation interval 1: one flit per cycle inside a packet.
+//
+// State (same names as rtl/packet_pacer.sv, so a signal has one name in
+// GTKWave and in this class):
+//   in_packet_q  a head flit has passed and the last flit has not
+//   gap_q        gap of the packet being passed
+//   hold_q       inside a packet: slack + gap x (flits passed so far), i.e.
+//                the hold after the packet, accumulated one gap per flit so
+//                that no multiplier is needed; between packets: the cycles
+//                still to wait (counts down to 0, the gate opens at 0).
+#pragma once
+
+#include <cstdint>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+/// Inputs of the pacer in one cycle.
+struct PacketPacerInputs {
+  bool in_valid = false;
+  std::uint64_t in_data = 0;
+  bool in_last = false;
+  std::uint8_t in_gap = 0;
+  std::uint8_t in_slack = 0;
+  bool out_ready = false;
+};
+
+/// Outputs of the pacer in one cycle (combinational from state and inputs).
+struct PacketPacerOutputs {
+  bool in_ready = false;
+  bool out_valid = false;
+  std::uint64_t out_data = 0;
+  bool out_last = false;
+};
+
+/// PacketFlitsWidth: bits of the longest packet length (max_packet_flits =
+/// 2^PacketFlitsWidth - 1). Same parameter as the RTL module.
+template <unsigned PacketFlitsWidth = 12>
+class PacketPacer {
+ public:
+  static constexpr unsigned gap_width = descriptor_layout::gap.width;
+  static constexpr unsigned slack_width = descriptor_layout::slack.width;
+  static_assert(gap_width == slack_width, "hold accumulator is sized for equal gap and slack widths");
+  /// gap x P + slack <= 255 x (2^W - 1) + 255 = 255 x 2^W < 2^(gap_width + W)
+  /// for every P <= max_packet_flits (W = PacketFlitsWidth).
+  static constexpr unsigned hold_width = gap_width + PacketFlitsWidth;
+  static_assert(hold_width <= 32, "hold_q is held in 32 bits");
+  static constexpr std::uint32_t max_packet_flits = (std::uint32_t{1} << PacketFlitsWidth) - 1;
+  static constexpr std::uint32_t hold_mask = (std::uint32_t{1} << hold_width) - 1;
+
+  /// The combinational part: what the pacer drives in this cycle.
+  [[nodiscard]] PacketPacerOutputs outputs(const PacketPacerInputs& in) const {
+    PacketPacerOutputs out;
+    const bool open = in_packet_q_ || hold_q_ == 0;
+    out.out_valid = in.in_valid && open;
+    out.in_ready = in.out_ready && open;
+    out.out_data = in.in_data;
+    out.out_last = in.in_last;
+    return out;
+  }
+
+  /// One clock cycle: returns this cycle's outputs, then commits the
+  /// registers (compute every _d from _q and inputs, then q <= d).
+  PacketPacerOutputs step(const PacketPacerInputs& in) {
+    const PacketPacerOutputs out = outputs(in);
+    const bool fire = out.out_valid && in.out_ready;
+
+    bool in_packet_d = in_packet_q_;
+    std::uint8_t gap_d = gap_q_;
+    std::uint32_t hold_d = hold_q_;
+    if (fire) {
+      if (!in_packet_q_) {
+        // head flit: the gate was open with hold_q == 0; start the sum.
+        gap_d = in.in_gap;
+        hold_d = std::uint32_t{in.in_slack} + in.in_gap;
+      } else {
+        hold_d = (hold_q_ + gap_q_) & hold_mask;
+      }
+      in_packet_d = !in.in_last;
+    } else if (!in_packet_q_ && hold_q_ != 0) {
+      hold_d = hold_q_ - 1;
+    }
+
+    in_packet_q_ = in_packet_d;
+    gap_q_ = gap_d;
+    hold_q_ = hold_d;
+    return out;
+  }
+
+  void reset() {
+    in_packet_q_ = false;
+    gap_q_ = 0;
+    hold_q_ = 0;
+  }
+
+  [[nodiscard]] bool in_packet_q() const { return in_packet_q_; }
+  [[nodiscard]] std::uint8_t gap_q() const { return gap_q_; }
+  [[nodiscard]] std::uint32_t hold_q() const { return hold_q_; }
+
+ private:
+  bool in_packet_q_ = false;
+  std::uint8_t gap_q_ = 0;
+  std::uint32_t hold_q_ = 0;
+};
+
+/// Top function for an HLS tool: one call is one clock cycle (free-running,
+/// no block-level handshake; the static object is the block's registers).
+inline void packet_pacer_top(bool in_valid, std::uint64_t in_data, bool in_last, std::uint8_t in_gap,
+                             std::uint8_t in_slack, bool out_ready, bool& in_ready, bool& out_valid,
+                             std::uint64_t& out_data, bool& out_last) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  COLLNET_HLS(INTERFACE ap_none port = in_ready)
+  COLLNET_HLS(INTERFACE ap_none port = out_valid)
+  COLLNET_HLS(INTERFACE ap_none port = out_data)
+  COLLNET_HLS(INTERFACE ap_none port = out_last)
+  COLLNET_HLS(PIPELINE II = 1)
+  static PacketPacer<> pacer;
+  const PacketPacerOutputs out = pacer.step({in_valid, in_data, in_last, in_gap, in_slack, out_ready});
+  in_ready = out.in_ready;
+  out_valid = out.out_valid;
+  out_data = out.out_data;
+  out_last = out.out_last;
+}
+
+}  // namespace collnet::hls

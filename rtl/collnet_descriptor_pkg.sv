@@ -1,0 +1,82 @@
+// The descriptor word in SystemVerilog: a mirror of the packed layout defined
+// once in collectives/descriptor.hpp (docs/architecture.md, "the one interface
+// everything shares"). tests/rtl/descriptor_pkg_test.cpp parses this file and
+// checks every field position and width against the C++ `descriptor_layout`,
+// so a change on one side without the other fails the build's tests.
+//
+// Written in the subset both Verilator 5.006 and Yosys 0.23 read: localparams,
+// plain typedefs and one packed struct (no unions, no functions on structs).
+// The package defines every field for every block; a block uses only some,
+// so unused-parameter lint is off inside the package only.
+/* verilator lint_off UNUSEDPARAM */
+package collnet_descriptor_pkg;
+
+  /// Width of the packed descriptor word, and the bits that carry fields.
+  localparam int unsigned DescriptorWidth = 128;
+  localparam int unsigned DescriptorUsedBits = 125;
+
+  // Field positions: <Field>Lsb is the least significant bit, <Field>Width
+  // the number of bits (bit 0 = least significant bit of the word).
+  localparam int unsigned OpcodeLsb = 0;
+  localparam int unsigned OpcodeWidth = 2;
+  localparam int unsigned ControllerLsb = 2;
+  localparam int unsigned ControllerWidth = 3;
+  localparam int unsigned OpLsb = 5;
+  localparam int unsigned OpWidth = 3;
+  localparam int unsigned DtypeLsb = 8;
+  localparam int unsigned DtypeWidth = 1;
+  localparam int unsigned RouteHintLsb = 9;
+  localparam int unsigned RouteHintWidth = 8;
+  localparam int unsigned GapLsb = 17;
+  localparam int unsigned GapWidth = 8;
+  localparam int unsigned SlackLsb = 25;
+  localparam int unsigned SlackWidth = 8;
+  localparam int unsigned DestLsb = 33;
+  localparam int unsigned DestWidth = 16;
+  localparam int unsigned SrcOffsetLsb = 49;
+  localparam int unsigned SrcOffsetWidth = 20;
+  localparam int unsigned DstOffsetLsb = 69;
+  localparam int unsigned DstOffsetWidth = 20;
+  localparam int unsigned LengthLsb = 89;
+  localparam int unsigned LengthWidth = 20;
+  localparam int unsigned TagLsb = 109;
+  localparam int unsigned TagWidth = 16;
+  localparam int unsigned ReservedLsb = 125;
+  localparam int unsigned ReservedWidth = 3;
+
+  /// Opcode values (C++ `Opcode`).
+  localparam logic [OpcodeWidth-1:0] OpcodeEnd = 2'd0;
+  localparam logic [OpcodeWidth-1:0] OpcodeSend = 2'd1;
+  localparam logic [OpcodeWidth-1:0] OpcodeWait = 2'd2;
+  localparam logic [OpcodeWidth-1:0] OpcodeBarrier = 2'd3;
+
+  /// Receive operation values (C++ `ReceiveOp`).
+  localparam logic [OpWidth-1:0] OpCopy = 3'd0;
+  localparam logic [OpWidth-1:0] OpSum = 3'd1;
+  localparam logic [OpWidth-1:0] OpProduct = 3'd2;
+  localparam logic [OpWidth-1:0] OpMax = 3'd3;
+  localparam logic [OpWidth-1:0] OpMin = 3'd4;
+
+  typedef logic [GapWidth-1:0] gap_t;
+  typedef logic [SlackWidth-1:0] slack_t;
+
+  /// The packed word, most significant field first (so `tag` ends at bit 124
+  /// and `opcode` starts at bit 0, as in the C++ header comment).
+  typedef struct packed {
+    logic [ReservedWidth-1:0]   reserved;
+    logic [TagWidth-1:0]        tag;
+    logic [LengthWidth-1:0]     length;
+    logic [DstOffsetWidth-1:0]  dst_offset;
+    logic [SrcOffsetWidth-1:0]  src_offset;
+    logic [DestWidth-1:0]       dest;
+    logic [SlackWidth-1:0]      slack;
+    logic [GapWidth-1:0]        gap;
+    logic [RouteHintWidth-1:0]  route_hint;
+    logic [DtypeWidth-1:0]      dtype;
+    logic [OpWidth-1:0]         op;
+    logic [ControllerWidth-1:0] controller;
+    logic [OpcodeWidth-1:0]     opcode;
+  } descriptor_t;
+
+endpackage
+/* verilator lint_on UNUSEDPARAM */

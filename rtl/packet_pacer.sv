@@ -1,0 +1,120 @@
+// Packet pacer: a gate between a NIC controller and its injection port that
+// spaces the packets of one flow (spec a2a-hopgroup, "Pacing").
+//
+// After the last flit of a packet of P flits it holds the next packet back for
+// gap x P + slack cycles, gap and slack being those of the packet just sent
+// (sampled on its head flit). RTL of hls/packet_pacer.hpp, register for
+// register; testbench/verilator/pacer_bench.cpp runs both against the
+// reference timing model collectives/pacer_timing.hpp, flit by flit.
+//
+// Handshake contract (valid/ready on both sides, a transfer when both are 1):
+//   - out_valid_o depends on in_valid_i and state only, never on out_ready_i;
+//     in_ready_o = out_ready_i when the gate is open (no latency, no buffer).
+//   - The controller keeps in_valid_i and the flit stable until in_ready_o.
+//   - A packet is at most 2^PacketFlitsWidth - 1 flits long.
+//   Initiation interval 1 inside a packet.
+//
+// No multiplier: while a packet passes, hold_q accumulates slack + gap per
+// flit; between packets it counts down, and the gate opens at 0.
+module packet_pacer #(
+  /// Bits of one flit (one payload word).
+  parameter int unsigned FlitWidth = 64,
+  /// Bits of the longest packet length, in flits.
+  parameter int unsigned PacketFlitsWidth = 12
+) (
+  /// Clock; every register samples on its rising edge.
+  input  logic                                 clk_i,
+  /// Reset, active low, synchronous to clk_i.
+  input  logic                                 rst_ni,
+  /// Controller side: a flit is offered.
+  input  logic                                 in_valid_i,
+  /// Controller side: the flit is taken in this cycle (when in_valid_i).
+  output logic                                 in_ready_o,
+  /// Controller side: the flit.
+  input  logic [FlitWidth-1:0]                 in_data_i,
+  /// Controller side: the flit is the last of its packet.
+  input  logic                                 in_last_i,
+  /// Controller side: pacing gap of the packet, in packet times (head flit).
+  input  collnet_descriptor_pkg::gap_t         in_gap_i,
+  /// Controller side: extra idle cycles after the packet (head flit).
+  input  collnet_descriptor_pkg::slack_t       in_slack_i,
+  /// Port side: a flit is offered to the injection port.
+  output logic                                 out_valid_o,
+  /// Port side: the injection port takes the flit in this cycle.
+  input  logic                                 out_ready_i,
+  /// Port side: the flit.
+  output logic [FlitWidth-1:0]                 out_data_o,
+  /// Port side: the flit is the last of its packet.
+  output logic                                 out_last_o
+);
+
+  localparam int unsigned GapWidth = collnet_descriptor_pkg::GapWidth;
+  // gap x P + slack <= 255 x (2^W - 1) + 255 = 255 x 2^W < 2^(GapWidth + W)
+  // for every P < 2^W (W = PacketFlitsWidth; slack is as wide as gap).
+  localparam int unsigned HoldWidth = GapWidth + PacketFlitsWidth;
+
+  logic                 in_packet_d, in_packet_q;
+  logic [GapWidth-1:0]  gap_d, gap_q;
+  logic [HoldWidth-1:0] hold_d, hold_q;
+
+  logic open_gate;
+  logic fire;
+
+  assign open_gate   = in_packet_q || (hold_q == '0);
+  assign out_valid_o = in_valid_i && open_gate;
+  assign in_ready_o  = out_ready_i && open_gate;
+  assign out_data_o  = in_data_i;
+  assign out_last_o  = in_last_i;
+  assign fire        = in_valid_i && out_ready_i && open_gate;
+
+  always_comb begin
+    in_packet_d = in_packet_q;
+    gap_d       = gap_q;
+    hold_d      = hold_q;
+    if (fire) begin
+      if (!in_packet_q) begin
+        // head flit: the gate is open with hold_q == 0; start the sum
+        gap_d  = in_gap_i;
+        hold_d = HoldWidth'(in_slack_i) + HoldWidth'(in_gap_i);
+      end else begin
+        hold_d = hold_q + HoldWidth'(gap_q);
+      end
+      in_packet_d = !in_last_i;
+    end else if (!in_packet_q && (hold_q != '0)) begin
+      hold_d = hold_q - 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      in_packet_q <= 1'b0;
+      gap_q       <= '0;
+      hold_q      <= '0;
+    end else begin
+      in_packet_q <= in_packet_d;
+      gap_q       <= gap_d;
+      hold_q      <= hold_d;
+    end
+  end
+
+`ifndef SYNTHESIS
+  // One assertion per interface invariant (checked under Verilator --assert).
+
+  // Controller contract: an offered flit stays offered and unchanged until taken.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (in_valid_i && !in_ready_o) |=> (in_valid_i && $stable(in_data_i) && $stable(in_last_i)))
+    else $error("packet_pacer: controller withdrew or changed a flit before in_ready_o");
+
+  // Output contract: an offered flit stays offered until the port takes it
+  // (the gate never closes inside a packet, and opens only by counting down).
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (out_valid_o && !out_ready_i) |=> out_valid_o)
+    else $error("packet_pacer: out_valid_o dropped without a transfer");
+
+  // Packet length contract: the hold accumulator never wraps.
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (fire && in_packet_q) |-> ({1'b0, hold_q} + (HoldWidth+1)'(gap_q)) < (1 << HoldWidth))
+    else $error("packet_pacer: packet longer than 2^PacketFlitsWidth - 1 flits");
+`endif
+
+endmodule
