@@ -9,6 +9,9 @@ namespace collnet::collectives {
 // declarations:
 Algorithm make_a2a_hopgroup();
 Algorithm make_a2a_hopgroup_direct();
+Algorithm make_a2a_optimal();
+Algorithm make_a2a_spread();
+Algorithm make_a2a_nd();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -17,6 +20,9 @@ const std::vector<Algorithm>& algorithms() {
              // entries:
              make_a2a_hopgroup,
              make_a2a_hopgroup_direct,
+             make_a2a_optimal,
+             make_a2a_spread,
+             make_a2a_nd,
              // (end of entries)
          })
       v.push_back(make());
