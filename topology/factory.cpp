@@ -1,8 +1,10 @@
 #include <charconv>
 #include <string>
 
+#include "topology/boards.hpp"
 #include "topology/grid.hpp"
 #include "topology/topology.hpp"
+#include "topology/tree.hpp"
 
 namespace collnet::topology {
 
@@ -31,6 +33,10 @@ const std::vector<TopologyForm>& topology_forms() {
   static const std::vector<TopologyForm> forms = {
       {"torus", "torus:NXxNY[xNZ[xNW]]", "N-D torus, dimension-order minimal routing, dateline VCs"},
       {"mesh", "mesh:NXxNY[xNZ[xNW]]", "N-D mesh, dimension-order routing"},
+      {"tree", "tree:parents=P0,P1,...[,root=R] | tree:kary=K,n=N[,root=R] | tree:random=N[,seed=S][,root=R]",
+       "tree network (every node an endpoint and a switch), physical root R, unique-path routing"},
+      {"boards", "boards:WxXxYxZ (sizes 1, 2, 4)",
+       "4-D torus of boards, 8 main + 4 aggregation units each, relay routing through main units"},
   };
   return forms;
 }
@@ -40,6 +46,8 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   const std::string_view kind = spec.substr(0, colon);
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
   if (kind == "torus" || kind == "mesh") return std::make_unique<Grid>(parse_sizes(rest, spec), kind == "torus");
+  if (kind == "tree") return make_tree(spec);
+  if (kind == "boards") return make_boards(spec);
   std::string accepted;
   for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
   throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);

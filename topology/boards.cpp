@@ -1,0 +1,186 @@
+#include "topology/boards.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <string>
+
+namespace collnet::topology {
+
+namespace {
+
+std::string boards_name(const std::array<int, Boards::kDims>& s) {
+  return "boards:" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]) + "x" +
+         std::to_string(s[3]);
+}
+
+int mod(int a, int n) { return ((a % n) + n) % n; }
+
+// Port of a ring link: W on aggregation units (ports 8, 9 after the eight
+// in-board ports), X/Y/Z on main units (ports 4.. after the four in-board ports).
+std::int32_t ring_port(int dim, int dir) {
+  const std::int32_t minus = dir < 0 ? 1 : 0;
+  if (dim == Boards::W) return Boards::kMainUnits + minus;
+  return Boards::kAggregationUnits + 2 * (dim - 1) + minus;
+}
+
+}  // namespace
+
+Boards::Boards(std::array<int, kDims> sizes) : Topology(boards_name(sizes)), sizes_(sizes) {
+  for (int d = 0; d < kDims; ++d) {
+    const int n = sizes_[static_cast<std::size_t>(d)];
+    if (n != 1 && n != 2 && n != 4)
+      throw TopologyError(std::string("topology '") + name_ + "': board size " + std::to_string(n) +
+                          " in dimension " + dim_letter(d) + " is not accepted; accepted sizes: 1, 2, 4");
+    boards_ *= n;
+  }
+  for (int b = 0; b < boards_; ++b) {
+    for (int m = 0; m < kMainUnits; ++m)
+      graph_.attach_endpoint(graph_.add_node(NodeKind::main_unit, main_unit(b, m)));
+    for (int a = 0; a < kAggregationUnits; ++a)
+      graph_.attach_endpoint(graph_.add_node(NodeKind::aggregation_unit, aggregation_unit(b, a)));
+  }
+  // spec hd-allreduce: every main unit has a link to every aggregation unit
+  // of its board; main units of a board are not linked to each other.
+  for (int b = 0; b < boards_; ++b)
+    for (int m = 0; m < kMainUnits; ++m)
+      for (int a = 0; a < kAggregationUnits; ++a) graph_.add_duplex(main_unit(b, m), a, aggregation_unit(b, a), m);
+  for (int b = 0; b < boards_; ++b) {
+    const auto c = board_coord(b);
+    for (int d = 0; d < kDims; ++d) {
+      const int n = size(d);
+      if (n == 1) continue;
+      auto next = c;
+      next[static_cast<std::size_t>(d)] = mod(c[static_cast<std::size_t>(d)] + 1, n);
+      const int b2 = board_id(next);
+      Link plus{};
+      plus.dim = link_dim(d);
+      plus.dir = +1;
+      plus.wrap = c[static_cast<std::size_t>(d)] == n - 1;
+      Link minus = plus;
+      minus.dir = -1;
+      // The + cable of a board is the - cable of its + neighbour; on a
+      // size-2 ring the two boards are therefore joined by two cables.
+      if (d == W) {
+        for (int a = 0; a < kAggregationUnits; ++a)
+          graph_.add_duplex(aggregation_unit(b, a), ring_port(d, +1), aggregation_unit(b2, a), ring_port(d, -1),
+                            plus, minus);
+      } else {
+        for (int m = 0; m < kMainUnits; ++m)
+          graph_.add_duplex(main_unit(b, m), ring_port(d, +1), main_unit(b2, m), ring_port(d, -1), plus, minus);
+      }
+    }
+  }
+}
+
+std::array<int, Boards::kDims> Boards::board_coord(int board) const {
+  std::array<int, kDims> c{};
+  for (std::size_t d = 0; d < kDims; ++d) {
+    c[d] = board % sizes_[d];
+    board /= sizes_[d];
+  }
+  return c;
+}
+
+int Boards::board_id(const std::array<int, kDims>& coord) const {
+  int id = 0;
+  for (std::size_t d = kDims; d-- > 0;) id = id * sizes_[d] + mod(coord[d], sizes_[d]);
+  return id;
+}
+
+int Boards::hops(int from, int to, int dim, RouteHint hint) const {
+  const int n = size(dim);
+  const int a = board_coord(from)[static_cast<std::size_t>(dim)];
+  const int b = board_coord(to)[static_cast<std::size_t>(dim)];
+  const auto want = static_cast<unsigned>((hint >> (2 * dim)) & 3u);
+  if (want == 3) throw TopologyError("route hint: direction code 3 is not defined (boards)");
+  const int up = mod(b - a, n);
+  if (up == 0) return 0;
+  const int down = n - up;
+  if (want == static_cast<unsigned>(Direction::plus)) return up;
+  if (want == static_cast<unsigned>(Direction::minus)) return -down;
+  if (up != down) return up < down ? up : -down;
+  return a % 2 == 0 ? up : -down;  // spec hd-allreduce: even coordinates route +, odd route -
+}
+
+Route Boards::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  const auto count = static_cast<EndpointId>(endpoint_count());
+  if (src < 0 || src >= count || dst < 0 || dst >= count)
+    throw TopologyError("boards route: endpoint out of range 0.." + std::to_string(count - 1));
+  Route r;
+  if (src == dst) return r;
+  const int bs = board_of(src);
+  const int bd = board_of(dst);
+  std::array<int, kDims> h{};
+  for (int d = 0; d < kDims; ++d) h[static_cast<std::size_t>(d)] = hops(bs, bd, d, hint);
+  const int plane = !is_main_unit(src) ? unit_index(src) : !is_main_unit(dst) ? unit_index(dst) : unit_index(src) / 2;
+
+  NodeId cur = src;  // node id = endpoint id
+  auto in_board = [&](NodeId next) {
+    r.push_back(Hop{graph_.find_link(cur, next), 0});
+    cur = next;
+  };
+  auto ring = [&](int d) {
+    const int n = h[static_cast<std::size_t>(d)];
+    const int dir = n > 0 ? +1 : -1;
+    std::uint8_t vc = 0;
+    for (int i = 0; i < std::abs(n); ++i) {
+      const LinkId l = graph_.node(cur).out_ports.at(static_cast<std::size_t>(ring_port(d, dir)));
+      if (graph_.link(l).wrap) vc = 1;
+      r.push_back(Hop{l, vc});
+      cur = graph_.link(l).dst;
+    }
+  };
+
+  if (h[W] != 0) {
+    if (is_main_unit(cur)) in_board(aggregation_unit(bs, plane));
+    ring(W);
+  }
+  int first = -1;
+  for (int d = X; d <= Z && first < 0; ++d)
+    if (h[static_cast<std::size_t>(d)] != 0) first = d;
+  if (first >= 0) {
+    // spec hd-allreduce: relay, plane a uses main unit 2a (+) or 2a+1 (-).
+    if (!is_main_unit(cur))
+      in_board(main_unit(board_of(cur), 2 * unit_index(cur) + (h[static_cast<std::size_t>(first)] < 0 ? 1 : 0)));
+    for (int d = X; d <= Z; ++d) ring(d);
+  }
+  while (cur != dst) {
+    const int b = board_of(cur);
+    if (is_main_unit(cur) != is_main_unit(dst)) in_board(dst);
+    else if (is_main_unit(cur)) in_board(aggregation_unit(b, unit_index(cur) / 2));
+    else in_board(main_unit(b, 2 * unit_index(cur)));
+  }
+  return r;
+}
+
+}  // namespace collnet::topology
+
+namespace collnet::topology {
+
+std::unique_ptr<Boards> make_boards(std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  auto form_error = [&](const std::string& what) {
+    return TopologyError("topology '" + std::string(spec) + "': " + what +
+                         "; accepted form: boards:WxXxYxZ with each size 1, 2 or 4, e.g. boards:4x4x4x4");
+  };
+  std::array<int, Boards::kDims> sizes{};
+  std::size_t start = 0;
+  int count = 0;
+  while (start <= rest.size()) {
+    const std::size_t end = std::min(rest.find('x', start), rest.size());
+    const std::string_view part = rest.substr(start, end - start);
+    int v = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc{} || ptr != part.data() + part.size())
+      throw form_error("cannot read the size '" + std::string(part) + "'");
+    if (count == Boards::kDims) throw form_error("more than four sizes");
+    sizes[static_cast<std::size_t>(count++)] = v;
+    start = end + 1;
+  }
+  if (count != Boards::kDims) throw form_error("expected four sizes, got " + std::to_string(count));
+  return std::make_unique<Boards>(sizes);
+}
+
+}  // namespace collnet::topology
