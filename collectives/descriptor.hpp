@@ -12,7 +12,7 @@
 //   field        bits      width  meaning
 //   opcode       [1:0]       2    END=0, SEND=1, WAIT=2, BARRIER=3
 //   controller   [4:2]       3    NIC controller that runs the SEND (0..7)
-//   op           [7:5]       3    receive operation: copy, sum, product, max, min
+//   op           [7:5]       3    receive operation: copy, sum, product, max, min, divide
 //   dtype        [8]         1    element type for reductions: 0 int64, 1 float64
 //   route_hint   [16:9]      8    topology-specific (torus direction bits, spine uplink)
 //   gap          [24:17]     8    pacing gap in packet times (spec: gap = hops - 1)
@@ -29,6 +29,8 @@
 //   SEND    read `length` words at src_offset and deliver them to `dest`, which
 //           stores them at dst_offset (copy) or combines them element by
 //           element with what is there (op). dest == own id is a local DMA copy.
+//           op divide stores stored / received (the one division of an average
+//           allreduce, spec hd-allreduce; int64 truncates toward zero).
 //   WAIT    block until `length` messages tagged `tag` have arrived at this node.
 //   BARRIER join global barrier number `tag`. A node enters it only when every
 //           message it sent before has been delivered; it is released when every
@@ -41,7 +43,7 @@
 namespace collnet {
 
 enum class Opcode : std::uint8_t { end = 0, send = 1, wait = 2, barrier = 3 };
-enum class ReceiveOp : std::uint8_t { copy = 0, sum = 1, product = 2, max = 3, min = 4 };
+enum class ReceiveOp : std::uint8_t { copy = 0, sum = 1, product = 2, max = 3, min = 4, divide = 5 };
 enum class DataType : std::uint8_t { int64 = 0, float64 = 1 };
 
 /// One descriptor field: position and width in the packed word.

@@ -20,6 +20,7 @@ Word combine(ReceiveOp op, DataType type, Word stored, Word received) {
       case ReceiveOp::product: return std::bit_cast<Word>(a * b);
       case ReceiveOp::max: return std::bit_cast<Word>(std::max(a, b));
       case ReceiveOp::min: return std::bit_cast<Word>(std::min(a, b));
+      case ReceiveOp::divide: return std::bit_cast<Word>(a / b);
       default: break;
     }
   } else {
@@ -30,6 +31,10 @@ Word combine(ReceiveOp op, DataType type, Word stored, Word received) {
       case ReceiveOp::product: return stored * received;
       case ReceiveOp::max: return static_cast<Word>(std::max(a, b));
       case ReceiveOp::min: return static_cast<Word>(std::min(a, b));
+      case ReceiveOp::divide:
+        if (b == 0) throw ExecutionError("receive operation divide: int64 division by zero");
+        if (b == -1) return Word{0} - stored;  // wraps like the other int64 ops (no overflow trap)
+        return static_cast<Word>(a / b);
       default: break;
     }
   }

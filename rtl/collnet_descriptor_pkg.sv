@@ -56,6 +56,7 @@ package collnet_descriptor_pkg;
   localparam logic [OpWidth-1:0] OpProduct = 3'd2;
   localparam logic [OpWidth-1:0] OpMax = 3'd3;
   localparam logic [OpWidth-1:0] OpMin = 3'd4;
+  localparam logic [OpWidth-1:0] OpDivide = 3'd5;
 
   typedef logic [GapWidth-1:0] gap_t;
   typedef logic [SlackWidth-1:0] slack_t;

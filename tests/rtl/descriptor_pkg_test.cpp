@@ -121,7 +121,7 @@ TEST(DescriptorPackage, OpcodeAndReceiveOpValuesMatch) {
       {"OpcodeWait", static_cast<int>(Opcode::wait)},       {"OpcodeBarrier", static_cast<int>(Opcode::barrier)},
       {"OpCopy", static_cast<int>(ReceiveOp::copy)},        {"OpSum", static_cast<int>(ReceiveOp::sum)},
       {"OpProduct", static_cast<int>(ReceiveOp::product)}, {"OpMax", static_cast<int>(ReceiveOp::max)},
-      {"OpMin", static_cast<int>(ReceiveOp::min)}};
+      {"OpMin", static_cast<int>(ReceiveOp::min)},         {"OpDivide", static_cast<int>(ReceiveOp::divide)}};
   for (const auto& [name, value] : expected) {
     ASSERT_TRUE(pkg.params.count(name)) << name << " missing";
     EXPECT_EQ(pkg.params.at(name), value) << name;
