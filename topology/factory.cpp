@@ -3,6 +3,7 @@
 
 #include "topology/boards.hpp"
 #include "topology/grid.hpp"
+#include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
 #include "topology/tree.hpp"
 
@@ -37,6 +38,10 @@ const std::vector<TopologyForm>& topology_forms() {
        "tree network (every node an endpoint and a switch), physical root R, unique-path routing"},
       {"boards", "boards:WxXxYxZ (sizes 1, 2, 4)",
        "4-D torus of boards, 8 main + 4 aggregation units each, relay routing through main units"},
+      {"leafspine", "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port] (P even, 6..64)",
+       "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
+      {"leafspine-wiring", "leafspine-wiring:FILE",
+       "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
   };
   return forms;
 }
@@ -48,6 +53,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   if (kind == "torus" || kind == "mesh") return std::make_unique<Grid>(parse_sizes(rest, spec), kind == "torus");
   if (kind == "tree") return make_tree(spec);
   if (kind == "boards") return make_boards(spec);
+  if (kind == "leafspine" || kind == "leafspine-wiring") return make_leafspine(spec);
   std::string accepted;
   for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
   throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);
