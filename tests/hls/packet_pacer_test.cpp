@@ -52,8 +52,10 @@ std::vector<PacedFlit> run_pacer(const std::vector<PacedPacket>& packets, const 
     in.in_valid = cycle >= (next < offered.size() ? offered[next] : 0);
     in.in_data = flits[next].data;
     in.in_last = flits[next].last;
-    in.in_gap = flits[next].packet.gap;
-    in.in_slack = flits[next].packet.slack;
+    // gap and slack count on the head flit only (contract): junk on the others
+    const bool head = next == 0 || flits[next - 1].last;
+    in.in_gap = head ? flits[next].packet.gap : static_cast<std::uint8_t>(cycle * 37 + 11);
+    in.in_slack = head ? flits[next].packet.slack : static_cast<std::uint8_t>(cycle * 53 + 5);
     in.out_ready = !(cycle < port_stalled.size() && port_stalled[cycle]);
     const PacketPacerOutputs o = pacer.step(in);
     EXPECT_EQ(o.out_valid && in.out_ready, in.in_valid && o.in_ready) << "handshakes differ at cycle " << cycle;

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Synthesis of every RTL block (or of the blocks named as arguments):
+#   iCE40:   yosys synth_ice40, then nextpnr-ice40 --hx8k (ct256) for Fmax
+#            (the block inside the register ring of scripts/synth_wrapper.py,
+#            so Fmax is the block's own register-to-register figure);
+#   Xilinx 7-series: yosys synth_xilinx -family xc7 -abc9 (LUTs, FFs, BRAM;
+#            no open-source timing for 7-series, so no Fmax).
+# LUT and FF counts are those of the bare block (no ring). Prints one table;
+# `--markdown` prints it as a Markdown table (docs/synthesis.md).
+# Work files go to $SYNTH_OUT (default build-synth/ in the repository).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${SYNTH_OUT:-$root/build-synth}"
+markdown=0
+blocks=()
+for arg in "$@"; do
+  case "$arg" in
+    --markdown) markdown=1 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) blocks+=("$arg") ;;
+  esac
+done
+package="$root/rtl/collnet_descriptor_pkg.sv"
+if [ ${#blocks[@]} -eq 0 ]; then
+  for f in "$root"/rtl/*.sv; do
+    [ "$f" = "$package" ] || blocks+=("$(basename "$f" .sv)")
+  done
+fi
+mkdir -p "$out"
+
+count() {  # count CELL_REGEX STAT_FILE: sum of the cell counts matching the regex
+  awk -v re="^($1)\$" '$1 ~ re && $2 ~ /^[0-9]+$/ {n += $2} END {print n + 0}' "$2"
+}
+
+rows=()
+for block in "${blocks[@]}"; do
+  src="$root/rtl/$block.sv"
+  [ -f "$src" ] || { echo "synth.sh: no rtl/$block.sv" >&2; exit 2; }
+
+  # iCE40: bare block for the resource counts
+  yosys -q -l "$out/$block.ice40.log" -p "read_verilog -sv $package $src; synth_ice40 -top $block;
+    tee -q -o $out/$block.ice40.stat stat" >/dev/null
+  luts=$(count 'SB_LUT4' "$out/$block.ice40.stat")
+  ffs=$(count 'SB_DFF[A-Z]*' "$out/$block.ice40.stat")
+  ram=$(count 'SB_RAM40_4K' "$out/$block.ice40.stat")
+
+  # iCE40 Fmax: block in a register ring, placed and routed
+  yosys -q -p "read_verilog -sv $package $src; hierarchy -top $block; proc; write_json $out/$block.ports.json" \
+    >/dev/null
+  python3 "$root/scripts/synth_wrapper.py" "$out/$block.ports.json" "$block" >"$out/${block}_ring.v"
+  yosys -q -l "$out/$block.ring.log" -p "read_verilog -sv $package $src $out/${block}_ring.v;
+    synth_ice40 -top synth_wrapper -json $out/$block.ring.json" >/dev/null
+  if nextpnr-ice40 --hx8k --package ct256 --seed 1 --freq 100 --pcf-allow-unconstrained \
+      --json "$out/$block.ring.json" --asc "$out/$block.ring.asc" -l "$out/$block.nextpnr.log" \
+      >/dev/null 2>&1; then
+    fmax=$(grep 'Max frequency for clock' "$out/$block.nextpnr.log" | tail -1 |
+           sed -E 's/.*: ([0-9.]+) MHz.*/\1 MHz/')
+  else
+    fmax="pnr failed"
+  fi
+  rows+=("$block|iCE40 HX8K|$luts|$ffs|$ram SB_RAM40_4K|$fmax")
+
+  # Xilinx 7-series
+  yosys -q -l "$out/$block.xc7.log" -p "read_verilog -sv $package $src; synth_xilinx -family xc7 -abc9 -top $block;
+    tee -q -o $out/$block.xc7.stat stat" >/dev/null
+  luts=$(count 'LUT[1-6]' "$out/$block.xc7.stat")
+  lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$block.xc7.stat")
+  ffs=$(count 'FD[CPRS]E' "$out/$block.xc7.stat")
+  bram18=$(count 'RAMB18E1' "$out/$block.xc7.stat")
+  bram36=$(count 'RAMB36E1' "$out/$block.xc7.stat")
+  rows+=("$block|Xilinx 7-series|$luts|$ffs|$((bram18 + 2 * bram36)) BRAM18, $lutram LUTRAM|-")
+done
+
+if [ $markdown -eq 1 ]; then
+  echo "| block | target | LUTs | FFs | RAM | Fmax |"
+  echo "|---|---|---:|---:|---|---:|"
+  for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+else
+  printf '%-18s %-16s %6s %6s %-24s %s\n' block target LUTs FFs RAM Fmax
+  for r in "${rows[@]}"; do
+    IFS='|' read -r b t l f m x <<<"$r"
+    printf '%-18s %-16s %6s %6s %-24s %s\n' "$b" "$t" "$l" "$f" "$m" "$x"
+  done
+fi
