@@ -12,6 +12,9 @@ Algorithm make_a2a_hopgroup_direct();
 Algorithm make_a2a_optimal();
 Algorithm make_a2a_spread();
 Algorithm make_a2a_nd();
+Algorithm make_tree_bcast();
+Algorithm make_hd_allreduce();
+Algorithm make_hd_allreduce_conventional();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -23,6 +26,9 @@ const std::vector<Algorithm>& algorithms() {
              make_a2a_optimal,
              make_a2a_spread,
              make_a2a_nd,
+             make_tree_bcast,
+             make_hd_allreduce,
+             make_hd_allreduce_conventional,
              // (end of entries)
          })
       v.push_back(make());
