@@ -39,10 +39,13 @@ std::int64_t a2a_bisection_bound(const topology::Grid& grid, std::uint32_t messa
 const topology::Grid& require_grid(const topology::Topology& topology, const std::string& algorithm, int min_dims,
                                    int max_dims) {
   const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
-  if (grid == nullptr || grid->dims() < min_dims || grid->dims() > max_dims)
-    throw ConfigError(fmt::format("key 'topology': algorithm '{}' runs on a {}-D to {}-D mesh or torus "
+  if (grid == nullptr || grid->dims() < min_dims || grid->dims() > max_dims) {
+    const std::string dims = min_dims == max_dims ? fmt::format("{}-D", min_dims)
+                                                  : fmt::format("{}-D to {}-D", min_dims, max_dims);
+    throw ConfigError(fmt::format("key 'topology': algorithm '{}' runs on a {} mesh or torus "
                                   "(torus:NXxNY..., mesh:NXxNY...), not on '{}'",
-                                  algorithm, min_dims, max_dims, topology.name()));
+                                  algorithm, dims, topology.name()));
+  }
   return *grid;
 }
 
