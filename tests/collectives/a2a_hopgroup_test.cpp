@@ -184,8 +184,8 @@ Schedule prefix_through_step(const Schedule& s, std::uint32_t step) {
 std::vector<Config> fact1_configs() {
   std::vector<Config> v;
   for (bool torus : {true, false}) {
-    for (auto s : std::vector<std::vector<int>>{{4, 4}, {5, 3}, {2, 2}, {1, 5}, {3, 1}})
-      v.push_back(Config{s, torus, false, false, false, 4});
+    for (auto s : std::vector<std::vector<int>>{{4, 4}, {5, 3}, {2, 2}, {1, 5}, {3, 1}, {6}})
+      v.push_back(Config{s, torus, false, false, false, 4});  // {6}: the 1-D ring / line
     for (auto s : std::vector<std::vector<int>>{{4, 4, 4}, {3, 4, 5}})
       for (bool conc : {false, true}) v.push_back(Config{s, torus, conc, false, false, 5});
   }
