@@ -1,0 +1,371 @@
+// Schedule engine for the all-to-all baselines of document 001: expands one
+// node's a2a-spread or a2a-nd program into its descriptor stream, at most one
+// descriptor per cycle, from a handful of registers that software loads
+// before the collective (spec a2a-optimal, "Baselines";
+// collectives/a2a_baselines.cpp and a2a_grouped.hpp are the reference it must
+// equal word for word).
+//
+// The stream, for N nodes, message length m words and nct controllers:
+//   for every destination in the algorithm's order (send number s = 0, 1, ...):
+//     SEND dest, src = dest*m, dst = N*m + self*m, length m,
+//          controller = s mod nct, tag = s div nct
+//   SEND self, src = self*m, dst = N*m + self*m, length m, controller 0,
+//        tag = number of groups = ceil((N-1)/nct)         (local copy)
+//   END
+// a2a-nd visits the offsets (o_0, ..., o_3) != 0, 0 <= o_d < n_d, last
+// dimension fastest, dest = (coord + offset) mod sizes. a2a-spread visits
+// rank+1, rank+2, ... mod N: the same odometer over one dimension of size N
+// at coordinate `rank`, which is how the engine runs it.
+//
+// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
+// write-only; write only while busy is 0):
+//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
+//   0x1 ALGORITHM      [0]     0 = a2a-spread, 1 = a2a-nd
+//   0x2 NCT            [2:0]   controllers kept busy, 1..4
+//   0x3 MESSAGE_WORDS  [19:0]  m, words per message (1..2^19)
+//   0x4..0x7 SIZE0..3  [15:0]  n_d, dimension sizes; 1 for unused dimensions
+//   0x8..0xB COORD0..3 [15:0]  c_d, this node's coordinate, 0 <= c_d < n_d
+//   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)
+// Contract: N = n_0*n_1*n_2*n_3 <= 65536 and 2*N*m <= 2^20 (the descriptor's
+// dest and offset widths; collectives/a2a_common.cpp message_words checks it).
+// Storage: 152 configuration bits; no table.
+//
+// Timing: after start the engine spends sum_d (n_d + 1) cycles computing the
+// strides n_0*...*n_{d-1}, their multiples of m, rank and rank*m by repeated
+// addition (no multiplier), one cycle on the first offset, then emits one
+// descriptor per cycle while the consumer is ready (initiation interval 1).
+//
+// Output (descriptor side): valid/ready. out_valid is a register output and
+// never depends on out_ready; the descriptor stays stable while out_valid and
+// not out_ready. busy is 1 from start until END has been taken.
+//
+// Register names (_q, with _d the next value) are those of
+// rtl/schedule_engine_a2a.sv.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+/// Register addresses of the engine's configuration port.
+namespace a2a_engine_reg {
+inline constexpr std::uint8_t control = 0x0;
+inline constexpr std::uint8_t algorithm = 0x1;
+inline constexpr std::uint8_t nct = 0x2;
+inline constexpr std::uint8_t message_words = 0x3;
+inline constexpr std::uint8_t size0 = 0x4;   // size0 + d
+inline constexpr std::uint8_t coord0 = 0x8;  // coord0 + d
+inline constexpr std::uint8_t algorithm_spread = 0;
+inline constexpr std::uint8_t algorithm_nd = 1;
+}  // namespace a2a_engine_reg
+
+struct A2aEngineInputs {
+  bool cfg_we = false;
+  std::uint8_t cfg_addr = 0;
+  std::uint32_t cfg_wdata = 0;
+  bool out_ready = false;
+};
+
+struct A2aEngineOutputs {
+  bool out_valid = false;
+  DescriptorWord out_desc;
+  bool busy = false;
+};
+
+class A2aScheduleEngine {
+ public:
+  static constexpr int dims = 4;
+  static constexpr unsigned size_width = 16;   // n_d, c_d
+  static constexpr unsigned count_width = 17;  // node counts and strides, up to 65536
+  static constexpr unsigned addr_width = 20;   // word addresses, up to 2^20 - 1
+  static constexpr unsigned group_width = descriptor_layout::tag.width;
+
+  enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5 };
+
+  /// The combinational outputs of this cycle (registers only: out_valid
+  /// does not depend on out_ready).
+  [[nodiscard]] A2aEngineOutputs outputs() const {
+    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
+  }
+
+  /// One clock cycle: returns this cycle's outputs, then commits.
+  A2aEngineOutputs step(const A2aEngineInputs& in) {
+    COLLNET_HLS(INLINE)
+    const A2aEngineOutputs out = outputs();
+    Registers d = r_;  // every _d starts as its _q
+
+    // Configuration port.
+    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
+      const std::uint32_t w = in.cfg_wdata;
+      switch (in.cfg_addr) {
+        case a2a_engine_reg::control:
+          if (w & 1u) start(d);
+          break;
+        case a2a_engine_reg::algorithm: d.algorithm = w & 1u; break;
+        case a2a_engine_reg::nct: d.nct = w & 7u; break;
+        case a2a_engine_reg::message_words: d.message_words = w & mask(addr_width); break;
+        default:
+          if (in.cfg_addr >= a2a_engine_reg::size0 && in.cfg_addr < a2a_engine_reg::size0 + dims)
+            d.size[in.cfg_addr - a2a_engine_reg::size0] = w & mask(size_width);
+          else if (in.cfg_addr >= a2a_engine_reg::coord0 && in.cfg_addr < a2a_engine_reg::coord0 + dims)
+            d.coord[in.cfg_addr - a2a_engine_reg::coord0] = w & mask(size_width);
+          break;
+      }
+    }
+
+    const bool can_load = !out_valid_q_ || in.out_ready;
+    bool load = false;
+    DescriptorWord load_word;
+
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init: init_step(d); break;
+      case State::first: {
+        // the zero offset is this node itself: step past it without a send
+        d.state = advance(d) ? State::copy : State::send;
+        break;
+      }
+      case State::send:
+        if (can_load) {
+          load = true;
+          load_word = send_word(sum(r_.part, count_width), sum(r_.mpart, addr_width), r_.controller, r_.group);
+          if (r_.controller + 1u == r_.nct) {
+            d.controller = 0;
+            d.group = (r_.group + 1u) & mask(group_width);
+          } else {
+            d.controller = r_.controller + 1u;
+          }
+          if (advance(d)) d.state = State::copy;
+        }
+        break;
+      case State::copy:
+        if (can_load) {
+          load = true;
+          load_word = send_word(r_.self_id, r_.self_m, 0, (r_.group + (r_.controller != 0 ? 1u : 0u)) & mask(group_width));
+          d.state = State::end;
+        }
+        break;
+      case State::end:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::end().pack();
+          d.state = State::idle;
+        }
+        break;
+    }
+
+    bool out_valid_d = out_valid_q_;
+    DescriptorWord out_d = out_q_;
+    if (load) {
+      out_valid_d = true;
+      out_d = load_word;
+    } else if (in.out_ready) {
+      out_valid_d = false;
+    }
+
+    r_ = d;
+    out_valid_q_ = out_valid_d;
+    out_q_ = out_d;
+    return out;
+  }
+
+  void reset() {
+    r_ = Registers{};
+    out_valid_q_ = false;
+    out_q_ = DescriptorWord{};
+  }
+
+  [[nodiscard]] State state_q() const { return r_.state; }
+
+ private:
+  struct Registers {
+    // configuration
+    std::uint32_t algorithm = 0;
+    std::uint32_t nct = 1;
+    std::uint32_t message_words = 1;
+    std::array<std::uint32_t, dims> size{1, 1, 1, 1};
+    std::array<std::uint32_t, dims> coord{};
+    State state = State::idle;
+    // stride computation (dimension d, from 0 up)
+    std::uint32_t dim = 0;
+    std::uint32_t count = 0;        // 0 .. n_d
+    std::uint32_t acc = 0;          // count x stride_d
+    std::uint32_t macc = 0;         // count x stride_d x m
+    std::uint32_t stride_cur = 1;   // stride_d = n_0 x ... x n_{d-1}
+    std::uint32_t mstride_cur = 0;  // stride_d x m
+    std::uint32_t self_id = 0;      // rank
+    std::uint32_t self_m = 0;       // rank x m
+    std::uint32_t result_base = 0;  // N x m
+    // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
+    std::array<std::uint32_t, dims> n{};
+    std::array<std::uint32_t, dims> stride{};
+    std::array<std::uint32_t, dims> mstride{};
+    std::array<std::uint32_t, dims> offset{};
+    std::array<std::uint32_t, dims> target{};  // (c + offset) mod n
+    std::array<std::uint32_t, dims> part{};    // target x stride
+    std::array<std::uint32_t, dims> mpart{};   // target x stride x m
+    // grouping
+    std::uint32_t controller = 0;  // send number mod nct
+    std::uint32_t group = 0;       // send number div nct
+  };
+
+  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+
+  static std::uint32_t sum(const std::array<std::uint32_t, dims>& v, unsigned width) {
+    std::uint32_t s = 0;
+    for (int j = 0; j < dims; ++j) {
+      COLLNET_HLS(UNROLL)
+      s += v[static_cast<std::size_t>(j)];
+    }
+    return s & mask(width);
+  }
+
+  void start(Registers& d) const {
+    d.state = State::init;
+    d.dim = 0;
+    d.count = 0;
+    d.acc = 0;
+    d.macc = 0;
+    d.stride_cur = 1;
+    d.mstride_cur = r_.message_words;
+    d.self_id = 0;
+    d.self_m = 0;
+    d.controller = 0;
+    d.group = 0;
+  }
+
+  /// One cycle of the stride computation for dimension dim: count runs
+  /// 0..n_d with acc = count x stride_d; at count = c_d the node's own
+  /// contribution is taken, at count = n_d the next stride.
+  void init_step(Registers& d) const {
+    const auto dim = static_cast<std::size_t>(r_.dim);
+    const auto slot = static_cast<std::size_t>(dims - 1) - dim;
+    const std::uint32_t n_d = r_.size[dim];
+    const std::uint32_t c_d = r_.coord[dim];
+    if (r_.count == c_d) {
+      d.self_id = (r_.self_id + r_.acc) & mask(count_width);
+      d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+      d.part[slot] = r_.acc;
+      d.mpart[slot] = r_.macc;
+    }
+    if (r_.count == n_d) {
+      d.n[slot] = n_d;
+      d.stride[slot] = r_.stride_cur;
+      d.mstride[slot] = r_.mstride_cur;
+      d.offset[slot] = 0;
+      d.target[slot] = c_d;
+      d.stride_cur = r_.acc;
+      d.mstride_cur = r_.macc;
+      d.count = 0;
+      d.acc = 0;
+      d.macc = 0;
+      if (r_.dim == dims - 1) {
+        d.result_base = r_.macc;  // N x m
+        d.state = State::first;
+        if (r_.algorithm == a2a_engine_reg::algorithm_spread) {
+          // one dimension of size N at coordinate rank (self_id is complete:
+          // c_3 < n_3 was taken in an earlier cycle)
+          for (std::size_t j = 1; j < dims; ++j) {
+            COLLNET_HLS(UNROLL)
+            d.n[j] = 1;
+            d.stride[j] = 0;
+            d.mstride[j] = 0;
+            d.offset[j] = 0;
+            d.target[j] = 0;
+            d.part[j] = 0;
+            d.mpart[j] = 0;
+          }
+          d.n[0] = r_.acc;
+          d.stride[0] = 1;
+          d.mstride[0] = r_.message_words;
+          d.offset[0] = 0;
+          d.target[0] = r_.self_id;
+          d.part[0] = r_.self_id;
+          d.mpart[0] = r_.self_m;
+        }
+      } else {
+        d.dim = r_.dim + 1;
+      }
+    } else {
+      d.count = (r_.count + 1) & mask(count_width);
+      d.acc = (r_.acc + r_.stride_cur) & mask(count_width);
+      d.macc = (r_.macc + r_.mstride_cur) & mask(addr_width);
+    }
+  }
+
+  /// Steps the odometer in `d` (from the current registers) to the next
+  /// offset; returns true when it wrapped past the last offset (done).
+  bool advance(Registers& d) const {
+    bool carry = true;
+    for (std::size_t j = 0; j < dims; ++j) {
+      COLLNET_HLS(UNROLL)
+      if (carry) {
+        const bool offset_wraps = r_.offset[j] + 1 == r_.n[j];
+        const bool target_wraps = r_.target[j] + 1 == r_.n[j];
+        d.offset[j] = offset_wraps ? 0 : r_.offset[j] + 1;
+        d.target[j] = target_wraps ? 0 : r_.target[j] + 1;
+        d.part[j] = target_wraps ? 0 : (r_.part[j] + r_.stride[j]) & mask(count_width);
+        d.mpart[j] = target_wraps ? 0 : (r_.mpart[j] + r_.mstride[j]) & mask(addr_width);
+        carry = offset_wraps;
+      }
+    }
+    return carry;
+  }
+
+  [[nodiscard]] DescriptorWord send_word(std::uint32_t dest, std::uint32_t src, std::uint32_t controller,
+                                         std::uint32_t tag) const {
+    Descriptor desc = Descriptor::send(dest, src, (r_.result_base + r_.self_m) & mask(addr_width),
+                                       r_.message_words, tag);
+    desc.controller = static_cast<std::uint8_t>(controller);
+    return desc.pack();
+  }
+
+  Registers r_;
+  bool out_valid_q_ = false;
+  DescriptorWord out_q_;
+};
+
+/// One write of the configuration port.
+struct A2aEngineWrite {
+  std::uint8_t addr = 0;
+  std::uint32_t data = 0;
+};
+
+/// The writes that load a node's collective and start it (CONTROL last).
+/// sizes/coord: dimensions 0..3, size 1 and coordinate 0 for unused ones.
+inline std::array<A2aEngineWrite, 12> a2a_engine_writes(std::uint8_t algorithm, std::uint32_t nct,
+                                                         std::uint32_t message_words,
+                                                         const std::array<std::uint32_t, 4>& sizes,
+                                                         const std::array<std::uint32_t, 4>& coord) {
+  namespace R = a2a_engine_reg;
+  std::array<A2aEngineWrite, 12> w{};
+  w[0] = {R::algorithm, algorithm};
+  w[1] = {R::nct, nct};
+  w[2] = {R::message_words, message_words};
+  for (std::uint8_t d = 0; d < 4; ++d) {
+    w[3 + d] = {static_cast<std::uint8_t>(R::size0 + d), sizes[d]};
+    w[7 + d] = {static_cast<std::uint8_t>(R::coord0 + d), coord[d]};
+  }
+  w[11] = {R::control, 1};
+  return w;
+}
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_a2a_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
+                                    bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
+                                    bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  COLLNET_HLS(PIPELINE II = 1)
+  static A2aScheduleEngine engine;
+  const A2aEngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
+  out_valid = out.out_valid;
+  out_desc_lo = out.out_desc.lo;
+  out_desc_hi = out.out_desc.hi;
+  busy = out.busy;
+}
+
+}  // namespace collnet::hls
