@@ -1,0 +1,31 @@
+#include "systemc/kernel.hpp"
+
+#include "systemc/clocked.hpp"
+
+namespace collnet::systemc {
+
+KernelSession::KernelSession() {
+  // The first context is created lazily by SystemC itself; later ones replace
+  // it. Deleting a context whose modules are gone is safe in 2.3.4.
+  delete sc_core::sc_curr_simcontext;
+  context_ = new sc_core::sc_simcontext;
+  sc_core::sc_curr_simcontext = context_;
+  sc_core::sc_default_global_context = context_;
+  // sc_stop() is how a run ends (all packets delivered, watchdog); its
+  // "stopped by user" info message is not news to a collnet user.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
+
+KernelSession::~KernelSession() {
+  if (sc_core::sc_curr_simcontext == context_) {
+    delete context_;
+    sc_core::sc_curr_simcontext = nullptr;
+    sc_core::sc_default_global_context = nullptr;
+  }
+}
+
+void run_for(std::uint64_t cycles) {
+  sc_core::sc_start(sc_core::sc_time::from_value(cycles * Clocked::ticks_per_cycle()));
+}
+
+}  // namespace collnet::systemc

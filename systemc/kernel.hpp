@@ -1,0 +1,26 @@
+// One SystemC kernel context per simulation run. SystemC 2.3 cannot restart a
+// simulation or elaborate after it ran, but a test suite or a sweep runs many
+// networks in one process: each run owns a fresh sc_simcontext (installed as
+// the current one on construction, deleted on destruction). Build the modules
+// after constructing the session and destroy them before it.
+#pragma once
+
+#include <systemc>
+
+namespace collnet::systemc {
+
+class KernelSession {
+ public:
+  KernelSession();
+  ~KernelSession();
+  KernelSession(const KernelSession&) = delete;
+  KernelSession& operator=(const KernelSession&) = delete;
+
+ private:
+  sc_core::sc_simcontext* context_ = nullptr;
+};
+
+/// Runs the kernel through cycles [now, now + cycles) or until sc_stop().
+void run_for(std::uint64_t cycles);
+
+}  // namespace collnet::systemc

@@ -1,0 +1,50 @@
+#include "systemc/link.hpp"
+
+#include <stdexcept>
+#include <typeinfo>
+
+namespace collnet::systemc {
+
+Link::Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window)
+    : sc_core::sc_prim_channel(name),
+      params_(params),
+      graph_link_(graph_link),
+      window_(window),
+      flits_(static_cast<std::size_t>(params.latency + params.max_pipeline_delay + 1)),
+      credits_(static_cast<std::size_t>(params.latency + 1)) {
+  if (params.latency < 1) throw std::invalid_argument("link latency must be at least 1 cycle");
+}
+
+void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
+  // The module owning the port is the end to wake: flits wake the receiver,
+  // credits the sender.
+  auto* module = dynamic_cast<Clocked*>(port.get_parent_object());
+  if (module == nullptr) throw std::logic_error(std::string(name()) + ": bound by a module that is not Clocked");
+  const std::string type = if_typename;
+  Clocked*& end = type == typeid(LinkSenderIf).name() ? sender_ : receiver_;
+  if (end != nullptr && end != module)
+    throw std::logic_error(std::string(name()) + ": " + type + " end bound twice");
+  end = module;
+}
+
+void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
+  const Cycle depart = now + pipeline_delay;
+  // One flit per cycle is the link's bandwidth; the routers' allocators
+  // guarantee it, this catches a model bug.
+  if (depart == last_send_) throw std::logic_error(std::string(name()) + ": two flits in one cycle");
+  last_send_ = depart;
+  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
+  flits_.push(flit, arrival);
+  ++total_flits_;
+  if (window_->contains(depart)) ++window_flits_;
+  if (observer_ != nullptr) observer_->on_flit(*this, flit, depart);
+  receiver_->wake_at(arrival);
+}
+
+void Link::send_credit(std::uint8_t vc, Cycle now) {
+  const Cycle arrival = now + static_cast<Cycle>(params_.latency);
+  credits_.push(vc, arrival);
+  sender_->wake_at(arrival);
+}
+
+}  // namespace collnet::systemc

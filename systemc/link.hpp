@@ -1,0 +1,115 @@
+// The link channel: one directed link (or a NIC port) between two modules.
+// Flits go forward, credits come back, each after `latency` cycles; at most
+// one flit enters per cycle (a wider credit return may carry several credits). It is a primitive channel with two
+// interfaces, one per end, not an sc_signal per wire.
+//
+// Timing contract (what makes results independent of the order in which
+// SystemC runs the modules of one cycle): a flit sent in cycle t with a
+// pipeline delay s departs (occupies the wires) in cycle t+s and is readable by
+// the receiver from cycle t+s+latency on; a credit returned in cycle t is
+// usable by the sender from cycle t+latency on. latency >= 1, so nothing
+// written in cycle t is visible in cycle t. Each send wakes the other end
+// (Clocked::wake_at) for the arrival cycle.
+//
+// Credits: the sender starts with `buffer_flits` credits per VC (the depth of
+// each VC buffer at the receiving end) and the receiver returns one credit per
+// flit that leaves that buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "systemc/clocked.hpp"
+#include "systemc/delay_line.hpp"
+#include "systemc/packet.hpp"
+#include "topology/graph.hpp"
+
+namespace collnet::systemc {
+
+class Link;
+
+/// The sending end: router output port or NIC controller (injection).
+class LinkSenderIf : public virtual sc_core::sc_interface {
+ public:
+  virtual Link& link() = 0;
+};
+/// The receiving end: router input port or NIC controller (ejection).
+class LinkReceiverIf : public virtual sc_core::sc_interface {
+ public:
+  virtual Link& link() = 0;
+};
+
+/// Notified of every flit put on a link (waveforms); absent = no cost.
+class LinkObserver {
+ public:
+  virtual ~LinkObserver() = default;
+  virtual void on_flit(const Link& link, const Flit& flit, Cycle depart) = 0;
+};
+
+/// Cycles [begin, end) in which statistics are counted.
+struct MeasureWindow {
+  Cycle begin = 0;
+  Cycle end = kNever;
+  [[nodiscard]] bool contains(Cycle c) const { return c >= begin && c < end; }
+};
+
+class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkReceiverIf {
+ public:
+  struct Params {
+    int latency = 1;
+    int vcs = 1;
+    int buffer_flits = 4;      // depth of each VC buffer at the receiver
+    int max_pipeline_delay = 0;  // bound of the sender's pipeline delay (sizes the ring)
+  };
+  /// `graph_link`: the topology link it models, or kNone for a NIC port.
+  Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window);
+
+  Link& link() override { return *this; }
+
+  // --- sending end ---
+  void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
+  [[nodiscard]] bool credit_ready(Cycle now) const { return credits_.ready(now); }
+  std::uint8_t pop_credit() { return credits_.pop(); }
+  [[nodiscard]] Cycle next_credit_arrival() const { return credits_.next_arrival(); }
+
+  // --- receiving end ---
+  [[nodiscard]] bool flit_ready(Cycle now) const { return flits_.ready(now); }
+  Flit pop_flit() { return flits_.pop(); }
+  [[nodiscard]] Cycle next_flit_arrival() const { return flits_.next_arrival(); }
+  void send_credit(std::uint8_t vc, Cycle now);
+
+  [[nodiscard]] int latency() const { return params_.latency; }
+  [[nodiscard]] int vcs() const { return params_.vcs; }
+  [[nodiscard]] int buffer_flits() const { return params_.buffer_flits; }
+  [[nodiscard]] topology::LinkId graph_link() const { return graph_link_; }
+  /// Flits that departed inside the measurement window.
+  [[nodiscard]] std::uint64_t window_flits() const { return window_flits_; }
+  [[nodiscard]] std::uint64_t total_flits() const { return total_flits_; }
+  /// Flits and credits still on the wires.
+  [[nodiscard]] std::size_t flits_in_flight() const { return flits_.size(); }
+  [[nodiscard]] const DelayLine<Flit>& flits_on_wires() const { return flits_; }
+  [[nodiscard]] Clocked* sender() const { return sender_; }
+  [[nodiscard]] Clocked* receiver() const { return receiver_; }
+  void set_observer(LinkObserver* observer) { observer_ = observer; }
+
+  const char* kind() const override { return "collnet_link"; }
+
+ private:
+  void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
+
+  Params params_;
+  topology::LinkId graph_link_;
+  const MeasureWindow* window_;
+  DelayLine<Flit> flits_;
+  DelayLine<std::uint8_t> credits_;
+  Clocked* sender_ = nullptr;
+  Clocked* receiver_ = nullptr;
+  LinkObserver* observer_ = nullptr;
+  Cycle last_send_ = kNever;
+  std::uint64_t window_flits_ = 0;
+  std::uint64_t total_flits_ = 0;
+};
+
+}  // namespace collnet::systemc

@@ -1,0 +1,112 @@
+#include "systemc/network.hpp"
+
+#include <stdexcept>
+
+namespace collnet::systemc {
+
+namespace {
+// Bounds the route cache (about 40 MB of steps at most); beyond it the cache
+// starts over, which is safe because packets copy their steps.
+constexpr std::size_t kRouteCacheEntries = 1u << 18;
+}  // namespace
+
+Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers)
+    : topology_(topology), config_(config), controllers_(controllers) {
+  config_.validate();
+  if (controllers < 1 || controllers > 16)
+    throw ConfigError("NIC controllers per endpoint: expected 1..16, got " + std::to_string(controllers));
+  vc_classes_ = config_.dateline ? std::max(topology.vc_classes(), 1) : 1;
+  if (vc_classes_ > config_.vcs)
+    throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +
+                      " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
+                      " (got " + std::to_string(config_.vcs) + "); or set dateline: false");
+  const topology::Graph& g = topology.graph();
+
+  for (std::size_t n = 0; n < g.node_count(); ++n) {
+    const auto id = static_cast<topology::NodeId>(n);
+    const topology::Node& node = g.node(id);
+    const int nic_ports = node.endpoint != topology::kNone ? controllers_ : 0;
+    routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
+                                                vc_classes_, config_, packets_, activity_));
+  }
+  Link::Params network_link{config_.link_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
+  for (std::size_t l = 0; l < g.link_count(); ++l) {
+    const auto id = static_cast<topology::LinkId>(l);
+    const topology::Link& gl = g.link(id);
+    links_.push_back(std::make_unique<Link>(("link" + std::to_string(l)).c_str(), network_link, id, &window_));
+    router(gl.src).out[static_cast<std::size_t>(gl.src_port)].bind(*links_.back());
+    router(gl.dst).in[static_cast<std::size_t>(gl.dst_port)].bind(*links_.back());
+  }
+  const Link::Params to_router{config_.nic_latency, config_.vcs, config_.buffer_flits, 0};
+  const Link::Params to_nic{config_.nic_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
+  for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
+    const topology::NodeId node = g.endpoint_node(e);
+    Router& r = router(node);
+    for (int c = 0; c < controllers_; ++c) {
+      const std::string suffix = std::to_string(e) + "_" + std::to_string(c);
+      injection_.push_back(std::make_unique<Link>(("inject" + suffix).c_str(), to_router, topology::kNone, &window_));
+      ejection_.push_back(std::make_unique<Link>(("eject" + suffix).c_str(), to_nic, topology::kNone, &window_));
+      const auto port = static_cast<std::size_t>(r.network_ports() + c);
+      r.in[port].bind(*injection_.back());
+      r.out[port].bind(*ejection_.back());
+    }
+  }
+}
+
+Network::~Network() = default;
+
+Link& Network::injection(topology::EndpointId endpoint, int controller) {
+  return *injection_.at(static_cast<std::size_t>(endpoint * controllers_ + controller));
+}
+
+Link& Network::ejection(topology::EndpointId endpoint, int controller) {
+  return *ejection_.at(static_cast<std::size_t>(endpoint * controllers_ + controller));
+}
+
+const std::vector<RouteStep>& Network::route_steps(topology::EndpointId src, topology::EndpointId dst,
+                                                   topology::RouteHint hint) {
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(src) << 36) | (static_cast<std::uint64_t>(dst) << 8) | hint;
+  if (auto it = route_cache_.find(key); it != route_cache_.end()) return it->second;
+  if (route_cache_.size() >= kRouteCacheEntries) route_cache_.clear();
+  topology::Route route;
+  try {
+    route = topology_.route(src, dst, hint);
+  } catch (const topology::TopologyError& e) {
+    throw ConfigError(std::string("route from endpoint ") + std::to_string(src) + " to " + std::to_string(dst) +
+                      ": " + e.what());
+  }
+  const topology::Graph& g = topology_.graph();
+  std::vector<RouteStep> steps;
+  steps.reserve(route.size());
+  topology::NodeId at = g.endpoint_node(src);
+  for (const topology::Hop& hop : route) {
+    const topology::Link& l = g.link(hop.link);
+    if (l.src != at) throw std::logic_error("route of " + topology_.name() + " is not a connected path");
+    steps.push_back(RouteStep{static_cast<std::uint16_t>(l.src_port), hop.vc_class});
+    at = l.dst;
+  }
+  if (at != g.endpoint_node(dst)) throw std::logic_error("route of " + topology_.name() + " ends elsewhere");
+  if (steps.size() > 255) throw std::logic_error("route longer than the 8-bit hop count");
+  return route_cache_.emplace(key, std::move(steps)).first->second;
+}
+
+PacketId Network::create_packet(const PacketHeader& header) {
+  const std::vector<RouteStep>& steps = route_steps(header.source, header.destination, header.route_hint);
+  const PacketId id = packets_.allocate();
+  Packet& p = packets_[id];
+  p.header = header;
+  p.header.hops = static_cast<std::uint8_t>(steps.size());
+  p.route.assign(steps.begin(), steps.end());
+  return id;
+}
+
+void Network::set_link_observer(LinkObserver* observer) {
+  for (auto& l : links_) l->set_observer(observer);
+}
+
+void Network::set_router_observer(RouterObserver* observer) {
+  for (auto& r : routers_) r->set_observer(observer);
+}
+
+}  // namespace collnet::systemc

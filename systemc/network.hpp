@@ -1,0 +1,86 @@
+// The network builder: one Router per graph node of a topology::Topology, one
+// Link per directed graph link, and per endpoint and NIC controller an
+// injection and an ejection Link (the NIC side binds to them: synthetic
+// traffic here, the NIC model of issue 5 later). The leaf/spine switch, the
+// torus router and a board unit are the same Router with their node's radix.
+//
+// Packets are created through create_packet(), which computes the source
+// route with Topology::route() (cached per source, destination and hint) and
+// turns each hop into the output port to take and its VC class.
+//
+// Construct inside a KernelSession and before sc_start().
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "systemc/activity.hpp"
+#include "systemc/link.hpp"
+#include "systemc/packet.hpp"
+#include "systemc/router.hpp"
+#include "systemc/router_config.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::systemc {
+
+class Network {
+ public:
+  /// `controllers`: NIC controllers (injection and ejection ports) per endpoint.
+  Network(const topology::Topology& topology, const RouterConfig& config, int controllers = 1);
+  ~Network();
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  [[nodiscard]] const topology::Topology& topology() const { return topology_; }
+  [[nodiscard]] const RouterConfig& config() const { return config_; }
+  [[nodiscard]] int controllers() const { return controllers_; }
+  /// VC classes the routers honour (1 when dateline is off).
+  [[nodiscard]] int vc_classes() const { return vc_classes_; }
+  [[nodiscard]] std::size_t router_count() const { return routers_.size(); }
+  [[nodiscard]] Router& router(topology::NodeId node) { return *routers_.at(static_cast<std::size_t>(node)); }
+  [[nodiscard]] const Router& router(topology::NodeId node) const {
+    return *routers_.at(static_cast<std::size_t>(node));
+  }
+  [[nodiscard]] Link& link(topology::LinkId id) { return *links_.at(static_cast<std::size_t>(id)); }
+  [[nodiscard]] const Link& link(topology::LinkId id) const { return *links_.at(static_cast<std::size_t>(id)); }
+  [[nodiscard]] std::size_t link_count() const { return links_.size(); }
+  /// NIC controller -> router (the NIC binds a LinkSenderIf port to it).
+  [[nodiscard]] Link& injection(topology::EndpointId endpoint, int controller);
+  /// Router -> NIC controller (the NIC binds a LinkReceiverIf port to it).
+  [[nodiscard]] Link& ejection(topology::EndpointId endpoint, int controller);
+
+  [[nodiscard]] PacketTable& packets() { return packets_; }
+  [[nodiscard]] const PacketTable& packets() const { return packets_; }
+  [[nodiscard]] NetworkActivity& activity() { return activity_; }
+  [[nodiscard]] const NetworkActivity& activity() const { return activity_; }
+  /// Cycles in which links count flits for utilization.
+  [[nodiscard]] MeasureWindow& window() { return window_; }
+
+  /// Allocates a packet with `header` (hops and route filled in here).
+  /// Throws ConfigError if the topology cannot route it (e.g. a bad hint).
+  PacketId create_packet(const PacketHeader& header);
+
+  void set_link_observer(LinkObserver* observer);
+  void set_router_observer(RouterObserver* observer);
+
+ private:
+  const std::vector<RouteStep>& route_steps(topology::EndpointId src, topology::EndpointId dst,
+                                            topology::RouteHint hint);
+
+  const topology::Topology& topology_;
+  RouterConfig config_;
+  int controllers_;
+  int vc_classes_;
+  PacketTable packets_;
+  NetworkActivity activity_;
+  MeasureWindow window_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<Link>> links_;
+  std::vector<std::unique_ptr<Link>> injection_;  // [endpoint * controllers + c]
+  std::vector<std::unique_ptr<Link>> ejection_;
+  std::unordered_map<std::uint64_t, std::vector<RouteStep>> route_cache_;
+};
+
+}  // namespace collnet::systemc

@@ -1,0 +1,132 @@
+// Packet and flit format of every cycle-accurate model (one source of truth).
+//
+// A packet is `flits` >= 1 flits that travel on one virtual channel per link:
+// flit 0 is the head, flit flits-1 the tail (one flit is both). Every flit
+// carries one 64-bit payload word, so a message of M payload words is M flits
+// (the `message_flits` convention of the collectives). The header rides as
+// sideband with the head flit (a wider head phit in hardware, not an extra
+// flit); its fields and widths:
+//
+//   field         bits  meaning
+//   source         16   endpoint that injected the packet
+//   destination    16   endpoint that receives it
+//   controller      4   ejection port (NIC controller) at the destination
+//   area           16   destination memory area (collectives: per peer/block)
+//   offset         32   word offset of payload word 0 inside the area
+//   tag            16   phase / step / block tag of the SEND (WAIT matches it)
+//   inject_cycle   32   cycle the packet was created at its source; the age
+//                       arbiter compares it (saturated to `age_width` bits)
+//   hops            8   route length in network links (the hop count of
+//                       document 000: every packet of a step has the same)
+//   route_hint      8   topology route hint of the SEND (grid.hpp)
+//   flits          16   packet length
+//
+// Routing is source routing: the route (Topology::route) is computed once when
+// the packet is created and each router reads the step for its position; in
+// hardware it is the routing function of the same topology evaluated per hop.
+//
+// In the simulator a flit is 16 bytes and names its packet by a handle into
+// the PacketTable (no per-flit heap allocation; packet records are recycled).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "systemc/cycle.hpp"
+#include "topology/graph.hpp"
+
+namespace collnet::systemc {
+
+using PacketId = std::uint32_t;
+
+struct Flit {
+  PacketId packet = 0;
+  std::uint16_t index = 0;  // 0 = head
+  std::uint8_t vc = 0;      // virtual channel on the link it currently crosses
+  std::uint8_t flags = 0;   // kHead | kTail
+  std::uint64_t payload = 0;
+
+  static constexpr std::uint8_t kHead = 1;
+  static constexpr std::uint8_t kTail = 2;
+  [[nodiscard]] bool head() const { return (flags & kHead) != 0; }
+  [[nodiscard]] bool tail() const { return (flags & kTail) != 0; }
+};
+static_assert(sizeof(Flit) == 16, "a flit is 16 bytes in the simulator");
+
+/// One hop of a source route as the routers see it: the output port to take
+/// at the router the head is in, and the VC class required downstream.
+struct RouteStep {
+  std::uint16_t port = 0;
+  std::uint8_t vc_class = 0;
+};
+
+struct PacketHeader {
+  topology::EndpointId source = 0;
+  topology::EndpointId destination = 0;
+  std::uint8_t controller = 0;
+  std::uint16_t area = 0;
+  std::uint32_t offset = 0;
+  std::uint16_t tag = 0;
+  Cycle inject_cycle = 0;
+  std::uint8_t hops = 0;
+  std::uint8_t route_hint = 0;
+  std::uint16_t flits = 1;
+};
+
+/// Simulation record of a packet in flight: the header plus bookkeeping that
+/// hardware keeps implicitly (route position, delivery check).
+struct Packet {
+  PacketHeader header;
+  std::vector<RouteStep> route;   // network hops only; ejection is implicit
+  std::uint16_t position = 0;     // hops the head has taken so far
+  std::uint16_t received = 0;     // flits delivered to the destination so far
+  std::uint64_t serial = 0;       // unique per run (source << 40 | sequence)
+  bool measured = false;          // created inside the measurement window
+  bool live = false;
+};
+
+/// Pool of packet records, recycled so that steady state allocates nothing.
+class PacketTable {
+ public:
+  PacketId allocate() {
+    PacketId id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+    } else {
+      id = static_cast<PacketId>(packets_.size());
+      packets_.emplace_back();
+    }
+    Packet& p = packets_[id];
+    p.position = 0;
+    p.received = 0;
+    p.measured = false;
+    p.live = true;
+    return id;
+  }
+  void release(PacketId id) {
+    Packet& p = packets_.at(id);
+    if (!p.live) throw std::logic_error("packet released twice");
+    p.live = false;
+    free_.push_back(id);
+  }
+  Packet& operator[](PacketId id) { return packets_[id]; }
+  const Packet& operator[](PacketId id) const { return packets_[id]; }
+  [[nodiscard]] std::size_t live_count() const { return packets_.size() - free_.size(); }
+
+ private:
+  std::vector<Packet> packets_;  // std::vector: ids stay valid, records move on growth
+  std::vector<PacketId> free_;
+};
+
+/// Payload word `index` of the packet with `serial`: synthetic traffic fills
+/// and checks payloads with it (nothing lost, duplicated or misplaced).
+inline std::uint64_t synthetic_payload(std::uint64_t serial, std::uint32_t index) {
+  std::uint64_t z = serial * 0x9E3779B97F4A7C15ull + index + 1;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace collnet::systemc

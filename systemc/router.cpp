@@ -1,0 +1,254 @@
+#include "systemc/router.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace collnet::systemc {
+
+Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int network_ports, int nic_ports,
+               int vc_classes, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity)
+    : Clocked(name, /*run_at_start=*/false),
+      in("in", static_cast<std::size_t>(network_ports + nic_ports)),
+      out("out", static_cast<std::size_t>(network_ports + nic_ports)),
+      node_(node),
+      network_ports_(network_ports),
+      ports_(network_ports + nic_ports),
+      vcs_(config.vcs),
+      depth_(config.buffer_flits),
+      routing_delay_(config.routing_delay),
+      pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
+      cut_through_(config.switching == Switching::virtual_cut_through),
+      packets_(packets),
+      activity_(activity) {
+  config.validate();
+  const auto ports = static_cast<std::size_t>(ports_);
+  const auto vcs = static_cast<std::size_t>(vcs_);
+  if (ports_ > 0xFFFF) throw std::invalid_argument("router radix above 65535");
+  in_links_.assign(ports, nullptr);
+  out_links_.assign(ports, nullptr);
+  buffers_.resize(ports * vcs * static_cast<std::size_t>(depth_));
+  input_vcs_.resize(ports * vcs);
+  port_flits_.assign(ports, 0);
+  credits_.assign(ports * vcs, 0);
+  owned_.assign(ports * vcs, 0);
+  // Class k owns VCs v with floor(v * classes / vcs) == k (contiguous blocks).
+  const int classes = std::max(vc_classes, 1);
+  if (classes > vcs_)
+    throw ConfigError("key 'vcs': the routes use " + std::to_string(classes) + " VC classes (dateline) but vcs is " +
+                      std::to_string(vcs_) + "; set vcs >= " + std::to_string(classes) + " or dateline: false");
+  class_range_.resize(static_cast<std::size_t>(classes));
+  for (int v = vcs_ - 1; v >= 0; --v) class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
+  for (int v = 0; v < vcs_; ++v) class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+
+  const auto& policy = find_arbitration(config.arbitration);
+  const ArbiterOptions options{config.age_width};
+  for (int p = 0; p < ports_; ++p) {
+    input_arbiters_.push_back(policy.make(ArbiterStage::input, vcs_, options));
+    output_arbiters_.push_back(policy.make(ArbiterStage::output, ports_, options));
+  }
+  vc_requests_.resize(vcs);
+  vc_candidates_.resize(vcs);
+  port_requests_.resize(ports * ports);
+  port_candidates_.resize(ports * ports);
+  port_request_count_.assign(ports, 0);
+  touched_outputs_.reserve(ports);
+  grants_.reserve(ports);
+}
+
+void Router::end_of_elaboration() {
+  for (int p = 0; p < ports_; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    if (auto* e = in[i].get_interface(); e != nullptr) in_links_[i] = &dynamic_cast<LinkReceiverIf&>(*e).link();
+    if (auto* e = out[i].get_interface(); e != nullptr) {
+      Link* link = &dynamic_cast<LinkSenderIf&>(*e).link();
+      out_links_[i] = link;
+      if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
+      for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
+    }
+  }
+}
+
+std::pair<int, int> Router::vc_range(int port, int vc_class) const {
+  if (port >= network_ports_ || vc_class < 0 || vc_class == kAnyClass) return {0, vcs_};
+  const auto& r = class_range_[static_cast<std::size_t>(vc_class) % class_range_.size()];
+  return {r.first, r.second};
+}
+
+Router::VcView Router::input_vc(int port, int vc) const {
+  const std::size_t slot = index(port, vc);
+  const InputVc& s = input_vcs_[slot];
+  VcView v;
+  v.flits = s.count;
+  if (s.count == 0) return v;
+  v.front = &buffers_[slot * static_cast<std::size_t>(depth_) + s.head];
+  v.out_port = s.out_port;
+  v.out_vc = s.out_port >= 0 ? s.out_vc : -1;
+  if (v.front->head() && s.out_port < 0) {
+    v.want_port = s.want_port;
+    v.want_class = s.want_class == kAnyClass ? -1 : s.want_class;
+  }
+  return v;
+}
+
+void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
+  const Flit& f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
+  if (!f.head()) return;  // body flits follow the VC their head was granted
+  const Packet& p = packets_[f.packet];
+  if (p.position < p.route.size()) {
+    const RouteStep& step = p.route[p.position];
+    ivc.want_port = static_cast<std::int16_t>(step.port);
+    ivc.want_class = class_range_.size() > 1 ? step.vc_class : std::uint8_t{0};
+  } else {
+    // End of the route: the ejection port of the destination controller.
+    ivc.want_port = static_cast<std::int16_t>(network_ports_ + p.header.controller);
+    ivc.want_class = kAnyClass;
+  }
+  if (ivc.want_port >= ports_ || out_links_[static_cast<std::size_t>(ivc.want_port)] == nullptr)
+    throw std::logic_error(std::string(name()) + ": packet routed to unconnected port " +
+                           std::to_string(ivc.want_port));
+  ivc.need = cut_through_ ? p.header.flits : std::uint16_t{1};
+  ivc.inject_cycle = p.header.inject_cycle;
+  ivc.eligible_at = base + static_cast<Cycle>(routing_delay_);
+}
+
+int Router::free_vc(const InputVc& ivc) const {
+  int first = 0;
+  int end = vcs_;
+  if (ivc.want_class != kAnyClass) {
+    const auto& r = class_range_[ivc.want_class];
+    first = r.first;
+    end = r.second;
+  }
+  for (int v = first; v < end; ++v) {
+    const std::size_t o = index(ivc.want_port, v);
+    if (owned_[o] == 0 && credits_[o] >= ivc.need) return v;
+  }
+  return -1;
+}
+
+Cycle Router::evaluate(Cycle now) {
+  // 1. read
+  for (int p = 0; p < ports_; ++p) {
+    Link* link = in_links_[static_cast<std::size_t>(p)];
+    if (link == nullptr) continue;
+    while (link->flit_ready(now)) {
+      const Flit f = link->pop_flit();
+      const std::size_t slot = index(p, f.vc);
+      InputVc& ivc = input_vcs_[slot];
+      if (f.vc >= vcs_ || ivc.count >= depth_)
+        throw std::logic_error(std::string(name()) + ": flit into a full or unknown VC (credit violation)");
+      buffers_[slot * static_cast<std::size_t>(depth_) + (ivc.head + ivc.count) % depth_] = f;
+      ++ivc.count;
+      ++port_flits_[static_cast<std::size_t>(p)];
+      ++occupancy_;
+      if (ivc.count == 1) front_changed(ivc, slot, now);
+    }
+  }
+  for (int p = 0; p < ports_; ++p) {
+    Link* link = out_links_[static_cast<std::size_t>(p)];
+    if (link == nullptr) continue;
+    while (link->credit_ready(now)) ++credits_[index(p, link->pop_credit())];
+  }
+
+  // 2.-3. decide
+  Cycle next = kNever;
+  bool requested = false;
+  touched_outputs_.clear();
+  grants_.clear();
+  for (int p = 0; p < ports_; ++p) {
+    if (port_flits_[static_cast<std::size_t>(p)] == 0) continue;
+    std::size_t n = 0;
+    for (int v = 0; v < vcs_; ++v) {
+      const std::size_t slot = index(p, v);
+      const InputVc& ivc = input_vcs_[slot];
+      if (ivc.count == 0) continue;
+      int o;
+      int ov;
+      if (ivc.out_port >= 0) {  // body flit (or a head granted earlier: impossible, heads leave on grant)
+        o = ivc.out_port;
+        ov = ivc.out_vc;
+        if (credits_[index(o, ov)] <= 0) continue;
+      } else {
+        if (ivc.eligible_at > now) {
+          next = std::min(next, ivc.eligible_at);
+          continue;
+        }
+        o = ivc.want_port;
+        ov = free_vc(ivc);
+        if (ov < 0) continue;
+      }
+      vc_requests_[n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                       p >= network_ports_, ivc.inject_cycle};
+      vc_candidates_[n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
+      ++n;
+    }
+    if (n == 0) continue;
+    requested = true;
+    const std::size_t w =
+        n == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(vc_requests_.data(), n), now);
+    const int o = vc_candidates_[w].out_port;
+    int& count = port_request_count_[static_cast<std::size_t>(o)];
+    if (count == 0) touched_outputs_.push_back(o);
+    const std::size_t at = static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
+    port_requests_[at] = vc_requests_[w];
+    port_candidates_[at] = vc_candidates_[w];
+    ++count;
+  }
+  for (int o : touched_outputs_) {
+    const auto oi = static_cast<std::size_t>(o);
+    const auto n = static_cast<std::size_t>(port_request_count_[oi]);
+    const std::size_t base = oi * static_cast<std::size_t>(ports_);
+    const std::size_t w = output_arbiters_[oi]->pick(std::span(port_requests_.data() + base, n), now);
+    const ArbiterRequest& r = port_requests_[base + w];
+    output_arbiters_[oi]->granted(r);
+    input_arbiters_[r.port]->granted(r);
+    grants_.push_back(port_candidates_[base + w]);
+    port_request_count_[oi] = 0;
+  }
+
+  // 4. update
+  for (const Grant& g : grants_) apply(g, now);
+
+  if (observer_ != nullptr && occupancy_ != traced_occupancy_) {
+    traced_occupancy_ = occupancy_;
+    observer_->on_occupancy(*this, now, occupancy_);
+  }
+  if (requested) return now + 1;
+  // Asleep until a flit or credit arrives (pending ones may have had their
+  // wake-up dropped, see clocked.hpp) or a routing delay ends.
+  for (Link* link : in_links_)
+    if (link != nullptr) next = std::min(next, link->next_flit_arrival());
+  for (Link* link : out_links_)
+    if (link != nullptr) next = std::min(next, link->next_credit_arrival());
+  return next;
+}
+
+void Router::apply(const Grant& g, Cycle now) {
+  const std::size_t slot = index(g.in_port, g.in_vc);
+  InputVc& ivc = input_vcs_[slot];
+  Flit f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
+  ivc.head = static_cast<std::uint16_t>((ivc.head + 1) % depth_);
+  --ivc.count;
+  --port_flits_[g.in_port];
+  --occupancy_;
+  const std::size_t o = index(g.out_port, g.out_vc);
+  if (f.head()) {
+    owned_[o] = 1;
+    ivc.out_port = static_cast<std::int16_t>(g.out_port);
+    ivc.out_vc = g.out_vc;
+    if (g.out_port < network_ports_) ++packets_[f.packet].position;
+  }
+  --credits_[o];
+  f.vc = g.out_vc;
+  out_links_[g.out_port]->send(f, now, pipeline_delay_);
+  in_links_[g.in_port]->send_credit(g.in_vc, now);
+  if (f.tail()) {
+    owned_[o] = 0;
+    ivc.out_port = -1;
+  }
+  activity_.moved(now);
+  if (ivc.count > 0) front_changed(ivc, slot, now + 1);
+}
+
+}  // namespace collnet::systemc

@@ -1,0 +1,161 @@
+// The router: one microarchitecture for torus/mesh routers, leaf and spine
+// switches and any other graph node (architecture, "Cycle-accurate models").
+//
+// Input-buffered with `vcs` VCs of `buffer_flits` flits per input port,
+// credit-based flow control, wormhole or virtual cut-through, source routing
+// from the packet's route (Topology::route()), and a separable input-first
+// allocator whose arbiters come from the policy registry (arbiter.hpp). The
+// pipeline is documented in router_config.hpp.
+//
+// Ports: 0 .. network_ports-1 are the graph node's ports (port p carries the
+// node's out_ports[p] / in_ports[p] link); network_ports + c is the injection
+// (input) and ejection (output) port of NIC controller c. A port without a
+// link (mesh edge) stays unbound.
+//
+// Allocation in cycle t (decide, then update):
+//   1. read: flits that arrived by t enter their VC buffers, credits that
+//      arrived by t are added;
+//   2. every input VC whose front flit can go requests its output: a body flit
+//      needs a credit on its packet's output VC; a head flit that is routed
+//      (routing delay over) needs a free output VC of its route step's class
+//      (dateline) with one credit (wormhole) or credits for the whole packet
+//      (virtual cut-through);
+//   3. each input port's arbiter picks one of its requesting VCs, then each
+//      output port's arbiter picks one input port: at most one flit leaves
+//      each input port and enters each output port per cycle;
+//   4. update: grants take their flits out of the buffers, allocate or free
+//      output VCs, spend credits, send the flits with the pipeline delay and
+//      return one credit upstream per flit.
+// The router is evaluated only in cycles where something can change: after a
+// cycle with a request, when a flit or credit arrives, or when a head flit's
+// routing delay ends.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "systemc/activity.hpp"
+#include "systemc/arbiter.hpp"
+#include "systemc/clocked.hpp"
+#include "systemc/link.hpp"
+#include "systemc/packet.hpp"
+#include "systemc/router_config.hpp"
+
+namespace collnet::systemc {
+
+class Router;
+
+/// Notified when a router's buffer occupancy changes (waveforms).
+class RouterObserver {
+ public:
+  virtual ~RouterObserver() = default;
+  virtual void on_occupancy(const Router& router, Cycle now, int flits) = 0;
+};
+
+class Router final : public Clocked {
+ public:
+  using InPort = sc_core::sc_port<LinkReceiverIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using OutPort = sc_core::sc_port<LinkSenderIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+
+  /// `vc_classes`: classes of the topology's routes (1 = ignore classes).
+  Router(const sc_core::sc_module_name& name, topology::NodeId node, int network_ports, int nic_ports,
+         int vc_classes, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity);
+
+  sc_core::sc_vector<InPort> in;
+  sc_core::sc_vector<OutPort> out;
+
+  [[nodiscard]] topology::NodeId node() const { return node_; }
+  [[nodiscard]] int network_ports() const { return network_ports_; }
+  [[nodiscard]] int ports() const { return ports_; }
+  [[nodiscard]] int vcs() const { return vcs_; }
+  [[nodiscard]] int occupancy() const { return occupancy_; }
+  void set_observer(RouterObserver* observer) { observer_ = observer; }
+
+  /// Read-only view of an input VC for diagnosis (deadlock report).
+  struct VcView {
+    int flits = 0;
+    const Flit* front = nullptr;
+    int out_port = -1;   // allocated output port of the front packet, or -1
+    int out_vc = -1;
+    int want_port = -1;  // routed output port of a front head flit, or -1
+    int want_class = -1; // VC class it needs there (-1: any)
+  };
+  [[nodiscard]] VcView input_vc(int port, int vc) const;
+  /// First and one-past-last output VC a head of `vc_class` may take at `port`.
+  [[nodiscard]] std::pair<int, int> vc_range(int port, int vc_class) const;
+  [[nodiscard]] int credits(int port, int vc) const { return credits_[index(port, vc)]; }
+  [[nodiscard]] bool vc_owned(int port, int vc) const { return owned_[index(port, vc)] != 0; }
+  [[nodiscard]] Link* input_link(int port) const { return in_links_[static_cast<std::size_t>(port)]; }
+  [[nodiscard]] Link* output_link(int port) const { return out_links_[static_cast<std::size_t>(port)]; }
+
+ protected:
+  Cycle evaluate(Cycle now) override;
+  void end_of_elaboration() override;
+
+ private:
+  struct InputVc {
+    std::uint16_t head = 0;
+    std::uint16_t count = 0;
+    std::int16_t out_port = -1;  // allocated to the front packet (body flits follow it)
+    std::uint8_t out_vc = 0;
+    std::int16_t want_port = -1; // routed output of the front head flit
+    std::uint8_t want_class = 0; // kAnyClass: any VC
+    std::uint16_t need = 1;      // credits a newly allocated VC must hold
+    Cycle eligible_at = 0;       // head: routing done
+    Cycle inject_cycle = 0;      // of the front packet (age)
+  };
+  struct Grant {
+    std::uint16_t in_port;
+    std::uint8_t in_vc;
+    std::uint16_t out_port;
+    std::uint8_t out_vc;
+  };
+  static constexpr std::uint8_t kAnyClass = 0xFF;
+
+  [[nodiscard]] std::size_t index(int port, int vc) const {
+    return static_cast<std::size_t>(port) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(vc);
+  }
+  void front_changed(InputVc& ivc, std::size_t slot, Cycle base);
+  /// A free output VC able to take the front head of `ivc`, or -1.
+  [[nodiscard]] int free_vc(const InputVc& ivc) const;
+  void apply(const Grant& grant, Cycle now);
+
+  topology::NodeId node_;
+  int network_ports_;
+  int ports_;
+  int vcs_;
+  int depth_;
+  int routing_delay_;
+  Cycle pipeline_delay_;
+  bool cut_through_;
+  PacketTable& packets_;
+  NetworkActivity& activity_;
+  RouterObserver* observer_ = nullptr;
+
+  std::vector<Link*> in_links_;
+  std::vector<Link*> out_links_;
+  std::vector<Flit> buffers_;           // [port][vc][depth]
+  std::vector<InputVc> input_vcs_;      // [port][vc]
+  std::vector<int> port_flits_;         // flits buffered per input port
+  std::vector<std::int32_t> credits_;   // [out port][vc]
+  std::vector<std::uint8_t> owned_;     // [out port][vc]
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
+  std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
+  std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
+  int occupancy_ = 0;
+  int traced_occupancy_ = 0;
+
+  // Scratch of one cycle (sized once).
+  std::vector<ArbiterRequest> vc_requests_;
+  std::vector<Grant> vc_candidates_;
+  std::vector<ArbiterRequest> port_requests_;  // [out port][k]
+  std::vector<Grant> port_candidates_;         // [out port][k]
+  std::vector<int> port_request_count_;
+  std::vector<int> touched_outputs_;
+  std::vector<Grant> grants_;
+};
+
+}  // namespace collnet::systemc

@@ -1,0 +1,65 @@
+#include "systemc/router_config.hpp"
+
+#include "systemc/arbiter.hpp"
+
+namespace collnet::systemc {
+
+namespace {
+void require(bool ok, const std::string& key, const std::string& accepted, int got) {
+  if (!ok) throw ConfigError("key '" + key + "': expected " + accepted + ", got " + std::to_string(got));
+}
+}  // namespace
+
+void RouterConfig::validate() const {
+  require(vcs >= 1 && vcs <= 16, "vcs", "1..16", vcs);
+  require(buffer_flits >= 1 && buffer_flits <= 4096, "buffer_flits", "1..4096", buffer_flits);
+  require(routing_delay >= 0 && routing_delay <= 30, "routing_delay", "0..30", routing_delay);
+  require(allocation_delay >= 1 && allocation_delay <= 15, "allocation_delay", "1..15", allocation_delay);
+  require(traversal_delay >= 0 && traversal_delay <= 30, "traversal_delay", "0..30", traversal_delay);
+  require(link_latency >= 1 && link_latency <= 1000, "link_latency", "1..1000", link_latency);
+  require(nic_latency >= 1 && nic_latency <= 1000, "nic_latency", "1..1000", nic_latency);
+  require(age_width >= 0 && age_width <= 63, "age_width", "0..63", age_width);
+  (void)find_arbitration(arbitration);
+}
+
+const std::vector<KeyDoc>& router_keys() {
+  static const std::vector<KeyDoc> keys = {
+      {"vcs", "virtual channels per router input port (dateline on a torus needs 2)", "2", "1..16"},
+      {"buffer_flits", "depth of each virtual-channel buffer, flits", "8", "1..4096"},
+      {"switching", "flow control: wormhole (one free slot) or virtual cut-through (room for the packet)",
+       "wormhole", "wormhole, vct"},
+      {"arbitration", "VC and switch arbitration policy", "age", arbitration_names()},
+      {"age_width", "bits of the age counter of the age arbiter (ages saturate); 0 = exact ages", "0", "0..63"},
+      {"router_delay", "cycles a flit spends in a router at zero load (routing + allocation + traversal)", "1",
+       "1..31"},
+      {"routing_delay", "part of router_delay spent routing a head flit before allocation", "0",
+       "0..router_delay-1"},
+      {"link_latency", "cycles on every network link, for flits and credits", "1", "1..1000"},
+      {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
+       "true, false"},
+  };
+  return keys;
+}
+
+RouterConfig router_config_from(const Params& params) {
+  RouterConfig c;
+  c.vcs = static_cast<int>(params.integer("vcs", c.vcs, 1, 16));
+  c.buffer_flits = static_cast<int>(params.integer("buffer_flits", c.buffer_flits, 1, 4096));
+  c.switching = params.choice("switching", "wormhole", {"wormhole", "vct"}) == "vct" ? Switching::virtual_cut_through
+                                                                                     : Switching::wormhole;
+  c.arbitration = params.text("arbitration", c.arbitration);
+  (void)find_arbitration(c.arbitration);
+  c.age_width = static_cast<int>(params.integer("age_width", 0, 0, 63));
+  const int total = static_cast<int>(params.integer("router_delay", 1, 1, 31));
+  c.routing_delay = static_cast<int>(params.integer("routing_delay", 0, 0, total - 1));
+  // The rest of the zero-load router delay: one allocation cycle, then the
+  // crossbar pipeline.
+  c.allocation_delay = 1;
+  c.traversal_delay = total - c.routing_delay - 1;
+  c.link_latency = static_cast<int>(params.integer("link_latency", 1, 1, 1000));
+  c.dateline = params.boolean("dateline", true);
+  c.validate();
+  return c;
+}
+
+}  // namespace collnet::systemc

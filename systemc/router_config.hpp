@@ -1,0 +1,55 @@
+// Parameters of the router microarchitecture (SST Merlin style: each one
+// documented once, in router_keys(), with its default and accepted values;
+// the CLI validates scenarios against these docs).
+//
+// Pipeline (what the zero-load test checks): a head flit that arrives in an
+// input VC in cycle a (or becomes the front of its VC then) is routed for
+// routing_delay cycles and may win allocation from cycle a + routing_delay on.
+// Allocation (VC and switch together, one decision per cycle) picks it in some
+// cycle c; it then spends allocation_delay + traversal_delay cycles in the
+// allocation and crossbar pipeline and departs on the output link in cycle
+// c + allocation_delay + traversal_delay, reaching the next input VC
+// link_latency cycles later. Body flits skip routing. At zero load a flit
+// therefore spends router_delay() = routing + allocation + traversal cycles
+// in every router. The credit for a flit is sent upstream in the cycle it wins
+// allocation (its buffer slot is read out then).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collectives/params.hpp"
+
+namespace collnet::systemc {
+
+enum class Switching : std::uint8_t {
+  wormhole,             // a free downstream VC with one credit suffices
+  virtual_cut_through,  // the downstream VC must have room for the whole packet
+};
+
+struct RouterConfig {
+  int vcs = 2;                 // virtual channels per input port
+  int buffer_flits = 8;        // depth of each VC buffer
+  Switching switching = Switching::wormhole;
+  int routing_delay = 0;       // cycles, head flits only, before allocation
+  int allocation_delay = 1;    // cycles from the allocation decision (>= 1)
+  int traversal_delay = 0;     // crossbar cycles after allocation
+  int link_latency = 1;        // cycles on every network link, flits and credits
+  int nic_latency = 1;         // cycles between a NIC controller and its router port
+  std::string arbitration = "age";
+  int age_width = 0;           // bits of the age counter; 0 = exact
+  bool dateline = true;        // VC classes from the topology's dateline
+
+  [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }
+  /// Cycles between the allocation decision and departure on the link.
+  [[nodiscard]] int pipeline_delay() const { return allocation_delay + traversal_delay; }
+  /// Throws ConfigError naming the key for a value out of range.
+  void validate() const;
+};
+
+/// Reads the router keys (router_keys()) from a scenario.
+RouterConfig router_config_from(const Params& params);
+const std::vector<KeyDoc>& router_keys();
+
+}  // namespace collnet::systemc

@@ -1,0 +1,81 @@
+// A synthetic-traffic run of the network (`collnet run`): a topology, the
+// router configuration, a traffic pattern at an offered load, a warm-up and a
+// measurement window, then a drain until every packet created inside the
+// window has arrived. Every parameter is a scenario key documented in
+// synthetic_keys() and router_keys().
+//
+// Measurement (BookSim convention): packets created in cycles
+// [warmup, warmup + measure) are measured; latency = cycle the tail arrives at
+// the destination NIC - cycle the packet was created (source queueing
+// included). offered_rate / accepted_rate = flits created / received inside
+// the window per endpoint per cycle; link utilization = flits that departed
+// on the link inside the window / window cycles. Creation goes on during the
+// drain so that measured packets see the same load. With packets_per_node > 0
+// the run is closed instead: every source creates that many packets, the
+// window is the whole run and it ends when the last one arrives.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/params.hpp"
+#include "systemc/router_config.hpp"
+#include "systemc/traffic_endpoint.hpp"
+#include "systemc/traffic_pattern.hpp"
+#include "systemc/watchdog.hpp"
+
+namespace collnet::systemc {
+
+struct SyntheticScenario {
+  std::string topology = "torus:8x8";
+  RouterConfig router;
+  TrafficOptions traffic;
+  TrafficConfig load;
+  Cycle warmup_cycles = 1000;
+  Cycle measure_cycles = 10000;
+  Cycle drain_cycles = 50000;   // open loop: at most this long after the window
+  Cycle watchdog_cycles = 1000;
+  std::string vcd_path;         // empty: no waveform (and no tracing cost)
+  Cycle vcd_flow_window = 100;  // cycles a flow counts as sharing a link after its last flit
+  /// Tests: replaces the pattern (e.g. only some nodes send).
+  DestinationFn custom_destination;
+  /// Tests: keep one record per received measured packet.
+  bool record_packets = false;
+};
+
+/// Reads a scenario (keys of synthetic_keys() and router_keys()); throws
+/// ConfigError naming the key on bad input.
+SyntheticScenario synthetic_from(const Params& params);
+const std::vector<KeyDoc>& synthetic_keys();
+
+struct SyntheticResult {
+  std::string topology;
+  std::size_t endpoints = 0;
+  std::size_t routers = 0;
+  Cycle cycles = 0;              // simulated cycles (the run ended in this cycle)
+  bool completed = false;        // every measured packet arrived
+  std::optional<DeadlockReport> deadlock;
+  double offered_rate = 0;       // flits / endpoint / cycle
+  double accepted_rate = 0;
+  double avg_latency = 0;        // cycles
+  double p99_latency = 0;
+  double max_latency = 0;
+  std::uint64_t measured_packets = 0;  // received measured packets
+  std::uint64_t unfinished_packets = 0;
+  std::vector<double> link_utilization;  // per graph link, window flits / window cycles
+  double mean_link_utilization = 0;
+  double max_link_utilization = 0;
+  std::vector<std::uint64_t> accepted_flits_by_source;
+  std::uint64_t window_cycles = 0;
+  std::uint64_t integrity_errors = 0;
+  std::string first_integrity_error;
+  std::vector<TrafficStats::Delivery> packets;  // when record_packets
+  double sim_seconds = 0;             // wall time of the simulation proper
+  double elaboration_seconds = 0;
+  double router_cycles_per_second = 0;
+};
+
+SyntheticResult run_synthetic(const SyntheticScenario& scenario);
+
+}  // namespace collnet::systemc

@@ -1,0 +1,191 @@
+#include "systemc/traffic_endpoint.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace collnet::systemc {
+
+void InjectionChannel::reset(const Link& link, Switching switching) {
+  credits_.assign(static_cast<std::size_t>(link.vcs()), link.buffer_flits());
+  cut_through_ = switching == Switching::virtual_cut_through;
+  last_vc_ = -1;
+}
+
+void InjectionChannel::take_credits(Link& link, Cycle now) {
+  while (link.credit_ready(now)) ++credits_[link.pop_credit()];
+}
+
+int InjectionChannel::free_vc(int flits) const {
+  const int vcs = static_cast<int>(credits_.size());
+  const int need = cut_through_ ? flits : 1;
+  for (int i = 1; i <= vcs; ++i) {
+    const int v = (last_vc_ + i + vcs) % vcs;
+    if (credits_[static_cast<std::size_t>(v)] >= need) return v;
+  }
+  return -1;
+}
+
+void TrafficStats::check_finished(Cycle now) {
+  if (finished || !closed || pending != 0) return;
+  finished = true;
+  finish_cycle = now;
+  sc_core::sc_stop();
+}
+
+void TrafficStats::error(const std::string& what) {
+  if (integrity_errors++ == 0) first_error = what;
+}
+
+TrafficEndpoint::TrafficEndpoint(const sc_core::sc_module_name& name, topology::EndpointId self, Network& network,
+                                 const TrafficConfig& config, const DestinationFn& destination, TrafficStats& stats)
+    : Clocked(name, /*run_at_start=*/true),
+      injection("injection"),
+      ejection("ejection"),
+      self_(self),
+      network_(network),
+      config_(config),
+      destination_(destination),
+      stats_(stats),
+      random_(config.seed, static_cast<std::uint64_t>(self)),
+      packet_probability_(config.injection_rate / config.packet_flits) {
+  injection.bind(network.injection(self, 0));
+  ejection.bind(network.ejection(self, 0));
+  silent_ = packet_probability_ <= 0.0;
+  if (config_.periodic && !silent_)
+    interval_ = std::max<Cycle>(1, static_cast<Cycle>(std::llround(1.0 / packet_probability_)));
+  if (!silent_ && config_.packets_per_node > 0) ++stats_.sources_running;
+}
+
+void TrafficEndpoint::end_of_elaboration() {
+  injection_link_ = &injection->link();
+  ejection_link_ = &ejection->link();
+  channel_.reset(*injection_link_, network_.config().switching);
+  // First creation: the first success of the per-cycle Bernoulli trials from cycle 0.
+  if (!silent_) next_creation_ = config_.periodic ? 0 : random_.geometric(packet_probability_) - 1;
+}
+
+void TrafficEndpoint::receive(Cycle now) {
+  PacketTable& packets = network_.packets();
+  while (ejection_link_->flit_ready(now)) {
+    const Flit f = ejection_link_->pop_flit();
+    ejection_link_->send_credit(f.vc, now);
+    --network_.activity().flits_in_network;
+    network_.activity().moved(now);
+    Packet& p = packets[f.packet];
+    if (!p.live || p.header.destination != self_ || f.index != p.received ||
+        f.payload != synthetic_payload(p.serial, f.index) || f.tail() != (f.index + 1 == p.header.flits)) {
+      stats_.error("endpoint " + std::to_string(self_) + " cycle " + std::to_string(now) + ": flit " +
+                   std::to_string(f.index) + " of packet " + std::to_string(p.serial >> 40) + "->" +
+                   std::to_string(p.header.destination) + " arrived out of order, misplaced or corrupted");
+      continue;
+    }
+    ++p.received;
+    if (stats_.window.contains(now)) {
+      ++stats_.accepted_flits;
+      ++stats_.accepted_by_source[static_cast<std::size_t>(p.header.source)];
+    }
+    if (!f.tail()) continue;
+    ++stats_.received;
+    if (p.measured) {
+      stats_.latencies.push_back(static_cast<std::uint32_t>(now - p.header.inject_cycle));
+      --stats_.pending;
+      if (stats_.record_packets)
+        stats_.deliveries.push_back(TrafficStats::Delivery{p.header.source, p.header.destination, p.header.hops,
+                                                           p.header.inject_cycle, now - p.header.inject_cycle});
+    }
+    packets.release(f.packet);
+    stats_.check_finished(now);
+  }
+}
+
+void TrafficEndpoint::create(Cycle now) {
+  while (next_creation_ <= now) {
+    const Cycle at = next_creation_;
+    const topology::EndpointId d = destination_(self_, random_);
+    if (d != self_ && d != topology::kNone) {
+      queue_.push_back(Pending{at, d});
+      if (stats_.window.contains(at)) stats_.offered_flits += static_cast<std::uint64_t>(config_.packet_flits);
+    }
+    ++created_;
+    if (config_.packets_per_node > 0 && created_ >= config_.packets_per_node) {
+      next_creation_ = kNever;
+      if (--stats_.sources_running == 0) stats_.closed = true;
+      break;
+    }
+    next_creation_ = at + (config_.periodic ? interval_ : random_.geometric(packet_probability_));
+  }
+}
+
+bool TrafficEndpoint::send(Cycle now) {
+  if (!sending_) {
+    if (queue_.empty()) return false;
+    const int vc = channel_.free_vc(config_.packet_flits);
+    if (vc < 0) return false;
+    const Pending next = queue_.front();
+    queue_.pop_front();
+    PacketHeader h;
+    h.source = self_;
+    h.destination = next.destination;
+    h.inject_cycle = next.created;
+    h.route_hint = config_.route_hint;
+    h.flits = static_cast<std::uint16_t>(config_.packet_flits);
+    try {
+      current_ = network_.create_packet(h);
+    } catch (const ConfigError& e) {
+      // Bad input found while running (e.g. a route hint the topology cannot
+      // follow): stop and let the caller report it as a scenario error.
+      if (stats_.config_error.empty()) stats_.config_error = e.what();
+      sc_core::sc_stop();
+      return false;
+    }
+    Packet& p = network_.packets()[current_];
+    p.serial = (static_cast<std::uint64_t>(self_) << 40) | sequence_++;
+    p.measured = stats_.window.contains(next.created);
+    ++stats_.created;
+    if (p.measured) ++stats_.pending;
+    sending_ = true;
+    next_flit_ = 0;
+    vc_ = vc;
+  }
+  if (!channel_.has_credit(vc_)) return false;
+  const Packet& p = network_.packets()[current_];
+  Flit f;
+  f.packet = current_;
+  f.index = next_flit_;
+  f.vc = static_cast<std::uint8_t>(vc_);
+  f.flags = static_cast<std::uint8_t>((next_flit_ == 0 ? Flit::kHead : 0) |
+                                      (next_flit_ + 1 == p.header.flits ? Flit::kTail : 0));
+  f.payload = synthetic_payload(p.serial, next_flit_);
+  channel_.spend(vc_);
+  injection_link_->send(f, now);
+  ++network_.activity().flits_in_network;
+  network_.activity().moved(now);
+  if (f.tail()) sending_ = false;
+  ++next_flit_;
+  return true;
+}
+
+Cycle TrafficEndpoint::evaluate(Cycle now) {
+  receive(now);
+  channel_.take_credits(*injection_link_, now);
+  create(now);
+  const bool sent = send(now);
+  Cycle next = next_creation_;
+  // More to send: try again next cycle if a flit went out; otherwise it is
+  // blocked on credits, whose arrival wakes this endpoint.
+  if (sent && (sending_ || !queue_.empty())) next = now + 1;
+  next = std::min({next, ejection_link_->next_flit_arrival(), injection_link_->next_credit_arrival()});
+  return next;
+}
+
+TrafficControl::TrafficControl(const sc_core::sc_module_name& name, TrafficStats& stats, bool open_loop)
+    : Clocked(name, /*run_at_start=*/true), stats_(stats), open_loop_(open_loop) {}
+
+Cycle TrafficControl::evaluate(Cycle now) {
+  if (open_loop_ && now < stats_.window.end) return stats_.window.end;
+  if (open_loop_ || stats_.sources_running == 0) stats_.closed = true;
+  stats_.check_finished(now);
+  return kNever;
+}
+
+}  // namespace collnet::systemc

@@ -1,0 +1,125 @@
+// Zero-load latency of a lone packet against the closed form of the router
+// pipeline (router_config.hpp, issue 4 "Done when"):
+//
+//   latency = H * (router_delay + link_latency) + router_delay + 2 * nic_latency + (P - 1)
+//
+// from the cycle the packet is created at its source NIC to the cycle its tail
+// reaches the destination NIC: H network links, H + 1 routers (the source's
+// router too), the NIC->router and router->NIC ports, and P - 1 cycles of
+// serialization behind the head. router_delay = routing + allocation +
+// traversal delay. The hop count H is computed here from coordinates, not
+// from Topology::route().
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "systemc/synthetic.hpp"
+#include "topology/grid.hpp"
+
+using namespace collnet;
+using namespace collnet::systemc;
+
+namespace {
+
+struct Pipeline {
+  int routing;
+  int allocation;
+  int traversal;
+  int link;
+};
+
+/// Minimal hops between two grid nodes, from their coordinates.
+int grid_hops(const std::vector<int>& sizes, bool torus, int a, int b) {
+  int hops = 0;
+  for (int n : sizes) {
+    const int x = a % n;
+    const int y = b % n;
+    a /= n;
+    b /= n;
+    const int d = std::abs(x - y);
+    hops += torus ? std::min(d, n - d) : d;
+  }
+  return hops;
+}
+
+/// One source sends one packet to every other endpoint, one every 1000 cycles
+/// (far longer than any latency here, so packets never meet).
+std::vector<TrafficStats::Delivery> lone_packets(const std::string& topology, int endpoints, int source,
+                                                 const RouterConfig& router, int packet_flits) {
+  SyntheticScenario s;
+  s.topology = topology;
+  s.router = router;
+  s.load.packet_flits = packet_flits;
+  s.load.injection_rate = packet_flits / 1000.0;
+  s.load.periodic = true;
+  s.load.packets_per_node = static_cast<std::uint64_t>(endpoints - 1);
+  s.record_packets = true;
+  auto next = std::make_shared<int>(0);
+  s.custom_destination = [=](topology::EndpointId src, Random&) -> topology::EndpointId {
+    if (src != source) return topology::kNone;
+    const int d = (*next)++;
+    return d >= source ? d + 1 : d;
+  };
+  const SyntheticResult r = run_synthetic(s);
+  EXPECT_TRUE(r.completed) << topology;
+  EXPECT_EQ(r.integrity_errors, 0u) << r.first_integrity_error;
+  return r.packets;
+}
+
+}  // namespace
+
+TEST(ZeroLoad, LatencyEqualsClosedFormForEveryPipeline) {
+  const std::vector<Pipeline> pipelines = {
+      {0, 1, 0, 1}, {1, 1, 0, 1}, {0, 1, 2, 1}, {2, 1, 1, 3}, {0, 2, 0, 2}, {3, 3, 3, 5},
+  };
+  struct Net {
+    std::vector<int> sizes;
+    bool torus;
+    std::vector<int> sources;
+  };
+  const std::vector<Net> nets = {
+      {{4, 3}, false, {0, 5, 11}},
+      {{4, 4}, true, {0, 6}},
+      {{5}, true, {2}},
+      {{3, 2, 2}, false, {0, 7}},
+      {{3, 3, 2}, true, {4}},
+  };
+  int checked = 0;
+  for (const Pipeline& p : pipelines)
+    for (const Net& net : nets) {
+      std::string name = net.torus ? "torus:" : "mesh:";
+      int endpoints = 1;
+      for (std::size_t d = 0; d < net.sizes.size(); ++d) {
+        name += (d ? "x" : "") + std::to_string(net.sizes[d]);
+        endpoints *= net.sizes[d];
+      }
+      for (int packet_flits : {1, 4}) {
+        RouterConfig rc;
+        rc.routing_delay = p.routing;
+        rc.allocation_delay = p.allocation;
+        rc.traversal_delay = p.traversal;
+        rc.link_latency = p.link;
+        rc.buffer_flits = 4;
+        rc.vcs = 2;
+        rc.switching = packet_flits == 4 ? Switching::virtual_cut_through : Switching::wormhole;
+        const int router_delay = p.routing + p.allocation + p.traversal;
+        for (int source : net.sources) {
+          const auto packets = lone_packets(name, endpoints, source, rc, packet_flits);
+          ASSERT_EQ(packets.size(), static_cast<std::size_t>(endpoints - 1)) << name;
+          for (const auto& d : packets) {
+            const int h = grid_hops(net.sizes, net.torus, d.source, d.destination);
+            EXPECT_EQ(d.hops, h) << name << " " << d.source << "->" << d.destination;
+            const auto expected = static_cast<Cycle>(h * (router_delay + p.link) + router_delay +
+                                                     2 * rc.nic_latency + (packet_flits - 1));
+            EXPECT_EQ(d.latency, expected) << name << " " << d.source << "->" << d.destination << " routing "
+                                           << p.routing << " allocation " << p.allocation << " traversal "
+                                           << p.traversal << " link " << p.link << " flits " << packet_flits;
+            ++checked;
+          }
+        }
+      }
+    }
+  EXPECT_GT(checked, 1000);
+}
