@@ -132,12 +132,12 @@ class A2aScheduleEngine {
       case State::send:
         if (can_load) {
           load = true;
-          load_word = send_word(sum(r_.part, count_width), sum(r_.mpart, addr_width), r_.controller, r_.group);
+          load_word = send_word(sum(r_.slot_part, count_width), sum(r_.slot_mpart, addr_width), r_.controller, r_.group);
           if (r_.controller + 1u == r_.nct) {
             d.controller = 0;
             d.group = (r_.group + 1u) & mask(group_width);
           } else {
-            d.controller = r_.controller + 1u;
+            d.controller = (r_.controller + 1u) & 3u;
           }
           if (advance(d)) d.state = State::copy;
         }
@@ -201,13 +201,13 @@ class A2aScheduleEngine {
     std::uint32_t self_m = 0;       // rank x m
     std::uint32_t result_base = 0;  // N x m
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
-    std::array<std::uint32_t, dims> n{};
-    std::array<std::uint32_t, dims> stride{};
-    std::array<std::uint32_t, dims> mstride{};
-    std::array<std::uint32_t, dims> offset{};
-    std::array<std::uint32_t, dims> target{};  // (c + offset) mod n
-    std::array<std::uint32_t, dims> part{};    // target x stride
-    std::array<std::uint32_t, dims> mpart{};   // target x stride x m
+    std::array<std::uint32_t, dims> slot_size{};
+    std::array<std::uint32_t, dims> slot_stride{};
+    std::array<std::uint32_t, dims> slot_mstride{};
+    std::array<std::uint32_t, dims> slot_offset{};
+    std::array<std::uint32_t, dims> slot_target{};  // (c + offset) mod n
+    std::array<std::uint32_t, dims> slot_part{};    // target x stride
+    std::array<std::uint32_t, dims> slot_mpart{};   // target x stride x m
     // grouping
     std::uint32_t controller = 0;  // send number mod nct
     std::uint32_t group = 0;       // send number div nct
@@ -246,18 +246,12 @@ class A2aScheduleEngine {
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
     const std::uint32_t n_d = r_.size[dim];
     const std::uint32_t c_d = r_.coord[dim];
-    if (r_.count == c_d) {
-      d.self_id = (r_.self_id + r_.acc) & mask(count_width);
-      d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
-      d.part[slot] = r_.acc;
-      d.mpart[slot] = r_.macc;
-    }
     if (r_.count == n_d) {
-      d.n[slot] = n_d;
-      d.stride[slot] = r_.stride_cur;
-      d.mstride[slot] = r_.mstride_cur;
-      d.offset[slot] = 0;
-      d.target[slot] = c_d;
+      d.slot_size[slot] = n_d;
+      d.slot_stride[slot] = r_.stride_cur;
+      d.slot_mstride[slot] = r_.mstride_cur;
+      d.slot_offset[slot] = 0;
+      d.slot_target[slot] = c_d;
       d.stride_cur = r_.acc;
       d.mstride_cur = r_.macc;
       d.count = 0;
@@ -271,26 +265,32 @@ class A2aScheduleEngine {
           // c_3 < n_3 was taken in an earlier cycle)
           for (std::size_t j = 1; j < dims; ++j) {
             COLLNET_HLS(UNROLL)
-            d.n[j] = 1;
-            d.stride[j] = 0;
-            d.mstride[j] = 0;
-            d.offset[j] = 0;
-            d.target[j] = 0;
-            d.part[j] = 0;
-            d.mpart[j] = 0;
+            d.slot_size[j] = 1;
+            d.slot_stride[j] = 0;
+            d.slot_mstride[j] = 0;
+            d.slot_offset[j] = 0;
+            d.slot_target[j] = 0;
+            d.slot_part[j] = 0;
+            d.slot_mpart[j] = 0;
           }
-          d.n[0] = r_.acc;
-          d.stride[0] = 1;
-          d.mstride[0] = r_.message_words;
-          d.offset[0] = 0;
-          d.target[0] = r_.self_id;
-          d.part[0] = r_.self_id;
-          d.mpart[0] = r_.self_m;
+          d.slot_size[0] = r_.acc;
+          d.slot_stride[0] = 1;
+          d.slot_mstride[0] = r_.message_words;
+          d.slot_offset[0] = 0;
+          d.slot_target[0] = r_.self_id;
+          d.slot_part[0] = r_.self_id;
+          d.slot_mpart[0] = r_.self_m;
         }
       } else {
         d.dim = r_.dim + 1;
       }
     } else {
+      if (r_.count == c_d) {
+        d.self_id = (r_.self_id + r_.acc) & mask(count_width);
+        d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+        d.slot_part[slot] = r_.acc;
+        d.slot_mpart[slot] = r_.macc;
+      }
       d.count = (r_.count + 1) & mask(count_width);
       d.acc = (r_.acc + r_.stride_cur) & mask(count_width);
       d.macc = (r_.macc + r_.mstride_cur) & mask(addr_width);
@@ -304,12 +304,12 @@ class A2aScheduleEngine {
     for (std::size_t j = 0; j < dims; ++j) {
       COLLNET_HLS(UNROLL)
       if (carry) {
-        const bool offset_wraps = r_.offset[j] + 1 == r_.n[j];
-        const bool target_wraps = r_.target[j] + 1 == r_.n[j];
-        d.offset[j] = offset_wraps ? 0 : r_.offset[j] + 1;
-        d.target[j] = target_wraps ? 0 : r_.target[j] + 1;
-        d.part[j] = target_wraps ? 0 : (r_.part[j] + r_.stride[j]) & mask(count_width);
-        d.mpart[j] = target_wraps ? 0 : (r_.mpart[j] + r_.mstride[j]) & mask(addr_width);
+        const bool offset_wraps = r_.slot_offset[j] + 1 == r_.slot_size[j];
+        const bool target_wraps = r_.slot_target[j] + 1 == r_.slot_size[j];
+        d.slot_offset[j] = offset_wraps ? 0 : r_.slot_offset[j] + 1;
+        d.slot_target[j] = target_wraps ? 0 : r_.slot_target[j] + 1;
+        d.slot_part[j] = target_wraps ? 0 : (r_.slot_part[j] + r_.slot_stride[j]) & mask(count_width);
+        d.slot_mpart[j] = target_wraps ? 0 : (r_.slot_mpart[j] + r_.slot_mstride[j]) & mask(addr_width);
         carry = offset_wraps;
       }
     }
