@@ -15,6 +15,9 @@ Algorithm make_a2a_nd();
 Algorithm make_tree_bcast();
 Algorithm make_hd_allreduce();
 Algorithm make_hd_allreduce_conventional();
+Algorithm make_twotree_hier();
+Algorithm make_twotree_flat();
+Algorithm make_tree_single();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -29,6 +32,9 @@ const std::vector<Algorithm>& algorithms() {
              make_tree_bcast,
              make_hd_allreduce,
              make_hd_allreduce_conventional,
+             make_twotree_hier,
+             make_twotree_flat,
+             make_tree_single,
              // (end of entries)
          })
       v.push_back(make());
