@@ -112,8 +112,8 @@ std::vector<HdStep> hd_plan(const topology::Boards& boards, HdVariant variant, c
 HdBlock hd_held_block(const topology::Boards& boards, const std::vector<HdStep>& plan, int board, int after_step,
                       std::uint32_t plane_words);
 
-/// Offset of the S2 slot of main unit m and of the receive slot of halving
-/// step `step` in aggregation-unit memory (layout above).
+/// Offset of the S2 receive slot of main unit m in aggregation-unit memory
+/// (layout above; main unit 0's slot is the working block itself).
 std::uint32_t hd_scatter_slot(int m, std::uint32_t plane_words);
 
 /// The initial data of main unit `main_index` with the default generator.
