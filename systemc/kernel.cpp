@@ -5,9 +5,6 @@
 namespace collnet::systemc {
 
 KernelSession::KernelSession() {
-  // The first context is created lazily by SystemC itself; later ones replace
-  // it. Deleting a context whose modules are gone is safe in 2.3.4.
-  delete sc_core::sc_curr_simcontext;
   context_ = new sc_core::sc_simcontext;
   sc_core::sc_curr_simcontext = context_;
   sc_core::sc_default_global_context = context_;
@@ -17,8 +14,11 @@ KernelSession::KernelSession() {
 }
 
 KernelSession::~KernelSession() {
+  // The context is not deleted: SystemC's function-static events (created on
+  // first use in whichever context was current) unregister themselves from
+  // their context at program exit, so every context must outlive main(). With
+  // its modules gone a finished context is a few kilobytes.
   if (sc_core::sc_curr_simcontext == context_) {
-    delete context_;
     sc_core::sc_curr_simcontext = nullptr;
     sc_core::sc_default_global_context = nullptr;
   }

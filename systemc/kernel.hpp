@@ -1,8 +1,9 @@
 // One SystemC kernel context per simulation run. SystemC 2.3 cannot restart a
 // simulation or elaborate after it ran, but a test suite or a sweep runs many
-// networks in one process: each run owns a fresh sc_simcontext (installed as
-// the current one on construction, deleted on destruction). Build the modules
-// after constructing the session and destroy them before it.
+// networks in one process: each run owns a fresh sc_simcontext, installed as
+// the current one on construction (and kept allocated afterwards, see
+// kernel.cpp). Build the modules after constructing the session and destroy
+// them before it.
 #pragma once
 
 #include <systemc>

@@ -15,7 +15,10 @@ namespace collnet::systemc {
 const std::vector<KeyDoc>& synthetic_keys() {
   static const std::vector<KeyDoc> keys = {
       {"traffic", "synthetic traffic pattern of `collnet run`", "uniform", join(pattern_names())},
-      {"injection_rate", "offered load: flits created per endpoint per cycle (Bernoulli)", "0.3", "0..1"},
+      {"injection_rate", "offered load: flits created per endpoint per cycle", "0.3", "0..1"},
+      {"injection_process", "packet creation: bernoulli (each cycle with probability injection_rate / "
+                            "packet_flits) or periodic (every packet_flits / injection_rate cycles)",
+       "bernoulli", "bernoulli, periodic"},
       {"packet_flits", "flits per packet (one payload word each)", "4", "1..1024"},
       {"warmup_cycles", "cycles before the measurement window", "1000", "0..100000000"},
       {"measure_cycles", "cycles of the measurement window", "10000", "1..100000000"},
@@ -47,6 +50,7 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.traffic.hotspot_fraction = params.real("hotspot_fraction", 0.2, 0.0, 1.0);
   s.load.injection_rate = params.real("injection_rate", 0.3, 0.0, 1.0);
   s.load.packet_flits = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
+  s.load.periodic = params.choice("injection_process", "bernoulli", {"bernoulli", "periodic"}) == "periodic";
   s.load.packets_per_node = static_cast<std::uint64_t>(params.integer("packets_per_node", 0, 0, 100000000));
   s.load.seed = static_cast<std::uint64_t>(params.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
   const std::string direction = params.choice("route_direction", "minimal", {"minimal", "plus", "minus"});

@@ -1,6 +1,7 @@
 // collnet: the command-line front end. Subcommands are a contract (README):
 //   check  software reference + static checker, no cycle simulation
 //   list   topologies, algorithms and every scenario key
+//   run    cycle-accurate network (SystemC) under synthetic traffic
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "testbench/check.hpp"
+#include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
 
@@ -58,6 +60,13 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list topologies, algorithms and scenario keys");
 
+  std::string vcd_path;
+  auto* run = app.add_subcommand("run", "cycle-accurate network simulation under synthetic traffic");
+  run->add_option("scenario", scenario, "YAML scenario file (default: uniform traffic on torus:8x8)");
+  run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
+  run->add_option("--json", json_path, "write the machine-readable report to FILE");
+  run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -68,6 +77,12 @@ int main(int argc, char** argv) {
     if (*list) {
       print_list();
       return 0;
+    }
+    if (*run) {
+      const auto outcome = cli::run_network(cli::load_run_scenario(scenario, sets), vcd_path);
+      std::cout << outcome.text;
+      write_json(json_path, outcome.json);
+      return outcome.exit_status;
     }
     // No subcommand: the main job on the embedded default scenario.
     const Params params = cli::load_scenario(scenario, sets);

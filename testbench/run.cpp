@@ -1,0 +1,126 @@
+#include "testbench/run.hpp"
+
+#include <fmt/format.h>
+
+#include "systemc/network.hpp"
+#include "systemc/synthetic.hpp"
+#include "systemc/waveform.hpp"
+#include "testbench/scenario.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::cli {
+
+const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario
+topology: torus:8x8
+traffic: uniform
+injection_rate: 0.3
+packet_flits: 4
+warmup_cycles: 1000
+measure_cycles: 10000
+)";
+
+Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  Params p = path.empty() ? parse_scenario_text(kDefaultRunScenario, "embedded run scenario")
+                          : load_scenario(path, {});
+  const Params over = load_scenario("", overrides);
+  for (const auto& [k, v] : over.values()) p.set(k, v);
+  return p;
+}
+
+RunOutcome run_network(const Params& params, const std::string& vcd_path) {
+  systemc::SyntheticScenario s = systemc::synthetic_from(params);
+  s.vcd_path = vcd_path;
+  const systemc::SyntheticResult r = systemc::run_synthetic(s);
+
+  RunOutcome out;
+  auto& j = out.json;
+  const auto topo = topology::make_topology(r.topology);
+  const auto& rc = s.router;
+  j["topology"] = r.topology;
+  j["traffic"] = s.traffic.pattern;
+  j["endpoints"] = r.endpoints;
+  j["routers"] = r.routers;
+  j["injection_rate"] = s.load.injection_rate;
+  j["packet_flits"] = s.load.packet_flits;
+  j["router"] = {{"vcs", rc.vcs},
+                 {"buffer_flits", rc.buffer_flits},
+                 {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
+                 {"arbitration", rc.arbitration},
+                 {"router_delay", rc.router_delay()},
+                 {"routing_delay", rc.routing_delay},
+                 {"link_latency", rc.link_latency},
+                 {"dateline", rc.dateline}};
+  j["cycles"] = r.cycles;
+  j["window_cycles"] = r.window_cycles;
+  j["completed"] = r.completed;
+  j["measured_packets"] = r.measured_packets;
+  j["unfinished_packets"] = r.unfinished_packets;
+  j["avg_latency"] = r.avg_latency;
+  j["p99_latency"] = r.p99_latency;
+  j["max_latency"] = r.max_latency;
+  j["offered_rate"] = r.offered_rate;
+  j["accepted_rate"] = r.accepted_rate;
+  nlohmann::json per_link = nlohmann::json::object();
+  for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
+    per_link[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
+  j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization},
+                           {"per_link", per_link}};
+  j["accepted_flits_by_source"] = r.accepted_flits_by_source;
+  j["integrity_errors"] = r.integrity_errors;
+  j["sim_seconds"] = r.sim_seconds;
+  j["elaboration_seconds"] = r.elaboration_seconds;
+  j["router_cycles_per_second"] = r.router_cycles_per_second;
+  if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
+  if (r.deadlock) {
+    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
+                     {"last_move", r.deadlock->last_move},
+                     {"waiting_cycle", r.deadlock->cycle},
+                     {"blocked_vcs", r.deadlock->blocked_vcs},
+                     {"blocked", r.deadlock->blocked}};
+  } else {
+    j["deadlock"] = nullptr;
+  }
+
+  std::string& t = out.text;
+  t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,
+                   r.endpoints, r.routers);
+  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {} (routing {}), link latency {}, "
+                   "dateline {}\n",
+                   rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
+                   rc.arbitration, rc.router_delay(), rc.routing_delay, rc.link_latency, rc.dateline ? "on" : "off");
+  t += fmt::format("  load              {} flits/node/cycle offered, {}-flit packets\n", s.load.injection_rate,
+                   s.load.packet_flits);
+  t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
+  t += fmt::format("  offered/accepted  {:.4f} / {:.4f} flits/node/cycle\n", r.offered_rate, r.accepted_rate);
+  t += fmt::format("  latency           avg {:.2f}, p99 {:.0f}, max {:.0f} cycles ({} packets)\n", r.avg_latency,
+                   r.p99_latency, r.max_latency, r.measured_packets);
+  t += fmt::format("  link utilization  mean {:.4f}, max {:.4f}\n", r.mean_link_utilization,
+                   r.max_link_utilization);
+  t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s elaboration)\n",
+                   r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
+  if (!r.completed && !r.deadlock)
+    t += fmt::format("  not drained       {} measured packets still in flight after drain_cycles (saturated)\n",
+                     r.unfinished_packets);
+  if (!vcd_path.empty())
+    t += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
+                     systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
+  if (r.integrity_errors > 0) {
+    t += fmt::format("  DATA CHECK FAILED {} flits: {}\n", r.integrity_errors, r.first_integrity_error);
+    out.exit_status = 1;
+  }
+  if (r.deadlock) {
+    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
+                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
+    if (r.deadlock->cycle.empty()) {
+      t += "  no waiting cycle among router buffers; blocked VCs:\n";
+      for (const auto& line : r.deadlock->blocked) t += "    " + line + "\n";
+    } else {
+      t += "  waiting cycle:\n";
+      for (const auto& line : r.deadlock->cycle) t += "    " + line + "\n";
+    }
+    out.exit_status = 3;
+  }
+  return out;
+}
+
+}  // namespace collnet::cli
