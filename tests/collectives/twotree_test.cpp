@@ -59,7 +59,7 @@ std::map<std::uint32_t, std::set<int>> senders_by_phase(const Schedule& s, const
   return m;
 }
 
-// Tag of the SEND from endpoint a to endpoint b for block index `nth` (0-based, in program order).
+// Tags of the SENDs from endpoint a to endpoint b, in program order.
 std::vector<std::uint32_t> tags_between(const Schedule& s, EndpointId a, EndpointId b) {
   std::vector<std::uint32_t> tags;
   for (const Descriptor& d : s.programs[static_cast<std::size_t>(a)])
@@ -205,6 +205,10 @@ TEST(TwoTreePlacement, ThirtyTwoProcessesOnP6) {
     EndpointId e = 0;
     while (label_of(*f, e) != idle) ++e;
     EXPECT_EQ(pl.rank(e), -1) << idle;
+    // Endpoints without a process send nothing: their program is just END.
+    const Schedule s = build(*f, "twotree-hier", {{"processes", "32"}});
+    ASSERT_EQ(s.programs[static_cast<std::size_t>(e)].size(), 1u);
+    EXPECT_EQ(s.programs[static_cast<std::size_t>(e)][0].opcode, Opcode::end);
   }
 }
 
