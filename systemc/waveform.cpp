@@ -200,8 +200,8 @@ void WaveformTracer::advance_to(Cycle last) {
         busy_links_.push_back(e.link);
       }
       lt.last_depart = t;
-      change_vector(lt.source, e.source);
-      change_vector(lt.hops, e.value);
+      if (lt.source_value != e.source) change_vector(lt.source, lt.source_value = e.source);
+      if (lt.hops_value != e.value) change_vector(lt.hops, lt.hops_value = e.value);
       const std::uint64_t flow = (static_cast<std::uint64_t>(e.source) << 32) | e.destination;
       auto it = std::find_if(lt.seen.begin(), lt.seen.end(), [&](const FlowSeen& f) { return f.flow == flow; });
       if (it == lt.seen.end()) {

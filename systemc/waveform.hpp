@@ -65,6 +65,8 @@ class WaveformTracer final : public Clocked, public LinkObserver, public RouterO
     Cycle last_depart = kNever;
     std::vector<FlowSeen> seen;
     std::uint32_t flow_count = 0;
+    std::uint32_t source_value = 0;  // last written values
+    std::uint32_t hops_value = 0;
   };
   void advance_to(Cycle last);
   void emit_time(Cycle t);
