@@ -35,7 +35,7 @@ std::vector<KeyDoc> reduction_key_docs() {
        "reduce, broadcast, allreduce"},
       {"op", "reduction operator (receive operation of the combining SENDs)", "sum", "sum, min, max, product"},
       {"dtype", "element type of the data", "int64", "int64, float64"},
-      {"elements", "data elements (words) per rank; T1 carries the first ceil(L/2)", "15", "1..65536"},
+      {"elements", "data elements (words) per rank (two-trees: T1 carries the first ceil(L/2))", "15", "1..65536"},
       {"blocks", "pipeline blocks per tree (B); phases per stage 2(B+D-1)", "4", "1..1024"},
       {"processes", "processes P (ranks 0..P-1) placed on the servers", "every endpoint", "1..endpoints"},
       {"spine_choice", "spine of each cross-leaf transfer (route hint) on a leaf/spine fabric", "coloring",
