@@ -139,6 +139,7 @@ Cycle Router::evaluate(Cycle now) {
         throw std::logic_error(std::string(name()) + ": flit into a full or unknown VC (credit violation)");
       buffers_[slot * static_cast<std::size_t>(depth_) + (ivc.head + ivc.count) % depth_] = f;
       ++ivc.count;
+      max_vc_flits_ = std::max(max_vc_flits_, static_cast<int>(ivc.count));
       ++port_flits_[static_cast<std::size_t>(p)];
       ++occupancy_;
       if (ivc.count == 1) front_changed(ivc, slot, now);
@@ -234,6 +235,7 @@ void Router::apply(const Grant& g, Cycle now) {
   --occupancy_;
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {
+    if (now > ivc.eligible_at) ++delayed_heads_;  // it waited for its output
     owned_[o] = 1;
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;

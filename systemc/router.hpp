@@ -73,6 +73,12 @@ class Router final : public Clocked {
   [[nodiscard]] int vcs() const { return vcs_; }
   [[nodiscard]] int occupancy() const { return occupancy_; }
   void set_observer(RouterObserver* observer) { observer_ = observer; }
+  /// Statistics (issue 5 report): head flits that could not leave in the
+  /// first cycle they were eligible (output VC held by another packet, no
+  /// credit, or lost arbitration), counted once per packet and router; and
+  /// the most flits one input VC buffer ever held.
+  [[nodiscard]] std::uint64_t arbitration_conflicts() const { return delayed_heads_; }
+  [[nodiscard]] int max_vc_flits() const { return max_vc_flits_; }
 
   /// Read-only view of an input VC for diagnosis (deadlock report).
   struct VcView {
@@ -147,6 +153,8 @@ class Router final : public Clocked {
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
   int occupancy_ = 0;
   int traced_occupancy_ = 0;
+  std::uint64_t delayed_heads_ = 0;
+  int max_vc_flits_ = 0;
 
   // Scratch of one cycle (sized once).
   std::vector<ArbiterRequest> vc_requests_;
