@@ -65,12 +65,12 @@ class Machine {
     arrivals_.resize(n);
     outstanding_.assign(n, 0);
     at_barrier_.assign(n, false);
+    queued_.assign(n, false);
   }
 
   ExecResult run() {
     const auto n = s_.endpoints();
-    std::vector<std::size_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    for (std::size_t e = 0; e < n; ++e) wake(e);
     for (;;) {
       bool progress = false;
       if (o_.order == DeliveryOrder::random) {
@@ -87,11 +87,18 @@ class Machine {
           progress = true;
         }
       } else {
-        for (std::size_t e : order)
+        // Only nodes whose state may have changed are looked at (a delivery
+        // wakes its sender and receiver), so a run costs O(descriptors +
+        // messages), not O(nodes x messages).
+        while (!worklist_.empty()) {
+          const std::size_t e = worklist_.front();
+          worklist_.pop_front();
+          queued_[e] = false;
           while (can_step(e)) {
             step(e);
             progress = true;
           }
+        }
       }
       if (try_release_barrier()) continue;
       if (progress) continue;
@@ -99,7 +106,7 @@ class Machine {
         deliver(0);  // lazy: the oldest message, only now that everyone waits
         continue;
       }
-      if (std::all_of(pc_.begin(), pc_.end(), [&](std::size_t pc) { return pc == kDone; })) break;
+      if (ended_ == n) break;
       throw ExecutionError(describe_deadlock());
     }
     return std::move(result_);
@@ -137,8 +144,14 @@ class Machine {
     switch (d.opcode) {
       case Opcode::send: send(e, d); ++pc_[e]; break;
       case Opcode::wait: ++pc_[e]; break;
-      case Opcode::barrier: at_barrier_[e] = true; break;
-      case Opcode::end: pc_[e] = kDone; break;
+      case Opcode::barrier:
+        at_barrier_[e] = true;
+        ++at_barrier_count_;
+        break;
+      case Opcode::end:
+        pc_[e] = kDone;
+        ++ended_;
+        break;
     }
   }
 
@@ -176,25 +189,29 @@ class Machine {
     }
     ++arrivals_[static_cast<std::size_t>(m.dst)][m.d.tag];
     --outstanding_[static_cast<std::size_t>(m.src)];
+    wake(static_cast<std::size_t>(m.dst));
+    wake(static_cast<std::size_t>(m.src));
+  }
+
+  void wake(std::size_t e) {
+    if (queued_[e]) return;
+    queued_[e] = true;
+    worklist_.push_back(e);
   }
 
   bool try_release_barrier() {
-    std::size_t waiting = 0;
-    std::int64_t number = -1;
-    for (std::size_t e = 0; e < pc_.size(); ++e) {
-      if (!at_barrier_[e]) return false;  // someone is still working (or has ended)
-      const auto t = static_cast<std::int64_t>(current(e).tag);
-      if (number >= 0 && t != number)
+    if (at_barrier_count_ == 0 || at_barrier_count_ != pc_.size()) return false;
+    const auto number = current(0).tag;
+    for (std::size_t e = 0; e < pc_.size(); ++e)
+      if (current(e).tag != number)
         throw ExecutionError(fmt::format("barrier mismatch: endpoint 0 is at barrier {}, endpoint {} at barrier {}",
-                                         number, e, t));
-      number = t;
-      ++waiting;
-    }
-    if (waiting == 0) return false;
+                                         number, e, current(e).tag));
     for (std::size_t e = 0; e < pc_.size(); ++e) {
       at_barrier_[e] = false;
       ++pc_[e];
+      wake(e);
     }
+    at_barrier_count_ = 0;
     ++result_.barriers;
     return true;
   }
@@ -225,6 +242,10 @@ class Machine {
   std::vector<std::int64_t> outstanding_;
   std::vector<bool> at_barrier_;
   std::deque<Message> pending_;
+  std::deque<std::size_t> worklist_;   // nodes to look at (lazy and eager orders)
+  std::vector<bool> queued_;
+  std::size_t at_barrier_count_ = 0;
+  std::size_t ended_ = 0;
 };
 
 }  // namespace
