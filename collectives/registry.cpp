@@ -55,8 +55,11 @@ const Algorithm& find_algorithm(std::string_view name) {
 
 const std::vector<KeyDoc>& common_keys() {
   static const std::vector<KeyDoc> keys = {
-      {"topology", "network the collective runs on", "torus:8x8",
-       "torus:NXxNY[xNZ], mesh:NXxNY[xNZ] (see `collnet list`)"},
+      {"topology", "network the collective runs on", "torus:8x8", [] {
+         std::vector<std::string> forms;
+         for (const auto& f : topology::topology_forms()) forms.push_back(f.prefix + ":...");
+         return join(forms) + " (see `collnet list`)";
+       }()},
       {"algorithm", "collective algorithm", "a2a-optimal", "see `collnet list`"},
       {"message_flits", "payload words (= payload flits) of one message (all-to-all: per pair of nodes)", "16",
        "1..65536"},
