@@ -32,8 +32,10 @@
 //
 // Timing: after start the engine spends sum_d (n_d + 1) cycles computing the
 // strides n_0*...*n_{d-1}, their multiples of m, rank and rank*m by repeated
-// addition (no multiplier), one cycle on the first offset, then emits one
-// descriptor per cycle while the consumer is ready (initiation interval 1).
+// addition (no multiplier), one cycle on the first offset, one loading the
+// output register: counting the cycle of the CONTROL write as 0, the first
+// descriptor is offered in cycle sum_d (n_d + 1) + 3; then one descriptor per
+// cycle while the consumer is ready (initiation interval 1).
 //
 // Output (descriptor side): valid/ready. out_valid is a register output and
 // never depends on out_ready; the descriptor stays stable while out_valid and
