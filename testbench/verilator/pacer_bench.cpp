@@ -274,8 +274,10 @@ std::vector<Stream> random_streams(std::mt19937_64& rng, int count) {
   return streams;
 }
 
-/// Collectives the bench paces: every registered algorithm on the sizes
-/// below that it accepts (ConfigError = topology not supported: skipped).
+/// Collectives the bench paces: every registered algorithm on the
+/// topologies below that it accepts (ConfigError = not supported: skipped);
+/// together they cover every algorithm of collectives/ (the bench fails if one
+/// is left without a stream).
 struct CollectiveCase {
   std::string topology;
   collnet::Params params;
@@ -290,6 +292,12 @@ std::vector<CollectiveCase> collective_cases() {
       {"torus:5x3", {{"message_flits", "7"}}},
       {"torus:4x4x4", {{"message_flits", "6"}}},
       {"torus:4x4x4", {{"message_flits", "6"}, {"mode3d", "concurrent"}}},
+      {"leafspine:p=6", {}},
+      {"leafspine:p=8", {{"elements", "40"}}},
+      {"tree:kary=2,n=15", {}},
+      {"tree:random=20,seed=3", {}},
+      {"boards:2x2x1x1", {}},
+      {"boards:2x2x2x2", {}},
   };
 }
 
@@ -338,11 +346,13 @@ int main(int argc, char** argv) {
 
     for (const auto& algorithm : collnet::collectives::algorithms()) {
       if (!collectives) break;
+      std::uint64_t algorithm_streams = 0;
       for (const CollectiveCase& c : collective_cases()) {
         // a case that sets a key the algorithm does not read would repeat another
         bool reads_every_key = true;
         for (const auto& entry : c.params.values()) {
-          bool known = entry.first == "message_flits";
+          bool known = false;
+          for (const auto& key : collnet::collectives::common_keys()) known = known || key.name == entry.first;
           for (const auto& key : algorithm.keys) known = known || key.name == entry.first;
           reads_every_key = reads_every_key && known;
         }
@@ -381,10 +391,14 @@ int main(int argc, char** argv) {
             }
         flits += case_flits;
         streams += case_streams;
+        algorithm_streams += case_streams;
         std::printf("%s: %llu streams, %llu flits agree (largest gap %llu)\n", label.c_str(),
                     static_cast<unsigned long long>(case_streams), static_cast<unsigned long long>(case_flits),
                     static_cast<unsigned long long>(max_gap));
       }
+      if (algorithm_streams == 0)
+        throw Mismatch(algorithm.name + ": no topology of the bench gives it a packet stream (add one to "
+                       "collective_cases())");
     }
   } catch (const Mismatch& e) {
     std::fprintf(stderr, "MISMATCH: %s\n", e.what());
