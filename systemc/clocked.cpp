@@ -1,27 +1,79 @@
 #include "systemc/clocked.hpp"
 
+#include <bit>
+#include <stdexcept>
+
 namespace collnet::systemc {
 
 std::uint64_t Clocked::ticks_per_cycle() {
-  // The resolution is fixed for the whole life of a kernel context (kernel.hpp);
-  // compute once per context would be cheaper, but one division is negligible.
+  // Every kernel context keeps SystemC's default resolution (1 ps).
   static const std::uint64_t ticks =
       static_cast<std::uint64_t>(sc_core::sc_time(1.0, sc_core::SC_NS).value());
   return ticks;
 }
 
-Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start) : sc_core::sc_module(name) {
+WakeScheduler* WakeScheduler::current_ = nullptr;
+
+WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+  SC_METHOD(dispatch);
+  sensitive << tick_;
+  dont_initialize();
+}
+
+WakeScheduler& WakeScheduler::current() {
+  if (current_ == nullptr) throw std::logic_error("collnet modules need a KernelSession");
+  return *current_;
+}
+
+void WakeScheduler::schedule(Clocked& module, Cycle at, Cycle now) {
+  const auto slot = static_cast<std::size_t>(at % kHorizon);
+  buckets_[slot].push_back(&module);
+  occupied_ |= std::uint64_t{1} << slot;
+  if (at < tick_at_ || tick_at_ <= now) {
+    tick_at_ = at;
+    tick_.notify(sc_core::sc_time::from_value((at - now) * Clocked::ticks_per_cycle()));
+  }
+}
+
+void WakeScheduler::dispatch() {
+  const Cycle now = Clocked::now();
+  const auto slot = static_cast<std::size_t>(now % kHorizon);
+  // Immediate notifications only mark processes runnable, so nothing is
+  // scheduled while iterating; swap anyway to keep the bucket reusable.
+  firing_.swap(buckets_[slot]);
+  occupied_ &= ~(std::uint64_t{1} << slot);
+  for (Clocked* m : firing_) m->fire(now);
+  firing_.clear();
+  if (occupied_ == 0) {
+    tick_at_ = kNever;
+    return;
+  }
+  // Next occupied bucket after this one (buckets hold cycles now+1 .. now+63).
+  const std::uint64_t rotated = std::rotr(occupied_, static_cast<int>((slot + 1) % kHorizon));
+  const Cycle ahead = static_cast<Cycle>(std::countr_zero(rotated)) + 1;
+  tick_at_ = now + ahead;
+  tick_.notify(sc_core::sc_time::from_value(ahead * Clocked::ticks_per_cycle()));
+}
+
+Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
+    : sc_core::sc_module(name), scheduler_(WakeScheduler::current()) {
   SC_METHOD(process);
   sensitive << wake_;
   if (!run_at_start) dont_initialize();
 }
 
 void Clocked::wake_at(Cycle at) {
+  // A module with a wake-up pending at or before `at` runs by then and
+  // recomputes what it waits for (scheduled_ == now: it has not run in this
+  // cycle yet, or is running; process() clears scheduled_ when it runs).
+  if (at >= scheduled_) return;
   const Cycle current = now();
-  // scheduled_ <= current: the pending notification has fired already (this
-  // module is runnable or has run in this cycle); a new one is needed.
-  if (at < scheduled_ || scheduled_ <= current) {
-    scheduled_ = at;
+  scheduled_ = at;
+  if (at <= current) {
+    wake_.notify(sc_core::SC_ZERO_TIME);
+  } else if (at - current < WakeScheduler::kHorizon) {
+    scheduler_.schedule(*this, at, current);
+  } else {
     wake_.notify(sc_core::sc_time::from_value((at - current) * ticks_per_cycle()));
   }
 }

@@ -5,16 +5,52 @@
 // link on which a flit or credit arrives at t, or the module itself (it
 // returns the next cycle it needs from evaluate()). This replaces a
 // free-running clock sensitivity and stays cycle-accurate because every state
-// change that can enable work at t is such a call. An sc_event keeps only its
-// earliest pending notification, so evaluate() must also return the earliest
+// change that can enable work at t is such a call. A module keeps only its
+// earliest pending wake-up, so evaluate() must also return the earliest
 // arrival still pending on its inputs (a later wake-up may have been dropped).
+//
+// Wake-ups less than WakeScheduler::kHorizon cycles ahead go through the
+// scheduler's calendar: one timed notification per active cycle for the whole
+// network, then an immediate notification of each module's own event (cheap),
+// instead of one entry per module in the kernel's timed-event heap. Farther
+// ones (a traffic source idle for long) use the module's event directly.
 #pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
 
 #include <systemc>
 
 #include "systemc/cycle.hpp"
 
 namespace collnet::systemc {
+
+class Clocked;
+
+/// Calendar of near wake-ups of the current kernel context (owned by the
+/// KernelSession).
+class WakeScheduler final : public sc_core::sc_module {
+ public:
+  static constexpr Cycle kHorizon = 64;
+  SC_HAS_PROCESS(WakeScheduler);
+  explicit WakeScheduler(const sc_core::sc_module_name& name);
+  /// `module` runs in cycle `at` (now < at < now + kHorizon).
+  void schedule(Clocked& module, Cycle at, Cycle now);
+  /// The scheduler of the current KernelSession (throws if there is none).
+  static WakeScheduler& current();
+
+ private:
+  friend class KernelSession;
+  void dispatch();
+
+  static WakeScheduler* current_;
+  std::array<std::vector<Clocked*>, kHorizon> buckets_;
+  std::uint64_t occupied_ = 0;  // bit c: bucket c holds wake-ups
+  std::vector<Clocked*> firing_;
+  sc_core::sc_event tick_;
+  Cycle tick_at_ = kNever;
+};
 
 class Clocked : public sc_core::sc_module {
  public:
@@ -25,6 +61,11 @@ class Clocked : public sc_core::sc_module {
   /// Requests an evaluation in cycle `at` (>= the current cycle + 1, or the
   /// current cycle before this module has run in it).
   void wake_at(Cycle at);
+
+  /// Whether a credit returning to this module must wake it. A module with
+  /// nothing waiting for credits absorbs them (timestamped on the link) at
+  /// its next evaluation instead, which gives the same decisions.
+  [[nodiscard]] bool wakes_on_credit() const { return wake_on_credit_; }
 
   /// The current cycle.
   [[nodiscard]] static Cycle now() {
@@ -37,12 +78,20 @@ class Clocked : public sc_core::sc_module {
   /// One evaluation in cycle `now`; returns the next cycle this module must
   /// run in (kNever: only when woken by a link).
   virtual Cycle evaluate(Cycle now) = 0;
+  void set_wake_on_credit(bool wake) { wake_on_credit_ = wake; }
 
  private:
+  friend class WakeScheduler;
   void process();
+  /// Called by the scheduler in cycle `at`.
+  void fire(Cycle at) {
+    if (scheduled_ == at) wake_.notify();
+  }
 
   sc_core::sc_event wake_;
   Cycle scheduled_ = kNever;
+  bool wake_on_credit_ = true;
+  WakeScheduler& scheduler_;
 };
 
 }  // namespace collnet::systemc

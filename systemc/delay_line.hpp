@@ -17,48 +17,45 @@ class DelayLine {
   explicit DelayLine(std::size_t expected_in_flight = 4) {
     std::size_t cap = 4;
     while (cap < expected_in_flight + 1) cap *= 2;
-    items_.resize(cap);
-    arrivals_.resize(cap);
+    entries_.resize(cap);
   }
   [[nodiscard]] bool empty() const { return count_ == 0; }
   [[nodiscard]] std::size_t size() const { return count_; }
   /// Arrival cycle of the oldest item (kNever when empty).
-  [[nodiscard]] Cycle next_arrival() const { return count_ ? arrivals_[head_] : kNever; }
-  [[nodiscard]] bool ready(Cycle now) const { return count_ != 0 && arrivals_[head_] <= now; }
-  [[nodiscard]] const T& front() const { return items_[head_]; }
+  [[nodiscard]] Cycle next_arrival() const { return count_ ? entries_[head_].arrival : kNever; }
+  [[nodiscard]] bool ready(Cycle now) const { return count_ != 0 && entries_[head_].arrival <= now; }
+  [[nodiscard]] const T& front() const { return entries_[head_].item; }
   /// Item i positions after the oldest (0 = front), with its arrival cycle.
-  [[nodiscard]] const T& at(std::size_t i) const { return items_[(head_ + i) & (items_.size() - 1)]; }
-  [[nodiscard]] Cycle arrival_at(std::size_t i) const { return arrivals_[(head_ + i) & (items_.size() - 1)]; }
+  [[nodiscard]] const T& at(std::size_t i) const { return entries_[(head_ + i) & (entries_.size() - 1)].item; }
+  [[nodiscard]] Cycle arrival_at(std::size_t i) const {
+    return entries_[(head_ + i) & (entries_.size() - 1)].arrival;
+  }
 
   void push(const T& item, Cycle arrival) {
-    if (count_ == items_.size()) grow();
-    const std::size_t tail = (head_ + count_) & (items_.size() - 1);
-    items_[tail] = item;
-    arrivals_[tail] = arrival;
+    if (count_ == entries_.size()) grow();
+    entries_[(head_ + count_) & (entries_.size() - 1)] = Entry{item, arrival};
     ++count_;
   }
   T pop() {
-    T item = items_[head_];
-    head_ = (head_ + 1) & (items_.size() - 1);
+    T item = entries_[head_].item;
+    head_ = (head_ + 1) & (entries_.size() - 1);
     --count_;
     return item;
   }
 
  private:
+  struct Entry {
+    T item;
+    Cycle arrival;
+  };
   void grow() {
-    std::vector<T> items(items_.size() * 2);
-    std::vector<Cycle> arrivals(items_.size() * 2);
-    for (std::size_t i = 0; i < count_; ++i) {
-      items[i] = at(i);
-      arrivals[i] = arrival_at(i);
-    }
-    items_ = std::move(items);
-    arrivals_ = std::move(arrivals);
+    std::vector<Entry> entries(entries_.size() * 2);
+    for (std::size_t i = 0; i < count_; ++i) entries[i] = entries_[(head_ + i) & (entries_.size() - 1)];
+    entries_ = std::move(entries);
     head_ = 0;
   }
 
-  std::vector<T> items_;
-  std::vector<Cycle> arrivals_;
+  std::vector<Entry> entries_;
   std::size_t head_ = 0;
   std::size_t count_ = 0;
 };

@@ -11,9 +11,13 @@ KernelSession::KernelSession() {
   // sc_stop() is how a run ends (all packets delivered, watchdog); its
   // "stopped by user" info message is not news to a collnet user.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  scheduler_ = std::make_unique<WakeScheduler>("collnet_wake_scheduler");
+  WakeScheduler::current_ = scheduler_.get();
 }
 
 KernelSession::~KernelSession() {
+  if (WakeScheduler::current_ == scheduler_.get()) WakeScheduler::current_ = nullptr;
+  scheduler_.reset();
   // The context is not deleted: SystemC's function-static events (created on
   // first use in whichever context was current) unregister themselves from
   // their context at program exit, so every context must outlive main(). With

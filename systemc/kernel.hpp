@@ -6,7 +6,11 @@
 // them before it.
 #pragma once
 
+#include <memory>
+
 #include <systemc>
+
+#include "systemc/clocked.hpp"
 
 namespace collnet::systemc {
 
@@ -19,6 +23,7 @@ class KernelSession {
 
  private:
   sc_core::sc_simcontext* context_ = nullptr;
+  std::unique_ptr<WakeScheduler> scheduler_;
 };
 
 /// Runs the kernel through cycles [now, now + cycles) or until sc_stop().

@@ -35,6 +35,7 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   last_send_ = depart;
   const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
   flits_.push(flit, arrival);
+  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
   ++total_flits_;
   if (window_->contains(depart)) ++window_flits_;
   if (observer_ != nullptr) observer_->on_flit(*this, flit, depart);
@@ -44,7 +45,8 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
 void Link::send_credit(std::uint8_t vc, Cycle now) {
   const Cycle arrival = now + static_cast<Cycle>(params_.latency);
   credits_.push(vc, arrival);
-  sender_->wake_at(arrival);
+  if (credit_word_ != nullptr) *credit_word_ |= credit_bit_;
+  if (sender_->wakes_on_credit()) sender_->wake_at(arrival);
 }
 
 }  // namespace collnet::systemc

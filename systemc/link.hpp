@@ -89,10 +89,21 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[nodiscard]] std::uint64_t total_flits() const { return total_flits_; }
   /// Flits and credits still on the wires.
   [[nodiscard]] std::size_t flits_in_flight() const { return flits_.size(); }
+  [[nodiscard]] std::size_t credits_in_flight() const { return credits_.size(); }
   [[nodiscard]] const DelayLine<Flit>& flits_on_wires() const { return flits_; }
   [[nodiscard]] Clocked* sender() const { return sender_; }
   [[nodiscard]] Clocked* receiver() const { return receiver_; }
   void set_observer(LinkObserver* observer) { observer_ = observer; }
+  /// The receiving (sending) module asks to have `bit` set in `*word` when a
+  /// flit (credit) enters the link, so that it reads only links with traffic.
+  void mark_flits_in(std::uint64_t* word, int bit) {
+    flit_word_ = word;
+    flit_bit_ = std::uint64_t{1} << bit;
+  }
+  void mark_credits_in(std::uint64_t* word, int bit) {
+    credit_word_ = word;
+    credit_bit_ = std::uint64_t{1} << bit;
+  }
 
   const char* kind() const override { return "collnet_link"; }
 
@@ -107,6 +118,10 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   Clocked* sender_ = nullptr;
   Clocked* receiver_ = nullptr;
   LinkObserver* observer_ = nullptr;
+  std::uint64_t* flit_word_ = nullptr;
+  std::uint64_t flit_bit_ = 0;
+  std::uint64_t* credit_word_ = nullptr;
+  std::uint64_t credit_bit_ = 0;
   Cycle last_send_ = kNever;
   std::uint64_t window_flits_ = 0;
   std::uint64_t total_flits_ = 0;

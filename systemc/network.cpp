@@ -4,11 +4,6 @@
 
 namespace collnet::systemc {
 
-namespace {
-// Bounds the route cache (about 40 MB of steps at most); beyond it the cache
-// starts over, which is safe because packets copy their steps.
-constexpr std::size_t kRouteCacheEntries = 1u << 18;
-}  // namespace
 
 Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers)
     : topology_(topology), config_(config), controllers_(controllers) {
@@ -63,12 +58,10 @@ Link& Network::ejection(topology::EndpointId endpoint, int controller) {
   return *ejection_.at(static_cast<std::size_t>(endpoint * controllers_ + controller));
 }
 
-const std::vector<RouteStep>& Network::route_steps(topology::EndpointId src, topology::EndpointId dst,
-                                                   topology::RouteHint hint) {
-  const std::uint64_t key =
-      (static_cast<std::uint64_t>(src) << 36) | (static_cast<std::uint64_t>(dst) << 8) | hint;
-  if (auto it = route_cache_.find(key); it != route_cache_.end()) return it->second;
-  if (route_cache_.size() >= kRouteCacheEntries) route_cache_.clear();
+void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, topology::RouteHint hint,
+                          std::vector<RouteStep>& steps) const {
+  // Computed per packet: a cache of routes by (source, destination, hint)
+  // was slower on large networks under uniform traffic (1M pairs on 32x32).
   topology::Route route;
   try {
     route = topology_.route(src, dst, hint);
@@ -77,8 +70,8 @@ const std::vector<RouteStep>& Network::route_steps(topology::EndpointId src, top
                       ": " + e.what());
   }
   const topology::Graph& g = topology_.graph();
-  std::vector<RouteStep> steps;
-  steps.reserve(route.size());
+  if (route.size() > 255) throw std::logic_error("route longer than the 8-bit hop count");
+  steps.clear();
   topology::NodeId at = g.endpoint_node(src);
   for (const topology::Hop& hop : route) {
     const topology::Link& l = g.link(hop.link);
@@ -87,17 +80,19 @@ const std::vector<RouteStep>& Network::route_steps(topology::EndpointId src, top
     at = l.dst;
   }
   if (at != g.endpoint_node(dst)) throw std::logic_error("route of " + topology_.name() + " ends elsewhere");
-  if (steps.size() > 255) throw std::logic_error("route longer than the 8-bit hop count");
-  return route_cache_.emplace(key, std::move(steps)).first->second;
 }
 
 PacketId Network::create_packet(const PacketHeader& header) {
-  const std::vector<RouteStep>& steps = route_steps(header.source, header.destination, header.route_hint);
   const PacketId id = packets_.allocate();
   Packet& p = packets_[id];
+  try {
+    route_steps(header.source, header.destination, header.route_hint, p.route);
+  } catch (...) {
+    packets_.release(id);
+    throw;
+  }
   p.header = header;
-  p.header.hops = static_cast<std::uint8_t>(steps.size());
-  p.route.assign(steps.begin(), steps.end());
+  p.header.hops = static_cast<std::uint8_t>(p.route.size());
   return id;
 }
 

@@ -5,15 +5,14 @@
 // torus router and a board unit are the same Router with their node's radix.
 //
 // Packets are created through create_packet(), which computes the source
-// route with Topology::route() (cached per source, destination and hint) and
-// turns each hop into the output port to take and its VC class.
+// route with Topology::route() and turns each hop into the output port to
+// take and its VC class.
 //
 // Construct inside a KernelSession and before sc_start().
 #pragma once
 
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "systemc/activity.hpp"
@@ -66,8 +65,8 @@ class Network {
   void set_router_observer(RouterObserver* observer);
 
  private:
-  const std::vector<RouteStep>& route_steps(topology::EndpointId src, topology::EndpointId dst,
-                                            topology::RouteHint hint);
+  void route_steps(topology::EndpointId src, topology::EndpointId dst, topology::RouteHint hint,
+                   std::vector<RouteStep>& steps) const;
 
   const topology::Topology& topology_;
   RouterConfig config_;
@@ -80,7 +79,6 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<Link>> injection_;  // [endpoint * controllers + c]
   std::vector<std::unique_ptr<Link>> ejection_;
-  std::unordered_map<std::uint64_t, std::vector<RouteStep>> route_cache_;
 };
 
 }  // namespace collnet::systemc

@@ -1,6 +1,7 @@
 #include "systemc/router.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace collnet::systemc {
@@ -26,6 +27,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   if (ports_ > 0xFFFF) throw std::invalid_argument("router radix above 65535");
   in_links_.assign(ports, nullptr);
   out_links_.assign(ports, nullptr);
+  flits_pending_.assign((ports + 63) / 64, 0);
+  credits_pending_.assign((ports + 63) / 64, 0);
   buffers_.resize(ports * vcs * static_cast<std::size_t>(depth_));
   input_vcs_.resize(ports * vcs);
   port_flits_.assign(ports, 0);
@@ -46,22 +49,41 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     input_arbiters_.push_back(policy.make(ArbiterStage::input, vcs_, options));
     output_arbiters_.push_back(policy.make(ArbiterStage::output, ports_, options));
   }
-  vc_requests_.resize(vcs);
-  vc_candidates_.resize(vcs);
-  port_requests_.resize(ports * ports);
-  port_candidates_.resize(ports * ports);
-  port_request_count_.assign(ports, 0);
-  touched_outputs_.reserve(ports);
-  grants_.reserve(ports);
+  scratch().fit(ports_, vcs_);
+}
+
+Router::Scratch& Router::scratch() {
+  static Scratch s;
+  return s;
+}
+
+void Router::Scratch::fit(int ports, int vcs) {
+  const auto p = static_cast<std::size_t>(ports);
+  const auto v = static_cast<std::size_t>(vcs);
+  if (vc_requests.size() < v) {
+    vc_requests.resize(v);
+    vc_candidates.resize(v);
+  }
+  if (port_request_count.size() < p) {
+    port_requests.resize(p * p);
+    port_candidates.resize(p * p);
+    port_request_count.assign(p, 0);
+    touched_outputs.reserve(p);
+    grants.reserve(p);
+  }
 }
 
 void Router::end_of_elaboration() {
   for (int p = 0; p < ports_; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    if (auto* e = in[i].get_interface(); e != nullptr) in_links_[i] = &dynamic_cast<LinkReceiverIf&>(*e).link();
+    if (auto* e = in[i].get_interface(); e != nullptr) {
+      in_links_[i] = &dynamic_cast<LinkReceiverIf&>(*e).link();
+      in_links_[i]->mark_flits_in(&flits_pending_[i / 64], p % 64);
+    }
     if (auto* e = out[i].get_interface(); e != nullptr) {
       Link* link = &dynamic_cast<LinkSenderIf&>(*e).link();
       out_links_[i] = link;
+      link->mark_credits_in(&credits_pending_[i / 64], p % 64);
       if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
       for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
     }
@@ -127,31 +149,50 @@ int Router::free_vc(const InputVc& ivc) const {
 }
 
 Cycle Router::evaluate(Cycle now) {
-  // 1. read
-  for (int p = 0; p < ports_; ++p) {
-    Link* link = in_links_[static_cast<std::size_t>(p)];
-    if (link == nullptr) continue;
-    while (link->flit_ready(now)) {
-      const Flit f = link->pop_flit();
-      const std::size_t slot = index(p, f.vc);
-      InputVc& ivc = input_vcs_[slot];
-      if (f.vc >= vcs_ || ivc.count >= depth_)
-        throw std::logic_error(std::string(name()) + ": flit into a full or unknown VC (credit violation)");
-      buffers_[slot * static_cast<std::size_t>(depth_) + (ivc.head + ivc.count) % depth_] = f;
-      ++ivc.count;
-      max_vc_flits_ = std::max(max_vc_flits_, static_cast<int>(ivc.count));
-      ++port_flits_[static_cast<std::size_t>(p)];
-      ++occupancy_;
-      if (ivc.count == 1) front_changed(ivc, slot, now);
+  // 1. read (only the links that carry something)
+  for (std::size_t w = 0; w < flits_pending_.size(); ++w) {
+    for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
+      const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
+      Link* link = in_links_[static_cast<std::size_t>(p)];
+      while (link->flit_ready(now)) {
+        // Cycle accuracy: a router is evaluated in every cycle in which a
+        // flit or credit reaches it (clocked.hpp); a late one is a bug.
+        if (link->next_flit_arrival() != now) throw std::logic_error(std::string(name()) + ": evaluated late");
+        const Flit f = link->pop_flit();
+        const std::size_t slot = index(p, f.vc);
+        InputVc& ivc = input_vcs_[slot];
+        if (f.vc >= vcs_ || ivc.count >= depth_)
+          throw std::logic_error(std::string(name()) + ": flit into a full or unknown VC (credit violation)");
+        int tail = ivc.head + ivc.count;
+        if (tail >= depth_) tail -= depth_;
+        buffers_[slot * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(tail)] = f;
+        ++ivc.count;
+        ++port_flits_[static_cast<std::size_t>(p)];
+        ++occupancy_;
+        if (ivc.count == 1) front_changed(ivc, slot, now);
+      }
+      if (link->flits_in_flight() == 0) flits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
   }
-  for (int p = 0; p < ports_; ++p) {
-    Link* link = out_links_[static_cast<std::size_t>(p)];
-    if (link == nullptr) continue;
-    while (link->credit_ready(now)) ++credits_[index(p, link->pop_credit())];
+  for (std::size_t w = 0; w < credits_pending_.size(); ++w) {
+    for (std::uint64_t bits = credits_pending_[w]; bits != 0; bits &= bits - 1) {
+      const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
+      Link* link = out_links_[static_cast<std::size_t>(p)];
+      // Credits may be absorbed after their arrival cycle (wakes_on_credit).
+      while (link->credit_ready(now)) ++credits_[index(p, link->pop_credit())];
+      if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
+    }
   }
 
   // 2.-3. decide
+  Scratch& sc = scratch();
+  auto& vc_requests_ = sc.vc_requests;
+  auto& vc_candidates_ = sc.vc_candidates;
+  auto& port_requests_ = sc.port_requests;
+  auto& port_candidates_ = sc.port_candidates;
+  auto& port_request_count_ = sc.port_request_count;
+  auto& touched_outputs_ = sc.touched_outputs;
+  auto& grants_ = sc.grants;
   Cycle next = kNever;
   bool requested = false;
   touched_outputs_.clear();
@@ -215,13 +256,20 @@ Cycle Router::evaluate(Cycle now) {
     traced_occupancy_ = occupancy_;
     observer_->on_occupancy(*this, now, occupancy_);
   }
+  // Credits matter only to buffered flits: an empty router absorbs them when
+  // the next flit wakes it.
+  set_wake_on_credit(occupancy_ > 0);
   if (requested) return now + 1;
   // Asleep until a flit or credit arrives (pending ones may have had their
   // wake-up dropped, see clocked.hpp) or a routing delay ends.
-  for (Link* link : in_links_)
-    if (link != nullptr) next = std::min(next, link->next_flit_arrival());
-  for (Link* link : out_links_)
-    if (link != nullptr) next = std::min(next, link->next_credit_arrival());
+  for (std::size_t w = 0; w < flits_pending_.size(); ++w)
+    for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1)
+      next = std::min(next, in_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_flit_arrival());
+  if (occupancy_ > 0)
+    for (std::size_t w = 0; w < credits_pending_.size(); ++w)
+      for (std::uint64_t bits = credits_pending_[w]; bits != 0; bits &= bits - 1)
+        next = std::min(next,
+                        out_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_credit_arrival());
   return next;
 }
 
@@ -229,7 +277,7 @@ void Router::apply(const Grant& g, Cycle now) {
   const std::size_t slot = index(g.in_port, g.in_vc);
   InputVc& ivc = input_vcs_[slot];
   Flit f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
-  ivc.head = static_cast<std::uint16_t>((ivc.head + 1) % depth_);
+  ivc.head = static_cast<std::uint16_t>(ivc.head + 1 == depth_ ? 0 : ivc.head + 1);
   --ivc.count;
   --port_flits_[g.in_port];
   --occupancy_;

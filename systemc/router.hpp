@@ -143,6 +143,10 @@ class Router final : public Clocked {
 
   std::vector<Link*> in_links_;
   std::vector<Link*> out_links_;
+  // Bit p: flits (credits) are on the wires of input (output) port p's link;
+  // set by the link, cleared here once it is empty.
+  std::vector<std::uint64_t> flits_pending_;
+  std::vector<std::uint64_t> credits_pending_;
   std::vector<Flit> buffers_;           // [port][vc][depth]
   std::vector<InputVc> input_vcs_;      // [port][vc]
   std::vector<int> port_flits_;         // flits buffered per input port
@@ -156,14 +160,19 @@ class Router final : public Clocked {
   std::uint64_t delayed_heads_ = 0;
   int max_vc_flits_ = 0;
 
-  // Scratch of one cycle (sized once).
-  std::vector<ArbiterRequest> vc_requests_;
-  std::vector<Grant> vc_candidates_;
-  std::vector<ArbiterRequest> port_requests_;  // [out port][k]
-  std::vector<Grant> port_candidates_;         // [out port][k]
-  std::vector<int> port_request_count_;
-  std::vector<int> touched_outputs_;
-  std::vector<Grant> grants_;
+  // Scratch of one evaluation, shared by all routers (SystemC runs one
+  // process at a time) so that it stays in cache; sized for the largest radix.
+  struct Scratch {
+    std::vector<ArbiterRequest> vc_requests;
+    std::vector<Grant> vc_candidates;
+    std::vector<ArbiterRequest> port_requests;  // [out port][k]
+    std::vector<Grant> port_candidates;         // [out port][k]
+    std::vector<int> port_request_count;
+    std::vector<int> touched_outputs;
+    std::vector<Grant> grants;
+    void fit(int ports, int vcs);
+  };
+  static Scratch& scratch();
 };
 
 }  // namespace collnet::systemc

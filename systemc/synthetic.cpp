@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <memory>
 
@@ -70,6 +71,12 @@ SyntheticScenario synthetic_from(const Params& params) {
 
 namespace {
 
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 double percentile(std::vector<std::uint32_t> values, double q) {
   if (values.empty()) return 0;
   // Nearest rank: the smallest value with at least q of the samples at or below it.
@@ -128,7 +135,9 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
             100000;
   }
   const auto t1 = std::chrono::steady_clock::now();
+  const double cpu1 = cpu_seconds();
   run_for(limit);
+  const double cpu2 = cpu_seconds();
   const auto t2 = std::chrono::steady_clock::now();
   if (tracer) tracer->finish(Clocked::now());
   if (!stats.config_error.empty()) throw ConfigError(stats.config_error);
@@ -172,8 +181,10 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.first_integrity_error = stats.first_error;
   r.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
   r.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
-  r.router_cycles_per_second =
-      r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(Clocked::now()) / r.sim_seconds : 0.0;
+  r.sim_cpu_seconds = cpu2 - cpu1;
+  const double router_cycles = static_cast<double>(r.routers) * static_cast<double>(Clocked::now());
+  r.router_cycles_per_second = r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0;
+  r.router_cycles_per_cpu_second = r.sim_cpu_seconds > 0 ? router_cycles / r.sim_cpu_seconds : 0.0;
   return r;
 }
 

@@ -72,8 +72,10 @@ struct SyntheticResult {
   std::string first_integrity_error;
   std::vector<TrafficStats::Delivery> packets;  // when record_packets
   double sim_seconds = 0;             // wall time of the simulation proper
+  double sim_cpu_seconds = 0;         // process CPU time of the same (robust on a loaded machine)
   double elaboration_seconds = 0;
-  double router_cycles_per_second = 0;
+  double router_cycles_per_second = 0;      // routers x cycles / sim_seconds
+  double router_cycles_per_cpu_second = 0;  // routers x cycles / sim_cpu_seconds
 };
 
 SyntheticResult run_synthetic(const SyntheticScenario& scenario);

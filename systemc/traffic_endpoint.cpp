@@ -173,8 +173,11 @@ Cycle TrafficEndpoint::evaluate(Cycle now) {
   Cycle next = next_creation_;
   // More to send: try again next cycle if a flit went out; otherwise it is
   // blocked on credits, whose arrival wakes this endpoint.
-  if (sent && (sending_ || !queue_.empty())) next = now + 1;
-  next = std::min({next, ejection_link_->next_flit_arrival(), injection_link_->next_credit_arrival()});
+  const bool waiting = sending_ || !queue_.empty();
+  if (sent && waiting) next = now + 1;
+  set_wake_on_credit(waiting);
+  next = std::min(next, ejection_link_->next_flit_arrival());
+  if (waiting) next = std::min(next, injection_link_->next_credit_arrival());
   return next;
 }
 

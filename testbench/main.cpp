@@ -2,6 +2,7 @@
 //   check  software reference + static checker, no cycle simulation
 //   list   topologies, algorithms and every scenario key
 //   run    cycle-accurate network (SystemC) under synthetic traffic
+//   bench  speed and memory of the cycle-accurate network
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
+#include "testbench/bench.hpp"
 #include "testbench/check.hpp"
 #include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
@@ -67,6 +69,13 @@ int main(int argc, char** argv) {
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
 
+  cli::BenchOptions bench_options;
+  auto* bench = app.add_subcommand("bench", "speed and peak memory of the cycle-accurate network");
+  bench->add_option("--topology", bench_options.topologies, "networks to measure (repeatable)");
+  bench->add_option("--repeat", bench_options.repeat, "runs per network; the fastest is reported");
+  bench->add_option("--measure-cycles", bench_options.measure_cycles, "measured cycles per run");
+  bench->add_option("--json", json_path, "write the machine-readable report to FILE");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -76,6 +85,12 @@ int main(int argc, char** argv) {
   try {
     if (*list) {
       print_list();
+      return 0;
+    }
+    if (*bench) {
+      const auto outcome = cli::run_bench(bench_options);
+      std::cout << outcome.text;
+      write_json(json_path, outcome.json);
       return 0;
     }
     if (*run) {
