@@ -3,6 +3,8 @@
 // message naming the key and the accepted values). Runs the real binary.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,61 +25,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-namespace fs = std::filesystem;
-
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// A scratch directory of this test process.
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("collnet_a2a_optimal_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-// Removes the scratch directory when the test process ends.
-const struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ignored;
-    fs::remove_all(fs::temp_directory_path() / ("collnet_a2a_optimal_cli_" + std::to_string(::getpid())), ignored);
-  }
-} scratch_cleanup;
-
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-CliRun run_collnet(const std::vector<std::string>& args) {
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  std::string command = quoted(COLLNET_BINARY);
-  for (const auto& a : args) command += " " + quoted(a);
-  command += " >" + quoted(out.string()) + " 2>" + quoted(err.string());
-  const int raw = std::system(command.c_str());
-  CliRun r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-fs::path write_file(const std::string& name, const std::string& text) {
-  const fs::path p = scratch() / name;
-  std::ofstream(p) << text;
-  return p;
-}
+using namespace collnet::test;
 
 std::int64_t default_message_flits() {
   for (const auto& k : collnet::collectives::common_keys())

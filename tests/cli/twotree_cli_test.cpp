@@ -4,6 +4,8 @@
 // static report shows the hierarchical scheme free of contention and the flat
 // two-tree colliding; bad input exits 2 naming the key. Runs the real binary.
 #include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,16 +21,7 @@
 
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path scratch() { return fs::temp_directory_path() / ("collnet_twotree_cli_" + std::to_string(::getpid())); }
-
-const struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ignored;
-    fs::remove_all(scratch(), ignored);
-  }
-} scratch_cleanup;
+using namespace collnet::test;
 
 struct Outcome {
   int status = -1;
@@ -36,27 +29,12 @@ struct Outcome {
   nlohmann::json json;
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 Outcome check(const std::vector<std::string>& sets) {
-  const fs::path dir = scratch();
-  fs::create_directories(dir);
-  std::string cmd = std::string(COLLNET_BINARY) + " check";
-  for (const auto& s : sets) cmd += " --set '" + s + "'";
-  cmd += " --json " + (dir / "r.json").string();
-  cmd += " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  fs::remove(dir / "r.json");
-  const int raw = std::system(cmd.c_str());
-  Outcome o;
-  o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  o.out = read_file(dir / "out");
-  o.err = read_file(dir / "err");
-  if (fs::exists(dir / "r.json")) o.json = nlohmann::json::parse(read_file(dir / "r.json"));
+  const fs::path json = scratch() / "r.json";
+  fs::remove(json);
+  const CliRun r = run_check(sets, {"--json", json.string()});
+  Outcome o{r.status, r.out, r.err, {}};
+  if (fs::exists(json)) o.json = read_json(json);
   return o;
 }
 
@@ -88,9 +66,7 @@ TEST(TwoTreeCli, FlatTwoTreeAndSingleTreeCollide) {
 }
 
 TEST(TwoTreeCli, FirstEmbodimentWiringFile) {
-  const fs::path dir = scratch();
-  fs::create_directories(dir);
-  const fs::path wiring = dir / "first.wiring";
+  const fs::path wiring = scratch() / "first.wiring";
   std::ofstream(wiring) << "server 11 leaf 21\nserver 12 leaf 21\nserver 13 leaf 22\nserver 14 leaf 22\n"
                            "server 15 leaf 23\nserver 16 leaf 23\nserver 17 leaf 24\nserver 18 leaf 24\n"
                            "uplink 21 25\nuplink 21 26\nuplink 22 25\nuplink 22 26\n"
