@@ -167,6 +167,7 @@ Cycle Router::evaluate(Cycle now) {
         if (tail >= depth_) tail -= depth_;
         buffers_[slot * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(tail)] = f;
         ++ivc.count;
+        max_vc_flits_ = std::max(max_vc_flits_, static_cast<int>(ivc.count));
         ++port_flits_[static_cast<std::size_t>(p)];
         ++occupancy_;
         if (ivc.count == 1) front_changed(ivc, slot, now);
