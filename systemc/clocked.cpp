@@ -5,13 +5,6 @@
 
 namespace collnet::systemc {
 
-std::uint64_t Clocked::ticks_per_cycle() {
-  // Every kernel context keeps SystemC's default resolution (1 ps).
-  static const std::uint64_t ticks =
-      static_cast<std::uint64_t>(sc_core::sc_time(1.0, sc_core::SC_NS).value());
-  return ticks;
-}
-
 WakeScheduler* WakeScheduler::current_ = nullptr;
 
 WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {

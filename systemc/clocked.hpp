@@ -69,10 +69,12 @@ class Clocked : public sc_core::sc_module {
 
   /// The current cycle.
   [[nodiscard]] static Cycle now() {
-    return static_cast<Cycle>(sc_core::sc_time_stamp().value()) / ticks_per_cycle();
+    return static_cast<Cycle>(sc_core::sc_time_stamp().value()) / kTicksPerCycle;
   }
-  /// SystemC time resolution units per cycle (1 ns at the default 1 ps).
-  [[nodiscard]] static std::uint64_t ticks_per_cycle();
+  /// SystemC time resolution units per cycle: one cycle is 1 ns at SystemC's
+  /// default resolution of 1 ps (KernelSession checks the resolution).
+  static constexpr std::uint64_t kTicksPerCycle = 1000;
+  [[nodiscard]] static constexpr std::uint64_t ticks_per_cycle() { return kTicksPerCycle; }
 
  protected:
   /// One evaluation in cycle `now`; returns the next cycle this module must

@@ -2,6 +2,8 @@
 
 #include "systemc/clocked.hpp"
 
+#include <stdexcept>
+
 namespace collnet::systemc {
 
 KernelSession::KernelSession() {
@@ -11,6 +13,8 @@ KernelSession::KernelSession() {
   // sc_stop() is how a run ends (all packets delivered, watchdog); its
   // "stopped by user" info message is not news to a collnet user.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  if (sc_core::sc_time(1.0, sc_core::SC_NS).value() != Clocked::kTicksPerCycle)
+    throw std::logic_error("collnet expects SystemC's default time resolution of 1 ps");
   scheduler_ = std::make_unique<WakeScheduler>("collnet_wake_scheduler");
   WakeScheduler::current_ = scheduler_.get();
 }
