@@ -1,0 +1,178 @@
+// The HLS schedule engine for a2a-optimal (A2AT) against the software
+// reference programs (collectives/a2a_optimal.cpp): word for word, for every
+// node of every 2-D torus and mesh up to 8x8, every nct 1..4 and both group
+// orders, with and without back-pressure; and its documented timing.
+#include "hls/schedule_engine_a2at.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithm.hpp"
+#include "topology/grid.hpp"
+
+using collnet::Descriptor;
+using collnet::DescriptorWord;
+using collnet::hls::A2atEngineInputs;
+using collnet::hls::A2atScheduleEngine;
+namespace reg = collnet::hls::a2at_engine_reg;
+namespace cc = collnet::collectives;
+
+namespace {
+
+struct Write {
+  std::uint8_t addr;
+  std::uint32_t data;
+};
+
+/// The register writes software issues for one node: configuration, the
+/// offset table from a2at_offset_groups, CONTROL last.
+std::vector<Write> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOrder order, std::uint32_t m, int x,
+                                 int y) {
+  std::vector<Write> w{{reg::message_words, m},
+                       {reg::size_x, static_cast<std::uint32_t>(nx)},
+                       {reg::size_y, static_cast<std::uint32_t>(ny)},
+                       {reg::coord_x, static_cast<std::uint32_t>(x)},
+                       {reg::coord_y, static_cast<std::uint32_t>(y)},
+                       {reg::torus, torus ? 1u : 0u},
+                       {reg::table_addr, 0}};
+  std::uint32_t count = 0;
+  for (const auto& group : cc::a2at_offset_groups(nx, ny, torus, nct, order))
+    for (std::size_t k = 0; k < group.size(); ++k, ++count)
+      w.push_back({reg::table_data, reg::table_word(group[k].dx, group[k].dy, k + 1 == group.size())});
+  w.push_back({reg::table_count, count});
+  w.push_back({reg::control, 1});
+  return w;
+}
+
+struct EngineRun {
+  std::vector<DescriptorWord> words;
+  std::vector<std::uint64_t> cycles;  // cycle (CONTROL write = 0) each word was taken
+};
+
+template <typename Stall>
+EngineRun run_engine(A2atScheduleEngine& engine, const std::vector<Write>& writes, Stall stall) {
+  for (const auto& w : writes) {
+    EXPECT_FALSE(engine.outputs().busy);
+    engine.step({true, w.addr, w.data, false});
+  }
+  EngineRun run;
+  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
+    A2atEngineInputs in;
+    in.out_ready = !stall(cycle);
+    const auto out = engine.step(in);
+    EXPECT_TRUE(out.busy);
+    if (out.out_valid && in.out_ready) {
+      run.words.push_back(out.out_desc);
+      run.cycles.push_back(cycle);
+      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
+    }
+  }
+  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
+  return run;
+}
+
+void expect_engine_equals_reference(const std::string& topology, int nct, const char* order, std::uint32_t m,
+                                    bool back_pressure) {
+  const auto topo = collnet::topology::make_topology(topology);
+  const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
+  const cc::Schedule schedule = cc::find_algorithm("a2a-optimal")
+                                    .build(*topo, collnet::Params{{"nct", std::to_string(nct)},
+                                                                  {"group_order", order},
+                                                                  {"message_flits", std::to_string(m)}});
+  const cc::A2atOrder o = std::string(order) == "printed" ? cc::A2atOrder::printed : cc::A2atOrder::reordered;
+  A2atScheduleEngine engine;  // one engine, reused node after node
+  std::uint64_t lcg = 11;
+  for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+    const auto c = grid.coord(node);
+    const auto run = run_engine(engine, engine_writes(grid.size(0), grid.size(1), grid.torus(), nct, o, m, c[0], c[1]),
+                                [&](std::uint64_t) {
+                                  lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+                                  return back_pressure && (lcg >> 62) != 0;  // stalled 3 cycles in 4
+                                });
+    const auto& program = schedule.programs[static_cast<std::size_t>(node)];
+    ASSERT_EQ(run.words.size(), program.size()) << topology << " nct " << nct << " " << order << " node " << node;
+    for (std::size_t i = 0; i < program.size(); ++i)
+      ASSERT_EQ(run.words[i], program[i].pack())
+          << topology << " nct " << nct << " " << order << " m " << m << " node " << node << " descriptor " << i;
+  }
+}
+
+}  // namespace
+
+TEST(A2atScheduleEngine, EqualsReferenceOnEvery2DTorusAndMeshUpTo8x8EveryNctBothOrders) {
+  for (int nx = 1; nx <= 8; ++nx)
+    for (int ny = 1; ny <= 8; ++ny)
+      for (const char* form : {"torus:", "mesh:"})
+        for (int nct = 1; nct <= 4; ++nct)
+          for (const char* order : {"printed", "reordered"})
+            expect_engine_equals_reference(form + std::to_string(nx) + "x" + std::to_string(ny), nct, order,
+                                           1 + static_cast<std::uint32_t>(nx + 3 * ny + nct) % 7, false);
+}
+
+TEST(A2atScheduleEngine, EqualsReferenceUnderRandomBackPressure) {
+  for (const char* topology : {"torus:8x8", "torus:7x5", "mesh:6x4", "torus:4x6", "mesh:3x8"})
+    for (int nct = 1; nct <= 4; ++nct)
+      for (const char* order : {"printed", "reordered"}) expect_engine_equals_reference(topology, nct, order, 16, true);
+}
+
+// Beyond the exhaustive range: a non-square 16x16 table of 255 entries
+// (the table's limit is 256) and sizes up to the 64 of the row tables.
+TEST(A2atScheduleEngine, EqualsReferenceAtTheTableLimits) {
+  expect_engine_equals_reference("torus:16x16", 4, "reordered", 3, false);
+  expect_engine_equals_reference("mesh:2x64", 2, "printed", 1, false);
+  expect_engine_equals_reference("torus:64x4", 3, "reordered", 2, false);
+}
+
+// Documented timing: CONTROL write = cycle 0, (Nx + 1) + (Ny + 1) cycles of
+// table fill, three pipeline stages: the first descriptor is taken in cycle
+// Nx + Ny + 6, then one per cycle (II = 1) while the consumer is ready.
+TEST(A2atScheduleEngine, FirstDescriptorAfterNxPlusNyPlus6CyclesThenOnePerCycle) {
+  A2atScheduleEngine engine;
+  const auto run = run_engine(engine, engine_writes(7, 5, true, 4, cc::A2atOrder::reordered, 8, 3, 2),
+                              [](std::uint64_t) { return false; });
+  ASSERT_EQ(run.words.size(), 7u * 5u + 1u);  // 34 sends, the local copy, END
+  EXPECT_EQ(run.cycles.front(), 7u + 5u + 6u);
+  for (std::size_t i = 1; i < run.cycles.size(); ++i) EXPECT_EQ(run.cycles[i], run.cycles[i - 1] + 1);
+}
+
+// Valid/ready: a descriptor offered and not taken stays offered, unchanged.
+TEST(A2atScheduleEngine, OfferedDescriptorStaysStableUntilTaken) {
+  A2atScheduleEngine engine;
+  for (const auto& w : engine_writes(4, 4, true, 4, cc::A2atOrder::reordered, 4, 1, 2))
+    engine.step({true, w.addr, w.data, false});
+  bool was_offered = false;
+  DescriptorWord offered;
+  int taken = 0;
+  for (int cycle = 0; cycle < 400 && engine.outputs().busy; ++cycle) {
+    const bool ready = cycle % 3 == 2;
+    const auto out = engine.step({false, 0, 0, ready});
+    if (was_offered) {
+      EXPECT_TRUE(out.out_valid);
+      EXPECT_EQ(out.out_desc, offered);
+    }
+    taken += out.out_valid && ready ? 1 : 0;
+    was_offered = out.out_valid && !ready;
+    offered = out.out_desc;
+  }
+  EXPECT_FALSE(engine.outputs().busy);
+  EXPECT_EQ(taken, 16 + 1);  // 15 sends, the copy, END
+}
+
+// Configuration and table writes while busy are ignored (register map contract).
+TEST(A2atScheduleEngine, WritesWhileBusyAreIgnored) {
+  A2atScheduleEngine reference_engine, engine;
+  const auto writes = engine_writes(3, 3, false, 2, cc::A2atOrder::printed, 5, 1, 1);
+  const auto expected = run_engine(reference_engine, writes, [](std::uint64_t) { return false; });
+  for (const auto& w : writes) engine.step({true, w.addr, w.data, false});
+  std::vector<DescriptorWord> words;
+  for (int cycle = 0; cycle < 100 && engine.outputs().busy; ++cycle) {
+    static constexpr std::uint8_t targets[3] = {reg::control, reg::size_x, reg::table_data};
+    const auto out = engine.step({true, targets[cycle % 3], cycle % 3 == 0 ? 1u : 0x10101u, true});
+    if (out.out_valid) words.push_back(out.out_desc);
+  }
+  EXPECT_EQ(words, expected.words);
+}
