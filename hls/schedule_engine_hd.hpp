@@ -1,0 +1,543 @@
+// Schedule engine for hd-allreduce and hd-allreduce-conventional (spec
+// hd-allreduce, document 004): expands one endpoint's program (a main unit's
+// or an aggregation unit's) into its descriptor stream from a handful of
+// registers that software loads before the collective.
+// collectives/hd_allreduce.cpp (`build_hd_allreduce`) is the reference it
+// must equal word for word; its header documents the steps, the tags and the
+// aggregation-unit memory layout that the stream below reproduces.
+//
+// Stream (B = L / A words per plane, H = sum of log2 sizes, last = 2H + 1,
+// every descriptor carries dtype; local = SEND to itself):
+//   main unit m:   SEND agg(a), src a*B, dst m*B, len B, tag 0   (a = 0..A-1)
+//                  WAIT tag last, count A; END
+//   aggregation unit a < A:
+//     WAIT tag 0, count 8
+//     local SEND src m*B, dst 0, len B, op, tag 0x8000; WAIT 0x8000, m  (m = 1..7)
+//     [average and H = 0: local divide SEND src 8B, dst 0, len B; WAIT 0x8000, 8]
+//     every step g = 1..2H (halving or doubling of bit s of dimension d;
+//     partner = the aggregation unit a of the board whose coordinate bit s
+//     of d differs):
+//       halving:  SEND(s) of the half given up to the partner's slot of g,
+//                 WAIT g, parts; local SEND slot -> kept half, op, tag
+//                 0x8000+g; WAIT 0x8000+g, 1; [average, last halving: local
+//                 divide SEND divisor area -> kept half; WAIT 0x8000+g, 2]
+//       doubling: SEND(s) of the held block to the same place; WAIT g, parts
+//       a size-2 dimension splits a message of n >= 2 words into ceil(n/2)
+//       words with the + hint and the rest with the - hint (two parts)
+//     SEND main(m), src 0, dst a*B, len B, tag last   (m = 0..7); END
+//   aggregation unit a >= A: END
+// Step order: hierarchical = halvings of every dimension in dimension order
+// (bits 0 up), then doublings in reverse (bits down); conventional = per
+// dimension, halvings then doublings. Dimension order: wxyz, or bandwidth
+// (size-2 dimensions, then size-4, ties W < X < Y < Z); size-1 skipped.
+//
+// No multiplier: sizes are 1, 2 or 4, so a board coordinate is a bit field of
+// the board id (W fastest: c_d at bits [shift_d, shift_d + log2 n_d)) and
+// the partner board is board ^ (1 << (shift_d + s)); endpoint = board*12 +
+// unit = (board << 3) + (board << 2) + unit; m*B and a*B are accumulated by
+// addition; B = L >> log2 A; halving halves by a shift.
+//
+// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
+// write-only; write only while busy is 0):
+//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
+//   0x1 VARIANT        [0]     0 = hd-allreduce (hierarchical), 1 = conventional
+//   0x2 DIM_ORDER      [0]     0 = wxyz, 1 = bandwidth
+//   0x3 OP             [2:0]   0 sum, 1 product, 2 max, 3 min, 4 average
+//   0x4 DTYPE          [0]     0 int64, 1 float64
+//   0x5 UNIT           [3:0]   endpoint mod 12: 0..7 main unit m, 8..11 aggregation unit a+8
+//   0x6 ELEMENTS       [19:0]  L, a multiple of A x boards
+//   0x7 AGG_UNITS      [2:0]   A = 1, 2 or 4
+//   0x8..0xB SIZE0..3  [2:0]   board sizes W, X, Y, Z: 1, 2 or 4
+//   0xC..0xF COORD0..3 [1:0]   this board's coordinate
+// Contract (software checks it: build_hd_allreduce's ConfigErrors): sizes
+// 1/2/4, A in {1,2,4}, A*boards divides L, and the aggregation-unit memory
+// (8B + halving slots + divisor area) fits the 20-bit offsets.
+// Storage: 1+1+3+1+4+20+3+12+8 = 53 configuration bits; state about 120 bits
+// (held block lo/len, slot cursor, plan position, counters); no table.
+//
+// Timing: the CONTROL write is cycle 0; cycle 1 computes the dimension
+// order and the board id, cycle 2 loads the output register, so the first
+// descriptor is offered in cycle 3; then one descriptor per cycle while the
+// consumer is ready, with one extra cycle (no descriptor) before each
+// network step g = 1..2H, where its partner and block are computed: END is
+// offered in cycle 2 + descriptors + 2H (aggregation unit), 2 + descriptors
+// (main unit). Output: valid/ready;
+// out_valid is a register output and never depends on out_ready; the
+// descriptor stays stable while out_valid and not out_ready. busy is 1 from
+// start until END has been taken.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+/// Register addresses of the engine's configuration port.
+namespace hd_engine_reg {
+inline constexpr std::uint8_t control = 0x0;
+inline constexpr std::uint8_t variant = 0x1;
+inline constexpr std::uint8_t dim_order = 0x2;
+inline constexpr std::uint8_t op = 0x3;
+inline constexpr std::uint8_t dtype = 0x4;
+inline constexpr std::uint8_t unit = 0x5;
+inline constexpr std::uint8_t elements = 0x6;
+inline constexpr std::uint8_t agg_units = 0x7;
+inline constexpr std::uint8_t size0 = 0x8;   // size0 + d
+inline constexpr std::uint8_t coord0 = 0xC;  // coord0 + d
+inline constexpr std::uint32_t op_sum = 0, op_product = 1, op_max = 2, op_min = 3, op_average = 4;
+}  // namespace hd_engine_reg
+
+struct HdEngineInputs {
+  bool cfg_we = false;
+  std::uint8_t cfg_addr = 0;
+  std::uint32_t cfg_wdata = 0;
+  bool out_ready = false;
+};
+
+struct HdEngineOutputs {
+  bool out_valid = false;
+  DescriptorWord out_desc;
+  bool busy = false;
+};
+
+struct HdEngineWrite {
+  std::uint8_t addr;
+  std::uint32_t data;
+};
+
+/// The configuration writes that load one endpoint and start it (CONTROL
+/// last).
+inline std::vector<HdEngineWrite> hd_engine_writes(bool conventional, bool bandwidth, std::uint32_t op, bool float64,
+                                                   std::uint32_t unit, std::uint32_t elements, std::uint32_t agg_units,
+                                                   const std::array<std::uint32_t, 4>& sizes,
+                                                   const std::array<std::uint32_t, 4>& coord) {
+  namespace r = hd_engine_reg;
+  std::vector<HdEngineWrite> w{{r::variant, conventional ? 1u : 0u}, {r::dim_order, bandwidth ? 1u : 0u},
+                               {r::op, op},
+                               {r::dtype, float64 ? 1u : 0u},
+                               {r::unit, unit},
+                               {r::elements, elements},
+                               {r::agg_units, agg_units}};
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::size0 + d), sizes[d]});
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::coord0 + d), coord[d]});
+  w.push_back({r::control, 1});
+  return w;
+}
+
+class HdScheduleEngine {
+ public:
+  static constexpr unsigned addr_width = 20;
+  static constexpr std::uint32_t main_units = 8;
+  static constexpr std::uint32_t units_per_board = 12;
+  static constexpr std::uint32_t local_tag = 0x8000;
+
+  enum class State : std::uint8_t {
+    idle,
+    init,
+    main_send,   // main unit: S2 SENDs
+    main_wait,   // main unit: WAIT last
+    s2_wait,     // aggregation: WAIT 0, 8
+    s2_local,    // local combine m
+    s2_lwait,
+    div_send,    // average: local divide
+    div_wait,
+    step_plan,   // bubble: partner, block, parts of step g
+    part0,
+    part1,
+    net_wait,
+    h_local,
+    h_lwait,
+    bcast,       // S10 SENDs
+    end
+  };
+
+  [[nodiscard]] HdEngineOutputs outputs() const { return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_}; }
+
+  /// One clock cycle: returns this cycle's outputs, then commits.
+  HdEngineOutputs step(const HdEngineInputs& in) {
+    COLLNET_HLS(INLINE)
+    const HdEngineOutputs out = outputs();
+    Registers d = r_;
+
+    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
+      const std::uint32_t w = in.cfg_wdata;
+      namespace reg = hd_engine_reg;
+      switch (in.cfg_addr) {
+        case reg::control:
+          if (w & 1u) d.state = State::init;
+          break;
+        case reg::variant: d.conventional = w & 1u; break;
+        case reg::dim_order: d.bandwidth = w & 1u; break;
+        case reg::op: d.op = w & 7u; break;
+        case reg::dtype: d.float64 = w & 1u; break;
+        case reg::unit: d.unit = w & 15u; break;
+        case reg::elements: d.elements = w & mask(addr_width); break;
+        case reg::agg_units: d.agg_units = w & 7u; break;
+        default:
+          if (in.cfg_addr >= reg::size0 && in.cfg_addr < reg::size0 + 4)
+            d.log_size[in.cfg_addr - reg::size0] = (w & 7u) == 4 ? 2 : (w & 7u) == 2 ? 1 : 0;
+          else if (in.cfg_addr >= reg::coord0 && in.cfg_addr < reg::coord0 + 4)
+            d.coord[in.cfg_addr - reg::coord0] = w & 3u;
+          break;
+      }
+    }
+
+    const bool can_load = !out_valid_q_ || in.out_ready;
+    bool load = false;
+    DescriptorWord word;
+    const bool average = r_.op == hd_engine_reg::op_average;
+    const std::uint32_t rop = average ? 1u : r_.op + 1u;  // ReceiveOp: sum 1, product 2, max 3, min 4
+    const std::uint32_t divide = static_cast<std::uint32_t>(ReceiveOp::divide);
+
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init: init_step(d); break;
+      case State::main_send:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.mbase, r_.B, 0, 0, 0);
+          d.count = r_.count + 1;
+          d.abase = r_.abase + r_.B;
+          if (r_.count + 1 == r_.agg_units) d.state = State::main_wait;
+        }
+        break;
+      case State::main_wait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
+          d.state = State::end;
+        }
+        break;
+      case State::s2_wait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, main_units, 0, 0, 0);
+          d.count = 1;
+          d.mbase = r_.B;
+          d.state = State::s2_local;
+        }
+        break;
+      case State::s2_local:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.self, r_.mbase, 0, r_.B, local_tag, rop, 0);
+          d.state = State::s2_lwait;
+        }
+        break;
+      case State::s2_lwait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, r_.count, local_tag, 0, 0);
+          d.count = r_.count + 1;
+          d.mbase = r_.mbase + r_.B;
+          if (r_.count + 1 < main_units) {
+            d.state = State::s2_local;
+          } else if (average && r_.ndims == 0) {
+            // spec hd-allreduce: average divides after the last halving (none here)
+            d.state = State::div_send;
+            d.lcount = main_units;
+          } else {
+            d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
+            d.count = 0;
+          }
+        }
+        break;
+      case State::div_send:
+        if (can_load) {
+          load = true;
+          // the divisor area follows the halving slots: the cursor after the last one
+          word = make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, local_tag + r_.g, divide, 0);
+          d.state = State::div_wait;
+        }
+        break;
+      case State::div_wait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, r_.lcount, local_tag + r_.g, 0, 0);
+          d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
+          d.count = 0;
+          if (r_.g != 0) advance_plan(d);
+        }
+        break;
+      case State::step_plan: plan_step(d); break;
+      case State::part0:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.partner, r_.src, r_.dst, r_.first, r_.g, 0, r_.hint0);
+          d.state = r_.two_parts ? State::part1 : State::net_wait;
+        }
+        break;
+      case State::part1:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.partner, r_.src + r_.first, r_.dst + r_.first, r_.n - r_.first, r_.g, 0,
+                      r_.hint0 << 1);  // minus = 2 << 2d
+          d.state = State::net_wait;
+        }
+        break;
+      case State::net_wait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, r_.two_parts ? 2u : 1u, r_.g, 0, 0);
+          if (r_.halving) {
+            d.state = State::h_local;
+          } else {
+            advance_plan(d);
+          }
+        }
+        break;
+      case State::h_local:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, local_tag + r_.g, rop, 0);
+          d.state = State::h_lwait;
+        }
+        break;
+      case State::h_lwait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, 1, local_tag + r_.g, 0, 0);
+          if (average && last_halving()) {
+            d.state = State::div_send;
+            d.lcount = 2;
+          } else {
+            advance_plan(d);
+          }
+        }
+        break;
+      case State::bcast:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::send, r_.board_base + r_.count, 0, r_.abase, r_.B, last_step(), 0, 0);
+          d.count = r_.count + 1;
+          if (r_.count + 1 == main_units) d.state = State::end;
+        }
+        break;
+      case State::end:
+        if (can_load) {
+          load = true;
+          word = Descriptor::end().pack();
+          d.state = State::idle;
+        }
+        break;
+    }
+
+    bool out_valid_d = out_valid_q_;
+    DescriptorWord out_d = out_q_;
+    if (load) {
+      out_valid_d = true;
+      out_d = word;
+    } else if (in.out_ready) {
+      out_valid_d = false;
+    }
+    r_ = d;
+    out_valid_q_ = out_valid_d;
+    out_q_ = out_d;
+    return out;
+  }
+
+  void reset() {
+    r_ = Registers{};
+    out_valid_q_ = false;
+    out_q_ = DescriptorWord{};
+  }
+
+  [[nodiscard]] State state_q() const { return r_.state; }
+
+ private:
+  struct Registers {
+    // configuration
+    bool conventional = false;
+    bool bandwidth = false;
+    std::uint32_t op = 0;
+    bool float64 = false;
+    std::uint32_t unit = 0;
+    std::uint32_t elements = 0;
+    std::uint32_t agg_units = 1;
+    std::array<std::uint32_t, 4> log_size{};  // k_d = log2 n_d
+    std::array<std::uint32_t, 4> coord{};
+    State state = State::idle;
+    // computed at init
+    std::array<std::uint32_t, 4> order{};  // dimensions of size > 1 in processing order
+    std::uint32_t ndims = 0;
+    std::array<std::uint32_t, 4> shift{};  // bit position of c_d in the board id
+    std::uint32_t board = 0;
+    std::uint32_t board_base = 0;  // board * 12
+    std::uint32_t self = 0;        // endpoint id
+    std::uint32_t B = 0;           // words per plane
+    std::uint32_t abase = 0;       // a * B (main unit: running plane base)
+    std::uint32_t mbase = 0;       // m * B
+    std::uint32_t count = 0;       // plane / main-unit counter
+    std::uint32_t lcount = 0;      // local WAIT count of the divide
+    // plan position and the held block
+    std::uint32_t g = 0;        // global step number
+    std::uint32_t idx = 0;      // position in `order`
+    std::uint32_t bit = 0;      // s
+    bool halving = true;        // kind of step g
+    std::uint32_t lo = 0, len = 0;
+    std::uint32_t cursor = 0;   // next free aggregation-unit word (slots, then divisor)
+    std::uint32_t slot = 0;     // receive slot of this halving step
+    // the current step's messages
+    std::uint32_t partner = 0;
+    std::uint32_t src = 0, dst = 0, n = 0, first = 0;
+    bool two_parts = false;
+    std::uint32_t hint0 = 0;    // + hint of the dimension (1 << 2d)
+  };
+
+  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+
+  [[nodiscard]] std::uint32_t last_step() const {
+    std::uint32_t h = 0;
+    for (std::uint32_t k : r_.log_size) h += k;
+    return 2 * h + 1;
+  }
+
+  [[nodiscard]] bool last_halving() const {
+    const std::uint32_t dim = r_.order[r_.idx];
+    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit + 1 == r_.log_size[dim];
+  }
+
+  [[nodiscard]] DescriptorWord make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
+                                    std::uint32_t length, std::uint32_t tag, std::uint32_t op,
+                                    std::uint32_t hint) const {
+    namespace L = descriptor_layout;
+    DescriptorWord w;
+    w.set(L::opcode, static_cast<std::uint64_t>(opcode));
+    w.set(L::op, op);
+    w.set(L::dtype, r_.float64 ? 1u : 0u);
+    w.set(L::route_hint, hint);
+    w.set(L::dest, dest);
+    w.set(L::src_offset, src);
+    w.set(L::dst_offset, dst);
+    w.set(L::length, length);
+    w.set(L::tag, tag);
+    return w;
+  }
+
+  // Dimension order, board id, B and the first state (one cycle).
+  void init_step(Registers& d) const {
+    std::uint32_t n = 0;
+    for (std::uint32_t pass = 0; pass < 2; ++pass)
+      for (std::uint32_t dim = 0; dim < 4; ++dim) {
+        const std::uint32_t k = r_.log_size[dim];
+        // wxyz: one pass over every dimension of size > 1; bandwidth: size 2
+        // in the first pass, size 4 in the second (spec embodiment 2)
+        const bool take = r_.bandwidth ? k == pass + 1 : pass == 0 && k != 0;
+        if (take) d.order[n++] = dim;
+      }
+    d.ndims = n;
+    std::uint32_t s = 0, board = 0;
+    for (std::uint32_t dim = 0; dim < 4; ++dim) {
+      d.shift[dim] = s;
+      board |= r_.coord[dim] << s;
+      s += r_.log_size[dim];
+    }
+    d.board = board;
+    d.board_base = (board << 3) + (board << 2);
+    d.self = d.board_base + r_.unit;
+    const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
+    d.B = r_.elements >> log_a;
+    d.count = 0;
+    d.abase = 0;
+    d.g = 0;
+    d.idx = 0;
+    d.bit = 0;
+    d.halving = true;
+    d.lo = 0;
+    d.len = d.B;
+    d.cursor = (d.B << 3);
+    if (r_.unit < main_units) {
+      std::uint32_t mb = 0;  // m * B by addition
+      for (std::uint32_t m = 0; m < main_units; ++m)
+        if (m < r_.unit) mb += d.B;
+      d.mbase = mb;
+      d.state = State::main_send;
+    } else if (r_.unit - main_units < r_.agg_units) {
+      std::uint32_t ab = 0;
+      for (std::uint32_t a = 0; a < 4; ++a)
+        if (a < r_.unit - main_units) ab += d.B;
+      d.abase = ab;
+      d.state = State::s2_wait;
+    } else {
+      d.state = State::end;  // an aggregation unit outside the A planes
+    }
+  }
+
+  // Step g's partner, block and message parts (the bubble cycle).
+  void plan_step(Registers& d) const {
+    const std::uint32_t dim = r_.order[r_.idx];
+    const std::uint32_t g = r_.g + 1;
+    d.g = g;
+    const std::uint32_t pos = r_.shift[dim] + r_.bit;
+    const std::uint32_t partner_board = r_.board ^ (1u << pos);
+    d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
+    const std::uint32_t b = (r_.board >> pos) & 1u;
+    if (r_.halving) {
+      // keep the first half if the bit is 0, else the second; send the other
+      const std::uint32_t half = r_.len >> 1;
+      d.len = half;
+      d.lo = r_.lo + (b ? half : 0);
+      d.src = b ? r_.lo : r_.lo + half;
+      d.slot = r_.cursor;
+      d.dst = r_.cursor;
+      d.cursor = r_.cursor + half;
+      d.n = half;
+    } else {
+      d.src = r_.lo;
+      d.dst = r_.lo;
+      d.n = r_.len;
+    }
+    const bool size2 = r_.log_size[dim] == 1;
+    d.two_parts = size2 && d.n >= 2;
+    d.first = d.two_parts ? (d.n + 1) >> 1 : d.n;
+    d.hint0 = size2 && d.two_parts ? 1u << (2 * dim) : 0u;
+    d.state = State::part0;
+  }
+
+  // After step g: the block grows back on a doubling (applied here, once the
+  // step's messages are out), then the plan moves to the next step.
+  void advance_plan(Registers& d) const {
+    if (!r_.halving) {
+      const std::uint32_t dim = r_.order[r_.idx];
+      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit)) & 1u;
+      d.lo = r_.lo - (b ? r_.len : 0);
+      d.len = r_.len << 1;
+    }
+    const std::uint32_t k = r_.log_size[r_.order[r_.idx]];
+    bool done = false;
+    if (r_.halving) {
+      if (r_.bit + 1 < k) {
+        d.bit = r_.bit + 1;
+      } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
+        d.idx = r_.idx + 1;
+        d.bit = 0;
+      } else {
+        d.halving = false;  // doubling of the same dimension, from its top bit
+        d.bit = k - 1;
+      }
+    } else if (r_.bit > 0) {
+      d.bit = r_.bit - 1;
+    } else if (!r_.conventional && r_.idx > 0) {
+      d.idx = r_.idx - 1;
+      d.bit = r_.log_size[r_.order[r_.idx - 1]] - 1;
+    } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
+      d.idx = r_.idx + 1;
+      d.bit = 0;
+      d.halving = true;
+    } else {
+      done = true;
+    }
+    d.state = done ? State::bcast : State::step_plan;
+    d.count = 0;
+  }
+
+  Registers r_;
+  bool out_valid_q_ = false;
+  DescriptorWord out_q_;
+};
+
+}  // namespace collnet::hls
