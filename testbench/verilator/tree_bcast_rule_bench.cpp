@@ -1,0 +1,253 @@
+// Verilator bench of the tree-bcast forwarding rule: rtl/tree_bcast_rule.sv
+// (Verilated), the HLS class hls/tree_bcast_rule.hpp and the software
+// reference tree_bcast_targets (collectives/tree_bcast.cpp), side by side.
+//
+// For every node of random trees up to 64 nodes, every physical root, the
+// node's links on random ports, the logical-root request and a request from
+// every neighbour, fed with random gaps and a randomly stalled consumer:
+// every cycle the RTL and HLS outputs (in_ready, out_valid, out_mask) must be
+// equal, and every answer taken must name exactly the reference's targets.
+// Also checks that the RTL assertion reports a message from a non-tree port.
+//
+//   collnet_tree_bcast_rule_bench [--seed N] [--trace FILE.fst]
+//
+// Exit status 0 when everything agrees, 1 on the first mismatch (printed).
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Vtree_bcast_rule.h>
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "collectives/tree_bcast.hpp"
+#include "hls/tree_bcast_rule.hpp"
+#include "topology/tree.hpp"
+
+namespace {
+
+using collnet::topology::EndpointId;
+using collnet::hls::TreeBcastRuleConfig;
+using collnet::hls::TreeBcastRuleInputs;
+using collnet::hls::TreeBcastRuleOutputs;
+using collnet::topology::kNone;
+using collnet::topology::Tree;
+
+struct Mismatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class RuleHarness {
+ public:
+  explicit RuleHarness(const char* trace_file) : rtl_(std::make_unique<Vtree_bcast_rule>(&context_)) {
+    if (trace_file != nullptr) {
+      context_.traceEverOn(true);
+      trace_ = std::make_unique<VerilatedFstC>();
+      rtl_->trace(trace_.get(), 99);
+      trace_->open(trace_file);
+    }
+    reset();
+  }
+  ~RuleHarness() {
+    if (trace_) trace_->close();
+    rtl_->final();
+  }
+  RuleHarness(const RuleHarness&) = delete;
+  RuleHarness& operator=(const RuleHarness&) = delete;
+
+  void reset() {
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->in_valid_i = 0;
+    rtl_->eval();
+    clock_edge();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+    hls_.reset();
+  }
+
+  void configure(const TreeBcastRuleConfig& c) {
+    hls_.configure(c);
+    rtl_->parent_port_i = c.parent_port;
+    rtl_->is_root_i = c.is_root;
+    rtl_->child_mask_i = c.child_mask;
+  }
+
+  /// Feeds the requests (from_none, from_port) with random gaps and stalls;
+  /// returns the answers taken, in order.
+  std::vector<std::uint64_t> run(const std::string& where, const std::vector<std::pair<bool, std::uint8_t>>& requests,
+                                 std::mt19937_64& rng) {
+    std::bernoulli_distribution stall(0.3), gap(0.2);
+    std::vector<std::uint64_t> taken;
+    std::size_t next = 0;
+    for (std::uint64_t c = 0; taken.size() < requests.size(); ++c) {
+      if (c > 100'000) throw Mismatch(where + ": answers missing");
+      TreeBcastRuleInputs in;
+      in.in_valid = next < requests.size() && !gap(rng);
+      if (in.in_valid) {
+        in.from_none = requests[next].first;
+        in.from_port = requests[next].second;
+      }
+      in.out_ready = !stall(rng);
+      const auto out = cycle(where, in);
+      if (in.in_valid && out.in_ready) ++next;
+      if (out.out_valid && in.out_ready) taken.push_back(out.out_mask);
+    }
+    return taken;
+  }
+
+  /// The RTL assertion is live: a request from a port that is no tree link
+  /// must be reported, a legal one must not.
+  bool assertion_catches_bad_port() {
+    const auto errors_for = [&](std::uint8_t port) {
+      context_.errorLimit(1000);
+      context_.errorCount(0);
+      rtl_->parent_port_i = 1;
+      rtl_->is_root_i = 0;
+      rtl_->child_mask_i = 0x4;  // child on port 2
+      rtl_->in_valid_i = 1;
+      rtl_->from_none_i = 0;
+      rtl_->from_port_i = port;
+      rtl_->out_ready_i = 1;
+      rtl_->eval();
+      clock_edge();
+      rtl_->in_valid_i = 0;
+      rtl_->eval();
+      clock_edge();
+      const int errors = context_.errorCount();
+      context_.errorCount(0);
+      context_.errorLimit(1);
+      reset();
+      return errors;
+    };
+    return errors_for(2) == 0 && errors_for(1) == 0 && errors_for(7) > 0;
+  }
+
+  [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
+
+ private:
+  TreeBcastRuleOutputs cycle(const std::string& where, const TreeBcastRuleInputs& in) {
+    const auto hls = hls_.step(in);
+    rtl_->in_valid_i = in.in_valid;
+    rtl_->from_none_i = in.from_none;
+    rtl_->from_port_i = in.from_port;
+    rtl_->out_ready_i = in.out_ready;
+    rtl_->eval();
+    if (rtl_->in_ready_o != hls.in_ready || rtl_->out_valid_o != hls.out_valid ||
+        (hls.out_valid && rtl_->out_mask_o != hls.out_mask))
+      throw Mismatch(where + ": RTL and HLS differ at cycle " + std::to_string(cycles_));
+    clock_edge();
+    ++cycles_;
+    return hls;
+  }
+
+  void clock_edge() {
+    if (trace_) trace_->dump(time_);
+    context_.time(++time_);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    if (trace_) trace_->dump(time_);
+    context_.time(++time_);
+    rtl_->clk_i = 0;
+    rtl_->eval();
+  }
+
+  VerilatedContext context_;
+  std::unique_ptr<Vtree_bcast_rule> rtl_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  collnet::hls::TreeBcastRule hls_;
+  std::uint64_t time_ = 0;
+  std::uint64_t cycles_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t seed = 1;
+  const char* trace_file = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
+      return 2;
+    }
+  }
+  Verilated::commandArgs(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  std::mt19937_64 rng(seed);
+  RuleHarness harness(trace_file);
+  std::printf("checking that the RTL assertion fires (the %%Error lines below are expected):\n");
+  std::fflush(stdout);
+  if (!harness.assertion_catches_bad_port()) {
+    std::fprintf(stderr, "MISMATCH: the RTL assertion did not report a request from a non-tree port\n");
+    return 1;
+  }
+  std::printf("RTL assertion reports a non-tree port: yes\n");
+  std::uint64_t answers = 0;
+  try {
+    for (std::int32_t n : {1, 2, 3, 6, 11, 25, 40, 64}) {
+      const auto parents = Tree::random_parents(n, seed + static_cast<std::uint64_t>(n));
+      for (EndpointId root = 0; root < n; ++root) {
+        const Tree tree(parents, root);
+        for (EndpointId v = 0; v < n; ++v) {
+          std::vector<std::uint8_t> ports(64);
+          for (std::uint8_t p = 0; p < 64; ++p) ports[p] = p;
+          std::shuffle(ports.begin(), ports.end(), rng);
+          std::map<EndpointId, std::uint8_t> port_of;
+          std::map<std::uint8_t, EndpointId> node_at;
+          std::size_t i = 0;
+          for (EndpointId nb : tree.neighbours(v)) {
+            port_of[nb] = ports[i];
+            node_at[ports[i]] = nb;
+            ++i;
+          }
+          TreeBcastRuleConfig c;
+          c.is_root = tree.parent(v) == kNone;
+          if (!c.is_root) c.parent_port = port_of.at(tree.parent(v));
+          for (EndpointId ch : tree.children(v)) c.child_mask |= std::uint64_t{1} << port_of.at(ch);
+          harness.configure(c);
+
+          std::vector<EndpointId> froms{kNone};
+          for (EndpointId nb : tree.neighbours(v)) froms.push_back(nb);
+          std::vector<std::pair<bool, std::uint8_t>> requests;
+          for (EndpointId f : froms) requests.emplace_back(f == kNone, f == kNone ? 0 : port_of.at(f));
+          const std::string where = "n " + std::to_string(n) + " root " + std::to_string(root) + " node " +
+                                    std::to_string(v);
+          const auto taken = harness.run(where, requests, rng);
+          for (std::size_t r = 0; r < froms.size(); ++r) {
+            std::set<EndpointId> got;
+            for (unsigned p = 0; p < 64; ++p)
+              if ((taken[r] >> p) & 1u) {
+                auto it = node_at.find(static_cast<std::uint8_t>(p));
+                if (it == node_at.end()) throw Mismatch(where + ": mask names unused port " + std::to_string(p));
+                got.insert(it->second);
+              }
+            const auto ref = collnet::collectives::tree_bcast_targets(tree, v, froms[r]);
+            if (got != std::set<EndpointId>(ref.begin(), ref.end()) || got.size() != ref.size())
+              throw Mismatch(where + " from " + std::to_string(froms[r]) + ": mask differs from tree_bcast_targets");
+            ++answers;
+          }
+        }
+      }
+    }
+  } catch (const Mismatch& e) {
+    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("tree_bcast_rule: %llu answers equal (RTL = HLS every cycle = tree_bcast_targets), %llu cycles, %.2f s\n",
+              static_cast<unsigned long long>(answers), static_cast<unsigned long long>(harness.cycles()), seconds);
+  return 0;
+}
