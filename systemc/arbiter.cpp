@@ -74,17 +74,19 @@ class Age final : public Arbiter {
 class ClassArbiter final : public Arbiter {
  public:
   enum class Mode : std::uint8_t { alternate, through_first };
-  ClassArbiter(Mode mode, int slots) : mode_(mode), round_robin_(ArbiterStage::output, slots) {}
-  std::size_t pick(std::span<const ArbiterRequest> requests, Cycle now) override {
+  ClassArbiter(Mode mode, int slots)
+      : mode_(mode), local_(ArbiterStage::output, slots), through_(ArbiterStage::output, slots) {}
+  std::size_t pick(std::span<const ArbiterRequest> requests, Cycle /*now*/) override {
     const bool any_local = std::any_of(requests.begin(), requests.end(), [](auto& r) { return r.local; });
     const bool any_through = std::any_of(requests.begin(), requests.end(), [](auto& r) { return !r.local; });
     contended_ = any_local && any_through;
-    if (!contended_) return round_robin_.pick(requests, now);
-    const bool want_local = mode_ == Mode::alternate && prefer_local_;
-    return round_robin_.pick_among(requests, [&](const ArbiterRequest& r) { return r.local == want_local; });
+    const bool want_local = contended_ ? mode_ == Mode::alternate && prefer_local_ : any_local;
+    return (want_local ? local_ : through_).pick_among(requests, [&](const ArbiterRequest& r) {
+      return r.local == want_local;
+    });
   }
   void granted(const ArbiterRequest& r) override {
-    round_robin_.granted(r);
+    (r.local ? local_ : through_).granted(r);
     // spec a2a-hopgroup, router fairness: the split alternates only when both
     // classes wanted the output.
     if (contended_) prefer_local_ = !r.local;
@@ -92,7 +94,8 @@ class ClassArbiter final : public Arbiter {
 
  private:
   Mode mode_;
-  RoundRobin round_robin_;
+  RoundRobin local_;    // among injection ports (several NIC controllers)
+  RoundRobin through_;  // among network input ports
   bool prefer_local_ = true;
   bool contended_ = false;
 };

@@ -187,17 +187,10 @@ Cycle Router::evaluate(Cycle now) {
 
   // 2.-3. decide
   Scratch& sc = scratch();
-  auto& vc_requests_ = sc.vc_requests;
-  auto& vc_candidates_ = sc.vc_candidates;
-  auto& port_requests_ = sc.port_requests;
-  auto& port_candidates_ = sc.port_candidates;
-  auto& port_request_count_ = sc.port_request_count;
-  auto& touched_outputs_ = sc.touched_outputs;
-  auto& grants_ = sc.grants;
   Cycle next = kNever;
   bool requested = false;
-  touched_outputs_.clear();
-  grants_.clear();
+  sc.touched_outputs.clear();
+  sc.grants.clear();
   for (int p = 0; p < ports_; ++p) {
     if (port_flits_[static_cast<std::size_t>(p)] == 0) continue;
     std::size_t n = 0;
@@ -220,38 +213,38 @@ Cycle Router::evaluate(Cycle now) {
         ov = free_vc(ivc);
         if (ov < 0) continue;
       }
-      vc_requests_[n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+      sc.vc_requests[n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                        p >= network_ports_, ivc.inject_cycle};
-      vc_candidates_[n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+      sc.vc_candidates[n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                 static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
       ++n;
     }
     if (n == 0) continue;
     requested = true;
     const std::size_t w =
-        n == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(vc_requests_.data(), n), now);
-    const int o = vc_candidates_[w].out_port;
-    int& count = port_request_count_[static_cast<std::size_t>(o)];
-    if (count == 0) touched_outputs_.push_back(o);
+        n == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(sc.vc_requests.data(), n), now);
+    const int o = sc.vc_candidates[w].out_port;
+    int& count = sc.port_request_count[static_cast<std::size_t>(o)];
+    if (count == 0) sc.touched_outputs.push_back(o);
     const std::size_t at = static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
-    port_requests_[at] = vc_requests_[w];
-    port_candidates_[at] = vc_candidates_[w];
+    sc.port_requests[at] = sc.vc_requests[w];
+    sc.port_candidates[at] = sc.vc_candidates[w];
     ++count;
   }
-  for (int o : touched_outputs_) {
+  for (int o : sc.touched_outputs) {
     const auto oi = static_cast<std::size_t>(o);
-    const auto n = static_cast<std::size_t>(port_request_count_[oi]);
+    const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
     const std::size_t base = oi * static_cast<std::size_t>(ports_);
-    const std::size_t w = output_arbiters_[oi]->pick(std::span(port_requests_.data() + base, n), now);
-    const ArbiterRequest& r = port_requests_[base + w];
+    const std::size_t w = output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + base, n), now);
+    const ArbiterRequest& r = sc.port_requests[base + w];
     output_arbiters_[oi]->granted(r);
     input_arbiters_[r.port]->granted(r);
-    grants_.push_back(port_candidates_[base + w]);
-    port_request_count_[oi] = 0;
+    sc.grants.push_back(sc.port_candidates[base + w]);
+    sc.port_request_count[oi] = 0;
   }
 
   // 4. update
-  for (const Grant& g : grants_) apply(g, now);
+  for (const Grant& g : sc.grants) apply(g, now);
 
   if (observer_ != nullptr && occupancy_ != traced_occupancy_) {
     traced_occupancy_ = occupancy_;
