@@ -1,0 +1,624 @@
+// Schedule engine for the all-to-all of document 000: a2a-hopgroup (grouped
+// by direction and hop count, with packet pacing) and its comparative
+// example a2a-hopgroup-direct (spec a2a-hopgroup; reference:
+// collectives/a2a_hopgroup.cpp, whose header comment defines the programs this
+// engine must equal word for word). One engine, an ALGORITHM register picks
+// the program; at most one descriptor per cycle.
+//
+// a2a-hopgroup, as the engine runs it. Phase groups gi = 0, 1, ...:
+//   1-D / 2-D (one piece): group d = phase (dimension d, piece 0)
+//   3-D concurrent: group r = phases (0, piece r), (1, r+1), (2, r+2) mod 3
+//   3-D literal:    group 3r + j = one phase: j = 0 -> (0, r), 1 -> (2, r+2),
+//                   2 -> (1, r+1) (the document's X, then Z, then Y)
+// A phase of a dimension of size 1 is dropped; a group without phase has no
+// step. A group runs max(phase steps) steps; step s of a phase (index i = s,
+// or S-1-s with hop_order descending) holds the offsets
+//   torus plus: k = i+1 (+);  torus both: +h, and -h unless 2h = n, h = i+1;
+//   mesh: h = i/2 + 1, + for even i, - for odd i
+// and for each (phase, [local copy at s = 0], offset) a **run**: every label
+// L of the hyperplane L_d = v (v = c_d for the copy, c_d + k otherwise, mod n
+// on a torus, skipped outside a mesh) in increasing label order, one SEND per
+// label. Step t > 0 starts with BARRIER t-1 (= a barrier after every step
+// but the last); END after the last group. Tag = global step number.
+//
+// a2a-hopgroup-direct: the local copy (tag 0), then the offsets N-1 .. 1 of
+// a descending odometer (last dimension fastest; sizes 1 of unused dimensions
+// just pass the borrow), SEND tag t with gap = hops - 1, and BARRIER t after
+// each when BARRIERS is on; END.
+//
+// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
+// write-only; write only while busy is 0):
+//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
+//   0x1 ALGORITHM      [0] 0 = a2a-hopgroup, 1 = a2a-hopgroup-direct
+//   0x2 MESSAGE_WORDS  [19:0] m (1..2^19)
+//   0x3 OPTIONS        [0] torus, [1] pacing, [2] hop_order descending,
+//                      [3] directions both, [4] mode3d concurrent, [5] barriers
+//   0x4 GAP_SLACK      [7:0]
+//   0x5 DIMS           [2:0] number of dimensions of the grid (1..3 hopgroup,
+//                      1..4 direct); 3 splits every area in pieces a, b, c
+//   0x6..0x9 SIZE0..3  [6:0] n_d, 1..64; 1 for unused dimensions
+//   0xA..0xD COORD0..3 [5:0] c_d < n_d
+// Contract: 2*N*m <= 2^20 (collectives/a2a_common.cpp message_words).
+// Storage: 4 x 64 x (16 + 20) bits of coordinate tables (t * stride_d and
+// t * stride_d * m, one write and one read port each), about 600 bits of
+// registers; no multiplier, no divider (m / 3 by 20 cycles of restoring
+// division).
+//
+// Timing: after start, sum_d (n_d + 1) cycles fill the tables (also giving
+// self, self*m, N*m), 20 cycles divide m by 3; counting the CONTROL write as
+// cycle 0, the first descriptor of a2a-hopgroup-direct is offered in cycle
+// sum_d (n_d + 1) + 22. Then a2a-hopgroup spends one
+// cycle per group to plan it, one setup cycle per (phase, copy or offset) of
+// a step, and emits one descriptor per cycle within a run and per barrier;
+// a2a-hopgroup-direct emits one descriptor per cycle (II = 1).
+//
+// Output: valid/ready. out_valid is a register output and never depends on
+// out_ready; the descriptor stays stable while out_valid and not out_ready.
+// busy is 1 from start until END has been taken.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+namespace hopgroup_engine_reg {
+inline constexpr std::uint8_t control = 0x0;
+inline constexpr std::uint8_t algorithm = 0x1;
+inline constexpr std::uint8_t message_words = 0x2;
+inline constexpr std::uint8_t options = 0x3;
+inline constexpr std::uint8_t gap_slack = 0x4;
+inline constexpr std::uint8_t dims = 0x5;
+inline constexpr std::uint8_t size0 = 0x6;   // size0 + d
+inline constexpr std::uint8_t coord0 = 0xA;  // coord0 + d
+inline constexpr std::uint8_t algorithm_hopgroup = 0;
+inline constexpr std::uint8_t algorithm_direct = 1;
+inline constexpr std::uint32_t opt_torus = 1u << 0;
+inline constexpr std::uint32_t opt_pacing = 1u << 1;
+inline constexpr std::uint32_t opt_descending = 1u << 2;
+inline constexpr std::uint32_t opt_both = 1u << 3;
+inline constexpr std::uint32_t opt_concurrent = 1u << 4;
+inline constexpr std::uint32_t opt_barriers = 1u << 5;
+inline constexpr unsigned max_size = 64;
+}  // namespace hopgroup_engine_reg
+
+struct HopgroupEngineInputs {
+  bool cfg_we = false;
+  std::uint8_t cfg_addr = 0;
+  std::uint32_t cfg_wdata = 0;
+  bool out_ready = false;
+};
+
+struct HopgroupEngineOutputs {
+  bool out_valid = false;
+  DescriptorWord out_desc;
+  bool busy = false;
+};
+
+class HopgroupScheduleEngine {
+ public:
+  static constexpr int max_dims = 4;
+  static constexpr unsigned addr_width = 20;
+  static constexpr unsigned id_width = 16;
+  static constexpr unsigned tag_width = descriptor_layout::tag.width;
+
+  enum class State : std::uint8_t {
+    idle = 0,
+    init = 1,      // coordinate tables
+    divide = 2,    // m / 3
+    group = 3,     // hopgroup: plan group gi
+    barrier = 4,   // hopgroup: BARRIER tag-1 before step tag > 0
+    select = 5,    // hopgroup: set up the next run of the step
+    run = 6,       // hopgroup: one SEND per label of the run
+    d_copy = 7,    // direct: local copy
+    d_send = 8,    // direct: SEND of one offset
+    d_barrier = 9, // direct: BARRIER after it
+    end = 10
+  };
+
+  [[nodiscard]] HopgroupEngineOutputs outputs() const {
+    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
+  }
+
+  HopgroupEngineOutputs step(const HopgroupEngineInputs& in) {
+    COLLNET_HLS(INLINE)
+    namespace R = hopgroup_engine_reg;
+    const HopgroupEngineOutputs out = outputs();
+    Registers d = r_;
+
+    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
+      const std::uint32_t w = in.cfg_wdata;
+      switch (in.cfg_addr) {
+        case R::control:
+          if (w & 1u) start(d);
+          break;
+        case R::algorithm: d.algorithm = w & 1u; break;
+        case R::message_words: d.message_words = w & mask(addr_width); break;
+        case R::options: d.options = w & 0x3fu; break;
+        case R::gap_slack: d.gap_slack = w & 0xffu; break;
+        case R::dims: d.dims = w & 7u; break;
+        default:
+          if (in.cfg_addr >= R::size0 && in.cfg_addr < R::size0 + max_dims)
+            d.size[in.cfg_addr - R::size0] = w & 0x7fu;
+          else if (in.cfg_addr >= R::coord0 && in.cfg_addr < R::coord0 + max_dims)
+            d.coord[in.cfg_addr - R::coord0] = w & 0x3fu;
+          break;
+      }
+    }
+
+    const bool can_load = !out_valid_q_ || in.out_ready;
+    bool load = false;
+    DescriptorWord load_word;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const bool pacing = (r_.options & R::opt_pacing) != 0;
+    const std::uint32_t slack = pacing ? r_.gap_slack : 0;
+
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init: init_step(d); break;
+      case State::divide: {
+        // restoring division of m by 3, most significant bit first
+        const std::uint32_t bit = (r_.message_words >> (addr_width - 1 - r_.t)) & 1u;
+        const std::uint32_t rem = (r_.rem << 1) | bit;
+        const bool ge = rem >= 3;
+        d.rem = ge ? rem - 3 : rem;
+        d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
+        d.t = r_.t + 1;
+        if (r_.t + 1 == addr_width) {
+          if (r_.algorithm == R::algorithm_direct) {
+            d.state = State::d_copy;
+            for (std::size_t e = 0; e < max_dims; ++e) {
+              COLLNET_HLS(UNROLL)
+              d.digit[e] = r_.size[e] - 1;
+              d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
+            }
+            d.remaining = (r_.node_count - 1) & mask(id_width + 1);
+          } else {
+            d.state = State::group;
+          }
+        }
+        break;
+      }
+      case State::group: group_step(d); break;
+      case State::barrier:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::barrier((r_.tag - 1) & mask(tag_width)).pack();
+          d.state = State::select;
+        }
+        break;
+      case State::select: select_step(d); break;
+      case State::run:
+        if (can_load) {
+          load = true;
+          std::uint32_t part = 0;
+          for (std::size_t e = 0; e < max_dims; ++e) {
+            COLLNET_HLS(UNROLL)
+            part += r_.part[e];
+          }
+          Descriptor s = Descriptor::send(r_.run_dest, (r_.run_src + part) & mask(addr_width),
+                                          (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
+          s.controller = static_cast<std::uint8_t>(r_.run_dim);
+          s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
+          s.gap = static_cast<std::uint8_t>(r_.run_gap);
+          s.slack = static_cast<std::uint8_t>(r_.run_slack);
+          load_word = s.pack();
+          // next label: odometer over the dimensions other than run_dim, lowest fastest
+          bool carry = true;
+          for (std::size_t e = 0; e < max_dims; ++e) {
+            COLLNET_HLS(UNROLL)
+            if (carry && e != r_.run_dim) {
+              const bool wraps = r_.digit[e] + 1 == r_.size[e];
+              d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
+              d.part[e] = wraps ? 0 : (r_.part[e] + mstride_[e]) & mask(addr_width);
+              carry = wraps;
+            }
+          }
+          if (carry) {
+            d.state = State::select;
+            d.sub = r_.sub + 1;
+          }
+        }
+        break;
+      case State::d_copy:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
+                                       r_.message_words, 0)
+                          .pack();
+          d.tag = 0;
+          d.state = r_.remaining == 0 ? State::end : State::d_send;
+        }
+        break;
+      case State::d_send:
+        if (can_load) {
+          load = true;
+          std::uint32_t dest = 0, src = 0, hops = 0;
+          for (std::size_t e = 0; e < max_dims; ++e) {
+            COLLNET_HLS(UNROLL)
+            const std::uint32_t t = r_.target[e];
+            dest += id_table_[e][t & index_mask];
+            src += m_table_[e][t & index_mask];
+            // hops of dimension e: the shorter way round a torus, the distance on a mesh
+            const std::uint32_t o = r_.digit[e];
+            const std::uint32_t c = r_.coord[e];
+            hops += torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o) : (t >= c ? t - c : c - t);
+          }
+          Descriptor s = Descriptor::send(dest & mask(id_width), src & mask(addr_width),
+                                          (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
+          s.gap = static_cast<std::uint8_t>(pacing ? hops - 1 : 0);
+          s.slack = static_cast<std::uint8_t>(slack);
+          load_word = s.pack();
+          // next offset: descending odometer, last dimension fastest
+          bool borrow = true;
+          for (std::size_t j = 0; j < max_dims; ++j) {
+            COLLNET_HLS(UNROLL)
+            const std::size_t e = max_dims - 1 - j;
+            if (borrow) {
+              d.digit[e] = r_.digit[e] == 0 ? r_.size[e] - 1 : r_.digit[e] - 1;
+              d.target[e] = r_.target[e] == 0 ? r_.size[e] - 1 : r_.target[e] - 1;
+              borrow = r_.digit[e] == 0;
+            }
+          }
+          d.remaining = r_.remaining - 1;
+          if (r_.options & R::opt_barriers) d.state = State::d_barrier;
+          else {
+            d.tag = (r_.tag + 1) & mask(tag_width);
+            d.state = r_.remaining == 1 ? State::end : State::d_send;
+          }
+        }
+        break;
+      case State::d_barrier:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::barrier(r_.tag).pack();
+          d.tag = (r_.tag + 1) & mask(tag_width);
+          d.state = r_.remaining == 0 ? State::end : State::d_send;
+        }
+        break;
+      case State::end:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::end().pack();
+          d.state = State::idle;
+        }
+        break;
+    }
+
+    bool out_valid_d = out_valid_q_;
+    DescriptorWord out_d = out_q_;
+    if (load) {
+      out_valid_d = true;
+      out_d = load_word;
+    } else if (in.out_ready) {
+      out_valid_d = false;
+    }
+    r_ = d;
+    out_valid_q_ = out_valid_d;
+    out_q_ = out_d;
+    return out;
+  }
+
+  void reset() {
+    r_ = Registers{};
+    out_valid_q_ = false;
+    out_q_ = DescriptorWord{};
+  }
+
+  [[nodiscard]] State state_q() const { return r_.state; }
+
+ private:
+  struct Registers {
+    // configuration
+    std::uint32_t algorithm = 0;
+    std::uint32_t message_words = 1;
+    std::uint32_t options = 0;
+    std::uint32_t gap_slack = 0;
+    std::uint32_t dims = 1;
+    std::array<std::uint32_t, max_dims> size{1, 1, 1, 1};
+    std::array<std::uint32_t, max_dims> coord{};
+    State state = State::idle;
+    // table fill (dimension dim, t = 0..n_d) and division
+    std::uint32_t dim = 0;
+    std::uint32_t t = 0;
+    std::uint32_t acc = 0;         // t * stride_d
+    std::uint32_t acc_m = 0;       // t * stride_d * m
+    std::uint32_t stride_cur = 1;  // stride_d
+    std::uint32_t mstride_cur = 0; // stride_d * m
+    std::uint32_t self_id = 0;
+    std::uint32_t self_m = 0;
+    std::uint32_t node_count = 0;  // N
+    std::uint32_t bank_words = 0;  // N * m: bank 1 / result region base
+    std::uint32_t rem = 0;
+    std::uint32_t quot = 0;        // m / 3
+    // hopgroup sequencing
+    std::uint32_t group = 0;       // gi
+    std::uint32_t group_steps = 0;
+    std::uint32_t step = 0;        // step inside the group
+    std::uint32_t tag = 0;         // global step number (direct: offset number)
+    std::uint32_t bank = 0;        // bit p: current bank of piece p
+    std::uint32_t slot = 0;        // phase slot of the group, 0..2
+    std::uint32_t sub = 0;         // 0 local copy, 1 offset A, 2 offset B
+    // current run
+    std::uint32_t run_dim = 0;
+    std::uint32_t run_dest = 0;
+    std::uint32_t run_src = 0;
+    std::uint32_t run_dst = 0;
+    std::uint32_t run_words = 0;
+    std::uint32_t run_hint = 0;
+    std::uint32_t run_gap = 0;
+    std::uint32_t run_slack = 0;
+    // odometers (hopgroup labels: digit/part; direct offsets: digit/target)
+    std::array<std::uint32_t, max_dims> digit{};
+    std::array<std::uint32_t, max_dims> part{};
+    std::array<std::uint32_t, max_dims> target{};
+    std::uint32_t remaining = 0;  // direct: offsets still to send
+  };
+
+  /// One phase of a group: dimension, piece, and whether it exists.
+  struct PhaseSlot {
+    bool valid = false;
+    std::uint32_t dim = 0;
+    std::uint32_t piece = 0;
+  };
+
+  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+  /// Table index: sizes beyond 64 break the contract but never index out of the tables.
+  static constexpr std::uint32_t index_mask = hopgroup_engine_reg::max_size - 1;
+
+  void start(Registers& d) const {
+    d.state = State::init;
+    d.dim = 0;
+    d.t = 0;
+    d.acc = 0;
+    d.acc_m = 0;
+    d.stride_cur = 1;
+    d.mstride_cur = r_.message_words;
+    d.self_id = 0;
+    d.self_m = 0;
+    d.rem = 0;
+    d.quot = 0;
+    d.group = 0;
+    d.tag = 0;
+    d.bank = 0;
+  }
+
+  /// One cycle of the table fill: t*stride_d and t*stride_d*m for t < n_d;
+  /// this node's share at t = c_d; the next stride at t = n_d.
+  void init_step(Registers& d) {
+    const std::size_t e = r_.dim;
+    if (r_.t < r_.size[e]) {
+      id_table_[e][r_.t & index_mask] = r_.acc;
+      m_table_[e][r_.t & index_mask] = r_.acc_m;
+    }
+    if (r_.t == r_.coord[e]) {
+      d.self_id = (r_.self_id + r_.acc) & mask(id_width);
+      d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+    }
+    if (r_.t == r_.size[e]) {
+      mstride_[e] = r_.mstride_cur;
+      d.stride_cur = r_.acc;
+      d.mstride_cur = r_.acc_m;
+      d.t = 0;
+      d.acc = 0;
+      d.acc_m = 0;
+      if (e + 1 == max_dims) {
+        d.node_count = r_.acc;
+        d.bank_words = r_.acc_m;
+        d.state = State::divide;
+      } else {
+        d.dim = r_.dim + 1;
+      }
+    } else {
+      d.t = r_.t + 1;
+      d.acc = (r_.acc + r_.stride_cur) & mask(id_width + 1);
+      d.acc_m = (r_.acc_m + r_.mstride_cur) & mask(addr_width);
+    }
+  }
+
+  [[nodiscard]] bool three_d() const { return r_.dims == 3; }
+
+  [[nodiscard]] std::uint32_t group_count() const {
+    if (!three_d()) return r_.dims;
+    return (r_.options & hopgroup_engine_reg::opt_concurrent) ? 3 : 9;
+  }
+
+  /// Phase `slot` of group `gi` (plan of the header comment).
+  [[nodiscard]] PhaseSlot phase_of(std::uint32_t gi, std::uint32_t slot) const {
+    PhaseSlot p;
+    if (!three_d()) {
+      p = {slot == 0, gi, 0};
+    } else if (r_.options & hopgroup_engine_reg::opt_concurrent) {
+      p = {true, slot, (gi + slot) % 3};
+    } else {
+      const std::uint32_t round = gi / 3, j = gi % 3;
+      const std::uint32_t dim = j == 0 ? 0 : (j == 1 ? 2 : 1);
+      p = {slot == 0, dim, (round + dim) % 3};
+    }
+    if (p.valid && r_.size[p.dim] == 1) p.valid = false;  // nothing to cross
+    return p;
+  }
+
+  /// Steps of a phase in a dimension of size n.
+  [[nodiscard]] std::uint32_t phase_steps(std::uint32_t n) const {
+    if (!(r_.options & hopgroup_engine_reg::opt_torus)) return 2 * (n - 1);
+    if (r_.options & hopgroup_engine_reg::opt_both) return n / 2;
+    return n - 1;
+  }
+
+  [[nodiscard]] std::uint32_t piece_words(std::uint32_t piece) const {
+    if (!three_d()) return r_.message_words;
+    // spec a2a-hopgroup: M/3 words, the first M mod 3 pieces one word longer
+    return r_.quot + (piece < r_.rem ? 1u : 0u);
+  }
+  [[nodiscard]] std::uint32_t piece_offset(std::uint32_t piece) const {
+    std::uint32_t o = 0;
+    for (std::uint32_t q = 0; q < 2; ++q)
+      if (q < piece) o += piece_words(q);
+    return o;
+  }
+
+  void group_step(Registers& d) const {
+    if (r_.group == group_count()) {
+      d.state = State::end;
+      return;
+    }
+    std::uint32_t steps = 0;
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      const PhaseSlot p = phase_of(r_.group, s);
+      if (p.valid && phase_steps(r_.size[p.dim]) > steps) steps = phase_steps(r_.size[p.dim]);
+    }
+    if (steps == 0) {
+      d.group = r_.group + 1;  // no phase: no step
+      return;
+    }
+    d.group_steps = steps;
+    d.step = 0;
+    d.slot = 0;
+    d.sub = 0;
+    d.state = r_.tag > 0 ? State::barrier : State::select;
+  }
+
+  /// Finds the next run of the step (one setup cycle per candidate).
+  void select_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    if (r_.slot == 3) {
+      // step done
+      d.tag = (r_.tag + 1) & mask(tag_width);
+      d.slot = 0;
+      d.sub = 0;
+      if (r_.step + 1 == r_.group_steps) {
+        std::uint32_t flip = 0;
+        for (std::uint32_t s = 0; s < 3; ++s) {
+          const PhaseSlot p = phase_of(r_.group, s);
+          if (p.valid) flip |= 1u << p.piece;
+        }
+        d.bank = r_.bank ^ flip;
+        d.group = r_.group + 1;
+        d.state = State::group;
+      } else {
+        d.step = r_.step + 1;
+        d.state = State::barrier;
+      }
+      return;
+    }
+    const PhaseSlot p = phase_of(r_.group, r_.slot);
+    const std::uint32_t n = r_.size[p.dim];
+    const std::uint32_t steps = p.valid ? phase_steps(n) : 0;
+    const std::uint32_t words = piece_words(p.piece);
+    const bool phase_active = p.valid && r_.step < steps && words != 0;
+    const auto next_slot = [&] {
+      d.slot = r_.slot + 1;
+      d.sub = 0;
+    };
+    if (!phase_active || r_.sub > 2) {
+      next_slot();
+      return;
+    }
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const std::uint32_t i = (r_.options & R::opt_descending) ? steps - 1 - r_.step : r_.step;
+    const std::uint32_t c = r_.coord[p.dim];
+    int k = 0;
+    std::uint32_t hops = 0;
+    bool exists = true;
+    if (r_.sub == 0) {
+      exists = r_.step == 0;  // the local copy, in the phase's first step
+    } else if (!torus) {
+      exists = r_.sub == 1;
+      hops = i / 2 + 1;
+      k = (i & 1u) ? -static_cast<int>(hops) : static_cast<int>(hops);
+    } else if (r_.options & R::opt_both) {
+      hops = i + 1;
+      k = r_.sub == 1 ? static_cast<int>(hops) : -static_cast<int>(hops);
+      exists = r_.sub == 1 || 2 * hops != n;
+    } else {
+      exists = r_.sub == 1;
+      hops = i + 1;
+      k = static_cast<int>(hops);
+    }
+    int v = static_cast<int>(c) + k;
+    if (torus) v = v < 0 ? v + static_cast<int>(n) : (v >= static_cast<int>(n) ? v - static_cast<int>(n) : v);
+    else if (v < 0 || v >= static_cast<int>(n)) exists = false;  // mesh: n_d + k does not exist
+    if (!exists) {
+      d.sub = r_.sub + 1;
+      return;
+    }
+    const auto vu = static_cast<std::uint32_t>(v);
+    const std::uint32_t from = (r_.bank >> p.piece) & 1u;
+    const std::uint32_t poff = piece_offset(p.piece);
+    d.run_dim = p.dim;
+    d.run_words = words;
+    d.run_dest = (r_.self_id - id_table_[p.dim][c & index_mask] + id_table_[p.dim][vu & index_mask]) & mask(id_width);
+    d.run_src = ((from ? r_.bank_words : 0) + m_table_[p.dim][vu & index_mask] + poff) & mask(addr_width);
+    d.run_dst = ((from ? 0 : r_.bank_words) + m_table_[p.dim][c & index_mask] + poff) & mask(addr_width);
+    if (r_.sub == 0) {
+      d.run_hint = 0;
+      d.run_gap = 0;
+      d.run_slack = 0;
+    } else {
+      const bool pacing = (r_.options & R::opt_pacing) != 0;
+      d.run_hint = (k > 0 ? 1u : 2u) << (2 * p.dim);
+      d.run_gap = pacing ? hops - 1 : 0;
+      d.run_slack = pacing ? r_.gap_slack : 0;
+    }
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      d.digit[e] = 0;
+      d.part[e] = 0;
+    }
+    d.state = State::run;
+  }
+
+  Registers r_;
+  bool out_valid_q_ = false;
+  DescriptorWord out_q_;
+  std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> id_table_{};
+  std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> m_table_{};
+  std::array<std::uint32_t, max_dims> mstride_{};
+};
+
+/// One write of the configuration port.
+struct HopgroupEngineWrite {
+  std::uint8_t addr = 0;
+  std::uint32_t data = 0;
+};
+
+/// The writes that load a node's collective and start it (CONTROL last).
+inline std::array<HopgroupEngineWrite, 14> hopgroup_engine_writes(std::uint8_t algorithm, std::uint32_t message_words,
+                                                                  std::uint32_t options, std::uint32_t gap_slack,
+                                                                  std::uint32_t dims,
+                                                                  const std::array<std::uint32_t, 4>& sizes,
+                                                                  const std::array<std::uint32_t, 4>& coord) {
+  namespace R = hopgroup_engine_reg;
+  std::array<HopgroupEngineWrite, 14> w{};
+  w[0] = {R::algorithm, algorithm};
+  w[1] = {R::message_words, message_words};
+  w[2] = {R::options, options};
+  w[3] = {R::gap_slack, gap_slack};
+  w[4] = {R::dims, dims};
+  for (std::uint8_t e = 0; e < 4; ++e) {
+    w[5 + e] = {static_cast<std::uint8_t>(R::size0 + e), sizes[e]};
+    w[9 + e] = {static_cast<std::uint8_t>(R::coord0 + e), coord[e]};
+  }
+  w[13] = {R::control, 1};
+  return w;
+}
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_hopgroup_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
+                                         bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
+                                         bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  COLLNET_HLS(PIPELINE II = 1)
+  static HopgroupScheduleEngine engine;
+  const HopgroupEngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
+  out_valid = out.out_valid;
+  out_desc_lo = out.out_desc.lo;
+  out_desc_hi = out.out_desc.hi;
+  busy = out.busy;
+}
+
+}  // namespace collnet::hls
