@@ -1,0 +1,446 @@
+// Schedule engine for the pipelined tree collectives of document 002:
+// twotree-hier (reduce, broadcast, allreduce), twotree-flat and tree-single
+// (spec twotree-leafspine: two-tree, pipelined reduce, procedure tables,
+// composition). It expands one rank's program into its descriptor stream,
+// at most one descriptor per cycle; collectives/tree_pipeline.cpp
+// (`tree_schedule`) is the reference it must equal word for word.
+//
+// What software loads is the procedure tables (spec tables 174-177,
+// collectives/twotree_tables.hpp) of this rank, stage by stage: for each
+// color c, the partner it sends to and the partner it receives from, with
+// the tree (T1/T2) of that edge. A reduce stage loads the send entries from
+// table 174 (local) or 175 (global) and the receive entries from 176 / 177; a
+// broadcast stage swaps the roles (spec: a broadcast receives from the
+// send-table partner and sends to the receive-table partners). Each entry
+// also carries what the tables do not hold and the pipeline needs:
+//   level  the first local phase of the edge is 2*level + c: the sending
+//          node's height h_t(v) in a reduce, D-1-h_t(v) of the receiving node
+//          in a broadcast (twotree.hpp: pipelining)
+//   slot   reduce: the child's index among its parent's children (T1 first),
+//          the slot of the parent's memory it writes (tree_pipeline.hpp)
+// plus the stage's first global phase (stage_transfers' StagePhases) and the
+// spine hints: the route hint of every SEND this rank makes, in program
+// order (spine_choice.hpp: the coloring differs per phase, so it is a table).
+// Partners are loaded as endpoint ids (the placement's rank -> endpoint).
+//
+// The stream: for every stage, phase q = 0, 1, ... (tag = stage base + q):
+//   send entry c fires at q = 2(level + k) + c for block k = 0..n_t-1:
+//     SEND partner, src = off_k, dst = (reduce ? L(1 + 2r + slot) : 0) + off_k,
+//          len_k, tag, dtype, route hint = next table entry
+//   receive entry c fires at the same rule:
+//     WAIT tag, 1;  reduce: SEND self, src = L(1 + 2r + slot) + off_k,
+//     dst = off_k, len_k, op, dtype, tag 0x8000 + tag; WAIT 0x8000 + tag, 1
+//   (send before receive within a phase; r = the stage's reduce index);
+//   END after the last stage.
+// Blocks (tree_pipeline.hpp block_ranges): tree t carries H_t words (two
+// trees: H_1 = ceil(L/2) at offset 0, H_2 = L - H_1 at H_1; single tree:
+// H_1 = L), block k has H_t div B + (k < H_t mod B) words; blocks of 0 words
+// are not sent, so a stream has n_t = min(B, H_t) blocks. The division is a
+// 17-step restoring divider at start (no multiplier or divider in the
+// datapath: L(1 + 2r + slot) is summed from L).
+//
+// Register map (cfg write port: cfg_we, 8-bit cfg_addr, 32-bit cfg_wdata;
+// write-only; write only while busy is 0):
+//   0x00 CONTROL       bit 0: write 1 to start (ignored while busy)
+//   0x01 MODE          [0] dtype (0 int64, 1 float64), [3:1] receive op
+//                      (1 sum, 2 product, 3 max, 4 min), [4] single tree
+//   0x02 SELF          [15:0] this rank's endpoint
+//   0x03 ELEMENTS      [16:0] L (1..65536)
+//   0x04 BLOCKS        [10:0] B (1..1024)
+//   0x05 STAGES        [2:0]  stages this rank runs, 0..4 (0: END only)
+//   0x08+s STAGE s     [0] 1 = broadcast, [1] reduce index r (0/1), [31:16] first global phase
+//   0x10+4s+e ENTRY    stage s, e = 0/1: send color 0/1, e = 2/3: receive color 0/1:
+//                      [0] valid, [1] tree, [2] slot, [12:3] level, [31:16] partner endpoint
+//   0x30 HINT_ADDR     [9:0] next hint table address
+//   0x31 HINT_DATA     [7:0] route hint; writes HINT[HINT_ADDR++]
+// Contract: at most 1024 SENDs per rank (B <= 128 for an allreduce), memory
+// L(1 + 2 x reduce stages) < 2^20 and phases < 0x8000 (tree_schedule checks
+// both); in a phase at most one send and one receive entry fire (spec: a
+// node sends at most once and receives at most once per phase).
+// Storage: 4 x (3 + 16 + 16 x 4) stage/entry bits, 68 other configuration
+// bits, and the 1024 x 8-bit hint table (a RAM).
+//
+// Timing: the CONTROL write is cycle 0; cycles 1-17 divide, cycle 18 sets
+// up, then per stage one cycle loads the streams, and the stage runs one
+// cycle per descriptor plus one cycle per phase in which this rank does not
+// send (the send check of that phase; a phase without any event costs just
+// that cycle). Not initiation interval 1: the reference interleaves at most
+// 4 descriptors per phase, and the bubbles are few next to the network time
+// of a phase. Output: valid/ready; out_valid is a register
+// output and never depends on out_ready; the descriptor stays stable while
+// out_valid and not out_ready. busy is 1 from start until END has been taken.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+namespace twotree_engine_reg {
+inline constexpr std::uint8_t control = 0x00;
+inline constexpr std::uint8_t mode = 0x01;
+inline constexpr std::uint8_t self = 0x02;
+inline constexpr std::uint8_t elements = 0x03;
+inline constexpr std::uint8_t blocks = 0x04;
+inline constexpr std::uint8_t stages = 0x05;
+inline constexpr std::uint8_t stage0 = 0x08;  // stage0 + s
+inline constexpr std::uint8_t entry0 = 0x10;  // entry0 + 4s + e
+inline constexpr std::uint8_t hint_addr = 0x30;
+inline constexpr std::uint8_t hint_data = 0x31;
+}  // namespace twotree_engine_reg
+
+struct TwotreeEngineInputs {
+  bool cfg_we = false;
+  std::uint8_t cfg_addr = 0;
+  std::uint32_t cfg_wdata = 0;
+  bool out_ready = false;
+};
+
+struct TwotreeEngineOutputs {
+  bool out_valid = false;
+  DescriptorWord out_desc;
+  bool busy = false;
+};
+
+/// One procedure-table entry as the engine reads it.
+struct TwotreeEngineEntry {
+  bool valid = false;
+  std::uint32_t tree = 0;
+  std::uint32_t slot = 0;
+  std::uint32_t level = 0;
+  std::uint32_t partner = 0;  // endpoint
+  [[nodiscard]] std::uint32_t word() const {
+    return (valid ? 1u : 0u) | (tree & 1u) << 1 | (slot & 1u) << 2 | (level & 0x3ffu) << 3 | (partner & 0xffffu) << 16;
+  }
+};
+
+struct TwotreeEngineStage {
+  bool broadcast = false;
+  std::uint32_t reduce_index = 0;
+  std::uint32_t base_phase = 0;
+  std::array<TwotreeEngineEntry, 4> entries{};  // send c0, send c1, receive c0, receive c1
+};
+
+struct TwotreeEngineWrite {
+  std::uint8_t addr;
+  std::uint32_t data;
+};
+
+/// The configuration writes that load one rank and start it (CONTROL last).
+inline std::vector<TwotreeEngineWrite> twotree_engine_writes(bool float64, std::uint32_t receive_op, bool single_tree,
+                                                             std::uint32_t self, std::uint32_t elements,
+                                                             std::uint32_t blocks,
+                                                             const std::vector<TwotreeEngineStage>& stages,
+                                                             const std::vector<std::uint8_t>& hints) {
+  namespace r = twotree_engine_reg;
+  std::vector<TwotreeEngineWrite> w{
+      {r::mode, (float64 ? 1u : 0u) | (receive_op & 7u) << 1 | (single_tree ? 1u : 0u) << 4},
+      {r::self, self},
+      {r::elements, elements},
+      {r::blocks, blocks},
+      {r::stages, static_cast<std::uint32_t>(stages.size())}};
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    const auto& st = stages[s];
+    w.push_back({static_cast<std::uint8_t>(r::stage0 + s),
+                 (st.broadcast ? 1u : 0u) | (st.reduce_index & 1u) << 1 | (st.base_phase & 0xffffu) << 16});
+    for (std::size_t e = 0; e < 4; ++e)
+      w.push_back({static_cast<std::uint8_t>(r::entry0 + 4 * s + e), st.entries[e].word()});
+  }
+  w.push_back({r::hint_addr, 0});
+  for (std::uint8_t h : hints) w.push_back({r::hint_data, h});
+  w.push_back({r::control, 1});
+  return w;
+}
+
+class TwotreeScheduleEngine {
+ public:
+  static constexpr unsigned hint_entries = 1024;
+  static constexpr unsigned div_steps = 17;
+  static constexpr std::uint32_t local_tag = 0x8000;
+
+  enum class State : std::uint8_t { idle, divide, setup, stage_load, phase_send, phase_recv, combine, combine_wait, end };
+
+  [[nodiscard]] TwotreeEngineOutputs outputs() const {
+    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
+  }
+
+  /// One clock cycle: returns this cycle's outputs, then commits.
+  TwotreeEngineOutputs step(const TwotreeEngineInputs& in) {
+    COLLNET_HLS(INLINE)
+    const TwotreeEngineOutputs out = outputs();
+    Registers d = r_;
+
+    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
+      namespace reg = twotree_engine_reg;
+      const std::uint32_t w = in.cfg_wdata;
+      const std::uint8_t a = in.cfg_addr;
+      if (a == reg::control) {
+        if (w & 1u) start(d);
+      } else if (a == reg::mode) {
+        d.float64 = w & 1u;
+        d.op = (w >> 1) & 7u;
+        d.single = (w >> 4) & 1u;
+      } else if (a == reg::self) {
+        d.self = w & 0xffffu;
+      } else if (a == reg::elements) {
+        d.elements = w & 0x1ffffu;
+      } else if (a == reg::blocks) {
+        d.blocks = w & 0x7ffu;
+      } else if (a == reg::stages) {
+        d.stages = w & 7u;
+      } else if (a >= reg::stage0 && a < reg::stage0 + 4) {
+        d.stage_cfg[a - reg::stage0] = w;
+      } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
+        d.entry_cfg[a - reg::entry0] = w;
+      } else if (a == reg::hint_addr) {
+        d.hint_ptr = w & (hint_entries - 1);
+      } else if (a == reg::hint_data) {
+        hints_[r_.hint_ptr] = static_cast<std::uint8_t>(w);
+        d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+      }
+    }
+
+    const bool can_load = !out_valid_q_ || in.out_ready;
+    bool load = false;
+    DescriptorWord word;
+    const std::uint32_t stage = r_.stage_cfg[r_.stage & 3u];
+    const bool broadcast = stage & 1u;
+    const std::uint32_t tag = (stage >> 16) + r_.q;
+
+    switch (r_.state) {
+      case State::idle: break;
+      case State::divide: divide_step(d); break;
+      case State::setup:
+        // slot bases L(1 + 2r + j) by addition; stage 0 next
+        d.slot_base = {r_.elements + 0, r_.elements + r_.elements, r_.elements + r_.elements + r_.elements,
+                       r_.elements + r_.elements + r_.elements + r_.elements};
+        d.stage = 0;
+        d.state = r_.stages == 0 ? State::end : State::stage_load;
+        break;
+      case State::stage_load: load_stage(d); break;
+      case State::phase_send: {
+        const int e = firing(0);
+        const int rcv = firing(2);
+        if (e >= 0) {
+          if (!can_load) break;
+          load = true;
+          const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+          const std::uint32_t base = broadcast ? 0 : slot_offset(stage, s.slot);
+          word = make(Opcode::send, s.partner, s.off, base + s.off, block_len(s), tag, 0, true,
+                      hints_[r_.hint_ptr]);
+          d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+          fire(d, e);
+        }
+        if (rcv >= 0) d.state = State::phase_recv;
+        else next_phase(d);
+        break;
+      }
+      case State::phase_recv:
+        if (can_load) {
+          const int e = firing(2);
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, 1, tag, 0, false, 0);
+          const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+          d.comb_src = slot_offset(stage, s.slot) + s.off;
+          d.comb_dst = s.off;
+          d.comb_len = block_len(s);
+          fire(d, e);
+          if (broadcast) next_phase(d);
+          else d.state = State::combine;
+        }
+        break;
+      case State::combine:
+        if (can_load) {
+          // spec twotree-leafspine: fixed-order reduction, one arrival at a time
+          load = true;
+          word = make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, local_tag + tag, r_.op, true, 0);
+          d.state = State::combine_wait;
+        }
+        break;
+      case State::combine_wait:
+        if (can_load) {
+          load = true;
+          word = make(Opcode::wait, 0, 0, 0, 1, local_tag + tag, 0, false, 0);
+          next_phase(d);
+        }
+        break;
+      case State::end:
+        if (can_load) {
+          load = true;
+          word = Descriptor::end().pack();
+          d.state = State::idle;
+        }
+        break;
+    }
+
+    bool out_valid_d = out_valid_q_;
+    DescriptorWord out_d = out_q_;
+    if (load) {
+      out_valid_d = true;
+      out_d = word;
+    } else if (in.out_ready) {
+      out_valid_d = false;
+    }
+    r_ = d;
+    out_valid_q_ = out_valid_d;
+    out_q_ = out_d;
+    return out;
+  }
+
+  void reset() {
+    r_ = Registers{};
+    out_valid_q_ = false;
+    out_q_ = DescriptorWord{};
+  }
+
+ private:
+  struct Stream {
+    bool active = false;
+    std::uint32_t tree = 0, slot = 0, partner = 0;
+    std::uint32_t next = 0;  // local phase of the next block
+    std::uint32_t k = 0;     // next block, 0-based
+    std::uint32_t off = 0;   // its first word
+  };
+
+  struct Registers {
+    // configuration
+    bool float64 = false;
+    std::uint32_t op = 1;
+    bool single = false;
+    std::uint32_t self = 0;
+    std::uint32_t elements = 1;
+    std::uint32_t blocks = 1;
+    std::uint32_t stages = 0;
+    std::array<std::uint32_t, 4> stage_cfg{};
+    std::array<std::uint32_t, 16> entry_cfg{};
+    std::uint32_t hint_ptr = 0;
+    State state = State::idle;
+    // block division: H_t = quot_t x B + rem_t
+    std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
+    std::uint32_t div_bit = 0;
+    std::array<std::uint32_t, 4> slot_base{};
+    // walk
+    std::uint32_t stage = 0;
+    std::uint32_t q = 0;
+    std::array<Stream, 4> streams{};
+    std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
+  };
+
+  void start(Registers& d) const {
+    const std::uint32_t L = d.elements;
+    const std::uint32_t h1 = d.single ? L : (L + 1) >> 1;  // spec: T1 gets the extra element
+    d.half = {h1, L - h1};
+    d.tree_base = {0, h1};
+    d.quot = {0, 0};
+    d.rem = {0, 0};
+    d.div_bit = div_steps;
+    d.hint_ptr = 0;
+    d.state = State::divide;
+  }
+
+  // One restoring-division step for both trees: bit div_bit - 1 of H_t.
+  void divide_step(Registers& d) const {
+    const std::uint32_t b = r_.div_bit - 1;
+    for (std::size_t t = 0; t < 2; ++t) {
+      const std::uint32_t rem = (r_.rem[t] << 1) | ((r_.half[t] >> b) & 1u);
+      const bool ge = rem >= r_.blocks;
+      d.rem[t] = ge ? rem - r_.blocks : rem;
+      d.quot[t] = (r_.quot[t] << 1) | (ge ? 1u : 0u);
+    }
+    d.div_bit = b;
+    if (b == 0) d.state = State::setup;
+  }
+
+  // Blocks of a stream of tree t: min(B, H_t) (blocks of 0 words are not sent).
+  [[nodiscard]] std::uint32_t stream_blocks(std::uint32_t t) const { return r_.quot[t] != 0 ? r_.blocks : r_.rem[t]; }
+  [[nodiscard]] std::uint32_t block_len(const Stream& s) const {
+    return r_.quot[s.tree] + (s.k < r_.rem[s.tree] ? 1u : 0u);
+  }
+  [[nodiscard]] std::uint32_t slot_offset(std::uint32_t stage, std::uint32_t slot) const {
+    return r_.slot_base[(((stage >> 1) & 1u) << 1) | (slot & 1u)];
+  }
+
+  void load_stage(Registers& d) const {
+    const std::uint32_t s = r_.stage & 3u;
+    bool any = false;
+    for (std::uint32_t e = 0; e < 4; ++e) {
+      const std::uint32_t w = r_.entry_cfg[4 * s + e];
+      Stream& st = d.streams[e];
+      st.tree = r_.single ? 0 : (w >> 1) & 1u;
+      st.slot = (w >> 2) & 1u;
+      st.partner = w >> 16;
+      st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
+      st.k = 0;
+      st.off = r_.tree_base[st.tree];
+      st.active = (w & 1u) && stream_blocks(st.tree) != 0;
+      any = any || st.active;
+    }
+    d.q = 0;
+    if (any) {
+      d.state = State::phase_send;
+    } else {
+      advance_stage(d);
+    }
+  }
+
+  void advance_stage(Registers& d) const {
+    d.stage = r_.stage + 1;
+    d.state = r_.stage + 1 == r_.stages ? State::end : State::stage_load;
+  }
+
+  // The stream among {first, first+1} whose next block leaves in phase q.
+  [[nodiscard]] int firing(int first) const {
+    for (int e = first; e < first + 2; ++e) {
+      const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+      if (s.active && s.next == r_.q) return e;
+    }
+    return -1;
+  }
+
+  void fire(Registers& d, int e) const {
+    const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+    Stream& n = d.streams[static_cast<std::size_t>(e)];
+    n.off = s.off + block_len(s);
+    n.k = s.k + 1;
+    n.next = s.next + 2;
+    n.active = s.k + 1 < stream_blocks(s.tree);
+  }
+
+  // Next phase, or next stage once every stream of this one is done (the
+  // streams' updates of this cycle are already in d).
+  void next_phase(Registers& d) const {
+    bool any = false;
+    for (const Stream& s : d.streams) any = any || s.active;
+    d.q = r_.q + 1;
+    if (any) d.state = State::phase_send;
+    else advance_stage(d);
+  }
+
+  [[nodiscard]] DescriptorWord make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
+                                    std::uint32_t length, std::uint32_t tag, std::uint32_t op, bool typed,
+                                    std::uint32_t hint) const {
+    namespace L = descriptor_layout;
+    DescriptorWord w;
+    w.set(L::opcode, static_cast<std::uint64_t>(opcode));
+    w.set(L::op, op);
+    w.set(L::dtype, typed && r_.float64 ? 1u : 0u);
+    w.set(L::route_hint, hint);
+    w.set(L::dest, dest);
+    w.set(L::src_offset, src);
+    w.set(L::dst_offset, dst);
+    w.set(L::length, length);
+    w.set(L::tag, tag);
+    return w;
+  }
+
+  Registers r_;
+  std::array<std::uint8_t, hint_entries> hints_{};
+  bool out_valid_q_ = false;
+  DescriptorWord out_q_;
+};
+
+}  // namespace collnet::hls
