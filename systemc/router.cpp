@@ -24,7 +24,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   config.validate();
   const auto ports = static_cast<std::size_t>(ports_);
   const auto vcs = static_cast<std::size_t>(vcs_);
-  if (ports_ > 0xFFFF) throw std::invalid_argument("router radix above 65535");
+  if (ports_ > 0x7FFF) throw std::invalid_argument("router radix above 32767");
   in_links_.assign(ports, nullptr);
   out_links_.assign(ports, nullptr);
   flits_pending_.assign((ports + 63) / 64, 0);
@@ -40,8 +40,10 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     throw ConfigError("key 'vcs': the routes use " + std::to_string(classes) + " VC classes (dateline) but vcs is " +
                       std::to_string(vcs_) + "; set vcs >= " + std::to_string(classes) + " or dateline: false");
   class_range_.resize(static_cast<std::size_t>(classes));
-  for (int v = vcs_ - 1; v >= 0; --v) class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
-  for (int v = 0; v < vcs_; ++v) class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+  for (int v = vcs_ - 1; v >= 0; --v)
+    class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
+  for (int v = 0; v < vcs_; ++v)
+    class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
 
   const auto& policy = find_arbitration(config.arbitration);
   const ArbiterOptions options{config.age_width};
@@ -226,7 +228,8 @@ Cycle Router::evaluate(Cycle now) {
     const int o = sc.vc_candidates[w].out_port;
     int& count = sc.port_request_count[static_cast<std::size_t>(o)];
     if (count == 0) sc.touched_outputs.push_back(o);
-    const std::size_t at = static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
+    const std::size_t at =
+        static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
     sc.port_requests[at] = sc.vc_requests[w];
     sc.port_candidates[at] = sc.vc_candidates[w];
     ++count;

@@ -122,7 +122,8 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   TrafficControl control("control", stats, open_loop);
   Watchdog watchdog("watchdog", network.activity(), s.watchdog_cycles);
   std::unique_ptr<WaveformTracer> tracer;
-  if (!s.vcd_path.empty()) tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
+  if (!s.vcd_path.empty())
+    tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
 
   Cycle limit;
   if (open_loop) {
@@ -167,9 +168,8 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.unfinished_packets = stats.pending;
   r.link_utilization.reserve(network.link_count());
   for (std::size_t l = 0; l < network.link_count(); ++l) {
-    const double u = r.window_cycles ? static_cast<double>(network.link(static_cast<topology::LinkId>(l)).window_flits()) /
-                                           static_cast<double>(r.window_cycles)
-                                     : 0.0;
+    const auto flits = static_cast<double>(network.link(static_cast<topology::LinkId>(l)).window_flits());
+    const double u = r.window_cycles ? flits / static_cast<double>(r.window_cycles) : 0.0;
     r.link_utilization.push_back(u);
     r.mean_link_utilization += u;
     r.max_link_utilization = std::max(r.max_link_utilization, u);

@@ -70,7 +70,10 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
   }
   std::sort(order.begin(), order.end(), [](const std::string& a, const std::string& b) {
     // x_plus, x_minus, y_plus, ... then links
-    auto rank = [](const std::string& s) { return s == "links" ? std::string("~") : s.substr(0, 1) + (s.find("plus") != std::string::npos ? "0" : "1"); };
+    auto rank = [](const std::string& s) {
+      if (s == "links") return std::string("~");
+      return s.substr(0, 1) + (s.find("plus") != std::string::npos ? "0" : "1");
+    };
     return rank(a) < rank(b);
   });
   links_.resize(g.link_count());

@@ -5,6 +5,8 @@
 // of the shared link; age-based arbitration gives 1/3 each.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "systemc/synthetic.hpp"
 
 using namespace collnet;
@@ -33,11 +35,11 @@ std::array<double, 3> shares(const std::string& arbitration, int vcs) {
   EXPECT_FALSE(r.deadlock.has_value());
   EXPECT_EQ(r.integrity_errors, 0u);
   double total = 0;
-  for (int i = 0; i < 3; ++i) total += static_cast<double>(r.accepted_flits_by_source[static_cast<std::size_t>(i)]);
+  for (std::size_t i = 0; i < 3; ++i) total += static_cast<double>(r.accepted_flits_by_source[i]);
   // The shared link is the bottleneck and runs full.
   EXPECT_NEAR(total / static_cast<double>(r.window_cycles), 1.0, 0.01) << arbitration;
   std::array<double, 3> out{};
-  for (int i = 0; i < 3; ++i) out[static_cast<std::size_t>(i)] = static_cast<double>(r.accepted_flits_by_source[static_cast<std::size_t>(i)]) / total;
+  for (std::size_t i = 0; i < 3; ++i) out[i] = static_cast<double>(r.accepted_flits_by_source[i]) / total;
   return out;
 }
 
