@@ -1,0 +1,170 @@
+// A Verilator harness shared by the schedule engine benches: one Verilated
+// RTL engine and its HLS class, clocked side by side with the same inputs;
+// every cycle their outputs (out_valid, the 128-bit descriptor, busy) must
+// be equal. `Model` is the Verilated class (ports clk_i, rst_ni, cfg_we_i,
+// cfg_addr_i, cfg_wdata_i, out_ready_i, out_valid_o, out_desc_o, busy_o),
+// `Hls` the HLS class with step(Inputs) -> Outputs.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <verilated.h>
+#include <verilated_fst_c.h>
+
+#include "collectives/descriptor.hpp"
+
+namespace collnet::bench {
+
+struct Mismatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline std::string hex(const DescriptorWord& w) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%016llx_%016llx", static_cast<unsigned long long>(w.hi),
+                static_cast<unsigned long long>(w.lo));
+  return text;
+}
+
+/// One register write of a configuration port.
+struct CfgWrite {
+  std::uint8_t addr = 0;
+  std::uint32_t data = 0;
+};
+
+template <typename Model, typename Hls, typename Inputs, typename Outputs>
+class EngineHarness {
+ public:
+  explicit EngineHarness(const char* trace_file) : rtl_(std::make_unique<Model>(&context_)) {
+    if (trace_file != nullptr) {
+      context_.traceEverOn(true);
+      trace_ = std::make_unique<VerilatedFstC>();
+      rtl_->trace(trace_.get(), 99);
+      trace_->open(trace_file);
+    }
+    reset();
+  }
+  ~EngineHarness() {
+    if (trace_) trace_->close();
+    rtl_->final();
+  }
+  EngineHarness(const EngineHarness&) = delete;
+  EngineHarness& operator=(const EngineHarness&) = delete;
+
+  /// Loads one node with `writes` (CONTROL last), runs it to END with a
+  /// consumer stalled with `stall_probability`; returns the descriptors taken.
+  std::vector<DescriptorWord> run(const std::string& where, const std::vector<CfgWrite>& writes, std::mt19937_64& rng,
+                                  double stall_probability) {
+    for (const auto& w : writes) cycle(where, Inputs{true, w.addr, w.data, false});
+    std::vector<DescriptorWord> taken;
+    std::bernoulli_distribution stall(stall_probability);
+    for (std::uint64_t c = 0;; ++c) {
+      if (c > 4'000'000) throw Mismatch(where + ": no END after " + std::to_string(c) + " cycles");
+      Inputs in;
+      in.out_ready = !stall(rng);
+      const Outputs out = cycle(where, in);
+      if (out.out_valid && in.out_ready) {
+        taken.push_back(out.out_desc);
+        if (out.out_desc == DescriptorWord{}) break;  // END
+      }
+    }
+    if (cycle(where, Inputs{}).busy) throw Mismatch(where + ": busy after END was taken");
+    return taken;
+  }
+
+  /// Runs `writes` on the RTL alone (the HLS class never sees them) for
+  /// `cycles` cycles, counting assertion failures; resets the RTL afterwards.
+  int rtl_assertion_errors(const std::vector<CfgWrite>& writes, int cycles) {
+    context_.errorLimit(1000);  // count assertion failures instead of stopping
+    context_.errorCount(0);
+    reset();
+    const auto rtl_cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
+      rtl_->cfg_we_i = we;
+      rtl_->cfg_addr_i = addr;
+      rtl_->cfg_wdata_i = data;
+      rtl_->out_ready_i = 1;
+      rtl_->eval();
+      clock_edge();
+    };
+    for (const auto& w : writes) rtl_cycle(true, w.addr, w.data);
+    for (int c = 0; c < cycles; ++c) rtl_cycle(false, 0, 0);
+    const int errors = context_.errorCount();
+    context_.errorCount(0);
+    context_.errorLimit(1);
+    reset();
+    return errors;
+  }
+
+  [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
+
+ private:
+  void reset() {
+    rtl_->clk_i = 0;
+    rtl_->rst_ni = 0;
+    rtl_->cfg_we_i = 0;
+    rtl_->out_ready_i = 0;
+    rtl_->eval();
+    clock_edge();
+    clock_edge();
+    rtl_->rst_ni = 1;
+    rtl_->eval();
+  }
+
+  Outputs cycle(const std::string& where, const Inputs& in) {
+    const Outputs hls = hls_.step(in);
+    rtl_->cfg_we_i = in.cfg_we;
+    rtl_->cfg_addr_i = in.cfg_addr;
+    rtl_->cfg_wdata_i = in.cfg_wdata;
+    rtl_->out_ready_i = in.out_ready;
+    rtl_->eval();
+    DescriptorWord rtl_word;
+    rtl_word.lo = std::uint64_t{rtl_->out_desc_o[0]} | (std::uint64_t{rtl_->out_desc_o[1]} << 32);
+    rtl_word.hi = std::uint64_t{rtl_->out_desc_o[2]} | (std::uint64_t{rtl_->out_desc_o[3]} << 32);
+    if (rtl_->out_valid_o != hls.out_valid || rtl_->busy_o != hls.busy || (hls.out_valid && rtl_word != hls.out_desc))
+      throw Mismatch(where + ": RTL and HLS differ at cycle " + std::to_string(cycles_) + " (RTL valid " +
+                     std::to_string(rtl_->out_valid_o) + " busy " + std::to_string(rtl_->busy_o) + " " +
+                     hex(rtl_word) + ", HLS valid " + std::to_string(hls.out_valid) + " busy " +
+                     std::to_string(hls.busy) + " " + hex(hls.out_desc) + ")");
+    clock_edge();
+    ++cycles_;
+    return hls;
+  }
+
+  void clock_edge() {
+    if (trace_) trace_->dump(time_);
+    context_.time(++time_);
+    rtl_->clk_i = 1;
+    rtl_->eval();
+    if (trace_) trace_->dump(time_);
+    context_.time(++time_);
+    rtl_->clk_i = 0;
+    rtl_->eval();
+  }
+
+  VerilatedContext context_;
+  std::unique_ptr<Model> rtl_;
+  std::unique_ptr<VerilatedFstC> trace_;
+  Hls hls_;
+  std::uint64_t time_ = 0;
+  std::uint64_t cycles_ = 0;
+};
+
+/// Compares a node's taken stream with its reference program.
+template <typename Program>
+void expect_program(const std::string& where, const std::vector<DescriptorWord>& taken, const Program& program) {
+  if (taken.size() != program.size())
+    throw Mismatch(where + ": " + std::to_string(taken.size()) + " descriptors, reference " +
+                   std::to_string(program.size()));
+  for (std::size_t i = 0; i < program.size(); ++i)
+    if (taken[i] != program[i].pack())
+      throw Mismatch(where + ": descriptor " + std::to_string(i) + " is " + hex(taken[i]) + ", reference " +
+                     hex(program[i].pack()));
+}
+
+}  // namespace collnet::bench

@@ -1,0 +1,139 @@
+// Verilator bench of the A2AT schedule engine: rtl/schedule_engine_a2at.sv
+// (Verilated), the HLS class hls/schedule_engine_a2at.hpp and the software
+// reference programs of a2a-optimal (collectives/a2a_optimal.cpp), side by
+// side (engine_harness.hpp: RTL = HLS every cycle).
+//
+// For every node of every 2-D torus and mesh up to 8x8 (nct and group order
+// varying with the case, every node alternately with an always-ready and a
+// randomly stalled consumer), plus torus:16x16 and mesh:2x64 at the table
+// limits, the stream of taken descriptors must equal the node's reference
+// program word for word.
+//
+//   collnet_schedule_engine_a2at_bench [--seed N] [--trace FILE.fst]
+//
+// Exit status 0 when everything agrees, 1 on the first mismatch (printed).
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Vschedule_engine_a2at.h>
+
+#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithm.hpp"
+#include "hls/schedule_engine_a2at.hpp"
+#include "testbench/verilator/engine_harness.hpp"
+#include "topology/grid.hpp"
+
+namespace {
+
+namespace reg = collnet::hls::a2at_engine_reg;
+namespace cc = collnet::collectives;
+using collnet::bench::CfgWrite;
+using collnet::bench::Mismatch;
+using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2at, collnet::hls::A2atScheduleEngine,
+                                              collnet::hls::A2atEngineInputs, collnet::hls::A2atEngineOutputs>;
+
+/// The writes software issues for one node: configuration, the offset table
+/// (collectives::a2at_offset_groups), CONTROL last.
+std::vector<CfgWrite> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOrder order, std::uint32_t m, int x,
+                                    int y) {
+  std::vector<CfgWrite> w{{reg::message_words, m},
+                          {reg::size_x, static_cast<std::uint32_t>(nx)},
+                          {reg::size_y, static_cast<std::uint32_t>(ny)},
+                          {reg::coord_x, static_cast<std::uint32_t>(x)},
+                          {reg::coord_y, static_cast<std::uint32_t>(y)},
+                          {reg::torus, torus ? 1u : 0u},
+                          {reg::table_addr, 0}};
+  std::uint32_t count = 0;
+  for (const auto& group : cc::a2at_offset_groups(nx, ny, torus, nct, order))
+    for (std::size_t k = 0; k < group.size(); ++k, ++count)
+      w.push_back({reg::table_data, reg::table_word(group[k].dx, group[k].dy, k + 1 == group.size())});
+  w.push_back({reg::table_count, count});
+  w.push_back({reg::control, 1});
+  return w;
+}
+
+std::vector<std::string> topologies() {
+  std::vector<std::string> list;
+  for (const char* form : {"torus:", "mesh:"})
+    for (int x = 1; x <= 8; ++x)
+      for (int y = 1; y <= 8; ++y) list.push_back(form + std::to_string(x) + "x" + std::to_string(y));
+  list.push_back("torus:16x16");
+  list.push_back("mesh:2x64");
+  return list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t seed = 1;
+  const char* trace_file = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
+      return 2;
+    }
+  }
+  Verilated::commandArgs(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  std::mt19937_64 rng(seed);
+  Harness harness(trace_file);
+  std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
+  std::fflush(stdout);
+  const int legal = harness.rtl_assertion_errors(engine_writes(3, 2, true, 2, cc::A2atOrder::printed, 1, 1, 1), 40);
+  auto bad = engine_writes(3, 2, true, 2, cc::A2atOrder::printed, 1, 1, 1);
+  bad.insert(bad.end() - 1, CfgWrite{reg::coord_x, 3});  // COORD_X = SIZE_X: outside the map
+  const int illegal = harness.rtl_assertion_errors(bad, 40);
+  if (legal != 0 || illegal == 0) {
+    std::fprintf(stderr, "MISMATCH: RTL assertions: %d errors on a legal start, %d on COORD_X = SIZE_X\n", legal,
+                 illegal);
+    return 1;
+  }
+  std::printf("RTL assertion reports COORD_X = SIZE_X: yes\n");
+  std::uint64_t nodes = 0, descriptors = 0;
+  int case_number = 0;
+  try {
+    for (const std::string& topology : topologies()) {
+      ++case_number;
+      const int nct = 1 + case_number % 4;
+      const bool printed = case_number % 3 == 0;
+      const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
+      const auto topo = collnet::topology::make_topology(topology);
+      const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
+      const auto schedule = cc::find_algorithm("a2a-optimal")
+                                .build(*topo, collnet::Params{{"nct", std::to_string(nct)},
+                                                              {"group_order", printed ? "printed" : "reordered"},
+                                                              {"message_flits", std::to_string(m)}});
+      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+        const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
+                                  (printed ? " printed" : " reordered") + " node " + std::to_string(node);
+        const auto c = grid.coord(node);
+        const auto taken = harness.run(
+            where,
+            engine_writes(grid.size(0), grid.size(1), grid.torus(), nct,
+                          printed ? cc::A2atOrder::printed : cc::A2atOrder::reordered, m, c[0], c[1]),
+            rng, node % 2 ? 0.4 : 0.0);
+        collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
+        descriptors += taken.size();
+        ++nodes;
+      }
+    }
+  } catch (const Mismatch& e) {
+    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("schedule engine a2at: RTL = HLS = reference on %llu node programs of %zu sizes, %llu descriptors, "
+              "%llu cycles (%.1f s)\n",
+              static_cast<unsigned long long>(nodes), topologies().size(),
+              static_cast<unsigned long long>(descriptors), static_cast<unsigned long long>(harness.cycles()),
+              seconds);
+  return 0;
+}
