@@ -175,6 +175,10 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     r.max_link_utilization = std::max(r.max_link_utilization, u);
   }
   if (!r.link_utilization.empty()) r.mean_link_utilization /= static_cast<double>(r.link_utilization.size());
+  for (std::size_t l = 0; l < network.link_count(); ++l)
+    r.router_traversals += network.link(static_cast<topology::LinkId>(l)).total_flits();
+  for (topology::EndpointId e = 0; e < topo->endpoint_count(); ++e)
+    r.router_traversals += network.ejection(e, 0).total_flits();
   r.accepted_flits_by_source = stats.accepted_by_source;
   r.packets = std::move(stats.deliveries);
   r.integrity_errors = stats.integrity_errors;
