@@ -65,6 +65,7 @@ SyntheticScenario synthetic_from(const Params& params) {
     topology::RouteHint hint = 0;
     for (int dim = 0; dim < 4; ++dim) hint |= topology::Grid::direction_hint(dim, d);
     s.load.route_hint = hint;
+    s.grid_direction_hint = true;
   }
   return s;
 }
@@ -103,6 +104,9 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(s.load.packet_flits));
   if (!(s.load.injection_rate >= 0.0 && s.load.injection_rate <= 1.0))
     throw ConfigError("key 'injection_rate': expected 0..1 flits per endpoint per cycle");
+  if (s.grid_direction_hint && dynamic_cast<const topology::Grid*>(topo.get()) == nullptr)
+    throw ConfigError("key 'route_direction': plus and minus need a mesh or torus, not " + topo->name() +
+                      "; accepted on this topology: minimal");
   const DestinationFn destination =
       s.custom_destination ? s.custom_destination : make_pattern(*topo, s.traffic);
   const bool open_loop = s.load.packets_per_node == 0;

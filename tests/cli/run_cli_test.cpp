@@ -125,6 +125,7 @@ TEST(RunCli, BadInputExits2NamingTheKey) {
                                          {"vcs=1", "vcs"},  // torus with dateline needs 2
                                          {"topology=mesh:5x5 --set traffic=bit-reverse", "traffic"},
                                          {"topology=mesh:4x4 --set route_direction=plus", "route"},
+                                         {"topology=leafspine:p=6 --set route_direction=minus", "route_direction"},
                                          {"switching=vct --set buffer_flits=2", "buffer_flits"},
                                          {"router_delay=2 --set routing_delay=2", "routing_delay"},
                                          {"no_such_key=1", "no_such_key"}}) {
