@@ -81,6 +81,10 @@ class Clocked : public sc_core::sc_module {
   /// run in (kNever: only when woken by a link).
   virtual Cycle evaluate(Cycle now) = 0;
   void set_wake_on_credit(bool wake) { wake_on_credit_ = wake; }
+  /// Two words a derived module may hand to its links as activity flags
+  /// (Link::mark_flits_in / mark_credits_in): they share a cache line with
+  /// the wake-up state that a sending link touches anyway.
+  std::uint64_t link_activity_[2] = {0, 0};
 
  private:
   friend class WakeScheduler;
@@ -90,10 +94,10 @@ class Clocked : public sc_core::sc_module {
     if (scheduled_ == at) wake_.notify();
   }
 
-  sc_core::sc_event wake_;
   Cycle scheduled_ = kNever;
   bool wake_on_credit_ = true;
   WakeScheduler& scheduler_;
+  sc_core::sc_event wake_;
 };
 
 }  // namespace collnet::systemc

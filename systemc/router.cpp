@@ -27,8 +27,15 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   if (ports_ > 0x7FFF) throw std::invalid_argument("router radix above 32767");
   in_links_.assign(ports, nullptr);
   out_links_.assign(ports, nullptr);
-  flits_pending_.assign((ports + 63) / 64, 0);
-  credits_pending_.assign((ports + 63) / 64, 0);
+  pending_words_ = (ports + 63) / 64;
+  if (pending_words_ == 1) {
+    flits_pending_ = &link_activity_[0];
+    credits_pending_ = &link_activity_[1];
+  } else {
+    wide_pending_.assign(2 * pending_words_, 0);
+    flits_pending_ = wide_pending_.data();
+    credits_pending_ = wide_pending_.data() + pending_words_;
+  }
   buffers_.resize(ports * vcs * static_cast<std::size_t>(depth_));
   input_vcs_.resize(ports * vcs);
   port_flits_.assign(ports, 0);
@@ -152,7 +159,7 @@ int Router::free_vc(const InputVc& ivc) const {
 
 Cycle Router::evaluate(Cycle now) {
   // 1. read (only the links that carry something)
-  for (std::size_t w = 0; w < flits_pending_.size(); ++w) {
+  for (std::size_t w = 0; w < pending_words_; ++w) {
     for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
       const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
       Link* link = in_links_[static_cast<std::size_t>(p)];
@@ -177,7 +184,7 @@ Cycle Router::evaluate(Cycle now) {
       if (link->flits_in_flight() == 0) flits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
   }
-  for (std::size_t w = 0; w < credits_pending_.size(); ++w) {
+  for (std::size_t w = 0; w < pending_words_; ++w) {
     for (std::uint64_t bits = credits_pending_[w]; bits != 0; bits &= bits - 1) {
       const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
       Link* link = out_links_[static_cast<std::size_t>(p)];
@@ -259,11 +266,11 @@ Cycle Router::evaluate(Cycle now) {
   if (requested) return now + 1;
   // Asleep until a flit or credit arrives (pending ones may have had their
   // wake-up dropped, see clocked.hpp) or a routing delay ends.
-  for (std::size_t w = 0; w < flits_pending_.size(); ++w)
+  for (std::size_t w = 0; w < pending_words_; ++w)
     for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1)
       next = std::min(next, in_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_flit_arrival());
   if (occupancy_ > 0)
-    for (std::size_t w = 0; w < credits_pending_.size(); ++w)
+    for (std::size_t w = 0; w < pending_words_; ++w)
       for (std::uint64_t bits = credits_pending_[w]; bits != 0; bits &= bits - 1)
         next = std::min(next,
                         out_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_credit_arrival());

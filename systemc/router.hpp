@@ -145,8 +145,10 @@ class Router final : public Clocked {
   std::vector<Link*> out_links_;
   // Bit p: flits (credits) are on the wires of input (output) port p's link;
   // set by the link, cleared here once it is empty.
-  std::vector<std::uint64_t> flits_pending_;
-  std::vector<std::uint64_t> credits_pending_;
+  std::uint64_t* flits_pending_ = nullptr;    // pending_words_ words each
+  std::uint64_t* credits_pending_ = nullptr;
+  std::size_t pending_words_ = 0;
+  std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   std::vector<Flit> buffers_;           // [port][vc][depth]
   std::vector<InputVc> input_vcs_;      // [port][vc]
   std::vector<int> port_flits_;         // flits buffered per input port
