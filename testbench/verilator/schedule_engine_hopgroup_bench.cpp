@@ -1,0 +1,165 @@
+// Verilator bench of the document-000 schedule engine:
+// rtl/schedule_engine_hopgroup.sv (Verilated), the HLS class
+// hls/schedule_engine_hopgroup.hpp and the software reference programs of
+// a2a-hopgroup and a2a-hopgroup-direct (collectives/a2a_hopgroup.cpp), side by
+// side (engine_harness.hpp: RTL = HLS every cycle).
+//
+// For every node of every 2-D torus and mesh up to 8x8 and every 3-D torus
+// and mesh up to 4x4x4 (options varying with the case: hop order,
+// directions, mode3d, pacing, gap_slack, barriers, message length; every node
+// alternately with an always-ready and a randomly stalled consumer), plus
+// 1-D rings and 4-D boards for the direct program, the stream of taken
+// descriptors must equal the node's reference program word for word.
+//
+//   collnet_schedule_engine_hopgroup_bench [--seed N] [--trace FILE.fst]
+//
+// Exit status 0 when everything agrees, 1 on the first mismatch (printed).
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Vschedule_engine_hopgroup.h>
+
+#include "collectives/algorithm.hpp"
+#include "hls/schedule_engine_hopgroup.hpp"
+#include "testbench/verilator/engine_harness.hpp"
+#include "topology/grid.hpp"
+
+namespace {
+
+namespace reg = collnet::hls::hopgroup_engine_reg;
+using collnet::bench::CfgWrite;
+using collnet::bench::Mismatch;
+using Harness =
+    collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine,
+                                  collnet::hls::HopgroupEngineInputs, collnet::hls::HopgroupEngineOutputs>;
+
+std::vector<CfgWrite> writes_of(std::uint8_t algorithm, std::uint32_t m, std::uint32_t options, std::uint32_t slack,
+                                const collnet::topology::Grid& grid, std::int32_t node) {
+  std::array<std::uint32_t, 4> sizes{1, 1, 1, 1}, coord{0, 0, 0, 0};
+  const auto c = grid.coord(node);
+  for (int d = 0; d < grid.dims(); ++d) {
+    sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(grid.size(d));
+    coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(c[static_cast<std::size_t>(d)]);
+  }
+  std::vector<CfgWrite> w;
+  for (const auto& x : collnet::hls::hopgroup_engine_writes(algorithm, m, options, slack,
+                                                            static_cast<std::uint32_t>(grid.dims()), sizes, coord))
+    w.push_back({x.addr, x.data});
+  return w;
+}
+
+struct Case {
+  std::string algorithm;
+  std::string topology;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> list;
+  for (const char* algorithm : {"a2a-hopgroup", "a2a-hopgroup-direct"})
+    for (const char* form : {"torus:", "mesh:"}) {
+      for (int x = 1; x <= 8; ++x)
+        for (int y = 1; y <= 8; ++y) list.push_back({algorithm, form + std::to_string(x) + "x" + std::to_string(y)});
+      for (int x = 1; x <= 4; ++x)
+        for (int y = 1; y <= 4; ++y)
+          for (int z = 1; z <= 4; ++z)
+            list.push_back({algorithm, form + std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z)});
+      for (int n : {1, 2, 5, 8}) list.push_back({algorithm, form + std::to_string(n)});
+    }
+  for (const char* t : {"torus:2x3x2x3", "mesh:3x2x2x2"}) list.push_back({"a2a-hopgroup-direct", t});
+  return list;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t seed = 1;
+  const char* trace_file = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
+      return 2;
+    }
+  }
+  Verilated::commandArgs(argc, argv);
+  const auto start = std::chrono::steady_clock::now();
+  std::mt19937_64 rng(seed);
+  Harness harness(trace_file);
+  std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
+  std::fflush(stdout);
+  {
+    const auto grid = collnet::topology::make_topology("torus:3x2");
+    const auto& g = dynamic_cast<const collnet::topology::Grid&>(*grid);
+    auto good = writes_of(reg::algorithm_hopgroup, 2, reg::opt_torus, 0, g, 1);
+    auto bad = good;
+    bad.insert(bad.end() - 1, CfgWrite{reg::dims, 4});  // DIMS 4 is for the direct program only
+    const int legal = harness.rtl_assertion_errors(good, 200);
+    const int illegal = harness.rtl_assertion_errors(bad, 200);
+    if (legal != 0 || illegal == 0) {
+      std::fprintf(stderr, "MISMATCH: RTL assertions: %d errors on a legal start, %d on DIMS = 4 for hopgroup\n",
+                   legal, illegal);
+      return 1;
+    }
+  }
+  std::printf("RTL assertion reports DIMS = 4 for a2a-hopgroup: yes\n");
+  std::uint64_t nodes = 0, descriptors = 0;
+  int case_number = 0;
+  const auto list = cases();
+  try {
+    for (const Case& k : list) {
+      ++case_number;
+      const bool hopgroup = k.algorithm == "a2a-hopgroup";
+      const auto topo = collnet::topology::make_topology(k.topology);
+      const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
+      // options vary with the case number so that every combination occurs
+      const int bits = case_number * 7;
+      const bool pacing = bits % 2 == 0, descending = (bits / 2) % 2 == 1, both = (bits / 4) % 2 == 1,
+                 concurrent = (bits / 8) % 2 == 1, barriers = (bits / 3) % 2 == 0;
+      const std::uint32_t slack = static_cast<std::uint32_t>(case_number % 4);
+      const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 8);
+      collnet::Params params{{"pacing", pacing ? "true" : "false"},
+                             {"gap_slack", std::to_string(slack)},
+                             {"message_flits", std::to_string(m)}};
+      std::uint32_t options = (grid.torus() ? reg::opt_torus : 0) | (pacing ? reg::opt_pacing : 0);
+      if (hopgroup) {
+        params.set("hop_order", descending ? "descending" : "ascending");
+        params.set("directions", both ? "both" : "plus");
+        params.set("mode3d", concurrent ? "concurrent" : "literal");
+        options |= (descending ? reg::opt_descending : 0) | (both ? reg::opt_both : 0) |
+                   (concurrent ? reg::opt_concurrent : 0);
+      } else {
+        params.set("barriers", barriers ? "true" : "false");
+        options |= barriers ? reg::opt_barriers : 0;
+      }
+      const auto schedule = collnet::collectives::find_algorithm(k.algorithm).build(*topo, params);
+      std::string label = k.algorithm + " on " + k.topology;
+      for (const auto& [key, value] : params.values()) label += " " + key + "=" + value;
+      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+        const std::string where = label + " node " + std::to_string(node);
+        const auto taken = harness.run(
+            where, writes_of(hopgroup ? reg::algorithm_hopgroup : reg::algorithm_direct, m, options, slack, grid, node),
+            rng, node % 2 ? 0.4 : 0.0);
+        collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
+        descriptors += taken.size();
+        ++nodes;
+      }
+    }
+  } catch (const Mismatch& e) {
+    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
+    return 1;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("schedule engine hopgroup: RTL = HLS = reference on %llu node programs of %zu cases, %llu descriptors, "
+              "%llu cycles (%.1f s)\n",
+              static_cast<unsigned long long>(nodes), list.size(), static_cast<unsigned long long>(descriptors),
+              static_cast<unsigned long long>(harness.cycles()), seconds);
+  return 0;
+}
