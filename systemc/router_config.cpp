@@ -34,6 +34,9 @@ const std::vector<KeyDoc>& router_keys() {
        "1..31"},
       {"routing_delay", "part of router_delay spent routing a head flit before allocation", "0",
        "0..router_delay-1"},
+      {"allocation_delay", "part of router_delay from the allocation decision on (the rest, router_delay - "
+                           "routing_delay - allocation_delay, is crossbar traversal)", "1",
+       "1..router_delay-routing_delay"},
       {"link_latency", "cycles on every network link, for flits and credits", "1", "1..1000"},
       {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
        "true, false"},
@@ -52,10 +55,9 @@ RouterConfig router_config_from(const Params& params) {
   c.age_width = static_cast<int>(params.integer("age_width", 0, 0, 63));
   const int total = static_cast<int>(params.integer("router_delay", 1, 1, 31));
   c.routing_delay = static_cast<int>(params.integer("routing_delay", 0, 0, total - 1));
-  // The rest of the zero-load router delay: one allocation cycle, then the
-  // crossbar pipeline.
-  c.allocation_delay = 1;
-  c.traversal_delay = total - c.routing_delay - 1;
+  c.allocation_delay = static_cast<int>(params.integer("allocation_delay", 1, 1, total - c.routing_delay));
+  // The rest of the zero-load router delay is the crossbar pipeline.
+  c.traversal_delay = total - c.routing_delay - c.allocation_delay;
   c.link_latency = static_cast<int>(params.integer("link_latency", 1, 1, 1000));
   c.dateline = params.boolean("dateline", true);
   c.validate();

@@ -12,7 +12,8 @@
 // link_latency cycles later. Body flits skip routing. At zero load a flit
 // therefore spends router_delay() = routing + allocation + traversal cycles
 // in every router. The credit for a flit is sent upstream in the cycle it wins
-// allocation (its buffer slot is read out then).
+// allocation (its buffer slot is read out then). Scenario keys: router_delay
+// (the total), routing_delay and allocation_delay; traversal takes the rest.
 #pragma once
 
 #include <cstdint>

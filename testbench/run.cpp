@@ -48,6 +48,8 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
                  {"arbitration", rc.arbitration},
                  {"router_delay", rc.router_delay()},
                  {"routing_delay", rc.routing_delay},
+                 {"allocation_delay", rc.allocation_delay},
+                 {"traversal_delay", rc.traversal_delay},
                  {"link_latency", rc.link_latency},
                  {"dateline", rc.dateline}};
   j["cycles"] = r.cycles;
@@ -86,10 +88,11 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   std::string& t = out.text;
   t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,
                    r.endpoints, r.routers);
-  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {} (routing {}), link latency {}, "
-                   "dateline {}\n",
+  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {} (routing {}, allocation {}, "
+                   "traversal {}), link latency {}, dateline {}\n",
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
-                   rc.arbitration, rc.router_delay(), rc.routing_delay, rc.link_latency, rc.dateline ? "on" : "off");
+                   rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
+                   rc.link_latency, rc.dateline ? "on" : "off");
   t += fmt::format("  load              {} flits/node/cycle offered, {}-flit packets\n", s.load.injection_rate,
                    s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
