@@ -1,0 +1,126 @@
+// A collective run on the cycle-accurate network (issue 5, items 3 and 4):
+// the algorithm's Schedule (collectives/) executed by one NIC per endpoint
+// (nic.hpp) on the routers and links of systemc/network.hpp, with the
+// side-band barrier network (barrier_network.hpp). At the end the memory of
+// every node is checked against the schedule's expectation (data_check) and
+// compared word by word with the functional executor's result.
+//
+// Report fields (the `collnet run` contract for collectives):
+//   cycles               cycles from 0 to the cycle the last node finished
+//                        (END taken, controllers idle, every message it sent
+//                        delivered), inclusive: last cycle + 1.
+//   lower_bound_cycles   the algorithm's bound (Schedule::lower_bound, the
+//                        bisection bound for the all-to-alls) in flit times.
+//                        The header rides as sideband with the head flit
+//                        (packet.hpp), so the flits a message puts on the
+//                        wire are exactly its payload words: the bound in
+//                        payload words is the bound in flit times. -1 where
+//                        the algorithm gives none.
+//   efficiency           lower_bound_cycles / cycles (0 without a bound).
+//   barriers             barriers released, with their timing.
+//   max_queue_flits      the most flits any router input VC ever held (1 when
+//                        every flit leaves in the cycle it arrives).
+//   link_utilization     per directed network link: flits / cycles; the mean
+//                        and max, and the mean over the bisection links (the
+//                        links across the cut of the bisection bound).
+//   arbitration_conflicts  head flits that waited at least one cycle for
+//                        their output (another packet held it or won it),
+//                        once per packet and router (router.hpp).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/executor.hpp"
+#include "collectives/params.hpp"
+#include "systemc/barrier_network.hpp"
+#include "systemc/descriptor_source.hpp"
+#include "systemc/nic.hpp"
+#include "systemc/router_config.hpp"
+#include "systemc/watchdog.hpp"
+
+namespace collnet::systemc {
+
+struct CollectiveScenario {
+  std::string topology = "torus:8x8";
+  std::string algorithm = "a2a-optimal";
+  Params params;           // the scenario (algorithm keys are read from it)
+  RouterConfig router;
+  NicConfig nic;           // controllers 0: the schedule's
+  std::string dispatch = "auto";
+  std::string schedule_engine = "auto";
+  BarrierConfig barrier;
+  Cycle watchdog_cycles = 1000;
+  Cycle max_cycles = 100000000;  // the run stops here unfinished (reported like a deadlock)
+  std::string vcd_path;    // empty: no waveform
+  Cycle vcd_flow_window = 100;
+  /// Tests: replaces the algorithm's schedule (algorithm then only names it).
+  std::function<collectives::Schedule(const topology::Topology&)> custom_schedule;
+  /// Tests: called for every flit that departs on a network link, with its
+  /// packet's header (ignored when a waveform is written).
+  std::function<void(const Link&, const PacketHeader&, const Flit&, Cycle)> flit_probe;
+};
+
+/// Reads a scenario (common keys, the algorithm's keys, router_keys(),
+/// nic_keys(), barrier_keys(), collective_keys()); throws ConfigError naming
+/// the key on bad input.
+CollectiveScenario collective_from(const Params& params);
+/// Keys of the collective run itself (schedule_engine, compare).
+const std::vector<KeyDoc>& collective_keys();
+
+struct CollectiveResult {
+  std::string algorithm;
+  std::string topology;
+  std::size_t endpoints = 0;
+  std::size_t routers = 0;
+  std::uint32_t message_words = 0;  // message_flits
+  int packet_flits = 0;
+  int controllers = 0;
+  std::string dispatch;
+  std::string schedule_engine;
+  std::string barrier;
+  Cycle barrier_latency = 0;
+
+  Cycle cycles = 0;
+  bool completed = false;
+  std::int64_t lower_bound_cycles = -1;
+  double efficiency = 0;
+  bool data_check = false;
+  collectives::DataCheck check;
+  std::int64_t reference_mismatch_words = -1;  // vs the functional executor; -1: not compared
+  std::uint64_t barriers = 0;
+  Cycle barrier_wait_cycles = 0;  // sum over barriers of release - first entry
+  std::vector<BarrierRecord> barrier_records;
+  int max_queue_flits = 0;
+  std::vector<double> link_utilization;  // per graph link
+  double mean_link_utilization = 0;
+  double max_link_utilization = 0;
+  std::vector<topology::LinkId> bisection_links;
+  double bisection_link_utilization = 0;
+  std::uint64_t arbitration_conflicts = 0;
+  std::uint64_t messages = 0;     // network messages
+  std::uint64_t local_copies = 0;
+  std::uint64_t packets = 0;
+  std::uint64_t flits = 0;
+  std::vector<Cycle> node_finish;  // per endpoint
+  std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
+  std::vector<std::string> stuck;          // programs: what each unfinished node waits for
+  double sim_seconds = 0;
+  double elaboration_seconds = 0;
+  double router_cycles_per_second = 0;
+
+  [[nodiscard]] bool deadlocked() const { return deadlock.has_value() || !stuck.empty(); }
+};
+
+/// Throws ConfigError for bad input, collectives::ExecutionError for a
+/// program error found while running (memory range, barrier mismatch).
+CollectiveResult run_collective(const CollectiveScenario& scenario);
+
+/// The directed links across the cut of the grid's bisection bound (the
+/// dimension with the largest term of a2a_bisection_bound; on a torus the
+/// wrap links too); empty for other topologies.
+std::vector<topology::LinkId> bisection_links(const topology::Topology& topology);
+
+}  // namespace collnet::systemc

@@ -1,0 +1,62 @@
+// Where a NIC's descriptors come from (architecture: "the software reference
+// emits them; the HLS schedule engine and its RTL emit them bit for bit the
+// same; the SystemC NIC executes them"). The NIC asks its source for at most
+// one descriptor per cycle; the source is pluggable:
+//
+//   reference   the endpoint's program from the algorithm's Schedule
+//               (collectives/), one descriptor per cycle from cycle 0: an
+//               ideal schedule engine with no start-up time.
+//   hls         the synthesizable schedule engine of the algorithm (hls/),
+//               stepped once per cycle, where one covers it:
+//                 hls/schedule_engine_a2a.hpp       a2a-spread, a2a-nd
+//                 hls/schedule_engine_a2at.hpp      a2a-optimal
+//                 hls/schedule_engine_hopgroup.hpp  a2a-hopgroup, a2a-hopgroup-direct
+//               Its registers are loaded before cycle 0 (software configures
+//               the NIC before the collective starts); its start-up cycles are
+//               simulated.
+//
+// Handshake with the NIC (the engines' valid/ready): peek(now) says which
+// descriptor is offered in cycle `now` (nullopt: none yet), take(now) means
+// the NIC accepted it in that cycle. A cycle in which the NIC does not call
+// take() is a cycle with ready low; the source replays those cycles when the
+// NIC next asks, so the NIC need not be evaluated while it has nothing to do.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "collectives/descriptor.hpp"
+#include "collectives/params.hpp"
+#include "collectives/schedule.hpp"
+#include "systemc/cycle.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::systemc {
+
+class DescriptorSource {
+ public:
+  virtual ~DescriptorSource() = default;
+  /// The descriptor offered in cycle `now` (call with non-decreasing `now`).
+  virtual std::optional<Descriptor> peek(Cycle now) = 0;
+  /// The descriptor peek(now) returned is taken in cycle `now`.
+  virtual void take(Cycle now) = 0;
+  /// Descriptors taken so far.
+  [[nodiscard]] virtual std::size_t taken() const = 0;
+  /// No descriptor will ever be offered again.
+  [[nodiscard]] virtual bool exhausted() const = 0;
+};
+
+/// Which source a run uses (key `schedule_engine`).
+enum class SourceKind { reference, hls };
+
+/// The HLS engine that covers `algorithm` with these parameters, or "" (none).
+std::string hls_engine_for(const std::string& algorithm, const topology::Topology& topology, const Params& params);
+
+/// The source of endpoint `endpoint`'s descriptors. For SourceKind::hls the
+/// caller has checked hls_engine_for().
+std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
+                                                         const topology::Topology& topology, const Params& params,
+                                                         topology::EndpointId endpoint);
+
+}  // namespace collnet::systemc

@@ -1,0 +1,436 @@
+#include "systemc/nic.hpp"
+
+#include <algorithm>
+
+#include "collectives/executor.hpp"
+
+namespace collnet::systemc {
+
+const std::vector<KeyDoc>& nic_keys() {
+  static const std::vector<KeyDoc> keys = {
+      {"controllers", "NIC controllers per node (each with its own pacer, injection and ejection port)",
+       "the schedule's (a2a-optimal/spread/nd: nct; a2a-hopgroup: one per dimension; else 1)", "1..8"},
+      {"dispatch",
+       "which controller runs a SEND: named (the descriptor's controller field, own FIFO per controller) or "
+       "next-idle (one FIFO, the next idle controller); auto = next-idle for a2a-optimal, a2a-spread, a2a-nd "
+       "(document 001's NCT controllers), named otherwise",
+       "auto", "auto, named, next-idle"},
+      {"descriptor_queue", "SEND descriptors each NIC FIFO holds before the schedule engine stalls", "256",
+       "1..65536"},
+  };
+  return keys;
+}
+
+void CollectiveBook::fail(const std::string& what) {
+  if (error.empty()) error = what;
+  sc_core::sc_stop();
+}
+
+Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network& network, const NicConfig& config,
+         std::unique_ptr<DescriptorSource> source, const collectives::Schedule& schedule, BarrierNetwork& barrier,
+         CollectiveBook& book)
+    : Clocked(name, /*run_at_start=*/true),
+      injection("injection", static_cast<std::size_t>(config.controllers)),
+      ejection("ejection", static_cast<std::size_t>(config.controllers)),
+      self_(self),
+      network_(network),
+      config_(config),
+      source_(std::move(source)),
+      barrier_(barrier),
+      book_(book) {
+  if (config_.controllers < 1 || config_.controllers > network.controllers())
+    throw ConfigError("key 'controllers': expected 1.." + std::to_string(network.controllers()) + ", got " +
+                      std::to_string(config_.controllers));
+  if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > hls::PacketPacer<12>::max_packet_flits)
+    throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(config_.packet_flits));
+  memory_.assign(schedule.memory_words, 0);
+  if (schedule.initial)
+    for (std::uint32_t a = 0; a < schedule.memory_words; ++a) memory_[a] = schedule.initial(self, a);
+  controllers_.resize(static_cast<std::size_t>(config_.controllers));
+  for (int c = 0; c < config_.controllers; ++c) {
+    injection[static_cast<std::size_t>(c)].bind(network.injection(self, c));
+    ejection[static_cast<std::size_t>(c)].bind(network.ejection(self, c));
+  }
+}
+
+void Nic::end_of_elaboration() {
+  for (std::size_t c = 0; c < controllers_.size(); ++c) {
+    Controller& k = controllers_[c];
+    k.injection = &injection[c]->link();
+    k.ejection = &ejection[c]->link();
+    k.channel.reset(*k.injection, network_.config().switching);
+    k.pacer.reset();
+  }
+}
+
+bool Nic::busy() const {
+  if (state_ == State::finished) return false;
+  if (std::any_of(controllers_.begin(), controllers_.end(), [](const Controller& c) { return c.busy; })) return true;
+  if (barrier_.inside(self_)) return barrier_.released(self_, kNever - 1);  // release scheduled
+  return blocked_on_ == "the schedule engine";
+}
+
+std::string Nic::describe() const {
+  std::string s = "endpoint " + std::to_string(self_) + ": ";
+  if (state_ == State::finished) return s + "finished";
+  s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_) +
+       " messages undelivered";
+  if (!blocked_on_.empty()) s += ", waiting for " + blocked_on_;
+  for (std::size_t k = 0; k < controllers_.size(); ++k) {
+    const Controller& c = controllers_[k];
+    if (!c.busy) continue;
+    s += "; controller " + std::to_string(k) + (c.copy ? " copying" : " sending") + " to " +
+         std::to_string(c.send.dest) + " (word " + std::to_string(c.word) + " of " + std::to_string(c.send.length) +
+         ", pacer hold " + std::to_string(c.pacer.hold_q()) + (c.pacer.in_packet_q() ? ", in packet" : "") +
+         ", injection VC with room: " + std::to_string(c.channel.free_vc(1)) + ")";
+  }
+  return s;
+}
+
+bool Nic::check_range(std::uint32_t offset, std::uint32_t length, const char* what) {
+  if (static_cast<std::uint64_t>(offset) + length <= book_.memory_words) return true;
+  book_.fail("endpoint " + std::to_string(self_) + " descriptor " + std::to_string(source_->taken()) + ": " + what +
+             " range [" + std::to_string(offset) + ", " + std::to_string(static_cast<std::uint64_t>(offset) + length) +
+             ") exceeds memory of " + std::to_string(book_.memory_words) + " words");
+  return false;
+}
+
+void Nic::delivered(Cycle now) {
+  if (--outstanding_ == 0) wake_at(now + 1);
+}
+
+void Nic::arrived(std::uint32_t tag) { ++arrivals_[tag]; }
+
+void Nic::message_done(std::uint32_t id, Cycle now) {
+  const Message& m = book_.messages[id];
+  ++book_.progress;
+  arrived(m.tag);
+  Nic& source = *book_.nics[static_cast<std::size_t>(m.source)];
+  if (&source == this) {
+    --outstanding_;
+  } else {
+    // Side-band delivery acknowledgement: the source sees it next cycle.
+    source.delivered(now);
+  }
+}
+
+void Nic::receive(Cycle now) {
+  PacketTable& packets = network_.packets();
+  for (Controller& c : controllers_) {
+    Link& link = *c.ejection;
+    while (link.flit_ready(now)) {
+      const Flit f = link.pop_flit();
+      link.send_credit(f.vc, now);
+      --network_.activity().flits_in_network;
+      network_.activity().moved(now);
+      ++book_.progress;
+      Packet& p = packets[f.packet];
+      if (!p.live || p.header.destination != self_ || f.index != p.received) {
+        book_.fail("endpoint " + std::to_string(self_) + " cycle " + std::to_string(now) +
+                   ": a flit arrived misrouted or out of order (packet " + std::to_string(p.header.source) + "->" +
+                   std::to_string(p.header.destination) + ", flit " + std::to_string(f.index) + ")");
+        return;
+      }
+      const std::uint64_t address = static_cast<std::uint64_t>(p.header.offset) + f.index;
+      const auto id = static_cast<std::uint32_t>(p.serial);
+      const Message& m = book_.messages[id];
+      if (address >= memory_.size()) {
+        book_.fail("endpoint " + std::to_string(self_) + ": word address " + std::to_string(address) +
+                   " beyond memory");
+        return;
+      }
+      try {
+        memory_[address] = collectives::combine(m.op, m.dtype, memory_[address], f.payload);
+      } catch (const collectives::ExecutionError& e) {
+        book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
+        return;
+      }
+      ++p.received;
+      if (!f.tail()) continue;
+      packets.release(f.packet);
+      if (--book_.messages[id].packets_left == 0) message_done(id, now);
+    }
+  }
+}
+
+bool Nic::drained() const {
+  if (outstanding_ != 0 || !shared_queue_.empty()) return false;
+  return std::none_of(controllers_.begin(), controllers_.end(),
+                      [](const Controller& c) { return c.busy || !c.queue.empty(); });
+}
+
+bool Nic::dispatch(Cycle now, Cycle& next) {
+  if (state_ != State::running) return false;
+  const std::optional<Descriptor> offered = source_->peek(now);
+  if (!offered) {
+    if (source_->exhausted()) {
+      book_.fail("endpoint " + std::to_string(self_) + ": program ends without END after " +
+                 std::to_string(source_->taken()) + " descriptors");
+      return false;
+    }
+    blocked_on_ = "the schedule engine";  // starting up: it offers soon
+    next = std::min(next, now + 1);
+    return false;
+  }
+  const Descriptor& d = *offered;
+  switch (d.opcode) {
+    case Opcode::send: {
+      std::deque<Descriptor>* queue = &shared_queue_;
+      if (config_.dispatch == Dispatch::named) {
+        if (d.controller >= controllers_.size()) {
+          book_.fail("key 'controllers': endpoint " + std::to_string(self_) + " runs a SEND on controller " +
+                     std::to_string(d.controller) + " but the NIC has " + std::to_string(controllers_.size()) +
+                     " (dispatch named); set controllers to at least " + std::to_string(d.controller + 1) +
+                     " or dispatch: next-idle");
+          return false;
+        }
+        queue = &controllers_[d.controller].queue;
+      }
+      if (queue->size() >= static_cast<std::size_t>(config_.descriptor_queue)) {
+        blocked_on_ = "a free descriptor FIFO slot";
+        return false;  // a controller taking a descriptor wakes the dispatcher
+      }
+      queue->push_back(d);
+      break;
+    }
+    case Opcode::wait: {
+      const auto it = arrivals_.find(d.tag);
+      const std::uint32_t have = it == arrivals_.end() ? 0 : it->second;
+      if (have < d.length) {
+        blocked_on_ = "WAIT tag " + std::to_string(d.tag) + " (" + std::to_string(have) + " of " +
+                      std::to_string(d.length) + " messages arrived)";
+        return false;  // an arrival wakes the NIC
+      }
+      break;
+    }
+    case Opcode::barrier: {
+      if (barrier_.inside(self_)) {
+        if (!barrier_.released(self_, now)) {
+          blocked_on_ = "release of barrier " + std::to_string(d.tag);
+          return false;  // the barrier network wakes the NIC
+        }
+        barrier_.leave(self_);
+        break;
+      }
+      if (!drained()) {
+        blocked_on_ = "delivery of its messages before barrier " + std::to_string(d.tag);
+        return false;  // the last delivery acknowledgement wakes the NIC
+      }
+      barrier_.enter(self_, d.tag, now);
+      ++book_.progress;
+      if (!barrier_.error().empty()) book_.fail(barrier_.error());
+      blocked_on_ = "release of barrier " + std::to_string(d.tag);
+      return false;
+    }
+    case Opcode::end:
+      state_ = State::ended;
+      blocked_on_ = "delivery of its messages after END";
+      break;
+  }
+  source_->take(now);
+  ++book_.progress;
+  if (state_ == State::running) {
+    blocked_on_.clear();
+    next = std::min(next, now + 1);
+  }
+  return true;
+}
+
+bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
+  if (!check_range(d.src_offset, d.length, "source") || !check_range(d.dst_offset, d.length, "destination"))
+    return false;
+  if (d.dest >= static_cast<std::uint32_t>(book_.nics.size())) {
+    book_.fail("endpoint " + std::to_string(self_) + ": SEND to endpoint " + std::to_string(d.dest) +
+               " which does not exist");
+    return false;
+  }
+  const auto id = static_cast<std::uint32_t>(book_.messages.size());
+  Message m;
+  m.source = self_;
+  m.destination = static_cast<topology::EndpointId>(d.dest);
+  m.tag = d.tag;
+  m.op = d.op;
+  m.dtype = d.dtype;
+  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  m.packets_left = d.dest == static_cast<std::uint32_t>(self_) ? 1 : (d.length + p - 1) / p;
+  book_.messages.push_back(m);
+  ++outstanding_;
+  ++book_.progress;
+  if (d.length == 0) {
+    // Nothing to move: the message exists (it counts for WAIT) and has arrived.
+    book_.messages[id].packets_left = 0;
+    Nic& dest = *book_.nics[d.dest];
+    dest.arrived(d.tag);
+    if (&dest == this) --outstanding_;
+    else {
+      dest.wake(now + 1);
+      delivered(now);
+    }
+    return true;
+  }
+  c.busy = true;
+  c.send = d;
+  c.message = id;
+  c.word = 0;
+  if (d.dest == static_cast<std::uint32_t>(self_)) {
+    c.copy = true;
+    c.copy_done = now + d.length;
+    ++book_.local_copies;
+  } else {
+    c.copy = false;
+    ++book_.network_messages;
+  }
+  return true;
+}
+
+void Nic::finish_copy(Controller& c, Cycle now) {
+  const Descriptor& d = c.send;
+  // Read all words first: the source and destination ranges may overlap.
+  std::vector<collectives::Word> words(memory_.begin() + d.src_offset, memory_.begin() + d.src_offset + d.length);
+  try {
+    for (std::uint32_t i = 0; i < d.length; ++i)
+      memory_[d.dst_offset + i] = collectives::combine(d.op, d.dtype, memory_[d.dst_offset + i], words[i]);
+  } catch (const collectives::ExecutionError& e) {
+    book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
+  }
+  book_.copied_words += d.length;
+  c.busy = false;
+  book_.messages[c.message].packets_left = 0;
+  message_done(c.message, now);
+}
+
+void Nic::catch_up(Controller& c, Cycle now) {
+  // Cycles [pacer_cycle, now) in which the controller offered nothing (or was
+  // refused by the port): only the countdown between packets changes state.
+  while (c.pacer_cycle < now && !c.pacer.in_packet_q() && c.pacer.hold_q() != 0) {
+    c.pacer.step(hls::PacketPacerInputs{});
+    ++c.pacer_cycle;
+  }
+  c.pacer_cycle = std::max(c.pacer_cycle, now);
+}
+
+Cycle Nic::step_controller(Controller& c, Cycle now) {
+  catch_up(c, now);
+  const Descriptor& d = c.send;
+  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  const std::uint32_t index = c.word % p;  // flit index in its packet
+  const std::uint32_t first = c.word - index;
+  const std::uint32_t packet_words = std::min(p, d.length - first);
+  const bool head = index == 0;
+  const bool last = index + 1 == packet_words;
+  int vc = c.vc;
+  bool ready;
+  if (head) {
+    vc = c.channel.free_vc(static_cast<int>(packet_words));
+    ready = vc >= 0;
+  } else {
+    ready = c.channel.has_credit(vc);
+  }
+  hls::PacketPacerInputs in;
+  in.in_valid = true;
+  in.in_data = memory_[d.src_offset + c.word];
+  in.in_last = last;
+  in.in_gap = d.gap;
+  in.in_slack = d.slack;
+  in.out_ready = ready;
+  const hls::PacketPacerOutputs out = c.pacer.step(in);
+  c.pacer_cycle = now + 1;
+  const bool fire = out.out_valid && ready;
+  if (fire) {
+    if (head) {
+      PacketHeader h;
+      h.source = self_;
+      h.destination = static_cast<topology::EndpointId>(d.dest);
+      h.controller = static_cast<std::uint8_t>(d.controller % controllers_.size());
+      h.area = static_cast<std::uint16_t>(d.dst_offset / d.length);
+      h.offset = d.dst_offset + first;
+      h.tag = static_cast<std::uint16_t>(d.tag);
+      h.inject_cycle = now;
+      h.route_hint = d.route_hint;
+      h.flits = static_cast<std::uint16_t>(packet_words);
+      try {
+        c.packet = network_.create_packet(h);
+      } catch (const ConfigError& e) {
+        book_.fail(e.what());
+        return kNever;
+      }
+      network_.packets()[c.packet].serial = c.message;
+      c.vc = vc;
+      ++book_.packets;
+    }
+    Flit f;
+    f.packet = c.packet;
+    f.index = static_cast<std::uint16_t>(index);
+    f.vc = static_cast<std::uint8_t>(c.vc);
+    f.flags = static_cast<std::uint8_t>((head ? Flit::kHead : 0) | (last ? Flit::kTail : 0));
+    f.payload = out.out_data;
+    c.channel.spend(c.vc);
+    c.injection->send(f, now);
+    ++network_.activity().flits_in_network;
+    network_.activity().moved(now);
+    ++book_.flits;
+    ++book_.progress;
+    if (++c.word == d.length) c.busy = false;
+  }
+  // The gate after a tail stays shut for hold_q cycles (pacer header).
+  if (!c.pacer.in_packet_q() && c.pacer.hold_q() != 0) return now + 1 + c.pacer.hold_q();
+  // Fired, or held by the gate in this cycle with the port ready: next cycle.
+  if (fire || ready) return now + 1;
+  return kNever;  // refused by the port: the credit's arrival wakes the NIC
+}
+
+Cycle Nic::evaluate(Cycle now) {
+  // A finished node still receives (its own sends are done, not the others').
+  receive(now);
+  if (state_ == State::finished) {
+    Cycle next = kNever;
+    for (const Controller& c : controllers_) next = std::min(next, c.ejection->next_flit_arrival());
+    return next;
+  }
+  for (Controller& c : controllers_) c.channel.take_credits(*c.injection, now);
+  for (Controller& c : controllers_)
+    if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
+
+  Cycle next = kNever;
+  dispatch(now, next);
+
+  for (std::size_t k = 0; k < controllers_.size(); ++k) {
+    Controller& c = controllers_[k];
+    if (!c.busy) {
+      std::deque<Descriptor>& queue = config_.dispatch == Dispatch::named ? c.queue : shared_queue_;
+      if (queue.empty()) continue;
+      const Descriptor d = queue.front();
+      queue.pop_front();
+      next = std::min(next, now + 1);  // the dispatcher may refill the FIFO
+      if (!start(c, d, now)) return kNever;
+      if (!c.busy) continue;  // zero-length SEND
+    }
+    if (c.copy) {
+      next = std::min(next, c.copy_done);
+      continue;
+    }
+    next = std::min(next, step_controller(c, now));
+    if (!c.busy) next = std::min(next, now + 1);  // its next SEND
+  }
+
+  if (state_ == State::ended && drained()) {
+    state_ = State::finished;
+    finish_cycle_ = now;
+    blocked_on_.clear();
+    ++book_.progress;
+    if (--book_.unfinished == 0) {
+      book_.finished = true;
+      book_.finish_cycle = now;
+      sc_core::sc_stop();
+    }
+    next = kNever;  // only receiving from now on (below)
+  }
+  // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
+  for (const Controller& c : controllers_) {
+    next = std::min(next, c.ejection->next_flit_arrival());
+    next = std::min(next, c.injection->next_credit_arrival());
+  }
+  return next <= now ? now + 1 : next;
+}
+
+}  // namespace collnet::systemc

@@ -1,0 +1,198 @@
+// The network interface of one node (issue 5, item 1; spec a2a-hopgroup
+// "Node = CPU (schedule + pacing + barrier unit) + NIC + router"; spec
+// a2a-optimal "one send FIFO feeding NCT controllers").
+//
+//            descriptor source (reference program or HLS schedule engine)
+//                 | one descriptor per cycle
+//            dispatcher -- WAIT: arrivals per tag;  BARRIER: barrier network
+//                 | SEND
+//     per-controller FIFOs (dispatch named) or one shared FIFO (next-idle)
+//                 |
+//   controller 0 .. k-1: memory read -> packets -> packet pacer -> injection link c
+//   ejection link 0 .. k-1 -> reassembly into memory (copy or combine)
+//
+// Dispatch (key `dispatch`):
+//   named      a SEND goes to the controller its descriptor names (the
+//              per-dimension controllers "15a/15b/15c" of document 000); each
+//              controller has its own FIFO. A program naming a controller the
+//              NIC does not have is bad input (ConfigError).
+//   next-idle  one FIFO; an idle controller (lowest number first) takes the
+//              next queued SEND (document 001's NCT controllers).
+// FIFOs hold `descriptor_queue` descriptors; a full FIFO stalls the
+// dispatcher. The dispatcher takes at most one descriptor per cycle and a
+// controller starts a SEND in the cycle it takes it.
+//
+// Send side. A controller cuts a SEND of L words into packets of
+// `packet_flits` flits (the last one shorter), one payload word per flit read
+// from memory in the cycle the flit leaves; the header travels as sideband
+// (packet.hpp): source, destination, controller = the SEND's controller field
+// modulo k (the ejection port at the destination: concurrent messages of one
+// group use different ports there), area = dst_offset / L, offset = the
+// destination word address of the packet's first word, tag, injection cycle
+// = the cycle the head leaves the pacer (age arbitration), route hint. Every
+// flit passes the controller's hls::PacketPacer (the synthesizable pacer
+// itself, stepped in every cycle the controller offers a flit; cycles in
+// which it only counts down are replayed when the controller next runs, so a
+// controller waiting out a gap is not evaluated). The injection link accepts
+// a head when a VC has a credit (wormhole) or room for the packet (VCT).
+//
+// Local copies (dest = self) use no link: the controller's DMA moves one word
+// per cycle, so a copy of L words occupies the controller for L cycles; the
+// words land (and the copy counts as an arrival) in the cycle it ends.
+//
+// Receive side. Every ejection link sinks one flit per cycle (credit returned
+// at once) and writes its word at the header's address, combined with the
+// stored word by the SEND's receive operation (collectives::combine). Packets
+// of different messages may interleave. A message has arrived when all its
+// packets have; the NIC counts arrivals per tag for WAIT. (In hardware the
+// receive operation and the message length ride in the header; the simulator
+// keeps them in the run's message record, named by Packet::serial.)
+//
+// Delivery and barriers: a node enters a BARRIER only when its FIFOs are
+// empty, its controllers idle and every message it sent has been delivered
+// (all packets written at the destination). Delivery is tracked by a
+// per-source counter of undelivered messages, acknowledged side-band: the
+// source sees a delivery one cycle after the destination wrote the last word.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+
+#include "collectives/descriptor.hpp"
+#include "collectives/params.hpp"
+#include "collectives/schedule.hpp"
+#include "hls/packet_pacer.hpp"
+#include "systemc/barrier_network.hpp"
+#include "systemc/clocked.hpp"
+#include "systemc/descriptor_source.hpp"
+#include "systemc/link.hpp"
+#include "systemc/network.hpp"
+#include "systemc/traffic_endpoint.hpp"
+
+namespace collnet::systemc {
+
+enum class Dispatch : std::uint8_t { named, next_idle };
+
+struct NicConfig {
+  int controllers = 1;      // 1..8
+  Dispatch dispatch = Dispatch::named;
+  int packet_flits = 16;    // payload words (flits) per packet, 1..1024
+  int descriptor_queue = 256;
+};
+
+/// One SEND in flight (simulation bookkeeping; see the header comment).
+struct Message {
+  topology::EndpointId source = 0;
+  topology::EndpointId destination = 0;
+  std::uint32_t tag = 0;
+  ReceiveOp op = ReceiveOp::copy;
+  DataType dtype = DataType::int64;
+  std::uint32_t packets_left = 0;
+};
+
+class Nic;
+
+/// State shared by every NIC of a run (SystemC runs one process at a time).
+struct CollectiveBook {
+  std::uint32_t memory_words = 0;
+  std::vector<Message> messages;
+  std::vector<Nic*> nics;
+  std::size_t unfinished = 0;   // nodes that have not finished
+  bool finished = false;        // every node finished
+  Cycle finish_cycle = 0;       // cycle the last node finished
+  std::string error;            // a program or input error found while running
+  std::uint64_t progress = 0;   // bumped by every state change of any NIC
+  // statistics
+  std::uint64_t network_messages = 0;
+  std::uint64_t local_copies = 0;
+  std::uint64_t packets = 0;
+  std::uint64_t flits = 0;       // payload flits injected
+  std::uint64_t copied_words = 0;
+  /// Records `what` (first error wins) and stops the simulation.
+  void fail(const std::string& what);
+};
+
+class Nic final : public Clocked {
+ public:
+  sc_core::sc_vector<sc_core::sc_port<LinkSenderIf>> injection;
+  sc_core::sc_vector<sc_core::sc_port<LinkReceiverIf>> ejection;
+
+  Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network& network, const NicConfig& config,
+      std::unique_ptr<DescriptorSource> source, const collectives::Schedule& schedule, BarrierNetwork& barrier,
+      CollectiveBook& book);
+
+  [[nodiscard]] const std::vector<collectives::Word>& memory() const { return memory_; }
+  [[nodiscard]] bool finished() const { return state_ == State::finished; }
+  [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
+  /// Something will happen without outside help (a controller busy, a
+  /// barrier release scheduled, the schedule engine starting up).
+  [[nodiscard]] bool busy() const;
+  /// What the node waits for (deadlock reports).
+  [[nodiscard]] std::string describe() const;
+
+  /// A message this node sent has been delivered (called by the destination).
+  void delivered(Cycle now);
+  /// A message to this node has arrived complete.
+  void arrived(std::uint32_t tag);
+  void wake(Cycle at) { wake_at(at); }
+
+ protected:
+  Cycle evaluate(Cycle now) override;
+  void end_of_elaboration() override;
+
+ private:
+  enum class State : std::uint8_t { running, ended, finished };
+  struct Controller {
+    Link* injection = nullptr;
+    Link* ejection = nullptr;
+    InjectionChannel channel;
+    hls::PacketPacer<12> pacer;
+    Cycle pacer_cycle = 0;  // the pacer has been stepped through pacer_cycle - 1
+    std::deque<Descriptor> queue;  // dispatch named
+    bool busy = false;
+    bool copy = false;
+    Descriptor send;
+    std::uint32_t message = 0;
+    std::uint32_t word = 0;  // next word of the SEND
+    PacketId packet = 0;
+    int vc = 0;
+    Cycle copy_done = 0;
+  };
+
+  void receive(Cycle now);
+  bool dispatch(Cycle now, Cycle& next);
+  bool start(Controller& c, const Descriptor& d, Cycle now);
+  /// Offers the next flit; returns the cycle the controller needs to run next.
+  Cycle step_controller(Controller& c, Cycle now);
+  void catch_up(Controller& c, Cycle now);
+  void finish_copy(Controller& c, Cycle now);
+  void message_done(std::uint32_t id, Cycle now);
+  [[nodiscard]] bool drained() const;
+  [[nodiscard]] bool check_range(std::uint32_t offset, std::uint32_t length, const char* what);
+
+  topology::EndpointId self_;
+  Network& network_;
+  NicConfig config_;
+  std::unique_ptr<DescriptorSource> source_;
+  BarrierNetwork& barrier_;
+  CollectiveBook& book_;
+  std::vector<collectives::Word> memory_;
+  std::vector<Controller> controllers_;
+  std::deque<Descriptor> shared_queue_;  // dispatch next-idle
+  std::unordered_map<std::uint32_t, std::uint32_t> arrivals_;  // tag -> messages arrived
+  std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
+  State state_ = State::running;
+  Cycle finish_cycle_ = 0;
+  std::string blocked_on_;  // last reason the dispatcher stalled (diagnosis)
+};
+
+/// Keys of the NIC (controllers, dispatch, packet_flits is shared with the
+/// synthetic traffic, descriptor_queue, schedule_engine).
+const std::vector<KeyDoc>& nic_keys();
+
+}  // namespace collnet::systemc
