@@ -55,6 +55,9 @@
 // Output: valid/ready. out_valid is a register output and never depends on
 // out_ready; the descriptor stays stable while out_valid and not out_ready.
 // busy is 1 from start until END has been taken.
+//
+// Register names (_q, with _d the next value) are those of
+// rtl/schedule_engine_hopgroup.sv.
 #pragma once
 
 #include <array>

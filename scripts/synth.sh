@@ -76,9 +76,9 @@ if [ $markdown -eq 1 ]; then
   echo "|---|---|---:|---:|---|---:|"
   for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 else
-  printf '%-18s %-16s %6s %6s %-24s %s\n' block target LUTs FFs RAM Fmax
+  printf '%-26s %-16s %6s %6s %-24s %s\n' block target LUTs FFs RAM Fmax
   for r in "${rows[@]}"; do
     IFS='|' read -r b t l f m x <<<"$r"
-    printf '%-18s %-16s %6s %6s %-24s %s\n' "$b" "$t" "$l" "$f" "$m" "$x"
+    printf '%-26s %-16s %6s %6s %-24s %s\n' "$b" "$t" "$l" "$f" "$m" "$x"
   done
 fi
