@@ -55,11 +55,7 @@ Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
   if (!run_at_start) dont_initialize();
 }
 
-void Clocked::wake_at(Cycle at) {
-  // A module with a wake-up pending at or before `at` runs by then and
-  // recomputes what it waits for (scheduled_ == now: it has not run in this
-  // cycle yet, or is running; process() clears scheduled_ when it runs).
-  if (at >= scheduled_) return;
+void Clocked::schedule(Cycle at) {
   const Cycle current = now();
   scheduled_ = at;
   if (at <= current) {

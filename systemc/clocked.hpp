@@ -60,7 +60,12 @@ class Clocked : public sc_core::sc_module {
 
   /// Requests an evaluation in cycle `at` (>= the current cycle + 1, or the
   /// current cycle before this module has run in it).
-  void wake_at(Cycle at);
+  void wake_at(Cycle at) {
+    // A module with a wake-up pending at or before `at` runs by then and
+    // recomputes what it waits for (scheduled_ == now: it has not run in
+    // this cycle yet, or is running; process() clears scheduled_ when it runs).
+    if (at < scheduled_) schedule(at);
+  }
 
   /// Whether a credit returning to this module must wake it. A module with
   /// nothing waiting for credits absorbs them (timestamped on the link) at
@@ -89,6 +94,7 @@ class Clocked : public sc_core::sc_module {
  private:
   friend class WakeScheduler;
   void process();
+  void schedule(Cycle at);
   /// Called by the scheduler in cycle `at`.
   void fire(Cycle at) {
     if (scheduled_ == at) wake_.notify();

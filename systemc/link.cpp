@@ -27,26 +27,8 @@ void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
   end = module;
 }
 
-void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
-  const Cycle depart = now + pipeline_delay;
-  // One flit per cycle is the link's bandwidth; the routers' allocators
-  // guarantee it, this catches a model bug.
-  if (depart == last_send_) throw std::logic_error(std::string(name()) + ": two flits in one cycle");
-  last_send_ = depart;
-  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
-  flits_.push(flit, arrival);
-  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
-  ++total_flits_;
-  if (window_->contains(depart)) ++window_flits_;
-  if (observer_ != nullptr) observer_->on_flit(*this, flit, depart);
-  receiver_->wake_at(arrival);
-}
-
-void Link::send_credit(std::uint8_t vc, Cycle now) {
-  const Cycle arrival = now + static_cast<Cycle>(params_.latency);
-  credits_.push(vc, arrival);
-  if (credit_word_ != nullptr) *credit_word_ |= credit_bit_;
-  if (sender_->wakes_on_credit()) sender_->wake_at(arrival);
+void Link::two_flits_in_one_cycle() const {
+  throw std::logic_error(std::string(name()) + ": two flits in one cycle");
 }
 
 }  // namespace collnet::systemc

@@ -69,7 +69,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   Link& link() override { return *this; }
 
   // --- sending end ---
-  void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
+  inline void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
   [[nodiscard]] bool credit_ready(Cycle now) const { return credits_.ready(now); }
   std::uint8_t pop_credit() { return credits_.pop(); }
   [[nodiscard]] Cycle next_credit_arrival() const { return credits_.next_arrival(); }
@@ -78,7 +78,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[nodiscard]] bool flit_ready(Cycle now) const { return flits_.ready(now); }
   Flit pop_flit() { return flits_.pop(); }
   [[nodiscard]] Cycle next_flit_arrival() const { return flits_.next_arrival(); }
-  void send_credit(std::uint8_t vc, Cycle now);
+  inline void send_credit(std::uint8_t vc, Cycle now);
 
   [[nodiscard]] int latency() const { return params_.latency; }
   [[nodiscard]] int vcs() const { return params_.vcs; }
@@ -109,6 +109,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
 
  private:
   void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
+  [[noreturn]] void two_flits_in_one_cycle() const;
 
   Params params_;
   topology::LinkId graph_link_;
@@ -126,5 +127,28 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   std::uint64_t window_flits_ = 0;
   std::uint64_t total_flits_ = 0;
 };
+
+// Inline: called for every flit and credit.
+void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
+  const Cycle depart = now + pipeline_delay;
+  // One flit per cycle is the link's bandwidth; the routers' allocators
+  // guarantee it, this catches a model bug.
+  if (depart == last_send_) two_flits_in_one_cycle();
+  last_send_ = depart;
+  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
+  flits_.push(flit, arrival);
+  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
+  ++total_flits_;
+  if (window_->contains(depart)) ++window_flits_;
+  if (observer_ != nullptr) observer_->on_flit(*this, flit, depart);
+  receiver_->wake_at(arrival);
+}
+
+void Link::send_credit(std::uint8_t vc, Cycle now) {
+  const Cycle arrival = now + static_cast<Cycle>(params_.latency);
+  credits_.push(vc, arrival);
+  if (credit_word_ != nullptr) *credit_word_ |= credit_bit_;
+  if (sender_->wakes_on_credit()) sender_->wake_at(arrival);
+}
 
 }  // namespace collnet::systemc
