@@ -135,10 +135,10 @@ TEST(RunCli, BadInputExits2NamingTheKey) {
   }
 }
 
-TEST(RunCli, EmbeddedDefaultIsUniformOn8x8TorusAtModerateLoad) {
-  const collnet::Params p = collnet::cli::load_run_scenario("", {"seed=3"});
+TEST(RunCli, EmbeddedSyntheticDefaultIsUniformOn8x8TorusAtModerateLoad) {
+  // A synthetic-traffic key selects the synthetic default scenario.
+  const collnet::Params p = collnet::cli::load_run_scenario("", {"traffic=uniform", "seed=3"});
   EXPECT_EQ(p.text("topology", ""), "torus:8x8");
-  EXPECT_EQ(p.text("traffic", ""), "uniform");
   EXPECT_EQ(p.text("seed", ""), "3");
   const double rate = p.real("injection_rate", 0, 0, 1);
   EXPECT_GT(rate, 0.1);
