@@ -40,9 +40,12 @@
 //   0xA..0xD COORD0..3 [5:0] c_d < n_d
 // Contract: 2*N*m <= 2^20 (collectives/a2a_common.cpp message_words).
 // Storage: 4 x 64 x (16 + 20) bits of coordinate tables (t * stride_d and
-// t * stride_d * m, one write and one read port each), about 600 bits of
-// registers; no multiplier, no divider (m / 3 by 20 cycles of restoring
-// division).
+// t * stride_d * m; one write port and one synchronous read port each, read
+// only by the run setup at entry c_d + k: block RAM), and per dimension the
+// registers stride_d, c_d * stride_d, (n_d - 1) * stride_d and their
+// multiples of m (the direct program steps its per-dimension shares by one
+// stride instead of reading the tables); no multiplier, no divider (m / 3 by
+// 20 cycles of restoring division).
 //
 // Timing: after start, sum_d (n_d + 1) cycles fill the tables (also giving
 // self, self*m, N*m), 20 cycles divide m by 3; counting the CONTROL write as
@@ -177,6 +180,8 @@ class HopgroupScheduleEngine {
               COLLNET_HLS(UNROLL)
               d.digit[e] = r_.size[e] - 1;
               d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
+              d.part_id[e] = r_.coord[e] == 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
+              d.part[e] = r_.coord[e] == 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
             }
             d.remaining = (r_.node_count - 1) & mask(id_width + 1);
           } else {
@@ -202,7 +207,8 @@ class HopgroupScheduleEngine {
             COLLNET_HLS(UNROLL)
             part += r_.part[e];
           }
-          Descriptor s = Descriptor::send(r_.run_dest, (r_.run_src + part) & mask(addr_width),
+          Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
+                                          (r_.run_src + r_.rd_m + part) & mask(addr_width),
                                           (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
           s.controller = static_cast<std::uint8_t>(r_.run_dim);
           s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
@@ -243,8 +249,8 @@ class HopgroupScheduleEngine {
           for (std::size_t e = 0; e < max_dims; ++e) {
             COLLNET_HLS(UNROLL)
             const std::uint32_t t = r_.target[e];
-            dest += id_table_[e][t & index_mask];
-            src += m_table_[e][t & index_mask];
+            dest += r_.part_id[e];
+            src += r_.part[e];
             // hops of dimension e: the shorter way round a torus, the distance on a mesh
             const std::uint32_t o = r_.digit[e];
             const std::uint32_t c = r_.coord[e];
@@ -263,6 +269,9 @@ class HopgroupScheduleEngine {
             if (borrow) {
               d.digit[e] = r_.digit[e] == 0 ? r_.size[e] - 1 : r_.digit[e] - 1;
               d.target[e] = r_.target[e] == 0 ? r_.size[e] - 1 : r_.target[e] - 1;
+              // the target's share of dest and src: one stride less, or the last entry on a wrap
+              d.part_id[e] = r_.target[e] == 0 ? last_id_[e] : (r_.part_id[e] - stride_id_[e]) & mask(id_width);
+              d.part[e] = r_.target[e] == 0 ? last_m_[e] : (r_.part[e] - mstride_[e]) & mask(addr_width);
               borrow = r_.digit[e] == 0;
             }
           }
@@ -358,7 +367,11 @@ class HopgroupScheduleEngine {
     std::array<std::uint32_t, max_dims> digit{};
     std::array<std::uint32_t, max_dims> part{};
     std::array<std::uint32_t, max_dims> target{};
+    std::array<std::uint32_t, max_dims> part_id{};  // direct: target x stride (part: x stride x m)
     std::uint32_t remaining = 0;  // direct: offsets still to send
+    // table read port (hopgroup run: entry v of dimension run_dim)
+    std::uint32_t rd_id = 0;
+    std::uint32_t rd_m = 0;
   };
 
   /// One phase of a group: dimension, piece, and whether it exists.
@@ -400,8 +413,15 @@ class HopgroupScheduleEngine {
     if (r_.t == r_.coord[e]) {
       d.self_id = (r_.self_id + r_.acc) & mask(id_width);
       d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+      own_id_[e] = r_.acc & mask(id_width);
+      own_m_[e] = r_.acc_m;
+    }
+    if (r_.t + 1 == r_.size[e]) {
+      last_id_[e] = r_.acc & mask(id_width);
+      last_m_[e] = r_.acc_m;
     }
     if (r_.t == r_.size[e]) {
+      stride_id_[e] = r_.stride_cur & mask(id_width);
       mstride_[e] = r_.mstride_cur;
       d.stride_cur = r_.acc;
       d.mstride_cur = r_.acc_m;
@@ -554,9 +574,12 @@ class HopgroupScheduleEngine {
     const std::uint32_t poff = piece_offset(p.piece);
     d.run_dim = p.dim;
     d.run_words = words;
-    d.run_dest = (r_.self_id - id_table_[p.dim][c & index_mask] + id_table_[p.dim][vu & index_mask]) & mask(id_width);
-    d.run_src = ((from ? r_.bank_words : 0) + m_table_[p.dim][vu & index_mask] + poff) & mask(addr_width);
-    d.run_dst = ((from ? 0 : r_.bank_words) + m_table_[p.dim][c & index_mask] + poff) & mask(addr_width);
+    // one synchronous read of each table (entry v); the entry c_d is a register
+    d.rd_id = id_table_[p.dim][vu & index_mask];
+    d.rd_m = m_table_[p.dim][vu & index_mask];
+    d.run_dest = (r_.self_id - own_id_[p.dim]) & mask(id_width);
+    d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
+    d.run_dst = ((from ? 0 : r_.bank_words) + own_m_[p.dim] + poff) & mask(addr_width);
     if (r_.sub == 0) {
       d.run_hint = 0;
       d.run_gap = 0;
@@ -580,7 +603,13 @@ class HopgroupScheduleEngine {
   DescriptorWord out_q_;
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> id_table_{};
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> m_table_{};
-  std::array<std::uint32_t, max_dims> mstride_{};
+  // per-dimension registers written during the table fill
+  std::array<std::uint32_t, max_dims> mstride_{};    // stride_d x m
+  std::array<std::uint32_t, max_dims> stride_id_{};  // stride_d
+  std::array<std::uint32_t, max_dims> own_id_{};     // c_d x stride_d
+  std::array<std::uint32_t, max_dims> own_m_{};      // c_d x stride_d x m
+  std::array<std::uint32_t, max_dims> last_id_{};    // (n_d - 1) x stride_d
+  std::array<std::uint32_t, max_dims> last_m_{};     // (n_d - 1) x stride_d x m
 };
 
 /// One write of the configuration port.

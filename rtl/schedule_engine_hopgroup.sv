@@ -18,8 +18,8 @@
 // and not taken stays offered and unchanged.
 //
 // Coordinate tables: id_mem[{d, t}] = t * stride_d, m_mem[{d, t}] = t *
-// stride_d * m (4 x 64 entries each), asynchronous reads (distributed RAM on
-// 7-series, flip-flops on iCE40). Arrays of registers are flat vectors
+// stride_d * m (4 x 64 entries each), one write port and one synchronous
+// read port (block RAM), read only by the run setup. Arrays of registers are flat vectors
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 module schedule_engine_hopgroup (
@@ -98,6 +98,11 @@ module schedule_engine_hopgroup (
   logic [CountWidth-1:0]      stride_cur_d, stride_cur_q;
   logic [AddrWidth-1:0]       mstride_cur_d, mstride_cur_q;
   logic [Dims*AddrWidth-1:0]  mstride_d, mstride_q;   // stride_d * m
+  logic [Dims*IdWidth-1:0]    stride_id_d, stride_id_q;  // stride_d
+  logic [Dims*IdWidth-1:0]    own_id_d, own_id_q;        // c_d * stride_d
+  logic [Dims*AddrWidth-1:0]  own_m_d, own_m_q;          // c_d * stride_d * m
+  logic [Dims*IdWidth-1:0]    last_id_d, last_id_q;      // (n_d - 1) * stride_d
+  logic [Dims*AddrWidth-1:0]  last_m_d, last_m_q;        // (n_d - 1) * stride_d * m
   logic [IdWidth-1:0]         self_id_d, self_id_q;
   logic [AddrWidth-1:0]       self_m_d, self_m_q;
   logic [CountWidth-1:0]      node_count_d, node_count_q;
@@ -125,6 +130,9 @@ module schedule_engine_hopgroup (
   logic [Dims*SizeWidth-1:0]  digit_d, digit_q;
   logic [Dims*AddrWidth-1:0]  part_d, part_q;
   logic [Dims*SizeWidth-1:0]  target_d, target_q;
+  logic [Dims*IdWidth-1:0]    part_id_d, part_id_q;  // direct: target * stride
+  logic [IdWidth-1:0]         rd_id_q;               // table read port (run setup)
+  logic [AddrWidth-1:0]       rd_m_q;
   logic [CountWidth-1:0]      remaining_d, remaining_q;
   // output register
   logic                       out_valid_d, out_valid_q;
@@ -134,6 +142,7 @@ module schedule_engine_hopgroup (
   logic [IdWidth-1:0]         id_mem [Dims*64];
   logic [AddrWidth-1:0]       m_mem [Dims*64];
   logic                       table_we;
+  logic                       table_re;
 
   assign out_valid_o = out_valid_q;
   assign out_desc_o  = out_q;
@@ -299,6 +308,8 @@ module schedule_engine_hopgroup (
   logic [AddrWidth-1:0]      direct_src;
   logic [7:0]                direct_hops;
   logic [Dims*SizeWidth-1:0] direct_digit_next, direct_target_next;
+  logic [Dims*IdWidth-1:0]   direct_part_id_next;
+  logic [Dims*AddrWidth-1:0] direct_part_next;
   always_comb begin
     logic [SizeWidth-1:0] o, n, t, c, h;
     logic borrow;
@@ -310,8 +321,8 @@ module schedule_engine_hopgroup (
       o = digit_q[e*SizeWidth +: SizeWidth];
       n = size_q[e*SizeWidth +: SizeWidth];
       c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
-      direct_dest = direct_dest + id_mem[{2'(e), t[5:0]}];
-      direct_src = direct_src + m_mem[{2'(e), t[5:0]}];
+      direct_dest = direct_dest + part_id_q[e*IdWidth +: IdWidth];
+      direct_src = direct_src + part_q[e*AddrWidth +: AddrWidth];
       // the shorter way round a torus, the distance on a mesh
       if (torus) h = o <= n - o ? o : n - o;
       else h = t >= c ? t - c : c - t;
@@ -319,6 +330,8 @@ module schedule_engine_hopgroup (
     end
     direct_digit_next = digit_q;
     direct_target_next = target_q;
+    direct_part_id_next = part_id_q;
+    direct_part_next = part_q;
     borrow = 1'b1;
     for (int j = 0; j < Dims; j++) begin
       if (borrow) begin
@@ -327,6 +340,11 @@ module schedule_engine_hopgroup (
         n = size_q[(Dims-1-j)*SizeWidth +: SizeWidth];
         direct_digit_next[(Dims-1-j)*SizeWidth +: SizeWidth] = o == '0 ? n - SizeWidth'(1) : o - SizeWidth'(1);
         direct_target_next[(Dims-1-j)*SizeWidth +: SizeWidth] = t == '0 ? n - SizeWidth'(1) : t - SizeWidth'(1);
+        // the target's share of dest and src: one stride less, or the last entry on a wrap
+        direct_part_id_next[(Dims-1-j)*IdWidth +: IdWidth] = t == '0 ? last_id_q[(Dims-1-j)*IdWidth +: IdWidth]
+            : part_id_q[(Dims-1-j)*IdWidth +: IdWidth] - stride_id_q[(Dims-1-j)*IdWidth +: IdWidth];
+        direct_part_next[(Dims-1-j)*AddrWidth +: AddrWidth] = t == '0 ? last_m_q[(Dims-1-j)*AddrWidth +: AddrWidth]
+            : part_q[(Dims-1-j)*AddrWidth +: AddrWidth] - mstride_q[(Dims-1-j)*AddrWidth +: AddrWidth];
         borrow = o == '0;
       end
     end
@@ -339,12 +357,6 @@ module schedule_engine_hopgroup (
   logic [2:0]           div_rem;
   logic                 div_bit;
   logic [4:0]           div_index;
-  logic [IdWidth-1:0]   sel_id_c, sel_id_v;
-  logic [AddrWidth-1:0] sel_m_c, sel_m_v;
-  assign sel_id_c = id_mem[{sel_dim, sel_c}];
-  assign sel_id_v = id_mem[{sel_dim, sel_vu}];
-  assign sel_m_c = m_mem[{sel_dim, sel_c}];
-  assign sel_m_v = m_mem[{sel_dim, sel_vu}];
 
   always_comb begin
     algorithm_d = algorithm_q;
@@ -362,6 +374,12 @@ module schedule_engine_hopgroup (
     stride_cur_d = stride_cur_q;
     mstride_cur_d = mstride_cur_q;
     mstride_d = mstride_q;
+    stride_id_d = stride_id_q;
+    own_id_d = own_id_q;
+    own_m_d = own_m_q;
+    last_id_d = last_id_q;
+    last_m_d = last_m_q;
+    part_id_d = part_id_q;
     self_id_d = self_id_q;
     self_m_d = self_m_q;
     node_count_d = node_count_q;
@@ -390,6 +408,7 @@ module schedule_engine_hopgroup (
     load = 1'b0;
     load_word = '0;
     table_we = 1'b0;
+    table_re = 1'b0;
     can_load = !out_valid_q || out_ready_i;
     div_index = 5'(AddrWidth - 1) - t_q[4:0];
     div_bit = message_words_q[div_index];
@@ -438,8 +457,15 @@ module schedule_engine_hopgroup (
         if (t_q == {1'b0, coord_q[dim_q*CoordWidth +: CoordWidth]}) begin
           self_id_d = self_id_q + acc_q[IdWidth-1:0];
           self_m_d = self_m_q + acc_m_q;
+          own_id_d[dim_q*IdWidth +: IdWidth] = acc_q[IdWidth-1:0];
+          own_m_d[dim_q*AddrWidth +: AddrWidth] = acc_m_q;
+        end
+        if (t_q + SizeWidth'(1) == size_of(size_q, dim_q)) begin
+          last_id_d[dim_q*IdWidth +: IdWidth] = acc_q[IdWidth-1:0];
+          last_m_d[dim_q*AddrWidth +: AddrWidth] = acc_m_q;
         end
         if (t_q == size_of(size_q, dim_q)) begin
+          stride_id_d[dim_q*IdWidth +: IdWidth] = stride_cur_q[IdWidth-1:0];
           mstride_d[dim_q*AddrWidth +: AddrWidth] = mstride_cur_q;
           stride_cur_d = acc_q;
           mstride_cur_d = acc_m_q;
@@ -472,6 +498,10 @@ module schedule_engine_hopgroup (
               target_d[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
                   ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
                   : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
+              part_id_d[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+                  ? last_id_q[e*IdWidth +: IdWidth] : own_id_q[e*IdWidth +: IdWidth] - stride_id_q[e*IdWidth +: IdWidth];
+              part_d[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+                  ? last_m_q[e*AddrWidth +: AddrWidth] : own_m_q[e*AddrWidth +: AddrWidth] - mstride_q[e*AddrWidth +: AddrWidth];
             end
             remaining_d = node_count_q - CountWidth'(1);
           end else begin
@@ -522,9 +552,11 @@ module schedule_engine_hopgroup (
         end else begin
           run_dim_d = sel_dim;
           run_words_d = sel_words;
-          run_dest_d = self_id_q - sel_id_c + sel_id_v;
-          run_src_d = (bank_q[sel_piece] ? bank_words_q : '0) + sel_m_v + sel_poff;
-          run_dst_d = (bank_q[sel_piece] ? '0 : bank_words_q) + sel_m_c + sel_poff;
+          // one synchronous read of each table (entry v); the entry c_d is a register
+          table_re = 1'b1;
+          run_dest_d = self_id_q - own_id_q[sel_dim*IdWidth +: IdWidth];
+          run_src_d = (bank_q[sel_piece] ? bank_words_q : '0) + sel_poff;
+          run_dst_d = (bank_q[sel_piece] ? '0 : bank_words_q) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
           if (sub_q == 2'd0) begin
             run_hint_d = '0;
             run_gap_d = '0;
@@ -547,8 +579,8 @@ module schedule_engine_hopgroup (
           load_word.route_hint = run_hint_q;
           load_word.gap = run_gap_q;
           load_word.slack = run_slack_q;
-          load_word.dest = run_dest_q;
-          load_word.src_offset = run_src_q + run_part;
+          load_word.dest = run_dest_q + rd_id_q;
+          load_word.src_offset = run_src_q + rd_m_q + run_part;
           load_word.dst_offset = run_dst_q + run_part;
           load_word.length = run_words_q;
           load_word.tag = tag_q;
@@ -585,6 +617,8 @@ module schedule_engine_hopgroup (
           load_word.tag = tag_q;
           digit_d = direct_digit_next;
           target_d = direct_target_next;
+          part_id_d = direct_part_id_next;
+          part_d = direct_part_next;
           remaining_d = remaining_q - CountWidth'(1);
           if (options_q[OptBarriers]) begin
             state_d = StateDBarrier;
@@ -622,12 +656,14 @@ module schedule_engine_hopgroup (
     end
   end
 
-  // ---- coordinate tables: one write port, asynchronous reads ----
+  // ---- coordinate tables: one write port, one synchronous read port ----
   always_ff @(posedge clk_i) begin
-    if (table_we) begin
-      id_mem[{dim_q, t_q[5:0]}] <= acc_q[IdWidth-1:0];
-      m_mem[{dim_q, t_q[5:0]}] <= acc_m_q;
-    end
+    if (table_we) id_mem[{dim_q, t_q[5:0]}] <= acc_q[IdWidth-1:0];
+    if (table_re) rd_id_q <= id_mem[{sel_dim, sel_vu}];
+  end
+  always_ff @(posedge clk_i) begin
+    if (table_we) m_mem[{dim_q, t_q[5:0]}] <= acc_m_q;
+    if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
   end
 
   always_ff @(posedge clk_i) begin
@@ -647,6 +683,12 @@ module schedule_engine_hopgroup (
       stride_cur_q    <= CountWidth'(1);
       mstride_cur_q   <= '0;
       mstride_q       <= '0;
+      stride_id_q     <= '0;
+      own_id_q        <= '0;
+      own_m_q         <= '0;
+      last_id_q       <= '0;
+      last_m_q        <= '0;
+      part_id_q       <= '0;
       self_id_q       <= '0;
       self_m_q        <= '0;
       node_count_q    <= '0;
@@ -690,6 +732,12 @@ module schedule_engine_hopgroup (
       stride_cur_q    <= stride_cur_d;
       mstride_cur_q   <= mstride_cur_d;
       mstride_q       <= mstride_d;
+      stride_id_q     <= stride_id_d;
+      own_id_q        <= own_id_d;
+      own_m_q         <= own_m_d;
+      last_id_q       <= last_id_d;
+      last_m_q        <= last_m_d;
+      part_id_q       <= part_id_d;
       self_id_q       <= self_id_d;
       self_m_q        <= self_m_d;
       node_count_q    <= node_count_d;
