@@ -70,6 +70,7 @@ void Clocked::schedule(Cycle at) {
 void Clocked::process() {
   const Cycle current = now();
   scheduled_ = kNever;
+  ++evaluations_;
   const Cycle next = evaluate(current);
   if (next != kNever) wake_at(next);
 }

@@ -71,6 +71,8 @@ class Clocked : public sc_core::sc_module {
   /// nothing waiting for credits absorbs them (timestamped on the link) at
   /// its next evaluation instead, which gives the same decisions.
   [[nodiscard]] bool wakes_on_credit() const { return wake_on_credit_; }
+  /// How many times this module has been evaluated (idle modules do not run).
+  [[nodiscard]] std::uint64_t evaluations() const { return evaluations_; }
 
   /// The current cycle.
   [[nodiscard]] static Cycle now() {
@@ -102,6 +104,7 @@ class Clocked : public sc_core::sc_module {
 
   Cycle scheduled_ = kNever;
   bool wake_on_credit_ = true;
+  std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;
   sc_core::sc_event wake_;
 };

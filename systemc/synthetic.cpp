@@ -183,6 +183,8 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     r.router_traversals += network.link(static_cast<topology::LinkId>(l)).total_flits();
   for (topology::EndpointId e = 0; e < topo->endpoint_count(); ++e)
     r.router_traversals += network.ejection(e, 0).total_flits();
+  for (std::size_t n = 0; n < network.router_count(); ++n)
+    r.router_evaluations += network.router(static_cast<topology::NodeId>(n)).evaluations();
   r.accepted_flits_by_source = stats.accepted_by_source;
   r.packets = std::move(stats.deliveries);
   r.integrity_errors = stats.integrity_errors;

@@ -79,6 +79,7 @@ struct SyntheticResult {
   double router_cycles_per_second = 0;      // routers x cycles / sim_seconds
   double router_cycles_per_cpu_second = 0;  // routers x cycles / sim_cpu_seconds
   std::uint64_t router_traversals = 0;      // flits that left a router (network and ejection links)
+  std::uint64_t router_evaluations = 0;     // SystemC activations of all routers
 };
 
 SyntheticResult run_synthetic(const SyntheticScenario& scenario);
