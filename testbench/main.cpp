@@ -1,7 +1,7 @@
 // collnet: the command-line front end. Subcommands are a contract (README):
 //   check  software reference + static checker, no cycle simulation
 //   list   topologies, algorithms and every scenario key
-//   run    cycle-accurate network (SystemC) under synthetic traffic
+//   run    cycle-accurate network (SystemC): a collective on the NICs or synthetic traffic
 //   bench  speed and memory of the cycle-accurate network
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "list topologies, algorithms and scenario keys");
 
   std::string vcd_path;
-  auto* run = app.add_subcommand("run", "cycle-accurate network simulation under synthetic traffic");
-  run->add_option("scenario", scenario, "YAML scenario file (default: uniform traffic on torus:8x8)");
+  auto* run = app.add_subcommand("run", "cycle-accurate simulation: a collective on the NICs (key algorithm) or synthetic traffic (key traffic)");
+  run->add_option("scenario", scenario, "YAML scenario file (default: A2AT next to A2A on torus:8x8; with a --set of a traffic key: uniform traffic)");
   run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");

@@ -1,16 +1,30 @@
 #include "testbench/run.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
+#include "testbench/run_collective.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
 
-const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario
+const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario (issue 5)
+# A2AT, the optimal all-to-all of document 001, with 4 NIC controllers on an
+# 8x8 torus, next to the MPICH-style A2A baseline on the same NICs.
+topology: torus:8x8
+algorithm: a2a-optimal
+compare: a2a-spread
+nct: 4
+controllers: 4
+message_flits: 64
+)";
+
+const char* const kDefaultSyntheticScenario = R"(# collnet run: embedded synthetic-traffic default
 topology: torus:8x8
 traffic: uniform
 injection_rate: 0.3
@@ -20,14 +34,28 @@ measure_cycles: 10000
 )";
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Params p = path.empty() ? parse_scenario_text(kDefaultRunScenario, "embedded run scenario")
-                          : load_scenario(path, {});
   const Params over = load_scenario("", overrides);
+  // Without a file: a synthetic-traffic key among the overrides selects the
+  // synthetic default; an `algorithm` override runs that collective from the
+  // keys' own defaults; otherwise the collective default (A2AT next to A2A).
+  const bool synthetic = std::any_of(over.values().begin(), over.values().end(),
+                                     [](const auto& kv) { return synthetic_only_key(kv.first); });
+  Params p = !path.empty()             ? load_scenario(path, {})
+             : synthetic               ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
+             : over.has("algorithm")   ? Params{}
+                                       : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
   for (const auto& [k, v] : over.values()) p.set(k, v);
   return p;
 }
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path) {
+  // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
+  if (params.has("algorithm")) {
+    if (params.has("traffic"))
+      throw ConfigError("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic "
+                        "traffic); set only one");
+    return run_collective_scenario(params, vcd_path);
+  }
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
   const systemc::SyntheticResult r = systemc::run_synthetic(s);

@@ -1,6 +1,8 @@
 // `collnet run`: the cycle-accurate network (systemc/) under synthetic
-// traffic. Keys: synthetic_keys() and router_keys() (listed by `collnet
-// list`); with no scenario file, the embedded default below.
+// traffic (key `traffic`) or running a collective on the NICs (key
+// `algorithm`, testbench/run_collective.hpp). Keys: synthetic_keys(),
+// router_keys() and the NIC/collective keys (listed by `collnet list`); with
+// no scenario file, the embedded defaults below.
 #pragma once
 
 #include <string>
@@ -12,9 +14,12 @@
 
 namespace collnet::cli {
 
-/// Embedded default of `collnet run`: uniform random traffic on an 8x8 torus
-/// at a moderate load.
+/// Embedded default of `collnet run`: A2AT with 4 controllers on an 8x8 torus
+/// next to the A2A baseline (issue 5).
 extern const char* const kDefaultRunScenario;
+/// Embedded default when an override names a synthetic-traffic key: uniform
+/// random traffic on an 8x8 torus at a moderate load.
+extern const char* const kDefaultSyntheticScenario;
 
 /// The scenario file (or the embedded default when `path` is empty) with the
 /// `--set key=value` overrides applied.
@@ -23,7 +28,7 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
 struct RunOutcome {
   nlohmann::json json;  // contract fields: see README "collnet run"
   std::string text;
-  int exit_status = 0;  // 0 ok, 1 a delivered flit failed its check, 3 deadlock
+  int exit_status = 0;  // 0 ok, 1 a delivered flit or the data check failed, 3 deadlock
 };
 
 /// `vcd_path` empty: no waveform.

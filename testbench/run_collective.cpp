@@ -1,0 +1,199 @@
+#include "testbench/run_collective.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "systemc/collective_run.hpp"
+#include "systemc/synthetic.hpp"
+#include "systemc/waveform.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::cli {
+
+bool synthetic_only_key(const std::string& key) {
+  // Keys both kinds of run read.
+  static const char* const shared[] = {"topology", "packet_flits", "watchdog_cycles", "vcd_flow_window"};
+  if (std::find(std::begin(shared), std::end(shared), key) != std::end(shared)) return false;
+  const auto& keys = systemc::synthetic_keys();
+  return std::any_of(keys.begin(), keys.end(), [&](const KeyDoc& k) { return k.name == key; });
+}
+
+namespace {
+
+std::vector<std::string> compare_list(const Params& params) {
+  std::vector<std::string> names;
+  std::stringstream in(params.text("compare", ""));
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) names.push_back(item);
+  }
+  return names;
+}
+
+nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
+  nlohmann::json j;
+  j["algorithm"] = r.algorithm;
+  j["topology"] = r.topology;
+  j["endpoints"] = r.endpoints;
+  j["routers"] = r.routers;
+  j["message_flits"] = r.message_words;
+  j["packet_flits"] = r.packet_flits;
+  j["controllers"] = r.controllers;
+  j["dispatch"] = r.dispatch;
+  j["schedule_engine"] = r.schedule_engine;
+  j["barrier"] = {{"kind", r.barrier}, {"latency", r.barrier_latency}};
+  j["router"] = {{"vcs", rc.vcs},
+                 {"buffer_flits", rc.buffer_flits},
+                 {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
+                 {"arbitration", rc.arbitration},
+                 {"router_delay", rc.router_delay()},
+                 {"link_latency", rc.link_latency},
+                 {"dateline", rc.dateline}};
+  j["cycles"] = r.cycles;
+  j["completed"] = r.completed;
+  j["lower_bound_cycles"] = r.lower_bound_cycles;
+  j["efficiency"] = r.efficiency;
+  j["data_check"] = r.data_check ? "pass" : "fail";
+  j["data_mismatches"] = r.check.mismatches;
+  j["data_errors"] = r.check.first_errors;
+  j["reference_mismatch_words"] = r.reference_mismatch_words;
+  j["barriers"] = r.barriers;
+  j["barrier_wait_cycles"] = r.barrier_wait_cycles;
+  j["max_queue_flits"] = r.max_queue_flits;
+  nlohmann::json links = {{"mean", r.mean_link_utilization},
+                          {"max", r.max_link_utilization},
+                          {"bisection_mean", r.bisection_link_utilization},
+                          {"bisection_links", r.bisection_links.size()}};
+  if (per_link) {
+    const auto topo = topology::make_topology(r.topology);
+    nlohmann::json each = nlohmann::json::object();
+    for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
+      each[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
+    links["per_link"] = each;
+  }
+  j["link_utilization"] = links;
+  j["arbitration_conflicts"] = r.arbitration_conflicts;
+  j["messages"] = r.messages;
+  j["local_copies"] = r.local_copies;
+  j["packets"] = r.packets;
+  j["flits"] = r.flits;
+  j["sim_seconds"] = r.sim_seconds;
+  j["elaboration_seconds"] = r.elaboration_seconds;
+  j["router_cycles_per_second"] = r.router_cycles_per_second;
+  if (r.deadlock) {
+    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
+                     {"last_move", r.deadlock->last_move},
+                     {"waiting_cycle", r.deadlock->cycle},
+                     {"blocked_vcs", r.deadlock->blocked_vcs},
+                     {"blocked", r.deadlock->blocked}};
+  } else if (!r.stuck.empty()) {
+    j["deadlock"] = {{"programs", r.stuck}};
+  } else {
+    j["deadlock"] = nullptr;
+  }
+  return j;
+}
+
+std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc) {
+  std::string t;
+  t += fmt::format("collnet run: {} on {} ({} endpoints, {} routers), {}-flit messages\n", r.algorithm, r.topology,
+                   r.endpoints, r.routers, r.message_words);
+  t += fmt::format("  NIC               {} controller{} ({}), {}-flit packets, descriptors from {}\n", r.controllers,
+                   r.controllers == 1 ? "" : "s",
+                   r.dispatch, r.packet_flits, r.schedule_engine);
+  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}, dateline {}\n",
+                   rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
+                   rc.arbitration, rc.router_delay(), rc.link_latency, rc.dateline ? "on" : "off");
+  t += fmt::format("  barrier network   {}, {} cycles{}\n", r.barrier, r.barrier_latency,
+                   r.barrier == "ideal" ? " from the last entry" : " per step");
+  if (r.lower_bound_cycles > 0)
+    t += fmt::format("  cycles            {} (lower bound {}, efficiency {:.3f})\n", r.cycles, r.lower_bound_cycles,
+                     r.efficiency);
+  else
+    t += fmt::format("  cycles            {} (no lower bound for this algorithm)\n", r.cycles);
+  t += fmt::format("  data check        {} ({} words checked{})\n", r.data_check ? "pass" : "FAIL",
+                   r.check.words_checked,
+                   r.reference_mismatch_words == 0 ? "; every word equals the functional executor's" : "");
+  t += fmt::format("  barriers          {} ({} cycles from first entry to release, summed)\n", r.barriers,
+                   r.barrier_wait_cycles);
+  t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}, bisection mean {:.3f} ({} links)\n",
+                   r.mean_link_utilization, r.max_link_utilization, r.bisection_link_utilization,
+                   r.bisection_links.size());
+  t += fmt::format("  contention        max queue {} flits in one VC, {} arbitration conflicts\n", r.max_queue_flits,
+                   r.arbitration_conflicts);
+  t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
+                   r.flits, r.local_copies);
+  t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s elaboration)\n",
+                   r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
+  for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
+  if (r.deadlock) {
+    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
+                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
+    const auto& lines = r.deadlock->cycle.empty() ? r.deadlock->blocked : r.deadlock->cycle;
+    t += r.deadlock->cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
+    for (const auto& line : lines) t += "    " + line + "\n";
+  } else if (!r.stuck.empty()) {
+    t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress (or max_cycles was reached):\n";
+    for (std::size_t i = 0; i < r.stuck.size() && i < 16; ++i) t += "    " + r.stuck[i] + "\n";
+    if (r.stuck.size() > 16) t += fmt::format("    ... {} nodes in all\n", r.stuck.size());
+  }
+  return t;
+}
+
+}  // namespace
+
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path) {
+  for (const auto& [key, value] : params.values())
+    if (synthetic_only_key(key))
+      throw ConfigError("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
+                        "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
+  std::vector<std::string> algorithms{params.text("algorithm", "a2a-optimal")};
+  for (const auto& name : compare_list(params)) algorithms.push_back(name);
+
+  RunOutcome out;
+  std::vector<systemc::CollectiveResult> results;
+  systemc::RouterConfig rc;
+  for (std::size_t i = 0; i < algorithms.size(); ++i) {
+    Params p = params;
+    p.set("algorithm", algorithms[i]);
+    systemc::CollectiveScenario s = systemc::collective_from(p);
+    if (i == 0) s.vcd_path = vcd_path;
+    rc = s.router;
+    results.push_back(systemc::run_collective(s));
+    const auto& r = results.back();
+    if (!r.data_check && !r.deadlocked() && out.exit_status == 0) out.exit_status = 1;
+    if (r.deadlocked() || !r.completed) out.exit_status = 3;
+  }
+
+  out.json = to_json(results[0], rc, true);
+  if (!vcd_path.empty())
+    out.json["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
+  out.text = details(results[0], rc);
+  if (!vcd_path.empty())
+    out.text += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
+                            systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
+  if (results.size() > 1) {
+    out.json["compare"] = nlohmann::json::array();
+    for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));
+    out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}-flit messages):\n", "cycle model",
+                            results[0].topology, results[0].message_words);
+    out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
+                            "lower bound", "efficiency", "barriers", "controllers", "data check");
+    for (const auto& r : results)
+      out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10.3f} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
+                              r.lower_bound_cycles, r.efficiency, r.barriers, r.controllers,
+                              r.deadlocked() ? "DEADLOCK" : (r.data_check ? "pass" : "FAIL"));
+    for (std::size_t i = 1; i < results.size(); ++i)
+      if (results[i].cycles > 0)
+        out.text += fmt::format("  {} takes {:.2f}x the cycles of {}\n", results[i].algorithm,
+                                static_cast<double>(results[i].cycles) / static_cast<double>(results[0].cycles),
+                                results[0].algorithm);
+  }
+  return out;
+}
+
+}  // namespace collnet::cli

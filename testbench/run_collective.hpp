@@ -1,0 +1,24 @@
+// `collnet run` for collectives (issue 5): when the scenario names an
+// `algorithm`, the algorithm's descriptor programs run on the cycle-accurate
+// network with one NIC per endpoint (systemc/collective_run.hpp). The key
+// `compare` runs further algorithms on the same scenario and prints them side
+// by side. Exit status: 0 ok, 1 a data check failed, 3 a run deadlocked (or
+// did not finish within max_cycles).
+#pragma once
+
+#include <string>
+
+#include "collectives/params.hpp"
+#include "testbench/run.hpp"
+
+namespace collnet::cli {
+
+/// Whether `key` is read only by synthetic-traffic runs (it selects the
+/// synthetic default scenario, and a collective scenario rejects it).
+bool synthetic_only_key(const std::string& key);
+
+/// `vcd_path` empty: no waveform (a waveform is written for the first
+/// algorithm only).
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path);
+
+}  // namespace collnet::cli
