@@ -40,10 +40,10 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
   // keys' own defaults; otherwise the collective default (A2AT next to A2A).
   const bool synthetic = std::any_of(over.values().begin(), over.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
-  Params p = !path.empty()             ? load_scenario(path, {})
-             : synthetic               ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
-             : over.has("algorithm")   ? Params{}
-                                       : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
+  Params p = !path.empty()           ? load_scenario(path, {})
+             : over.has("algorithm") ? Params{}
+             : synthetic             ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
+                                     : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
   for (const auto& [k, v] : over.values()) p.set(k, v);
   return p;
 }

@@ -1,0 +1,88 @@
+// `collnet run` for collectives (issue 5): the embedded default runs A2AT
+// next to A2A on an 8x8 torus and writes the contract fields; a YAML scenario
+// with `algorithm` runs that collective; a deadlock exits 3; bad input exits 2
+// naming the key; a traffic key still selects the synthetic default.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+#include "testbench/run.hpp"
+
+using ::testing::HasSubstr;
+using namespace collnet::test;
+
+TEST(RunCollectiveCli, DefaultScenarioComparesA2atWithA2a) {
+  const fs::path json = scratch() / "collective_default.json";
+  const CliRun r = run_collnet({"run", "--set", "message_flits=8", "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("a2a-optimal on torus:8x8"));
+  EXPECT_THAT(r.out, HasSubstr("a2a-spread"));
+  const auto j = read_json(json);
+  for (const char* key : {"cycles", "lower_bound_cycles", "efficiency", "data_check", "barriers", "max_queue_flits",
+                          "link_utilization", "arbitration_conflicts", "sim_seconds", "router_cycles_per_second"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["algorithm"], "a2a-optimal");
+  EXPECT_EQ(j["controllers"], 4);
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_EQ(j["link_utilization"]["per_link"].size(), 256u);
+  EXPECT_TRUE(j["link_utilization"].contains("bisection_mean"));
+  EXPECT_DOUBLE_EQ(j["efficiency"].get<double>(),
+                   j["lower_bound_cycles"].get<double>() / j["cycles"].get<double>());
+  ASSERT_EQ(j["compare"].size(), 1u);
+  EXPECT_EQ(j["compare"][0]["algorithm"], "a2a-spread");
+  EXPECT_EQ(j["compare"][0]["data_check"], "pass");
+  EXPECT_LT(j["cycles"].get<int>(), j["compare"][0]["cycles"].get<int>());
+}
+
+TEST(RunCollectiveCli, YamlScenarioRunsTheNamedCollective) {
+  const fs::path scenario = write_file("hopgroup.yaml",
+                                       "topology: torus:4x4\nalgorithm: a2a-hopgroup\nmessage_flits: 4\n"
+                                       "barrier: recursive-doubling\n");
+  const fs::path json = scratch() / "hopgroup.json";
+  const CliRun r = run_collnet({"run", scenario.string(), "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["algorithm"], "a2a-hopgroup");
+  EXPECT_EQ(j["barriers"], 5);  // NX + NY - 3
+  EXPECT_EQ(j["barrier"]["kind"], "recursive-doubling");
+  EXPECT_FALSE(j.contains("compare"));
+}
+
+TEST(RunCollectiveCli, DeadlockExits3) {
+  const CliRun r = run_collnet({"run", "--set", "topology=torus:6", "--set", "algorithm=a2a-hopgroup-direct", "--set",
+                                "barriers=false", "--set", "pacing=false", "--set", "arbitration=local-through",
+                                "--set", "buffer_flits=2", "--set", "message_flits=64", "--set", "vcs=1", "--set",
+                                "dateline=false", "--set", "watchdog_cycles=300"});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("DEADLOCK"));
+  EXPECT_THAT(r.out, HasSubstr("waits for"));
+}
+
+TEST(RunCollectiveCli, BadInputExits2NamingTheKey) {
+  for (const auto& [sets, key] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"controllers=12"}, "controllers"},
+           {{"barrier=star"}, "barrier"},
+           {{"algorithm=a2a-optimal", "injection_rate=0.2"}, "injection_rate"},
+           {{"algorithm=a2a-optimal", "traffic=uniform"}, "traffic"},
+           {{"algorithm=a2a-hopgroup", "topology=torus:4x4x4", "controllers=1", "dispatch=named"}, "controllers"}}) {
+    std::vector<std::string> args{"run", "--set", "message_flits=2"};
+    for (const auto& s : sets) {
+      args.push_back("--set");
+      args.push_back(s);
+    }
+    const CliRun r = run_collnet(args);
+    EXPECT_EQ(r.status, 2) << key << "\n" << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("'" + key + "'")) << key;
+  }
+}
+
+TEST(RunCollectiveCli, TrafficKeySelectsTheSyntheticDefault) {
+  const collnet::Params synthetic = collnet::cli::load_run_scenario("", {"injection_rate=0.1"});
+  EXPECT_EQ(synthetic.text("traffic", ""), "uniform");
+  EXPECT_FALSE(synthetic.has("algorithm"));
+  const collnet::Params collective = collnet::cli::load_run_scenario("", {});
+  EXPECT_EQ(collective.text("algorithm", ""), "a2a-optimal");
+  EXPECT_EQ(collective.text("compare", ""), "a2a-spread");
+  EXPECT_EQ(collective.text("topology", ""), "torus:8x8");
+  EXPECT_EQ(collective.text("controllers", ""), "4");
+}
