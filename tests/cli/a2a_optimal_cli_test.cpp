@@ -96,7 +96,7 @@ TEST(CliA2aOptimal, BadInputExitsWithStatusTwoNamingTheKey) {
     std::vector<std::string> message;
   };
   const fs::path malformed = write_file("malformed.yaml", "topology: [torus:4x4\nalgorithm: a2a-optimal\n");
-  const fs::path unknown = write_file("unknown.yaml", "topology: torus:4x4\ncontrollers: 4\n");
+  const fs::path unknown = write_file("unknown.yaml", "topology: torus:4x4\ncontrolers: 4\n");
   const std::vector<Case> cases = {
       {{"check", "--set", "bogus_key=1"}, {"unknown key 'bogus_key'", "accepted keys", "nct", "topology"}},
       {{"check", "--set", "algorithm=a2a-nope"},
@@ -112,7 +112,7 @@ TEST(CliA2aOptimal, BadInputExitsWithStatusTwoNamingTheKey) {
        {"key 'group_order'", "printed, reordered"}},
       {{"check", "--set", "algorithm=a2a-spread", "--set", "message_flits=0"}, {"key 'message_flits'", "1 to 65536"}},
       {{"check", malformed.string()}, {malformed.string(), "malformed YAML"}},
-      {{"check", unknown.string()}, {"unknown key 'controllers'", "accepted keys", "nct"}},
+      {{"check", unknown.string()}, {"unknown key 'controlers'", "accepted keys", "nct"}},
   };
   for (const Case& c : cases) {
     const CliRun r = run_collnet(c.args);
