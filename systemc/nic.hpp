@@ -81,7 +81,7 @@ enum class Dispatch : std::uint8_t { named, next_idle };
 struct NicConfig {
   int controllers = 1;      // 1..8
   Dispatch dispatch = Dispatch::named;
-  int packet_flits = 16;    // payload words (flits) per packet, 1..1024
+  int packet_flits = 4;     // payload words (flits) per packet, 1..1024 (key packet_flits)
   int descriptor_queue = 256;
 };
 
