@@ -19,7 +19,11 @@ Cycle Watchdog::evaluate(Cycle now) {
     sc_core::sc_stop();
     return kNever;
   }
-  return std::max(activity_.last_move + threshold_ + 1, now + 1);
+  // An empty network cannot fire before a flit enters it (a move at >= now)
+  // plus the threshold: sleep that long instead of waking every cycle while
+  // the NICs pace or wait (the fire cycle stays exact: last_move + threshold + 1).
+  const Cycle from = activity_.flits_in_network > 0 ? activity_.last_move : std::max(activity_.last_move, now);
+  return std::max(from + threshold_ + 1, now + 1);
 }
 
 namespace {

@@ -5,7 +5,9 @@
 // same traffic completes.
 #include <gtest/gtest.h>
 
+#include "systemc/kernel.hpp"
 #include "systemc/synthetic.hpp"
+#include "systemc/watchdog.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;
@@ -80,4 +82,24 @@ TEST(Deadlock, DatelineNeedsTwoVcsOnATorus) {
     EXPECT_NE(std::string(e.what()).find("vcs"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("dateline"), std::string::npos) << e.what();
   }
+}
+
+// The watchdog sleeps while the network is empty (a paced or waiting NIC keeps
+// the run going with no flit inside): it wakes once per threshold + 1 cycles,
+// and still fires exactly threshold + 1 cycles after the last move once flits
+// are stuck.
+TEST(Deadlock, WatchdogSleepsWhileTheNetworkIsEmptyAndFiresOnTime) {
+  KernelSession session;
+  NetworkActivity activity;
+  Watchdog watchdog("watchdog", activity, 100);
+  run_for(10'000);
+  EXPECT_FALSE(watchdog.fired());
+  // Cycles 0, 101, 202, ...: ceil(10000 / 101) evaluations.
+  EXPECT_EQ(watchdog.evaluations(), (10'000u + 100u) / 101u);
+  // A flit enters in cycle 10000 and never moves again.
+  activity.flits_in_network = 1;
+  activity.moved(10'000);
+  run_for(1'000);
+  ASSERT_TRUE(watchdog.fired());
+  EXPECT_EQ(watchdog.fired_at(), 10'000u + 100u + 1u);
 }
