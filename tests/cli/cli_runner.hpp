@@ -64,7 +64,8 @@ inline std::string quoted(const std::string& s) {
 inline CliRun run_collnet(const std::vector<std::string>& args) {
   const fs::path out = scratch() / "stdout.txt";
   const fs::path err = scratch() / "stderr.txt";
-  std::string command = quoted(COLLNET_BINARY);
+  // `timeout`: a run that hangs fails its test instead of blocking the suite.
+  std::string command = "timeout 300 " + quoted(COLLNET_BINARY);
   for (const auto& a : args) command += " " + quoted(a);
   command += " >" + quoted(out.string()) + " 2>" + quoted(err.string());
   const int raw = std::system(command.c_str());
@@ -73,6 +74,22 @@ inline CliRun run_collnet(const std::vector<std::string>& args) {
   r.out = slurp(out);
   r.err = slurp(err);
   return r;
+}
+
+/// The whitespace-separated words of `text` (no quoting: for literal options).
+inline std::vector<std::string> words(const std::string& text) {
+  std::vector<std::string> w;
+  std::istringstream in(text);
+  for (std::string word; in >> word;) w.push_back(word);
+  return w;
+}
+
+/// `collnet WORDS... EXTRA...`: literal options as one string, then arguments
+/// (paths) passed as single words.
+inline CliRun run_words(const std::string& options, const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args = words(options);
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_collnet(args);
 }
 
 /// `collnet check --set S1 --set S2 ... EXTRA...`

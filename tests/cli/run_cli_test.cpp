@@ -4,64 +4,17 @@
 // Runs the real binary.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "testbench/run.hpp"
+#include "cli_runner.hpp"
 
 using ::testing::HasSubstr;
+using namespace collnet::test;
 
 namespace {
-
-namespace fs = std::filesystem;
-
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("collnet_run_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-const struct ScratchCleanup {
-  ~ScratchCleanup() {
-    std::error_code ignored;
-    fs::remove_all(fs::temp_directory_path() / ("collnet_run_cli_" + std::to_string(::getpid())), ignored);
-  }
-} scratch_cleanup;
-
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-CliRun run_collnet(const std::string& args) {
-  const fs::path out = scratch() / "stdout.txt";
-  const fs::path err = scratch() / "stderr.txt";
-  // `timeout`: a run that hangs fails the test instead of blocking the suite.
-  const std::string cmd = std::string("timeout 120 ") + COLLNET_BINARY + " " + args + " > '" + out.string() +
-                          "' 2> '" + err.string() + "'";
-  const int raw = std::system(cmd.c_str());
-  CliRun r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
 
 const char* const kRing =
     "run --set topology=torus:6 --set traffic=neighbour --set traffic_shift=4 --set route_direction=plus "
@@ -72,10 +25,10 @@ const char* const kRing =
 
 TEST(RunCli, DefaultScenarioWritesTheContractFields) {
   const fs::path json = scratch() / "default.json";
-  const CliRun r = run_collnet("run --set measure_cycles=2000 --json '" + json.string() + "'");
+  const CliRun r = run_words("run --set measure_cycles=2000 --json", {json.string()});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("torus:8x8"));
-  const auto j = nlohmann::json::parse(slurp(json));
+  const auto j = read_json(json);
   for (const char* key : {"cycles", "avg_latency", "p99_latency", "accepted_rate", "offered_rate",
                           "link_utilization", "sim_seconds", "router_cycles_per_second"})
     EXPECT_TRUE(j.contains(key)) << key;
@@ -89,22 +42,22 @@ TEST(RunCli, DefaultScenarioWritesTheContractFields) {
 
 TEST(RunCli, DeadlockExitsWithStatus3AndTheWaitingCycle) {
   const fs::path json = scratch() / "deadlock.json";
-  const CliRun r = run_collnet(std::string(kRing) + " --set vcs=1 --set dateline=false --json '" + json.string() + "'");
+  const CliRun r = run_words(std::string(kRing) + " --set vcs=1 --set dateline=false --json", {json.string()});
   EXPECT_EQ(r.status, 3) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("DEADLOCK"));
   EXPECT_THAT(r.out, HasSubstr("waits for"));
-  const auto j = nlohmann::json::parse(slurp(json));
+  const auto j = read_json(json);
   ASSERT_TRUE(j["deadlock"].is_object());
   EXPECT_EQ(j["deadlock"]["waiting_cycle"].size(), 6u);
 
-  const CliRun ok = run_collnet(std::string(kRing) + " --set vcs=2 --set dateline=true");
+  const CliRun ok = run_words(std::string(kRing) + " --set vcs=2 --set dateline=true");
   EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
 }
 
 TEST(RunCli, VcdAndSaveFile) {
   const fs::path vcd = scratch() / "run.vcd";
-  const CliRun r = run_collnet("run --set topology=mesh:3x3 --set measure_cycles=200 --set warmup_cycles=0 --vcd '" +
-                           vcd.string() + "'");
+  const CliRun r =
+      run_words("run --set topology=mesh:3x3 --set measure_cycles=200 --set warmup_cycles=0 --vcd", {vcd.string()});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const std::string text = slurp(vcd);
   EXPECT_THAT(text, HasSubstr("$enddefinitions $end"));
@@ -129,7 +82,7 @@ TEST(RunCli, BadInputExits2NamingTheKey) {
                                          {"switching=vct --set buffer_flits=2", "buffer_flits"},
                                          {"router_delay=2 --set routing_delay=2", "routing_delay"},
                                          {"no_such_key=1", "no_such_key"}}) {
-    const CliRun r = run_collnet("run --set measure_cycles=100 --set " + c.set);
+    const CliRun r = run_words("run --set measure_cycles=100 --set " + c.set);
     EXPECT_EQ(r.status, 2) << c.set << "\n" << r.out << r.err;
     EXPECT_THAT(r.err, HasSubstr(c.names)) << c.set;
   }
