@@ -57,18 +57,28 @@
 // L(1 + 2 x reduce stages) < 2^20 and phases < 0x8000 (tree_schedule checks
 // both); in a phase at most one send and one receive entry fire (spec: a
 // node sends at most once and receives at most once per phase).
-// Storage: 4 x (3 + 16 + 16 x 4) stage/entry bits, 68 other configuration
-// bits, and the 1024 x 8-bit hint table (a RAM).
+// Storage: the stage words and the entries are a 32 x 32-bit procedure
+// table RAM (entry 4s + e at 4s + e, STAGE s at 16 + s; 20 words used), the
+// route hints a 1024 x 8-bit RAM; each has one write port (the configuration
+// port) and one synchronous read port, so both map to block RAM. The
+// stage being run is copied into registers (broadcast, reduce index, first
+// phase) and four stream registers; 68 other configuration bits.
 //
 // Timing: the CONTROL write is cycle 0; cycles 1-17 divide, cycle 18 sets
-// up, then per stage one cycle loads the streams, and the stage runs one
-// cycle per descriptor plus one cycle per phase in which this rank does not
-// send (the send check of that phase; a phase without any event costs just
-// that cycle). Not initiation interval 1: the reference interleaves at most
-// 4 descriptors per phase, and the bubbles are few next to the network time
-// of a phase. Output: valid/ready; out_valid is a register
-// output and never depends on out_ready; the descriptor stays stable while
-// out_valid and not out_ready. busy is 1 from start until END has been taken.
+// up, then per stage six cycles load it (one table read per cycle: the
+// stage word, then the four entries, one stream per cycle), and the stage
+// runs one cycle per descriptor plus one cycle per phase in which this rank
+// does not send (the send check of that phase; a phase without any event
+// costs just that cycle). Not initiation interval 1: the reference
+// interleaves at most 4 descriptors per phase, and the bubbles are few next
+// to the network time of a phase. A first version held the tables in
+// 640 flip-flops and loaded the four streams in one cycle through 4:1
+// multiplexers; it did not route on an iCE40 HX8K (docs/synthesis.md).
+// Each stream keeps its next block's length in a register (updated as the
+// block leaves), so that no length adder sits behind the stream selection.
+// Output: valid/ready; out_valid is a register output and never depends on
+// out_ready; the descriptor stays stable while out_valid and not out_ready.
+// busy is 1 from start until END has been taken.
 #pragma once
 
 #include <array>
@@ -159,6 +169,9 @@ inline std::vector<TwotreeEngineWrite> twotree_engine_writes(bool float64, std::
 class TwotreeScheduleEngine {
  public:
   static constexpr unsigned hint_entries = 1024;
+  static constexpr unsigned table_entries = 32;  // procedure table RAM
+  static constexpr unsigned table_stage0 = 16;   // STAGE s at table_stage0 + s
+  static constexpr unsigned load_cycles = 6;     // per stage: stage word, 4 entries (read latency 1)
   static constexpr unsigned div_steps = 17;
   static constexpr std::uint32_t local_tag = 0x8000;
 
@@ -174,6 +187,12 @@ class TwotreeScheduleEngine {
     const TwotreeEngineOutputs out = outputs();
     Registers d = r_;
 
+    // Procedure table read port: synchronous, addressed by this cycle's
+    // registers, reads the table before this cycle's write (writes happen
+    // only while idle, reads only while loading a stage).
+    if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+
+    bool hint_we = false;
     if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
       namespace reg = twotree_engine_reg;
       const std::uint32_t w = in.cfg_wdata;
@@ -193,13 +212,14 @@ class TwotreeScheduleEngine {
       } else if (a == reg::stages) {
         d.stages = w & 7u;
       } else if (a >= reg::stage0 && a < reg::stage0 + 4) {
-        d.stage_cfg[a - reg::stage0] = w;
+        table_[table_stage0 + (a & 3u)] = w;
       } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
-        d.entry_cfg[a - reg::entry0] = w;
+        table_[a & 15u] = w;
       } else if (a == reg::hint_addr) {
         d.hint_ptr = w & (hint_entries - 1);
       } else if (a == reg::hint_data) {
         hints_[r_.hint_ptr] = static_cast<std::uint8_t>(w);
+        hint_we = true;
         d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
       }
     }
@@ -207,9 +227,7 @@ class TwotreeScheduleEngine {
     const bool can_load = !out_valid_q_ || in.out_ready;
     bool load = false;
     DescriptorWord word;
-    const std::uint32_t stage = r_.stage_cfg[r_.stage & 3u];
-    const bool broadcast = stage & 1u;
-    const std::uint32_t tag = (stage >> 16) + r_.q;
+    const std::uint32_t tag = (r_.base_phase + r_.q) & 0xffffu;
 
     switch (r_.state) {
       case State::idle: break;
@@ -219,6 +237,7 @@ class TwotreeScheduleEngine {
         d.slot_base = {r_.elements + 0, r_.elements + r_.elements, r_.elements + r_.elements + r_.elements,
                        r_.elements + r_.elements + r_.elements + r_.elements};
         d.stage = 0;
+        d.ld = 0;
         d.state = r_.stages == 0 ? State::end : State::stage_load;
         break;
       case State::stage_load: load_stage(d); break;
@@ -229,9 +248,8 @@ class TwotreeScheduleEngine {
           if (!can_load) break;
           load = true;
           const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          const std::uint32_t base = broadcast ? 0 : slot_offset(stage, s.slot);
-          word = make(Opcode::send, s.partner, s.off, base + s.off, block_len(s), tag, 0, true,
-                      hints_[r_.hint_ptr]);
+          const std::uint32_t base = r_.broadcast ? 0 : slot_offset(s.slot);
+          word = make(Opcode::send, s.partner, s.off, base + s.off, s.len, tag, 0, true, r_.hint_rd);
           d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
           fire(d, e);
         }
@@ -245,11 +263,11 @@ class TwotreeScheduleEngine {
           load = true;
           word = make(Opcode::wait, 0, 0, 0, 1, tag, 0, false, 0);
           const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          d.comb_src = slot_offset(stage, s.slot) + s.off;
+          d.comb_src = slot_offset(s.slot) + s.off;
           d.comb_dst = s.off;
-          d.comb_len = block_len(s);
+          d.comb_len = s.len;
           fire(d, e);
-          if (broadcast) next_phase(d);
+          if (r_.broadcast) next_phase(d);
           else d.state = State::combine;
         }
         break;
@@ -276,6 +294,11 @@ class TwotreeScheduleEngine {
         }
         break;
     }
+
+    // Hint table read port: synchronous, addressed by the next pointer, so
+    // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
+    // a cycle that writes the table).
+    if (!hint_we) d.hint_rd = hints_[d.hint_ptr];
 
     bool out_valid_d = out_valid_q_;
     DescriptorWord out_d = out_q_;
@@ -304,6 +327,7 @@ class TwotreeScheduleEngine {
     std::uint32_t next = 0;  // local phase of the next block
     std::uint32_t k = 0;     // next block, 0-based
     std::uint32_t off = 0;   // its first word
+    std::uint32_t len = 0;   // its words: H_t div B + (k < H_t mod B)
   };
 
   struct Registers {
@@ -315,16 +339,21 @@ class TwotreeScheduleEngine {
     std::uint32_t elements = 1;
     std::uint32_t blocks = 1;
     std::uint32_t stages = 0;
-    std::array<std::uint32_t, 4> stage_cfg{};
-    std::array<std::uint32_t, 16> entry_cfg{};
     std::uint32_t hint_ptr = 0;
     State state = State::idle;
+    // read ports of the tables (no reset in the RTL: read before use)
+    std::uint32_t table_rd = 0;
+    std::uint32_t hint_rd = 0;
     // block division: H_t = quot_t x B + rem_t
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
     std::uint32_t div_bit = 0;
     std::array<std::uint32_t, 4> slot_base{};
-    // walk
+    // walk: the stage being run
     std::uint32_t stage = 0;
+    std::uint32_t ld = 0;  // stage_load cycle, 0..load_cycles-1
+    bool broadcast = false;
+    std::uint32_t reduce_index = 0;
+    std::uint32_t base_phase = 0;
     std::uint32_t q = 0;
     std::array<Stream, 4> streams{};
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
@@ -357,18 +386,29 @@ class TwotreeScheduleEngine {
 
   // Blocks of a stream of tree t: min(B, H_t) (blocks of 0 words are not sent).
   [[nodiscard]] std::uint32_t stream_blocks(std::uint32_t t) const { return r_.quot[t] != 0 ? r_.blocks : r_.rem[t]; }
-  [[nodiscard]] std::uint32_t block_len(const Stream& s) const {
-    return r_.quot[s.tree] + (s.k < r_.rem[s.tree] ? 1u : 0u);
+  // Words of block k of tree t (tree_pipeline.hpp block_ranges).
+  [[nodiscard]] std::uint32_t block_len(std::uint32_t t, std::uint32_t k) const {
+    return r_.quot[t] + (k < r_.rem[t] ? 1u : 0u);
   }
-  [[nodiscard]] std::uint32_t slot_offset(std::uint32_t stage, std::uint32_t slot) const {
-    return r_.slot_base[(((stage >> 1) & 1u) << 1) | (slot & 1u)];
+  [[nodiscard]] std::uint32_t slot_offset(std::uint32_t slot) const {
+    return r_.slot_base[((r_.reduce_index & 1u) << 1) | (slot & 1u)];
+  }
+
+  // Load cycle 0 reads STAGE s, cycles 1-4 read entries 4s + 0..3; the word
+  // read in cycle c is in table_rd in cycle c + 1.
+  [[nodiscard]] std::uint32_t table_read_address() const {
+    const std::uint32_t s = r_.stage & 3u;
+    return r_.ld == 0 ? table_stage0 + s : 4 * s + ((r_.ld - 1) & 3u);
   }
 
   void load_stage(Registers& d) const {
-    const std::uint32_t s = r_.stage & 3u;
-    bool any = false;
-    for (std::uint32_t e = 0; e < 4; ++e) {
-      const std::uint32_t w = r_.entry_cfg[4 * s + e];
+    const std::uint32_t w = r_.table_rd;
+    if (r_.ld == 1) {
+      d.broadcast = w & 1u;
+      d.reduce_index = (w >> 1) & 1u;
+      d.base_phase = w >> 16;
+    } else if (r_.ld >= 2) {
+      const std::uint32_t e = r_.ld - 2;
       Stream& st = d.streams[e];
       st.tree = r_.single ? 0 : (w >> 1) & 1u;
       st.slot = (w >> 2) & 1u;
@@ -376,9 +416,15 @@ class TwotreeScheduleEngine {
       st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
       st.k = 0;
       st.off = r_.tree_base[st.tree];
+      st.len = block_len(st.tree, 0);
       st.active = (w & 1u) && stream_blocks(st.tree) != 0;
-      any = any || st.active;
     }
+    if (r_.ld + 1 < load_cycles) {
+      d.ld = r_.ld + 1;
+      return;
+    }
+    bool any = false;
+    for (const Stream& s : d.streams) any = any || s.active;
     d.q = 0;
     if (any) {
       d.state = State::phase_send;
@@ -389,6 +435,7 @@ class TwotreeScheduleEngine {
 
   void advance_stage(Registers& d) const {
     d.stage = r_.stage + 1;
+    d.ld = 0;
     d.state = r_.stage + 1 == r_.stages ? State::end : State::stage_load;
   }
 
@@ -404,8 +451,9 @@ class TwotreeScheduleEngine {
   void fire(Registers& d, int e) const {
     const Stream& s = r_.streams[static_cast<std::size_t>(e)];
     Stream& n = d.streams[static_cast<std::size_t>(e)];
-    n.off = s.off + block_len(s);
+    n.off = s.off + s.len;
     n.k = s.k + 1;
+    n.len = block_len(s.tree, s.k + 1);
     n.next = s.next + 2;
     n.active = s.k + 1 < stream_blocks(s.tree);
   }
@@ -438,7 +486,8 @@ class TwotreeScheduleEngine {
   }
 
   Registers r_;
-  std::array<std::uint8_t, hint_entries> hints_{};
+  std::array<std::uint32_t, table_entries> table_{};  // procedure table RAM
+  std::array<std::uint8_t, hint_entries> hints_{};    // spine hint RAM
   bool out_valid_q_ = false;
   DescriptorWord out_q_;
 };

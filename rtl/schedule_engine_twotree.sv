@@ -18,7 +18,12 @@
 // and not taken stays offered and unchanged.
 //
 // Arrays are flat vectors (stream e at [e*W +: W]): Yosys 0.23 reads no
-// packed multi-dimensional arrays. The hint table is a RAM.
+// packed multi-dimensional arrays. The procedure table (STAGE s at 16 + s,
+// ENTRY 4s + e at 4s + e) and the hint table are RAMs with one write port
+// and one synchronous read port each, so that they map to block RAM: a
+// first version kept the 20 table words in flip-flops and loaded the four
+// streams of a stage in one cycle through 4:1 multiplexers, and did not route
+// on an iCE40 HX8K (docs/synthesis.md). A stage now loads in six cycles.
 module schedule_engine_twotree (
   /// Clock; every register samples on its rising edge.
   input  logic                                clk_i,
@@ -41,6 +46,8 @@ module schedule_engine_twotree (
 );
 
   localparam int unsigned HintEntries = 1024;
+  localparam int unsigned TableEntries = 32;  // procedure table RAM
+  localparam int unsigned LoadCycles = 6;     // per stage: stage word, 4 entries (read latency 1)
   localparam int unsigned CountWidth = 17;  // L, halves, offsets, quotients
   localparam int unsigned BlockWidth = 11;  // B, k, remainders
   localparam int unsigned PhaseWidth = 16;
@@ -78,8 +85,6 @@ module schedule_engine_twotree (
   logic [CountWidth-1:0]      elements_d, elements_q;
   logic [BlockWidth-1:0]      blocks_d, blocks_q;
   logic [2:0]                 stages_d, stages_q;
-  logic [4*32-1:0]            stage_cfg_d, stage_cfg_q;
-  logic [16*32-1:0]           entry_cfg_d, entry_cfg_q;
   logic [9:0]                 hint_ptr_d, hint_ptr_q;
   state_e                     state_d, state_q;
   // block division, per tree t at [t*W +: W]
@@ -89,8 +94,12 @@ module schedule_engine_twotree (
   logic [CountWidth-1:0]      tree_base1_d, tree_base1_q;  // T2's first word (T1 starts at 0)
   logic [4:0]                 div_bit_d, div_bit_q;
   logic [4*AddrWidth-1:0]     slot_base_d, slot_base_q;
-  // walk
+  // walk: the stage being run
   logic [2:0]                 stage_d, stage_q;
+  logic [2:0]                 ld_d, ld_q;  // StateStageLoad cycle
+  logic                       broadcast_d, broadcast_q;
+  logic                       reduce_d, reduce_q;
+  logic [PhaseWidth-1:0]      base_phase_d, base_phase_q;
   logic [PhaseWidth-1:0]      q_d, q_q;
   logic [3:0]                 s_active_d, s_active_q;
   logic [3:0]                 s_tree_d, s_tree_q;
@@ -99,6 +108,7 @@ module schedule_engine_twotree (
   logic [4*PhaseWidth-1:0]    s_next_d, s_next_q;
   logic [4*BlockWidth-1:0]    s_k_d, s_k_q;
   logic [4*CountWidth-1:0]    s_off_d, s_off_q;
+  logic [4*CountWidth-1:0]    s_len_d, s_len_q;  // words of the stream's next block
   logic [AddrWidth-1:0]       comb_src_d, comb_src_q;
   logic [CountWidth-1:0]      comb_dst_d, comb_dst_q;
   logic [CountWidth-1:0]      comb_len_d, comb_len_q;
@@ -106,8 +116,16 @@ module schedule_engine_twotree (
   logic                                out_valid_d, out_valid_q;
   collnet_descriptor_pkg::descriptor_t out_d, out_q;
 
-  logic [7:0] hints_q [HintEntries];
-  logic       hint_we;
+  // tables: one write port (configuration), one synchronous read port each
+  logic [31:0] table_q [TableEntries];
+  logic        table_we;
+  logic [4:0]  table_waddr;
+  logic        table_re;
+  logic [4:0]  table_raddr;
+  logic [31:0] table_rd_q;
+  logic [7:0]  hints_q [HintEntries];
+  logic        hint_we;
+  logic [7:0]  hint_rd_q;  // HINT[hint_ptr_q] in every cycle of a run
 
   // ---- per-tree block counts: min(B, H_t) blocks, H_t div B (+1 below H_t mod B) words
   logic [CountWidth-1:0] quot0, quot1;
@@ -119,24 +137,28 @@ module schedule_engine_twotree (
   assign sb0 = quot0 != '0 ? blocks_q : rem0;
   assign sb1 = quot1 != '0 ? blocks_q : rem1;
 
-  // ---- the current stage and the firing streams -------------------------
-  /* verilator lint_off UNUSEDSIGNAL */  // reserved register bits
-  logic [31:0]            stage_word;
-  /* verilator lint_on UNUSEDSIGNAL */
-  logic                   broadcast;
+  // ---- procedure table read address: load cycle 0 reads STAGE s, cycles
+  // 1-4 read ENTRY 4s + 0..3 (the word is in table_rd_q one cycle later)
+  assign table_re = state_q == StateStageLoad;
+  assign table_raddr = ld_q == 3'd0 ? {3'b100, stage_q[1:0]} : {1'b0, stage_q[1:0], 2'(ld_q - 3'd1)};
+
+  // ---- the firing streams ------------------------------------------------
   logic [15:0]            tag;
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
-  logic [1:0]             sidx, ridx;
+  logic                   send_tree, recv_tree;
+  logic                   send_slot, recv_slot;
+  logic [15:0]            send_partner;
+  logic [PhaseWidth-1:0]  send_next, recv_next;
   logic [AddrWidth-1:0]   send_base, recv_slot_base;
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [BlockWidth-1:0]  send_blocks, recv_blocks;  // blocks of the firing stream
   logic [CountWidth-1:0]  send_off, recv_off;
   logic [BlockWidth-1:0]  send_k, recv_k;
+  logic [CountWidth-1:0]  send_quot, recv_quot;
+  logic [BlockWidth-1:0]  send_rem, recv_rem;
 
-  assign stage_word = stage_cfg_q[32*stage_q[1:0] +: 32];
-  assign broadcast = stage_word[0];
-  assign tag = stage_word[31:16] + q_q;
+  assign tag = base_phase_q + q_q;
 
   always_comb begin
     send_fires = 1'b0;
@@ -153,18 +175,32 @@ module schedule_engine_twotree (
         recv_e = e[0];
       end
     end
-    sidx = {1'b0, send_e};
-    ridx = {1'b1, recv_e};
-    send_base = slot_base_q[AddrWidth*{stage_word[1], s_slot_q[sidx]} +: AddrWidth];
-    recv_slot_base = slot_base_q[AddrWidth*{stage_word[1], s_slot_q[ridx]} +: AddrWidth];
-    send_k = s_k_q[sidx*BlockWidth +: BlockWidth];
-    recv_k = s_k_q[ridx*BlockWidth +: BlockWidth];
-    send_off = s_off_q[sidx*CountWidth +: CountWidth];
-    recv_off = s_off_q[ridx*CountWidth +: CountWidth];
-    send_len = s_tree_q[sidx] ? quot1 + CountWidth'(send_k < rem1) : quot0 + CountWidth'(send_k < rem0);
-    recv_len = s_tree_q[ridx] ? quot1 + CountWidth'(recv_k < rem1) : quot0 + CountWidth'(recv_k < rem0);
-    send_blocks = s_tree_q[sidx] ? sb1 : sb0;
-    recv_blocks = s_tree_q[ridx] ? sb1 : sb0;
+    // constant-index selections (a variable part-select would become a shifter)
+    send_slot = send_e ? s_slot_q[1] : s_slot_q[0];
+    recv_slot = recv_e ? s_slot_q[3] : s_slot_q[2];
+    // L(1 + 2r + slot)
+    send_base = reduce_q ? (send_slot ? slot_base_q[3*AddrWidth +: AddrWidth] : slot_base_q[2*AddrWidth +: AddrWidth])
+                         : (send_slot ? slot_base_q[AddrWidth +: AddrWidth] : slot_base_q[0 +: AddrWidth]);
+    recv_slot_base = reduce_q
+        ? (recv_slot ? slot_base_q[3*AddrWidth +: AddrWidth] : slot_base_q[2*AddrWidth +: AddrWidth])
+        : (recv_slot ? slot_base_q[AddrWidth +: AddrWidth] : slot_base_q[0 +: AddrWidth]);
+    send_partner = send_e ? s_partner_q[16 +: 16] : s_partner_q[0 +: 16];
+    send_next = send_e ? s_next_q[PhaseWidth +: PhaseWidth] : s_next_q[0 +: PhaseWidth];
+    recv_next = recv_e ? s_next_q[3*PhaseWidth +: PhaseWidth] : s_next_q[2*PhaseWidth +: PhaseWidth];
+    send_k = send_e ? s_k_q[BlockWidth +: BlockWidth] : s_k_q[0 +: BlockWidth];
+    recv_k = recv_e ? s_k_q[3*BlockWidth +: BlockWidth] : s_k_q[2*BlockWidth +: BlockWidth];
+    send_off = send_e ? s_off_q[CountWidth +: CountWidth] : s_off_q[0 +: CountWidth];
+    recv_off = recv_e ? s_off_q[3*CountWidth +: CountWidth] : s_off_q[2*CountWidth +: CountWidth];
+    send_len = send_e ? s_len_q[CountWidth +: CountWidth] : s_len_q[0 +: CountWidth];
+    recv_len = recv_e ? s_len_q[3*CountWidth +: CountWidth] : s_len_q[2*CountWidth +: CountWidth];
+    send_tree = send_e ? s_tree_q[1] : s_tree_q[0];
+    recv_tree = recv_e ? s_tree_q[3] : s_tree_q[2];
+    send_quot = send_tree ? quot1 : quot0;
+    recv_quot = recv_tree ? quot1 : quot0;
+    send_rem = send_tree ? rem1 : rem0;
+    recv_rem = recv_tree ? rem1 : rem0;
+    send_blocks = send_tree ? sb1 : sb0;
+    recv_blocks = recv_tree ? sb1 : sb0;
   end
 
   // ---- next state ---------------------------------------------------------
@@ -174,8 +210,7 @@ module schedule_engine_twotree (
   logic                                any;
   logic [CountWidth-1:0]               h1;
   logic [BlockWidth:0]                 rem_shift;
-  logic [1:0]                          e;
-  /* verilator lint_off UNUSEDSIGNAL */  // reserved entry bits [15:13]
+  /* verilator lint_off UNUSEDSIGNAL */  // reserved table bits
   logic [31:0]                         w;
   /* verilator lint_on UNUSEDSIGNAL */
   logic                                t;
@@ -188,8 +223,6 @@ module schedule_engine_twotree (
     elements_d = elements_q;
     blocks_d = blocks_q;
     stages_d = stages_q;
-    stage_cfg_d = stage_cfg_q;
-    entry_cfg_d = entry_cfg_q;
     hint_ptr_d = hint_ptr_q;
     state_d = state_q;
     half_d = half_q;
@@ -199,6 +232,10 @@ module schedule_engine_twotree (
     div_bit_d = div_bit_q;
     slot_base_d = slot_base_q;
     stage_d = stage_q;
+    ld_d = ld_q;
+    broadcast_d = broadcast_q;
+    reduce_d = reduce_q;
+    base_phase_d = base_phase_q;
     q_d = q_q;
     s_active_d = s_active_q;
     s_tree_d = s_tree_q;
@@ -207,16 +244,18 @@ module schedule_engine_twotree (
     s_next_d = s_next_q;
     s_k_d = s_k_q;
     s_off_d = s_off_q;
+    s_len_d = s_len_q;
     comb_src_d = comb_src_q;
     comb_dst_d = comb_dst_q;
     comb_len_d = comb_len_q;
+    table_we = 1'b0;
+    table_waddr = '0;
     hint_we = 1'b0;
     load = 1'b0;
     word = '0;
     any = 1'b0;
     h1 = '0;
     rem_shift = '0;
-    e = '0;
     w = '0;
     t = 1'b0;
     can_load = !out_valid_q || out_ready_i;
@@ -247,9 +286,11 @@ module schedule_engine_twotree (
       end else if (cfg_addr_i == RegStages) begin
         stages_d = cfg_wdata_i[2:0];
       end else if (cfg_addr_i >= RegStage0 && cfg_addr_i < RegStage0 + 8'd4) begin
-        stage_cfg_d[32*(cfg_addr_i[1:0]) +: 32] = cfg_wdata_i;
+        table_we = 1'b1;
+        table_waddr = {3'b100, cfg_addr_i[1:0]};
       end else if (cfg_addr_i >= RegEntry0 && cfg_addr_i < RegEntry0 + 8'd16) begin
-        entry_cfg_d[32*(cfg_addr_i[3:0]) +: 32] = cfg_wdata_i;
+        table_we = 1'b1;
+        table_waddr = {1'b0, cfg_addr_i[3:0]};
       end else if (cfg_addr_i == RegHintAddr) begin
         hint_ptr_d = cfg_wdata_i[9:0];
       end else if (cfg_addr_i == RegHintData) begin
@@ -283,47 +324,68 @@ module schedule_engine_twotree (
                        AddrWidth'(elements_q) + AddrWidth'(elements_q),
                        AddrWidth'(elements_q)};
         stage_d = '0;
+        ld_d = '0;
         state_d = stages_q == '0 ? StateEnd : StateStageLoad;
       end
       StateStageLoad: begin
-        for (int ee = 0; ee < 4; ee++) begin
-          w = entry_cfg_q[32*(4*32'(stage_q[1:0]) + ee) +: 32];
+        // the word read in the previous load cycle: STAGE s, then ENTRY 4s + e
+        w = table_rd_q;
+        if (ld_q == 3'd1) begin
+          broadcast_d = w[0];
+          reduce_d = w[1];
+          base_phase_d = w[31:16];
+        end else if (ld_q >= 3'd2) begin
           t = single_q ? 1'b0 : w[1];
-          s_tree_d[ee] = t;
-          s_slot_d[ee] = w[2];
-          s_partner_d[ee*16 +: 16] = w[31:16];
-          s_next_d[ee*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], 1'b0}) + PhaseWidth'(ee % 2);
-          s_k_d[ee*BlockWidth +: BlockWidth] = '0;
-          s_off_d[ee*CountWidth +: CountWidth] = t ? tree_base1_q : '0;
-          s_active_d[ee] = w[0] && (t ? sb1 : sb0) != '0;
-          any = any | s_active_d[ee];
+          for (int i = 0; i < 4; i++) begin
+            if (ld_q == 3'(i + 2)) begin
+              s_tree_d[i] = t;
+              s_slot_d[i] = w[2];
+              s_partner_d[i*16 +: 16] = w[31:16];
+              s_next_d[i*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], i[0]});  // color = e mod 2
+              s_k_d[i*BlockWidth +: BlockWidth] = '0;
+              s_off_d[i*CountWidth +: CountWidth] = t ? tree_base1_q : '0;
+              s_len_d[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
+                                                      : quot0 + CountWidth'(rem0 != '0);
+              s_active_d[i] = w[0] && (t ? sb1 : sb0) != '0;
+            end
+          end
         end
-        q_d = '0;
-        if (any) begin
-          state_d = StatePhaseSend;
+        if (ld_q != 3'(LoadCycles - 1)) begin
+          ld_d = ld_q + 3'd1;
         end else begin
-          stage_d = stage_q + 3'd1;
-          state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
+          any = |s_active_d;
+          q_d = '0;
+          if (any) begin
+            state_d = StatePhaseSend;
+          end else begin
+            stage_d = stage_q + 3'd1;
+            ld_d = '0;
+            state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
+          end
         end
       end
       StatePhaseSend: begin
         if (!(send_fires && !can_load)) begin
           if (send_fires) begin
-            e = sidx;
             load = 1'b1;
             word.opcode = collnet_descriptor_pkg::OpcodeSend;
             word.dtype = float64_q;
-            word.route_hint = hints_q[hint_ptr_q];
-            word.dest = s_partner_q[e*16 +: 16];
+            word.route_hint = hint_rd_q;
+            word.dest = send_partner;
             word.src_offset = AddrWidth'(send_off);
-            word.dst_offset = (broadcast ? '0 : send_base) + AddrWidth'(send_off);
+            word.dst_offset = (broadcast_q ? '0 : send_base) + AddrWidth'(send_off);
             word.length = AddrWidth'(send_len);
             word.tag = tag;
             hint_ptr_d = hint_ptr_q + 10'd1;
-            s_off_d[e*CountWidth +: CountWidth] = send_off + send_len;
-            s_k_d[e*BlockWidth +: BlockWidth] = send_k + BlockWidth'(1);
-            s_next_d[e*PhaseWidth +: PhaseWidth] = s_next_q[e*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
-            s_active_d[e] = send_k + BlockWidth'(1) < send_blocks;
+            for (int i = 0; i < 2; i++) begin
+              if (send_e == i[0]) begin
+                s_off_d[i*CountWidth +: CountWidth] = send_off + send_len;
+                s_k_d[i*BlockWidth +: BlockWidth] = send_k + BlockWidth'(1);
+                s_len_d[i*CountWidth +: CountWidth] = send_quot + CountWidth'(send_k + BlockWidth'(1) < send_rem);
+                s_next_d[i*PhaseWidth +: PhaseWidth] = send_next + PhaseWidth'(2);
+                s_active_d[i] = send_k + BlockWidth'(1) < send_blocks;
+              end
+            end
           end
           if (recv_fires) begin
             state_d = StatePhaseRecv;
@@ -332,6 +394,7 @@ module schedule_engine_twotree (
             q_d = q_q + PhaseWidth'(1);
             if (!any) begin
               stage_d = stage_q + 3'd1;
+              ld_d = '0;
               state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
             end
           end
@@ -339,7 +402,6 @@ module schedule_engine_twotree (
       end
       StatePhaseRecv: begin
         if (can_load) begin
-          e = ridx;
           load = 1'b1;
           word.opcode = collnet_descriptor_pkg::OpcodeWait;
           word.length = AddrWidth'(1);
@@ -347,17 +409,23 @@ module schedule_engine_twotree (
           comb_src_d = recv_slot_base + AddrWidth'(recv_off);
           comb_dst_d = recv_off;
           comb_len_d = recv_len;
-          s_off_d[e*CountWidth +: CountWidth] = recv_off + recv_len;
-          s_k_d[e*BlockWidth +: BlockWidth] = recv_k + BlockWidth'(1);
-          s_next_d[e*PhaseWidth +: PhaseWidth] = s_next_q[e*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
-          s_active_d[e] = recv_k + BlockWidth'(1) < recv_blocks;
-          if (broadcast) begin
+          for (int i = 2; i < 4; i++) begin
+            if (recv_e == i[0]) begin
+              s_off_d[i*CountWidth +: CountWidth] = recv_off + recv_len;
+              s_k_d[i*BlockWidth +: BlockWidth] = recv_k + BlockWidth'(1);
+              s_len_d[i*CountWidth +: CountWidth] = recv_quot + CountWidth'(recv_k + BlockWidth'(1) < recv_rem);
+              s_next_d[i*PhaseWidth +: PhaseWidth] = recv_next + PhaseWidth'(2);
+              s_active_d[i] = recv_k + BlockWidth'(1) < recv_blocks;
+            end
+          end
+          if (broadcast_q) begin
             any = |s_active_d;
             q_d = q_q + PhaseWidth'(1);
             if (any) begin
               state_d = StatePhaseSend;
             end else begin
               stage_d = stage_q + 3'd1;
+              ld_d = '0;
               state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
             end
           end else begin
@@ -392,6 +460,7 @@ module schedule_engine_twotree (
             state_d = StatePhaseSend;
           end else begin
             stage_d = stage_q + 3'd1;
+            ld_d = '0;
             state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
           end
         end
@@ -416,8 +485,14 @@ module schedule_engine_twotree (
     end
   end
 
+  // ---- tables: one write port, one synchronous read port each --------------
+  always_ff @(posedge clk_i) begin
+    if (table_we) table_q[table_waddr] <= cfg_wdata_i;
+    if (table_re) table_rd_q <= table_q[table_raddr];
+  end
   always_ff @(posedge clk_i) begin
     if (hint_we) hints_q[hint_ptr_q] <= cfg_wdata_i[7:0];
+    if (!hint_we) hint_rd_q <= hints_q[hint_ptr_d];
   end
 
   always_ff @(posedge clk_i) begin
@@ -429,8 +504,6 @@ module schedule_engine_twotree (
       elements_q   <= CountWidth'(1);
       blocks_q     <= BlockWidth'(1);
       stages_q     <= '0;
-      stage_cfg_q  <= '0;
-      entry_cfg_q  <= '0;
       hint_ptr_q   <= '0;
       state_q      <= StateIdle;
       half_q       <= '0;
@@ -440,6 +513,10 @@ module schedule_engine_twotree (
       div_bit_q    <= '0;
       slot_base_q  <= '0;
       stage_q      <= '0;
+      ld_q         <= '0;
+      broadcast_q  <= 1'b0;
+      reduce_q     <= 1'b0;
+      base_phase_q <= '0;
       q_q          <= '0;
       s_active_q   <= '0;
       s_tree_q     <= '0;
@@ -448,6 +525,7 @@ module schedule_engine_twotree (
       s_next_q     <= '0;
       s_k_q        <= '0;
       s_off_q      <= '0;
+      s_len_q      <= '0;
       comb_src_q   <= '0;
       comb_dst_q   <= '0;
       comb_len_q   <= '0;
@@ -461,8 +539,6 @@ module schedule_engine_twotree (
       elements_q   <= elements_d;
       blocks_q     <= blocks_d;
       stages_q     <= stages_d;
-      stage_cfg_q  <= stage_cfg_d;
-      entry_cfg_q  <= entry_cfg_d;
       hint_ptr_q   <= hint_ptr_d;
       state_q      <= state_d;
       half_q       <= half_d;
@@ -472,6 +548,10 @@ module schedule_engine_twotree (
       div_bit_q    <= div_bit_d;
       slot_base_q  <= slot_base_d;
       stage_q      <= stage_d;
+      ld_q         <= ld_d;
+      broadcast_q  <= broadcast_d;
+      reduce_q     <= reduce_d;
+      base_phase_q <= base_phase_d;
       q_q          <= q_d;
       s_active_q   <= s_active_d;
       s_tree_q     <= s_tree_d;
@@ -480,6 +560,7 @@ module schedule_engine_twotree (
       s_next_q     <= s_next_d;
       s_k_q        <= s_k_d;
       s_off_q      <= s_off_d;
+      s_len_q      <= s_len_d;
       comb_src_q   <= comb_src_d;
       comb_dst_q   <= comb_dst_d;
       comb_len_q   <= comb_len_d;
