@@ -37,7 +37,7 @@
 // H_1 = L), block k has H_t div B + (k < H_t mod B) words; blocks of 0 words
 // are not sent, so a stream has n_t = min(B, H_t) blocks. The division is a
 // 17-step restoring divider at start (no multiplier or divider in the
-// datapath: L(1 + 2r + slot) is summed from L).
+// datapath: L(1 + 2r + slot) is L shifted, or 2L + L).
 //
 // Register map (cfg write port: cfg_we, 8-bit cfg_addr, 32-bit cfg_wdata;
 // write-only; write only while busy is 0):
@@ -233,9 +233,9 @@ class TwotreeScheduleEngine {
       case State::idle: break;
       case State::divide: divide_step(d); break;
       case State::setup:
-        // slot bases L(1 + 2r + j) by addition; stage 0 next
-        d.slot_base = {r_.elements + 0, r_.elements + r_.elements, r_.elements + r_.elements + r_.elements,
-                       r_.elements + r_.elements + r_.elements + r_.elements};
+        // slot bases L(1 + 2r + j): shifts and one addition (2L + L), as the
+        // RTL computes them; stage 0 next
+        d.slot_base = {r_.elements, r_.elements << 1, (r_.elements << 1) + r_.elements, r_.elements << 2};
         d.stage = 0;
         d.ld = 0;
         d.state = r_.stages == 0 ? State::end : State::stage_load;

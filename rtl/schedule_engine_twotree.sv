@@ -317,11 +317,13 @@ module schedule_engine_twotree (
         if (div_bit_q == 5'd1) state_d = StateSetup;
       end
       StateSetup: begin
-        // slot bases L(1 + 2r + j) by addition
-        slot_base_d = {AddrWidth'(elements_q) + AddrWidth'(elements_q) + AddrWidth'(elements_q) +
-                           AddrWidth'(elements_q),
-                       AddrWidth'(elements_q) + AddrWidth'(elements_q) + AddrWidth'(elements_q),
-                       AddrWidth'(elements_q) + AddrWidth'(elements_q),
+        // slot bases L(1 + 2r + j): 2L and 4L are shifts, 3L = 2L + L. Not
+        // L + L: an adder whose two operands are one net puts that net on two
+        // inputs of one carry LUT, and nextpnr-ice40 0.4's router then swaps
+        // the two pins forever (the cause of the HX8K routing failure).
+        slot_base_d = {AddrWidth'(elements_q) << 2,
+                       (AddrWidth'(elements_q) << 1) + AddrWidth'(elements_q),
+                       AddrWidth'(elements_q) << 1,
                        AddrWidth'(elements_q)};
         stage_d = '0;
         ld_d = '0;
