@@ -74,8 +74,9 @@
 // to the network time of a phase. A first version held the tables in
 // 640 flip-flops and loaded the four streams in one cycle through 4:1
 // multiplexers; it did not route on an iCE40 HX8K (docs/synthesis.md).
-// Each stream keeps its next block's length in a register (updated as the
-// block leaves), so that no length adder sits behind the stream selection.
+// Each stream keeps its next block's length and whether it is its last in
+// registers (updated as the block leaves), so that no adder or comparator
+// sits between the stream selection and the next-stage decision.
 // Output: valid/ready; out_valid is a register output and never depends on
 // out_ready; the descriptor stays stable while out_valid and not out_ready.
 // busy is 1 from start until END has been taken.
@@ -328,6 +329,7 @@ class TwotreeScheduleEngine {
     std::uint32_t k = 0;     // next block, 0-based
     std::uint32_t off = 0;   // its first word
     std::uint32_t len = 0;   // its words: H_t div B + (k < H_t mod B)
+    bool last = false;       // block k is the stream's last: k + 1 >= min(B, H_t)
   };
 
   struct Registers {
@@ -418,6 +420,7 @@ class TwotreeScheduleEngine {
       st.off = r_.tree_base[st.tree];
       st.len = block_len(st.tree, 0);
       st.active = (w & 1u) && stream_blocks(st.tree) != 0;
+      st.last = stream_blocks(st.tree) <= 1;
     }
     if (r_.ld + 1 < load_cycles) {
       d.ld = r_.ld + 1;
@@ -455,7 +458,8 @@ class TwotreeScheduleEngine {
     n.k = s.k + 1;
     n.len = block_len(s.tree, s.k + 1);
     n.next = s.next + 2;
-    n.active = s.k + 1 < stream_blocks(s.tree);
+    n.active = !s.last;
+    n.last = s.k + 2 >= stream_blocks(s.tree);
   }
 
   // Next phase, or next stage once every stream of this one is done (the

@@ -109,6 +109,7 @@ module schedule_engine_twotree (
   logic [4*BlockWidth-1:0]    s_k_d, s_k_q;
   logic [4*CountWidth-1:0]    s_off_d, s_off_q;
   logic [4*CountWidth-1:0]    s_len_d, s_len_q;  // words of the stream's next block
+  logic [3:0]                 s_last_d, s_last_q;  // that block is the stream's last
   logic [AddrWidth-1:0]       comb_src_d, comb_src_q;
   logic [CountWidth-1:0]      comb_dst_d, comb_dst_q;
   logic [CountWidth-1:0]      comb_len_d, comb_len_q;
@@ -245,6 +246,7 @@ module schedule_engine_twotree (
     s_k_d = s_k_q;
     s_off_d = s_off_q;
     s_len_d = s_len_q;
+    s_last_d = s_last_q;
     comb_src_d = comb_src_q;
     comb_dst_d = comb_dst_q;
     comb_len_d = comb_len_q;
@@ -349,6 +351,7 @@ module schedule_engine_twotree (
               s_len_d[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
                                                       : quot0 + CountWidth'(rem0 != '0);
               s_active_d[i] = w[0] && (t ? sb1 : sb0) != '0;
+              s_last_d[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
             end
           end
         end
@@ -385,7 +388,8 @@ module schedule_engine_twotree (
                 s_k_d[i*BlockWidth +: BlockWidth] = send_k + BlockWidth'(1);
                 s_len_d[i*CountWidth +: CountWidth] = send_quot + CountWidth'(send_k + BlockWidth'(1) < send_rem);
                 s_next_d[i*PhaseWidth +: PhaseWidth] = send_next + PhaseWidth'(2);
-                s_active_d[i] = send_k + BlockWidth'(1) < send_blocks;
+                s_active_d[i] = !s_last_q[i];
+                s_last_d[i] = {1'b0, send_k} + (BlockWidth+1)'(2) >= {1'b0, send_blocks};
               end
             end
           end
@@ -417,7 +421,8 @@ module schedule_engine_twotree (
               s_k_d[i*BlockWidth +: BlockWidth] = recv_k + BlockWidth'(1);
               s_len_d[i*CountWidth +: CountWidth] = recv_quot + CountWidth'(recv_k + BlockWidth'(1) < recv_rem);
               s_next_d[i*PhaseWidth +: PhaseWidth] = recv_next + PhaseWidth'(2);
-              s_active_d[i] = recv_k + BlockWidth'(1) < recv_blocks;
+              s_active_d[i] = !s_last_q[i];
+              s_last_d[i] = {1'b0, recv_k} + (BlockWidth+1)'(2) >= {1'b0, recv_blocks};
             end
           end
           if (broadcast_q) begin
@@ -528,6 +533,7 @@ module schedule_engine_twotree (
       s_k_q        <= '0;
       s_off_q      <= '0;
       s_len_q      <= '0;
+      s_last_q     <= '0;
       comb_src_q   <= '0;
       comb_dst_q   <= '0;
       comb_len_q   <= '0;
@@ -563,6 +569,7 @@ module schedule_engine_twotree (
       s_k_q        <= s_k_d;
       s_off_q      <= s_off_d;
       s_len_q      <= s_len_d;
+      s_last_q     <= s_last_d;
       comb_src_q   <= comb_src_d;
       comb_dst_q   <= comb_dst_d;
       comb_len_q   <= comb_len_d;
