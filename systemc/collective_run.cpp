@@ -6,6 +6,7 @@
 
 #include "collectives/a2a_common.hpp"
 #include "collectives/algorithm.hpp"
+#include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
@@ -20,6 +21,11 @@ const std::vector<KeyDoc>& collective_keys() {
        "algorithm's HLS schedule engine stepped per cycle: a2a-spread, a2a-nd, a2a-optimal, a2a-hopgroup, "
        "a2a-hopgroup-direct), auto (hls where an engine covers the algorithm, else reference)",
        "auto", "auto, reference, hls"},
+      {"nic_blocks",
+       "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of hls/) or rtl "
+       "(their Verilated SystemVerilog, rtl/, in the loop: the packet pacers, and the schedule engine unless "
+       "schedule_engine is reference; same cycles and data as hls)",
+       "hls", "hls, rtl"},
       {"compare", "collnet run: also run these algorithms (comma-separated) on the same scenario and print them "
                   "side by side",
        "", "algorithm names"},
@@ -40,6 +46,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.nic.descriptor_queue = static_cast<int>(params.integer("descriptor_queue", 256, 1, 65536));
   s.dispatch = params.choice("dispatch", "auto", {"auto", "named", "next-idle"});
   s.schedule_engine = params.choice("schedule_engine", "auto", {"auto", "reference", "hls"});
+  s.nic.blocks = params.choice("nic_blocks", "hls", {"hls", "rtl"}) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
   s.barrier = barrier_config_from(params, s.router.link_latency);
   s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
   s.max_cycles = static_cast<Cycle>(params.integer("max_cycles", 100000000, 1, std::int64_t{1} << 40));
@@ -169,19 +176,27 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
     throw ConfigError("key 'buffer_flits': virtual cut-through needs room for a whole packet, so buffer_flits (" +
                       std::to_string(s.router.buffer_flits) + ") must be at least packet_flits (" +
                       std::to_string(nic.packet_flits) + ")");
+  // The engine of the algorithm runs where one covers the scenario
+  // (driver/engine_loader.hpp); nic_blocks picks its HLS class or its RTL.
   SourceKind source = SourceKind::reference;
-  const std::string engine = hls_engine_for(schedule.algorithm, *topo, s.params);
+  const SourceKind engine_source = nic.blocks == NicBlocks::rtl ? SourceKind::rtl : SourceKind::hls;
+  const std::string refusal = s.custom_schedule ? "the run's schedule is not an algorithm's"
+                                                : driver::engine_refusal(schedule.algorithm, *topo, s.params);
   if (s.schedule_engine == "hls") {
-    if (engine.empty() || s.custom_schedule)
-      throw ConfigError("key 'schedule_engine': no HLS schedule engine covers " + s.algorithm + " on " +
-                        topo->name() + " (engines: a2a-spread and a2a-nd on grids of 1 to 4 dimensions with nct "
-                        "1..4; a2a-optimal on 2-D grids up to 64 per side and 257 nodes; a2a-hopgroup (1-D to 3-D) "
-                        "and a2a-hopgroup-direct (1-D to 4-D) up to 64 per side); accepted values here: auto, "
-                        "reference");
-    source = SourceKind::hls;
-  } else if (s.schedule_engine == "auto" && !engine.empty() && !s.custom_schedule) {
-    source = SourceKind::hls;
+    if (!refusal.empty())
+      throw ConfigError("key 'schedule_engine': no schedule engine covers " + s.algorithm + " on " + topo->name() +
+                        " (" + refusal + "); accepted values here: auto, reference");
+    source = engine_source;
+  } else if (s.schedule_engine == "auto") {
+    if (refusal.empty()) source = engine_source;
+    else if (nic.blocks == NicBlocks::rtl)
+      throw ConfigError("key 'nic_blocks': rtl runs the Verilated schedule engine of the algorithm, and none covers " +
+                        s.algorithm + " on " + topo->name() + " (" + refusal + "); engines cover " +
+                        driver::covered_algorithms() + ". For the RTL pacers alone set schedule_engine: reference; "
+                        "accepted values here: hls");
   }
+  const std::optional<driver::EngineKind> engine =
+      source == SourceKind::reference ? std::nullopt : driver::engine_for_algorithm(schedule.algorithm);
 
   const auto t0 = std::chrono::steady_clock::now();
   KernelSession session;
@@ -233,7 +248,9 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   r.packet_flits = nic.packet_flits;
   r.controllers = nic.controllers;
   r.dispatch = nic.dispatch == Dispatch::named ? "named" : "next-idle";
-  r.schedule_engine = source == SourceKind::hls ? engine : "reference";
+  r.schedule_engine = engine ? (source == SourceKind::rtl ? "rtl-" : "hls-") + driver::engine_short_name(*engine)
+                             : "reference";
+  r.nic_blocks = nic.blocks == NicBlocks::rtl ? "rtl" : "hls";
   r.barrier = barrier_kind_name(s.barrier.kind);
   r.barrier_latency = s.barrier.kind == BarrierKind::ideal ? s.barrier.latency : s.barrier.step_latency;
   r.completed = book.finished;

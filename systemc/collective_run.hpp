@@ -79,7 +79,8 @@ struct CollectiveResult {
   int packet_flits = 0;
   int controllers = 0;
   std::string dispatch;
-  std::string schedule_engine;
+  std::string schedule_engine;  // reference, or <nic_blocks>-<engine>: hls-a2at, rtl-hopgroup, ...
+  std::string nic_blocks;       // hls or rtl (the pacers and the engine)
   std::string barrier;
   Cycle barrier_latency = 0;
 

@@ -7,13 +7,17 @@
 //               (collectives/), one descriptor per cycle from cycle 0: an
 //               ideal schedule engine with no start-up time.
 //   hls         the synthesizable schedule engine of the algorithm (hls/),
-//               stepped once per cycle, where one covers it:
+//               stepped once per cycle, where one covers it
+//               (driver/engine_loader.hpp lists them and their limits):
 //                 hls/schedule_engine_a2a.hpp       a2a-spread, a2a-nd
 //                 hls/schedule_engine_a2at.hpp      a2a-optimal
 //                 hls/schedule_engine_hopgroup.hpp  a2a-hopgroup, a2a-hopgroup-direct
 //               Its registers are loaded before cycle 0 (software configures
-//               the NIC before the collective starts); its start-up cycles are
-//               simulated.
+//               the NIC before the collective starts) by the one loader,
+//               driver::engine_writes; its start-up cycles are simulated.
+//   rtl         the same engine's Verilated RTL (rtl/schedule_engine_*.sv,
+//               key nic_blocks=rtl), loaded with the same writes and stepped
+//               in the same cycles (engine_block.hpp, rtl_blocks.hpp).
 //
 // Handshake with the NIC (the engines' valid/ready): peek(now) says which
 // descriptor is offered in cycle `now` (nullopt: none yet), take(now) means
@@ -47,14 +51,12 @@ class DescriptorSource {
   [[nodiscard]] virtual bool exhausted() const = 0;
 };
 
-/// Which source a run uses (key `schedule_engine`).
-enum class SourceKind { reference, hls };
+/// Which source a run uses (keys `schedule_engine` and `nic_blocks`).
+enum class SourceKind { reference, hls, rtl };
 
-/// The HLS engine that covers `algorithm` with these parameters, or "" (none).
-std::string hls_engine_for(const std::string& algorithm, const topology::Topology& topology, const Params& params);
-
-/// The source of endpoint `endpoint`'s descriptors. For SourceKind::hls the
-/// caller has checked hls_engine_for().
+/// The source of endpoint `endpoint`'s descriptors. For SourceKind::hls and
+/// rtl the caller has checked driver::engine_covering(); the engine is loaded
+/// by driver::engine_writes.
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
                                                          const topology::Topology& topology, const Params& params,
                                                          topology::EndpointId endpoint);

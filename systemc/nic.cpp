@@ -41,12 +41,13 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
   if (config_.controllers < 1 || config_.controllers > network.controllers())
     throw ConfigError("key 'controllers': expected 1.." + std::to_string(network.controllers()) + ", got " +
                       std::to_string(config_.controllers));
-  if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > hls::PacketPacer<12>::max_packet_flits)
+  if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > kMaxPacketFlits)
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(config_.packet_flits));
   memory_.assign(schedule.memory_words, 0);
   if (schedule.initial)
     for (std::uint32_t a = 0; a < schedule.memory_words; ++a) memory_[a] = schedule.initial(self, a);
   controllers_.resize(static_cast<std::size_t>(config_.controllers));
+  for (Controller& c : controllers_) c.pacer = make_pacer(config_.blocks);
   for (int c = 0; c < config_.controllers; ++c) {
     injection[static_cast<std::size_t>(c)].bind(network.injection(self, c));
     ejection[static_cast<std::size_t>(c)].bind(network.ejection(self, c));
@@ -59,7 +60,7 @@ void Nic::end_of_elaboration() {
     k.injection = &injection[c]->link();
     k.ejection = &ejection[c]->link();
     k.channel.reset(*k.injection, network_.config().switching);
-    k.pacer.reset();
+    k.pacer->reset();
   }
 }
 
@@ -81,7 +82,7 @@ std::string Nic::describe() const {
     if (!c.busy) continue;
     s += "; controller " + std::to_string(k) + (c.copy ? " copying" : " sending") + " to " +
          std::to_string(c.send.dest) + " (word " + std::to_string(c.word) + " of " + std::to_string(c.send.length) +
-         ", pacer hold " + std::to_string(c.pacer.hold_q()) + (c.pacer.in_packet_q() ? ", in packet" : "") +
+         ", pacer hold " + std::to_string(c.pacer->hold_q()) + (c.pacer->in_packet_q() ? ", in packet" : "") +
          ", injection VC with room: " + std::to_string(c.channel.free_vc(1)) + ")";
   }
   return s;
@@ -272,6 +273,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
   c.send = d;
   c.message = id;
   c.word = 0;
+  c.offer_from = now;
   if (d.dest == static_cast<std::uint32_t>(self_)) {
     c.copy = true;
     c.copy_done = now + d.length;
@@ -299,11 +301,33 @@ void Nic::finish_copy(Controller& c, Cycle now) {
   message_done(c.message, now);
 }
 
+hls::PacketPacerInputs Nic::offer(const Controller& c) const {
+  // The controller's current flit (word c.word of its SEND), as it drives the
+  // pacer's input side until the pacer takes it.
+  const Descriptor& d = c.send;
+  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  const std::uint32_t index = c.word % p;
+  const std::uint32_t packet_words = std::min(p, d.length - (c.word - index));
+  hls::PacketPacerInputs in;
+  in.in_valid = true;
+  in.in_data = memory_[d.src_offset + c.word];
+  in.in_last = index + 1 == packet_words;
+  in.in_gap = d.gap;
+  in.in_slack = d.slack;
+  return in;
+}
+
 void Nic::catch_up(Controller& c, Cycle now) {
-  // Cycles [pacer_cycle, now) in which the controller offered nothing (or was
-  // refused by the port): only the countdown between packets changes state.
-  while (c.pacer_cycle < now && !c.pacer.in_packet_q() && c.pacer.hold_q() != 0) {
-    c.pacer.step(hls::PacketPacerInputs{});
+  // Cycles [pacer_cycle, now) in which the controller was not evaluated:
+  // either the port refused its flit (the pacer's state holds: nothing to
+  // replay) or the pacer counted down between packets. In those cycles the
+  // controller keeps offering its pending flit (from offer_from on), as the
+  // pacer's contract requires (hls/packet_pacer.hpp; rtl/packet_pacer.sv
+  // asserts it); the gate is shut, so nothing passes.
+  while (c.pacer_cycle < now && !c.pacer->in_packet_q() && c.pacer->hold_q() != 0) {
+    hls::PacketPacerInputs in;
+    if (c.busy && !c.copy && c.pacer_cycle >= c.offer_from) in = offer(c);
+    c.pacer->step(in);
     ++c.pacer_cycle;
   }
   c.pacer_cycle = std::max(c.pacer_cycle, now);
@@ -326,14 +350,9 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   } else {
     ready = c.channel.has_credit(vc);
   }
-  hls::PacketPacerInputs in;
-  in.in_valid = true;
-  in.in_data = memory_[d.src_offset + c.word];
-  in.in_last = last;
-  in.in_gap = d.gap;
-  in.in_slack = d.slack;
+  hls::PacketPacerInputs in = offer(c);
   in.out_ready = ready;
-  const hls::PacketPacerOutputs out = c.pacer.step(in);
+  const hls::PacketPacerOutputs out = c.pacer->step(in);
   c.pacer_cycle = now + 1;
   const bool fire = out.out_valid && ready;
   if (fire) {
@@ -371,9 +390,10 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     ++book_.flits;
     ++book_.progress;
     if (++c.word == d.length) c.busy = false;
+    c.offer_from = now + 1;  // the next flit is offered from the next cycle
   }
   // The gate after a tail stays shut for hold_q cycles (pacer header).
-  if (!c.pacer.in_packet_q() && c.pacer.hold_q() != 0) return now + 1 + c.pacer.hold_q();
+  if (!c.pacer->in_packet_q() && c.pacer->hold_q() != 0) return now + 1 + c.pacer->hold_q();
   // Fired, or held by the gate in this cycle with the port ready: next cycle.
   if (fire || ready) return now + 1;
   return kNever;  // refused by the port: the credit's arrival wakes the NIC

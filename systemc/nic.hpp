@@ -30,10 +30,11 @@
 // group use different ports there), area = dst_offset / L, offset = the
 // destination word address of the packet's first word, tag, injection cycle
 // = the cycle the head leaves the pacer (age arbitration), route hint. Every
-// flit passes the controller's hls::PacketPacer (the synthesizable pacer
-// itself, stepped in every cycle the controller offers a flit; cycles in
-// which it only counts down are replayed when the controller next runs, so a
-// controller waiting out a gap is not evaluated). The injection link accepts
+// flit passes the controller's packet pacer (pacer.hpp: the synthesizable
+// hls::PacketPacer itself, or its Verilated RTL with nic_blocks=rtl), stepped
+// in every cycle the controller offers a flit; cycles in which it only counts
+// down are replayed when the controller next runs, so a controller waiting
+// out a gap is not evaluated. The injection link accepts
 // a head when a VC has a credit (wormhole) or room for the packet (VCT).
 //
 // Local copies (dest = self) use no link: the controller's DMA moves one word
@@ -66,7 +67,7 @@
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
-#include "hls/packet_pacer.hpp"
+#include "systemc/pacer.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/clocked.hpp"
 #include "systemc/descriptor_source.hpp"
@@ -83,6 +84,7 @@ struct NicConfig {
   Dispatch dispatch = Dispatch::named;
   int packet_flits = 4;     // payload words (flits) per packet, 1..1024 (key packet_flits)
   int descriptor_queue = 256;
+  NicBlocks blocks = NicBlocks::hls;  // pacers: the HLS class or its RTL (key nic_blocks)
 };
 
 /// One SEND in flight (simulation bookkeeping; see the header comment).
@@ -151,8 +153,9 @@ class Nic final : public Clocked {
     Link* injection = nullptr;
     Link* ejection = nullptr;
     InjectionChannel channel;
-    hls::PacketPacer<12> pacer;
+    std::unique_ptr<Pacer> pacer;
     Cycle pacer_cycle = 0;  // the pacer has been stepped through pacer_cycle - 1
+    Cycle offer_from = 0;   // the controller offers its current flit from this cycle on
     std::deque<Descriptor> queue;  // dispatch named
     bool busy = false;
     bool copy = false;
@@ -170,6 +173,8 @@ class Nic final : public Clocked {
   /// Offers the next flit; returns the cycle the controller needs to run next.
   Cycle step_controller(Controller& c, Cycle now);
   void catch_up(Controller& c, Cycle now);
+  /// The pacer inputs of the controller's current flit (out_ready low).
+  [[nodiscard]] hls::PacketPacerInputs offer(const Controller& c) const;
   void finish_copy(Controller& c, Cycle now);
   void message_done(std::uint32_t id, Cycle now);
   [[nodiscard]] bool drained() const;

@@ -45,6 +45,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["controllers"] = r.controllers;
   j["dispatch"] = r.dispatch;
   j["schedule_engine"] = r.schedule_engine;
+  j["nic_blocks"] = r.nic_blocks;
   j["barrier"] = {{"kind", r.barrier}, {"latency", r.barrier_latency}};
   j["router"] = {{"vcs", rc.vcs},
                  {"buffer_flits", rc.buffer_flits},
@@ -102,9 +103,9 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   std::string t;
   t += fmt::format("collnet run: {} on {} ({} endpoints, {} routers), {}-flit messages\n", r.algorithm, r.topology,
                    r.endpoints, r.routers, r.message_words);
-  t += fmt::format("  NIC               {} controller{} ({}), {}-flit packets, descriptors from {}\n", r.controllers,
-                   r.controllers == 1 ? "" : "s",
-                   r.dispatch, r.packet_flits, r.schedule_engine);
+  t += fmt::format("  NIC               {} controller{} ({}), {}-flit packets, descriptors from {}, {} blocks\n",
+                   r.controllers, r.controllers == 1 ? "" : "s", r.dispatch, r.packet_flits, r.schedule_engine,
+                   r.nic_blocks);
   t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}, dateline {}\n",
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
                    rc.arbitration, rc.router_delay(), rc.link_latency, rc.dateline ? "on" : "off");

@@ -18,6 +18,7 @@
 #include <verilated_fst_c.h>
 
 #include "collectives/descriptor.hpp"
+#include "driver/engine_loader.hpp"
 
 namespace collnet::bench {
 
@@ -32,11 +33,9 @@ inline std::string hex(const DescriptorWord& w) {
   return text;
 }
 
-/// One register write of a configuration port.
-struct CfgWrite {
-  std::uint8_t addr = 0;
-  std::uint32_t data = 0;
-};
+/// One register write of a configuration port: the benches load the engines
+/// with the software loader's writes (driver/engine_loader.hpp), as the NIC does.
+using CfgWrite = driver::EngineWrite;
 
 template <typename Model, typename Hls, typename Inputs, typename Outputs>
 class EngineHarness {

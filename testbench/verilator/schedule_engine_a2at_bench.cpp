@@ -37,24 +37,12 @@ using collnet::bench::Mismatch;
 using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2at, collnet::hls::A2atScheduleEngine,
                                               collnet::hls::A2atEngineInputs, collnet::hls::A2atEngineOutputs>;
 
-/// The writes software issues for one node: configuration, the offset table
-/// (collectives::a2at_offset_groups), CONTROL last.
-std::vector<CfgWrite> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOrder order, std::uint32_t m, int x,
-                                    int y) {
-  std::vector<CfgWrite> w{{reg::message_words, m},
-                          {reg::size_x, static_cast<std::uint32_t>(nx)},
-                          {reg::size_y, static_cast<std::uint32_t>(ny)},
-                          {reg::coord_x, static_cast<std::uint32_t>(x)},
-                          {reg::coord_y, static_cast<std::uint32_t>(y)},
-                          {reg::torus, torus ? 1u : 0u},
-                          {reg::table_addr, 0}};
-  std::uint32_t count = 0;
-  for (const auto& group : cc::a2at_offset_groups(nx, ny, torus, nct, order))
-    for (std::size_t k = 0; k < group.size(); ++k, ++count)
-      w.push_back({reg::table_data, reg::table_word(group[k].dx, group[k].dy, k + 1 == group.size())});
-  w.push_back({reg::table_count, count});
-  w.push_back({reg::control, 1});
-  return w;
+/// The writes software issues for one node (driver/engine_loader.hpp: the
+/// configuration, the offset table from collectives::a2at_offset_groups,
+/// CONTROL last).
+std::vector<CfgWrite> engine_writes(const std::string& topology, const collnet::Params& params,
+                                    collnet::topology::EndpointId node) {
+  return collnet::driver::engine_writes("a2a-optimal", *collnet::topology::make_topology(topology), params, node);
 }
 
 std::vector<std::string> topologies() {
@@ -87,8 +75,9 @@ int main(int argc, char** argv) {
   Harness harness(trace_file);
   std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
   std::fflush(stdout);
-  const int legal = harness.rtl_assertion_errors(engine_writes(3, 2, true, 2, cc::A2atOrder::printed, 1, 1, 1), 40);
-  auto bad = engine_writes(3, 2, true, 2, cc::A2atOrder::printed, 1, 1, 1);
+  const collnet::Params small{{"nct", "2"}, {"group_order", "printed"}, {"message_flits", "1"}};
+  const int legal = harness.rtl_assertion_errors(engine_writes("torus:3x2", small, 4), 40);  // node (1, 1)
+  auto bad = engine_writes("torus:3x2", small, 4);
   bad.insert(bad.end() - 1, CfgWrite{reg::coord_x, 3});  // COORD_X = SIZE_X: outside the map
   const int illegal = harness.rtl_assertion_errors(bad, 40);
   if (legal != 0 || illegal == 0) {
@@ -107,19 +96,14 @@ int main(int argc, char** argv) {
       const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
       const auto topo = collnet::topology::make_topology(topology);
       const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-      const auto schedule = cc::find_algorithm("a2a-optimal")
-                                .build(*topo, collnet::Params{{"nct", std::to_string(nct)},
-                                                              {"group_order", printed ? "printed" : "reordered"},
-                                                              {"message_flits", std::to_string(m)}});
+      const collnet::Params params{{"nct", std::to_string(nct)},
+                                   {"group_order", printed ? "printed" : "reordered"},
+                                   {"message_flits", std::to_string(m)}};
+      const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
       for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
         const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
                                   (printed ? " printed" : " reordered") + " node " + std::to_string(node);
-        const auto c = grid.coord(node);
-        const auto taken = harness.run(
-            where,
-            engine_writes(grid.size(0), grid.size(1), grid.torus(), nct,
-                          printed ? cc::A2atOrder::printed : cc::A2atOrder::reordered, m, c[0], c[1]),
-            rng, node % 2 ? 0.4 : 0.0);
+        const auto taken = harness.run(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0);
         collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
         descriptors += taken.size();
         ++nodes;

@@ -39,21 +39,6 @@ using Harness =
     collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine,
                                   collnet::hls::HopgroupEngineInputs, collnet::hls::HopgroupEngineOutputs>;
 
-std::vector<CfgWrite> writes_of(std::uint8_t algorithm, std::uint32_t m, std::uint32_t options, std::uint32_t slack,
-                                const collnet::topology::Grid& grid, std::int32_t node) {
-  std::array<std::uint32_t, 4> sizes{1, 1, 1, 1}, coord{0, 0, 0, 0};
-  const auto c = grid.coord(node);
-  for (int d = 0; d < grid.dims(); ++d) {
-    sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(grid.size(d));
-    coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(c[static_cast<std::size_t>(d)]);
-  }
-  std::vector<CfgWrite> w;
-  for (const auto& x : collnet::hls::hopgroup_engine_writes(algorithm, m, options, slack,
-                                                            static_cast<std::uint32_t>(grid.dims()), sizes, coord))
-    w.push_back({x.addr, x.data});
-  return w;
-}
-
 struct Case {
   std::string algorithm;
   std::string topology;
@@ -98,7 +83,7 @@ int main(int argc, char** argv) {
   {
     const auto grid = collnet::topology::make_topology("torus:3x2");
     const auto& g = dynamic_cast<const collnet::topology::Grid&>(*grid);
-    auto good = writes_of(reg::algorithm_hopgroup, 2, reg::opt_torus, 0, g, 1);
+    auto good = collnet::driver::engine_writes("a2a-hopgroup", g, collnet::Params{{"message_flits", "2"}}, 1);
     auto bad = good;
     bad.insert(bad.end() - 1, CfgWrite{reg::dims, 4});  // DIMS 4 is for the direct program only
     const int legal = harness.rtl_assertion_errors(good, 200);
@@ -128,25 +113,21 @@ int main(int argc, char** argv) {
       collnet::Params params{{"pacing", pacing ? "true" : "false"},
                              {"gap_slack", std::to_string(slack)},
                              {"message_flits", std::to_string(m)}};
-      std::uint32_t options = (grid.torus() ? reg::opt_torus : 0) | (pacing ? reg::opt_pacing : 0);
       if (hopgroup) {
         params.set("hop_order", descending ? "descending" : "ascending");
         params.set("directions", both ? "both" : "plus");
         params.set("mode3d", concurrent ? "concurrent" : "literal");
-        options |= (descending ? reg::opt_descending : 0) | (both ? reg::opt_both : 0) |
-                   (concurrent ? reg::opt_concurrent : 0);
       } else {
         params.set("barriers", barriers ? "true" : "false");
-        options |= barriers ? reg::opt_barriers : 0;
       }
       const auto schedule = collnet::collectives::find_algorithm(k.algorithm).build(*topo, params);
       std::string label = k.algorithm + " on " + k.topology;
       for (const auto& [key, value] : params.values()) label += " " + key + "=" + value;
       for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
         const std::string where = label + " node " + std::to_string(node);
-        const auto taken = harness.run(
-            where, writes_of(hopgroup ? reg::algorithm_hopgroup : reg::algorithm_direct, m, options, slack, grid, node),
-            rng, node % 2 ? 0.4 : 0.0);
+        // the software loader turns the scenario's keys into OPTIONS bits
+        const auto taken = harness.run(where, collnet::driver::engine_writes(k.algorithm, grid, params, node), rng,
+                                       node % 2 ? 0.4 : 0.0);
         collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
         descriptors += taken.size();
         ++nodes;

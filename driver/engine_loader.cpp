@@ -1,0 +1,204 @@
+#include "driver/engine_loader.hpp"
+
+#include <array>
+
+#include "collectives/a2a_common.hpp"
+#include "collectives/a2a_grouped.hpp"
+#include "collectives/a2a_optimal.hpp"
+#include "hls/schedule_engine_a2a.hpp"
+#include "hls/schedule_engine_a2at.hpp"
+#include "hls/schedule_engine_hopgroup.hpp"
+#include "topology/grid.hpp"
+
+namespace collnet::driver {
+
+namespace {
+
+std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
+  std::array<std::uint32_t, 4> a{fill, fill, fill, fill};
+  for (std::size_t d = 0; d < v.size() && d < 4; ++d) a[d] = static_cast<std::uint32_t>(v[d]);
+  return a;
+}
+
+int largest_side(const topology::Grid& grid) {
+  int largest = 0;
+  for (int d = 0; d < grid.dims(); ++d) largest = std::max(largest, grid.size(d));
+  return largest;
+}
+
+/// Every engine lays out 2N areas of m words (a2a_grouped.hpp): the
+/// algorithm's own reader checks the descriptor's address width.
+std::uint32_t words_of(const Params& params, const topology::Grid& grid) {
+  return collectives::message_words(params, 2u * static_cast<std::uint64_t>(grid.endpoint_count()));
+}
+
+std::string topology_refusal(EngineKind kind, const std::string& algorithm, const topology::Topology& topology) {
+  const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
+  const std::string block = engine_block(kind);
+  if (grid == nullptr)
+    return "key 'topology': " + block + " runs " + algorithm + " on mesh and torus grids only, not " + topology.name();
+  const std::string name = topology.name();
+  switch (kind) {
+    case EngineKind::a2a:
+      // SIZE/COORD registers are 16 bits, node counts 17 (hls/schedule_engine_a2a.hpp).
+      if (grid->endpoint_count() > 65536)
+        return "key 'topology': " + block + " holds at most 65536 nodes, " + name + " has " +
+               std::to_string(grid->endpoint_count());
+      return "";
+    case EngineKind::a2at: {
+      namespace R = hls::a2at_engine_reg;
+      if (grid->dims() != 2) return "key 'topology': " + block + " runs 2-D grids only, " + name + " is not";
+      if (largest_side(*grid) > static_cast<int>(R::max_size))
+        return "key 'topology': " + block + " holds sides of at most " + std::to_string(R::max_size) +
+               " nodes (SIZE_X, SIZE_Y), " + name + " has " + std::to_string(largest_side(*grid));
+      if (grid->endpoint_count() - 1 > static_cast<int>(R::table_entries))
+        return "key 'topology': " + block + " holds at most " + std::to_string(R::table_entries) +
+               " offsets (N - 1), " + name + " needs " + std::to_string(grid->endpoint_count() - 1);
+      return "";
+    }
+    case EngineKind::hopgroup: {
+      namespace R = hls::hopgroup_engine_reg;
+      const int max_dims = algorithm == "a2a-hopgroup" ? 3 : 4;
+      if (grid->dims() > max_dims)
+        return "key 'topology': " + block + " runs " + algorithm + " on 1 to " + std::to_string(max_dims) +
+               " dimensions, " + name + " has " + std::to_string(grid->dims());
+      if (largest_side(*grid) > static_cast<int>(R::max_size))
+        return "key 'topology': " + block + " holds sides of at most " + std::to_string(R::max_size) +
+               " nodes (SIZE0..3, coordinate tables of " + std::to_string(R::max_size) + " entries), " + name +
+               " has " + std::to_string(largest_side(*grid));
+      return "";
+    }
+  }
+  return "";
+}
+
+std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology::Grid& grid, const Params& params,
+                                    topology::EndpointId self) {
+  namespace R = hls::a2a_engine_reg;
+  const std::uint8_t code = algorithm == "a2a-nd" ? R::algorithm_nd : R::algorithm_spread;
+  const auto nct = static_cast<std::uint32_t>(collectives::read_nct(params, grid));  // 1..4 = NCT register
+  std::vector<EngineWrite> w;
+  for (const auto& x :
+       hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1), padded(grid.coord(self), 0)))
+    w.push_back({x.addr, x.data});
+  return w;
+}
+
+/// Configuration, the offset table from collectives::a2at_offset_groups (the
+/// same groups the reference sends), CONTROL last.
+std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& params, topology::EndpointId self) {
+  namespace R = hls::a2at_engine_reg;
+  const int nct = collectives::read_nct(params, grid);
+  const auto order = params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed"
+                         ? collectives::A2atOrder::printed
+                         : collectives::A2atOrder::reordered;
+  const std::vector<int> c = grid.coord(self);
+  std::vector<EngineWrite> w{{R::message_words, words_of(params, grid)},
+                             {R::size_x, static_cast<std::uint32_t>(grid.size(0))},
+                             {R::size_y, static_cast<std::uint32_t>(grid.size(1))},
+                             {R::coord_x, static_cast<std::uint32_t>(c[0])},
+                             {R::coord_y, static_cast<std::uint32_t>(c[1])},
+                             {R::torus, grid.torus() ? 1u : 0u},
+                             {R::table_addr, 0}};
+  std::uint32_t count = 0;
+  for (const auto& group : collectives::a2at_offset_groups(grid.size(0), grid.size(1), grid.torus(), nct, order))
+    for (std::size_t k = 0; k < group.size(); ++k, ++count)
+      w.push_back({R::table_data, R::table_word(group[k].dx, group[k].dy, k + 1 == group.size())});
+  if (count > R::table_entries)  // N - 1 offsets; engine_refusal checked N, this guards the table itself
+    throw ConfigError("key 'topology': schedule_engine_a2at holds at most " + std::to_string(R::table_entries) +
+                      " offsets, " + grid.name() + " needs " + std::to_string(count));
+  w.push_back({R::table_count, count});
+  w.push_back({R::control, 1});
+  return w;
+}
+
+/// The options the reference reads (collectives/a2a_hopgroup.cpp), same keys
+/// and defaults, as OPTIONS bits.
+std::vector<EngineWrite> hopgroup_writes(const std::string& algorithm, const topology::Grid& grid,
+                                         const Params& params, topology::EndpointId self) {
+  namespace R = hls::hopgroup_engine_reg;
+  std::uint32_t options = grid.torus() ? R::opt_torus : 0u;
+  if (params.boolean("pacing", true)) options |= R::opt_pacing;
+  if (algorithm == "a2a-hopgroup") {
+    if (params.choice("hop_order", "ascending", {"ascending", "descending"}) == "descending")
+      options |= R::opt_descending;
+    if (params.choice("directions", "plus", {"plus", "both"}) == "both") options |= R::opt_both;
+    if (params.choice("mode3d", "literal", {"literal", "concurrent"}) == "concurrent") options |= R::opt_concurrent;
+  } else if (params.boolean("barriers", true)) {
+    options |= R::opt_barriers;
+  }
+  const auto slack = static_cast<std::uint32_t>(params.integer("gap_slack", 0, 0, 255));  // GAP_SLACK [7:0]
+  const std::uint8_t code = algorithm == "a2a-hopgroup" ? R::algorithm_hopgroup : R::algorithm_direct;
+  std::vector<EngineWrite> w;
+  for (const auto& x : hls::hopgroup_engine_writes(code, words_of(params, grid), options, slack,
+                                                   static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
+                                                   padded(grid.coord(self), 0)))
+    w.push_back({x.addr, x.data});
+  return w;
+}
+
+}  // namespace
+
+std::string engine_block(EngineKind kind) { return "schedule_engine_" + engine_short_name(kind); }
+
+std::string engine_short_name(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::a2a: return "a2a";
+    case EngineKind::a2at: return "a2at";
+    case EngineKind::hopgroup: return "hopgroup";
+  }
+  return "?";
+}
+
+std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm) {
+  if (algorithm == "a2a-spread" || algorithm == "a2a-nd") return EngineKind::a2a;
+  if (algorithm == "a2a-optimal") return EngineKind::a2at;
+  if (algorithm == "a2a-hopgroup" || algorithm == "a2a-hopgroup-direct") return EngineKind::hopgroup;
+  return std::nullopt;
+}
+
+std::string covered_algorithms() {
+  return "a2a-spread and a2a-nd (schedule_engine_a2a: grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes), "
+         "a2a-optimal (schedule_engine_a2at: 2-D grids, sides up to 64, at most 257 nodes), a2a-hopgroup (1-D to "
+         "3-D) and a2a-hopgroup-direct (1-D to 4-D) (schedule_engine_hopgroup: sides up to 64)";
+}
+
+std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params) {
+  const std::optional<EngineKind> kind = engine_for_algorithm(algorithm);
+  if (!kind) return "key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " + covered_algorithms();
+  std::string why = topology_refusal(*kind, algorithm, topology);
+  if (!why.empty()) return why;
+  // The keys the writes read, with the algorithm's own range checks.
+  try {
+    (void)engine_writes(algorithm, topology, params, 0);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::optional<EngineKind> engine_covering(const std::string& algorithm, const topology::Topology& topology,
+                                          const Params& params) {
+  if (!engine_refusal(algorithm, topology, params).empty()) return std::nullopt;
+  return engine_for_algorithm(algorithm);
+}
+
+std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topology::Topology& topology,
+                                       const Params& params, topology::EndpointId endpoint) {
+  const std::optional<EngineKind> kind = engine_for_algorithm(algorithm);
+  if (!kind) throw ConfigError("key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " +
+                               covered_algorithms());
+  const std::string why = topology_refusal(*kind, algorithm, topology);
+  if (!why.empty()) throw ConfigError(why);
+  const auto& grid = dynamic_cast<const topology::Grid&>(topology);
+  if (endpoint < 0 || endpoint >= grid.endpoint_count())
+    throw ConfigError("endpoint " + std::to_string(endpoint) + " is not a node of " + grid.name());
+  switch (*kind) {
+    case EngineKind::a2a: return a2a_writes(algorithm, grid, params, endpoint);
+    case EngineKind::a2at: return a2at_writes(grid, params, endpoint);
+    case EngineKind::hopgroup: return hopgroup_writes(algorithm, grid, params, endpoint);
+  }
+  return {};
+}
+
+}  // namespace collnet::driver

@@ -1,0 +1,74 @@
+// The software loader of the schedule engines: what a node's CPU writes into
+// its NIC's schedule engine before a collective starts (issue 6, item 1:
+// "from what software loads into it before the collective starts"). One
+// function turns a scenario (topology, algorithm, its Params) and an endpoint
+// into the engine's configuration-port writes, CONTROL last.
+//
+// Why a layer of its own (driver/, between collectives/ and systemc/): the
+// writes are computed from the software reference (the A2AT offset table
+// comes from collectives::a2at_offset_groups, message words and nct from the
+// algorithm's own key readers), which hls/ may not include (hls/CMakeLists.txt:
+// a block sees only the descriptor word); and the Verilator benches need the
+// same writes without SystemC. So the HLS engines and the Verilated engines
+// in the NIC (systemc/descriptor_source.cpp) and the benches
+// (testbench/verilator/) all load through this one function.
+//
+// The register and table maps and their sizes are documented once, in the
+// engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp);
+// this loader validates every value against those sizes and throws
+// ConfigError naming the scenario key, so an engine is never loaded with a
+// value its registers would truncate.
+//
+//   engine                      algorithms                        limits
+//   schedule_engine_a2a         a2a-spread, a2a-nd                1-4 dims, nct 1..4, N <= 65536
+//   schedule_engine_a2at        a2a-optimal                       2-D, sides <= 64, N - 1 <= 256 offsets
+//   schedule_engine_hopgroup    a2a-hopgroup (1-3 dims),          sides <= 64
+//                               a2a-hopgroup-direct (1-4 dims)
+// Every engine also needs 2*N*m <= 2^20 words (collectives::message_words).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/params.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::driver {
+
+enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup };
+
+/// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
+std::string engine_block(EngineKind kind);
+/// Short name used in reports ("a2at").
+std::string engine_short_name(EngineKind kind);
+
+/// One write of an engine's configuration port (cfg_we high for one cycle).
+struct EngineWrite {
+  std::uint8_t addr = 0;
+  std::uint32_t data = 0;
+};
+
+/// The engine that would run `algorithm` (nullopt: no engine has its program).
+std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm);
+
+/// Why the engine of `algorithm` cannot run this scenario: "" when it can,
+/// else a ConfigError message naming the key ("key 'topology': ...").
+/// Algorithms no engine covers get a message naming the covered ones.
+std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params);
+
+/// The engine that runs this scenario, or nullopt (engine_refusal says why).
+std::optional<EngineKind> engine_covering(const std::string& algorithm, const topology::Topology& topology,
+                                          const Params& params);
+
+/// The algorithms some engine covers, for error messages.
+std::string covered_algorithms();
+
+/// The writes that load `endpoint`'s collective into its engine and start
+/// it (CONTROL last). Throws ConfigError naming the key when the scenario
+/// exceeds the engine (engine_refusal).
+std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topology::Topology& topology,
+                                       const Params& params, topology::EndpointId endpoint);
+
+}  // namespace collnet::driver

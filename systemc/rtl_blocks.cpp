@@ -1,0 +1,182 @@
+#include "systemc/rtl_blocks.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "collectives/params.hpp"
+
+#if COLLNET_WITH_RTL
+
+#include <Vpacket_pacer.h>
+#include <Vpacket_pacer___024root.h>
+#include <Vschedule_engine_a2a.h>
+#include <Vschedule_engine_a2at.h>
+#include <Vschedule_engine_hopgroup.h>
+#include <verilated.h>
+
+namespace collnet::systemc {
+
+namespace {
+
+/// The process's one context (see the header).
+VerilatedContext& context() {
+  static VerilatedContext* const shared = [] {
+    auto* c = new VerilatedContext;  // lives as long as the process: models of any run use it
+    c->fatalOnError(false);          // an assertion failure is reported by check(), not exit()
+    c->errorLimit(1000000);
+    Verilated::threadContextp(c);
+    return c;
+  }();
+  return *shared;
+}
+
+std::string instance_name(const char* block) {
+  static unsigned long long serial = 0;
+  return std::string(block) + "_" + std::to_string(serial++);
+}
+
+/// Throws when an RTL assertion failed in the last eval() (each failure
+/// counts one error; the limit is high so that Verilator never exits).
+void check(const char* block) {
+  if (context().errorCount() == 0 && !context().gotError()) return;
+  context().errorCount(0);
+  context().gotError(false);
+  context().gotFinish(false);
+  throw std::logic_error(std::string("nic_blocks=rtl: an assertion of rtl/") + block +
+                         ".sv failed (see the %Error line above)");
+}
+
+class RtlPacer final : public Pacer {
+ public:
+  RtlPacer() : model_(&context(), instance_name("packet_pacer").c_str()) { reset(); }
+  ~RtlPacer() override { model_.final(); }
+  RtlPacer(const RtlPacer&) = delete;
+  RtlPacer& operator=(const RtlPacer&) = delete;
+
+  void reset() override {
+    model_.rst_ni = 0;
+    model_.in_valid_i = 0;
+    model_.out_ready_i = 0;
+    for (int edge = 0; edge < 2; ++edge) {
+      model_.clk_i = 0;
+      model_.eval();
+      model_.clk_i = 1;
+      model_.eval();
+    }
+    model_.rst_ni = 1;
+    check("packet_pacer");
+  }
+
+  hls::PacketPacerOutputs step(const hls::PacketPacerInputs& in) override {
+    model_.in_valid_i = in.in_valid;
+    model_.in_data_i = in.in_data;
+    model_.in_last_i = in.in_last;
+    model_.in_gap_i = in.in_gap;
+    model_.in_slack_i = in.in_slack;
+    model_.out_ready_i = in.out_ready;
+    model_.clk_i = 0;
+    model_.eval();  // the outputs of this cycle
+    hls::PacketPacerOutputs out;
+    out.in_ready = model_.in_ready_o != 0;
+    out.out_valid = model_.out_valid_o != 0;
+    out.out_data = model_.out_data_o;
+    out.out_last = model_.out_last_o != 0;
+    model_.clk_i = 1;
+    model_.eval();  // the rising edge
+    check("packet_pacer");
+    return out;
+  }
+
+  // Registers exposed read-only by rtl/packet_pacer.vlt.
+  [[nodiscard]] bool in_packet_q() const override { return model_.rootp->packet_pacer__DOT__in_packet_q != 0; }
+  [[nodiscard]] std::uint32_t hold_q() const override { return model_.rootp->packet_pacer__DOT__hold_q; }
+
+ private:
+  Vpacket_pacer model_;
+};
+
+/// Every engine module has the ports of engine_block.hpp.
+template <typename Model>
+class RtlEngine final : public EngineBlock {
+ public:
+  explicit RtlEngine(const char* block) : block_(block), model_(&context(), instance_name(block).c_str()) {
+    model_.rst_ni = 0;
+    model_.cfg_we_i = 0;
+    model_.out_ready_i = 0;
+    for (int edge = 0; edge < 2; ++edge) {
+      model_.clk_i = 0;
+      model_.eval();
+      model_.clk_i = 1;
+      model_.eval();
+    }
+    model_.rst_ni = 1;
+    check(block_);
+  }
+  ~RtlEngine() override { model_.final(); }
+  RtlEngine(const RtlEngine&) = delete;
+  RtlEngine& operator=(const RtlEngine&) = delete;
+
+  [[nodiscard]] EngineOutputs outputs() const override {
+    EngineOutputs out;
+    out.out_valid = model_.out_valid_o != 0;
+    out.out_desc.lo = std::uint64_t{model_.out_desc_o[0]} | (std::uint64_t{model_.out_desc_o[1]} << 32);
+    out.out_desc.hi = std::uint64_t{model_.out_desc_o[2]} | (std::uint64_t{model_.out_desc_o[3]} << 32);
+    out.busy = model_.busy_o != 0;
+    return out;
+  }
+
+  void step(const EngineInputs& in) override {
+    // Inputs with the clock low, then the rising edge; the outputs are
+    // registers, read after the edge.
+    model_.cfg_we_i = in.cfg_we;
+    model_.cfg_addr_i = in.cfg_addr;
+    model_.cfg_wdata_i = in.cfg_wdata;
+    model_.out_ready_i = in.out_ready;
+    model_.clk_i = 0;
+    model_.eval();
+    model_.clk_i = 1;
+    model_.eval();
+    check(block_);
+  }
+
+ private:
+  const char* block_;
+  Model model_;
+};
+
+}  // namespace
+
+bool rtl_blocks_built() { return true; }
+
+std::unique_ptr<Pacer> make_rtl_pacer() { return std::make_unique<RtlPacer>(); }
+
+std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
+  switch (kind) {
+    case driver::EngineKind::a2a: return std::make_unique<RtlEngine<Vschedule_engine_a2a>>("schedule_engine_a2a");
+    case driver::EngineKind::a2at: return std::make_unique<RtlEngine<Vschedule_engine_a2at>>("schedule_engine_a2at");
+    case driver::EngineKind::hopgroup:
+      return std::make_unique<RtlEngine<Vschedule_engine_hopgroup>>("schedule_engine_hopgroup");
+  }
+  throw std::logic_error("make_rtl_engine: unknown engine");
+}
+
+}  // namespace collnet::systemc
+
+#else  // built without Verilator
+
+namespace collnet::systemc {
+
+namespace {
+[[noreturn]] void unavailable() {
+  throw ConfigError("key 'nic_blocks': rtl needs the Verilated models, and Verilator was not found when collnet was "
+                    "built (scripts/setup.sh installs it); accepted value here: hls");
+}
+}  // namespace
+
+bool rtl_blocks_built() { return false; }
+std::unique_ptr<Pacer> make_rtl_pacer() { unavailable(); }
+std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind /*kind*/) { unavailable(); }
+
+}  // namespace collnet::systemc
+
+#endif

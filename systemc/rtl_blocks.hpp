@@ -1,0 +1,33 @@
+// The Verilated RTL of the NIC's blocks (issue 6, item 5: `nic_blocks=rtl`
+// runs "the NIC with the Verilated pacer and schedule engine in place of the
+// C++ classes"). rtl/CMakeLists.txt Verilates every block into one library,
+// collnet_rtl_models; the NIC reaches those models only through the Pacer and
+// EngineBlock interfaces, so nothing else in systemc/ sees Verilator.
+//
+// All models of a process share one VerilatedContext (a run has one engine
+// and k pacers per node, 64 nodes x 5 models on an 8x8 torus; a context holds
+// any number of models, and Verilator binds one context to a thread). Every
+// model gets a unique instance name. A model is clocked with two eval()s per
+// cycle: inputs with the clock low (the combinational outputs settle and are
+// read), then the rising edge. RTL assertion failures (--assert) do not stop
+// the process: the next step throws std::logic_error naming the block.
+//
+// Built without Verilator (collnet_rtl_models absent), the factories throw
+// ConfigError naming `nic_blocks`.
+#pragma once
+
+#include <memory>
+
+#include "systemc/engine_block.hpp"
+#include "systemc/pacer.hpp"
+
+namespace collnet::systemc {
+
+/// True when collnet was built with the Verilated models.
+bool rtl_blocks_built();
+/// rtl/packet_pacer.sv (PacketFlitsWidth 12), after reset.
+std::unique_ptr<Pacer> make_rtl_pacer();
+/// rtl/schedule_engine_<kind>.sv, after reset.
+std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind);
+
+}  // namespace collnet::systemc
