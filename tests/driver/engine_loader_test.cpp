@@ -1,0 +1,154 @@
+// The software loader of the schedule engines (driver/engine_loader.hpp).
+// Independent expectations: the reference programs of collectives/ (an
+// engine loaded by the loader must emit exactly its node's program), the
+// register maps of the engines' headers (CONTROL last, the A2AT offset table
+// holds N - 1 offsets), and the limits those maps document (a scenario
+// beyond them is a ConfigError naming the key).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "driver/engine_loader.hpp"
+#include "hls/schedule_engine_a2a.hpp"
+#include "hls/schedule_engine_a2at.hpp"
+#include "hls/schedule_engine_hopgroup.hpp"
+#include "topology/topology.hpp"
+
+using namespace collnet;
+
+namespace {
+
+/// Loads an HLS engine with `writes`, runs it to END with an always-ready
+/// consumer, returns the descriptors taken.
+template <typename Engine, typename Inputs>
+std::vector<DescriptorWord> run_engine(const std::vector<driver::EngineWrite>& writes) {
+  Engine engine;
+  engine.reset();
+  for (const auto& w : writes) engine.step(Inputs{true, w.addr, w.data, false});
+  std::vector<DescriptorWord> taken;
+  for (int cycle = 0; cycle < 1'000'000; ++cycle) {
+    const auto out = engine.step(Inputs{false, 0, 0, true});
+    if (!out.out_valid) continue;
+    taken.push_back(out.out_desc);
+    if (out.out_desc == DescriptorWord{}) break;  // END
+  }
+  return taken;
+}
+
+std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topology::Topology& topo,
+                                       const Params& params, topology::EndpointId node) {
+  const auto writes = driver::engine_writes(algorithm, topo, params, node);
+  switch (*driver::engine_for_algorithm(algorithm)) {
+    case driver::EngineKind::a2a: return run_engine<hls::A2aScheduleEngine, hls::A2aEngineInputs>(writes);
+    case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine, hls::A2atEngineInputs>(writes);
+    case driver::EngineKind::hopgroup:
+      return run_engine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>(writes);
+  }
+  return {};
+}
+
+struct Case {
+  std::string algorithm;
+  std::string topology;
+  Params params;
+};
+
+TEST(EngineLoader, LoadedEnginesEmitTheReferencePrograms) {
+  const std::vector<Case> cases = {
+      {"a2a-optimal", "torus:4x4", {{"nct", "4"}, {"message_flits", "3"}}},
+      {"a2a-optimal", "mesh:3x5", {{"group_order", "printed"}, {"nct", "1"}}},
+      {"a2a-spread", "torus:3x2x2", {{"nct", "3"}, {"message_flits", "2"}}},
+      {"a2a-nd", "mesh:2x2x2x2", {}},
+      {"a2a-hopgroup", "torus:4x4", {{"gap_slack", "3"}, {"directions", "both"}, {"hop_order", "descending"}}},
+      {"a2a-hopgroup", "mesh:3x2x2", {{"mode3d", "concurrent"}, {"pacing", "false"}}},
+      {"a2a-hopgroup-direct", "torus:2x3x2x2", {{"barriers", "false"}, {"message_flits", "2"}}},
+  };
+  for (const Case& c : cases) {
+    const auto topo = topology::make_topology(c.topology);
+    ASSERT_EQ(driver::engine_refusal(c.algorithm, *topo, c.params), "") << c.algorithm << " on " << c.topology;
+    const collectives::Schedule schedule = collectives::find_algorithm(c.algorithm).build(*topo, c.params);
+    for (topology::EndpointId node = 0; node < topo->endpoint_count(); ++node) {
+      const auto taken = run_loaded(c.algorithm, *topo, c.params, node);
+      const auto& program = schedule.programs[static_cast<std::size_t>(node)];
+      ASSERT_EQ(taken.size(), program.size()) << c.algorithm << " on " << c.topology << " node " << node;
+      for (std::size_t i = 0; i < program.size(); ++i)
+        ASSERT_EQ(taken[i], program[i].pack()) << c.algorithm << " on " << c.topology << " node " << node
+                                               << " descriptor " << i;
+    }
+  }
+}
+
+TEST(EngineLoader, WritesFollowTheRegisterMaps) {
+  namespace R = hls::a2at_engine_reg;
+  const auto topo = topology::make_topology("torus:4x4");
+  const auto w = driver::engine_writes("a2a-optimal", *topo, Params{{"message_flits", "2"}}, 6);  // (2, 1)
+  ASSERT_FALSE(w.empty());
+  EXPECT_EQ(w.back().addr, R::control);  // CONTROL last: the engine starts on it
+  EXPECT_EQ(w.back().data, 1u);
+  std::uint32_t table_words = 0, table_count = 0, last_flags = 0;
+  for (const auto& x : w) {
+    if (x.addr == R::coord_x) {
+      EXPECT_EQ(x.data, 2u);
+    }
+    if (x.addr == R::coord_y) {
+      EXPECT_EQ(x.data, 1u);
+    }
+    if (x.addr == R::message_words) {
+      EXPECT_EQ(x.data, 2u);
+    }
+    if (x.addr == R::table_count) table_count = x.data;
+    if (x.addr == R::table_data) {
+      ++table_words;
+      last_flags += (x.data >> 16) & 1u;
+    }
+  }
+  EXPECT_EQ(table_words, 15u);  // every other node once: N - 1 offsets
+  EXPECT_EQ(table_count, 15u);
+  EXPECT_EQ(last_flags, 4u);  // nct 4 on a 4x4 torus: 15 offsets in ceil(15 / 4) groups
+  for (const char* algorithm : {"a2a-spread", "a2a-hopgroup", "a2a-hopgroup-direct"}) {
+    const auto v = driver::engine_writes(algorithm, *topo, Params{}, 3);
+    ASSERT_FALSE(v.empty());
+    EXPECT_EQ(v.back().addr, 0u) << algorithm;  // every engine's CONTROL is 0x0
+    EXPECT_EQ(v.back().data, 1u) << algorithm;
+  }
+}
+
+void expect_refused(const std::string& algorithm, const std::string& topology, const Params& params,
+                    const std::string& key, const std::string& mentions) {
+  const auto topo = topology::make_topology(topology);
+  const std::string why = driver::engine_refusal(algorithm, *topo, params);
+  EXPECT_NE(why.find("key '" + key + "'"), std::string::npos) << why;
+  EXPECT_NE(why.find(mentions), std::string::npos) << why;
+  EXPECT_FALSE(driver::engine_covering(algorithm, *topo, params).has_value());
+  try {
+    (void)driver::engine_writes(algorithm, *topo, params, 0);
+    ADD_FAILURE() << "no ConfigError for " << algorithm << " on " << topology;
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'" + key + "'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
+  // A2AT offset table: 256 entries (hls/schedule_engine_a2at.hpp).
+  expect_refused("a2a-optimal", "torus:16x17", {}, "topology", "at most 256 offsets");
+  expect_refused("a2a-optimal", "mesh:2x65", {}, "topology", "at most 64");
+  expect_refused("a2a-optimal", "torus:4x4x2", {}, "topology", "2-D");
+  // Hop-group coordinate tables: 64 entries per dimension; 3-D at most.
+  expect_refused("a2a-hopgroup", "torus:65", {}, "topology", "at most 64");
+  expect_refused("a2a-hopgroup", "torus:2x2x2x2", {}, "topology", "1 to 3 dimensions");
+  // The algorithms' own keys keep their ranges.
+  expect_refused("a2a-spread", "torus:4x4", {{"nct", "5"}}, "nct", "1 to 4");
+  expect_refused("a2a-hopgroup", "torus:4x4", {{"gap_slack", "256"}}, "gap_slack", "255");
+  expect_refused("a2a-nd", "torus:8x8", {{"message_flits", "65536"}}, "message_flits", "");
+  // No engine: the message lists what is covered.
+  expect_refused("tree-bcast", "tree:kary=2,n=7", {}, "algorithm", "a2a-optimal");
+  // The largest tables are accepted: 255 offsets, sides of 64, 4-D boards.
+  for (const auto& [algorithm, topology] : std::vector<std::pair<std::string, std::string>>{
+           {"a2a-optimal", "torus:16x16"}, {"a2a-optimal", "mesh:64x4"}, {"a2a-hopgroup", "torus:64"},
+           {"a2a-hopgroup-direct", "mesh:4x4x4x4"}, {"a2a-nd", "torus:4x4x4x4"}})
+    EXPECT_EQ(driver::engine_refusal(algorithm, *topology::make_topology(topology), Params{}), "") << topology;
+}
+
+}  // namespace
