@@ -53,7 +53,11 @@
 // sum_d (n_d + 1) + 22. Then a2a-hopgroup spends one
 // cycle per group to plan it, one setup cycle per (phase, copy or offset) of
 // a step, and emits one descriptor per cycle within a run and per barrier;
-// a2a-hopgroup-direct emits one descriptor per cycle (II = 1).
+// a2a-hopgroup-direct emits one descriptor per cycle (II = 1). The group's
+// planning cycle also stores, per phase slot, the phase (valid, dimension,
+// piece) and what the run setup needs of it (n_d, c_d, steps, piece words
+// and offset) in plan registers, so that the run setup starts from registers
+// instead of recomputing the plan (it was the critical path on iCE40).
 //
 // Output: valid/ready. out_valid is a register output and never depends on
 // out_ready; the descriptor stays stable while out_valid and not out_ready.
@@ -354,6 +358,15 @@ class HopgroupScheduleEngine {
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
     std::uint32_t sub = 0;         // 0 local copy, 1 offset A, 2 offset B
+    // plan of the current group, per phase slot (written by group_step)
+    std::array<std::uint32_t, 3> plan_valid{};
+    std::array<std::uint32_t, 3> plan_dim{};
+    std::array<std::uint32_t, 3> plan_piece{};
+    std::array<std::uint32_t, 3> plan_n{};      // n_d
+    std::array<std::uint32_t, 3> plan_c{};      // c_d
+    std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
+    std::array<std::uint32_t, 3> plan_words{};  // piece words
+    std::array<std::uint32_t, 3> plan_poff{};   // piece offset
     // current run
     std::uint32_t run_dim = 0;
     std::uint32_t run_dest = 0;
@@ -498,6 +511,18 @@ class HopgroupScheduleEngine {
       d.group = r_.group + 1;  // no phase: no step
       return;
     }
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      COLLNET_HLS(UNROLL)
+      const PhaseSlot p = phase_of(r_.group, s);
+      d.plan_valid[s] = p.valid ? 1u : 0u;
+      d.plan_dim[s] = p.dim;
+      d.plan_piece[s] = p.piece;
+      d.plan_n[s] = r_.size[p.dim];
+      d.plan_c[s] = r_.coord[p.dim];
+      d.plan_steps[s] = p.valid ? phase_steps(r_.size[p.dim]) : 0;
+      d.plan_words[s] = piece_words(p.piece) & mask(addr_width);
+      d.plan_poff[s] = piece_offset(p.piece) & mask(addr_width);
+    }
     d.group_steps = steps;
     d.step = 0;
     d.slot = 0;
@@ -515,10 +540,8 @@ class HopgroupScheduleEngine {
       d.sub = 0;
       if (r_.step + 1 == r_.group_steps) {
         std::uint32_t flip = 0;
-        for (std::uint32_t s = 0; s < 3; ++s) {
-          const PhaseSlot p = phase_of(r_.group, s);
-          if (p.valid) flip |= 1u << p.piece;
-        }
+        for (std::uint32_t s = 0; s < 3; ++s)
+          if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
         d.bank = r_.bank ^ flip;
         d.group = r_.group + 1;
         d.state = State::group;
@@ -528,10 +551,11 @@ class HopgroupScheduleEngine {
       }
       return;
     }
-    const PhaseSlot p = phase_of(r_.group, r_.slot);
-    const std::uint32_t n = r_.size[p.dim];
-    const std::uint32_t steps = p.valid ? phase_steps(n) : 0;
-    const std::uint32_t words = piece_words(p.piece);
+    const std::uint32_t slot = r_.slot;
+    const PhaseSlot p{r_.plan_valid[slot] != 0, r_.plan_dim[slot], r_.plan_piece[slot]};
+    const std::uint32_t n = r_.plan_n[slot];
+    const std::uint32_t steps = r_.plan_steps[slot];
+    const std::uint32_t words = r_.plan_words[slot];
     const bool phase_active = p.valid && r_.step < steps && words != 0;
     const auto next_slot = [&] {
       d.slot = r_.slot + 1;
@@ -543,7 +567,7 @@ class HopgroupScheduleEngine {
     }
     const bool torus = (r_.options & R::opt_torus) != 0;
     const std::uint32_t i = (r_.options & R::opt_descending) ? steps - 1 - r_.step : r_.step;
-    const std::uint32_t c = r_.coord[p.dim];
+    const std::uint32_t c = r_.plan_c[slot];
     int k = 0;
     std::uint32_t hops = 0;
     bool exists = true;
@@ -571,7 +595,7 @@ class HopgroupScheduleEngine {
     }
     const auto vu = static_cast<std::uint32_t>(v);
     const std::uint32_t from = (r_.bank >> p.piece) & 1u;
-    const std::uint32_t poff = piece_offset(p.piece);
+    const std::uint32_t poff = r_.plan_poff[slot];
     d.run_dim = p.dim;
     d.run_words = words;
     // one synchronous read of each table (entry v); the entry c_d is a register

@@ -19,7 +19,11 @@
 //
 // Coordinate tables: id_mem[{d, t}] = t * stride_d, m_mem[{d, t}] = t *
 // stride_d * m (4 x 64 entries each), one write port and one synchronous
-// read port (block RAM), read only by the run setup. Arrays of registers are flat vectors
+// read port (block RAM), read only by the run setup. The plan registers
+// (plan_*) hold, per phase slot of the current group, what the run setup
+// needs of the phase, written in the group's planning cycle: the run setup
+// starts from registers instead of recomputing the plan (iCE40 critical
+// path). Arrays of registers are flat vectors
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 module schedule_engine_hopgroup (
@@ -117,6 +121,15 @@ module schedule_engine_hopgroup (
   logic [2:0]                 bank_d, bank_q;
   logic [1:0]                 slot_d, slot_q;
   logic [1:0]                 sub_d, sub_q;
+  // plan of the current group, per phase slot s at [s*W +: W] (StateGroup)
+  logic [2:0]                 plan_valid_d, plan_valid_q;
+  logic [3*2-1:0]             plan_dim_d, plan_dim_q;
+  logic [3*2-1:0]             plan_piece_d, plan_piece_q;
+  logic [3*SizeWidth-1:0]     plan_n_d, plan_n_q;        // n_d
+  logic [3*CoordWidth-1:0]    plan_c_d, plan_c_q;        // c_d
+  logic [3*8-1:0]             plan_steps_d, plan_steps_q; // steps of the phase, 0 if none
+  logic [3*AddrWidth-1:0]     plan_words_d, plan_words_q; // piece words
+  logic [3*AddrWidth-1:0]     plan_poff_d, plan_poff_q;   // piece offset
   // current run
   logic [1:0]                 run_dim_d, run_dim_q;
   logic [IdWidth-1:0]         run_dest_d, run_dest_q;
@@ -217,18 +230,12 @@ module schedule_engine_hopgroup (
   // bank bits flipped at the end of the group
   logic [2:0] group_flip;
   always_comb begin
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [4:0] p;  // the dimension is not needed here
-    /* verilator lint_on UNUSEDSIGNAL */
     group_flip = '0;
-    for (int s = 0; s < 3; s++) begin
-      p = phase_of(group_q, 2'(s));
-      if (p[4]) group_flip[p[1:0]] = 1'b1;
-    end
+    for (int s = 0; s < 3; s++)
+      if (plan_valid_q[s]) group_flip[plan_piece_q[s*2 +: 2]] = 1'b1;
   end
 
   // ---- run setup (hls: select_step) ----
-  logic [4:0]            sel_phase;
   logic                  sel_valid;
   logic [1:0]            sel_dim, sel_piece;
   logic [SizeWidth-1:0]  sel_n;
@@ -239,15 +246,27 @@ module schedule_engine_hopgroup (
   logic signed [9:0]     sel_v;
   logic [5:0]            sel_vu;
   always_comb begin
-    sel_phase = phase_of(group_q, slot_q);
-    sel_valid = sel_phase[4];
-    sel_dim = sel_phase[3:2];
-    sel_piece = sel_phase[1:0];
-    sel_n = size_of(size_q, sel_dim);
-    sel_c = coord_q[sel_dim*CoordWidth +: CoordWidth];
-    sel_steps = sel_valid ? phase_steps(sel_n) : 8'd0;
-    sel_words = piece_words(sel_piece);
-    sel_poff = (sel_piece >= 2'd1 ? piece_words(2'd0) : '0) + (sel_piece >= 2'd2 ? piece_words(2'd1) : '0);
+    // the phase of the slot, from the plan registers (slot 3 is not read)
+    sel_valid = plan_valid_q[0];
+    sel_dim = plan_dim_q[0 +: 2];
+    sel_piece = plan_piece_q[0 +: 2];
+    sel_n = plan_n_q[0 +: SizeWidth];
+    sel_c = plan_c_q[0 +: CoordWidth];
+    sel_steps = plan_steps_q[0 +: 8];
+    sel_words = plan_words_q[0 +: AddrWidth];
+    sel_poff = plan_poff_q[0 +: AddrWidth];
+    for (int s = 1; s < 3; s++) begin
+      if (slot_q == 2'(s)) begin
+        sel_valid = plan_valid_q[s];
+        sel_dim = plan_dim_q[s*2 +: 2];
+        sel_piece = plan_piece_q[s*2 +: 2];
+        sel_n = plan_n_q[s*SizeWidth +: SizeWidth];
+        sel_c = plan_c_q[s*CoordWidth +: CoordWidth];
+        sel_steps = plan_steps_q[s*8 +: 8];
+        sel_words = plan_words_q[s*AddrWidth +: AddrWidth];
+        sel_poff = plan_poff_q[s*AddrWidth +: AddrWidth];
+      end
+    end
     sel_active = sel_valid && step_q < sel_steps && sel_words != '0;
     sel_i = options_q[OptDescending] ? sel_steps - 8'd1 - step_q : step_q;
     sel_hops = '0;
@@ -357,6 +376,7 @@ module schedule_engine_hopgroup (
   logic [2:0]           div_rem;
   logic                 div_bit;
   logic [4:0]           div_index;
+  logic [4:0]           plan_p;  // phase_of(group, s) while planning
 
   always_comb begin
     algorithm_d = algorithm_q;
@@ -393,6 +413,15 @@ module schedule_engine_hopgroup (
     bank_d = bank_q;
     slot_d = slot_q;
     sub_d = sub_q;
+    plan_valid_d = plan_valid_q;
+    plan_dim_d = plan_dim_q;
+    plan_piece_d = plan_piece_q;
+    plan_n_d = plan_n_q;
+    plan_c_d = plan_c_q;
+    plan_steps_d = plan_steps_q;
+    plan_words_d = plan_words_q;
+    plan_poff_d = plan_poff_q;
+    plan_p = '0;
     run_dim_d = run_dim_q;
     run_dest_d = run_dest_q;
     run_src_d = run_src_q;
@@ -516,6 +545,18 @@ module schedule_engine_hopgroup (
           group_d = group_q + 4'd1;  // no phase: no step
         end else begin
           group_steps_d = plan_steps;
+          for (int s = 0; s < 3; s++) begin
+            plan_p = phase_of(group_q, 2'(s));
+            plan_valid_d[s] = plan_p[4];
+            plan_dim_d[s*2 +: 2] = plan_p[3:2];
+            plan_piece_d[s*2 +: 2] = plan_p[1:0];
+            plan_n_d[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
+            plan_c_d[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
+            plan_steps_d[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(size_q, plan_p[3:2])) : 8'd0;
+            plan_words_d[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
+            plan_poff_d[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
+                                                    (plan_p[1:0] >= 2'd2 ? piece_words(2'd1) : '0);
+          end
           step_d = '0;
           slot_d = '0;
           sub_d = '0;
@@ -702,6 +743,14 @@ module schedule_engine_hopgroup (
       bank_q          <= '0;
       slot_q          <= '0;
       sub_q           <= '0;
+      plan_valid_q    <= '0;
+      plan_dim_q      <= '0;
+      plan_piece_q    <= '0;
+      plan_n_q        <= '0;
+      plan_c_q        <= '0;
+      plan_steps_q    <= '0;
+      plan_words_q    <= '0;
+      plan_poff_q     <= '0;
       run_dim_q       <= '0;
       run_dest_q      <= '0;
       run_src_q       <= '0;
@@ -751,6 +800,14 @@ module schedule_engine_hopgroup (
       bank_q          <= bank_d;
       slot_q          <= slot_d;
       sub_q           <= sub_d;
+      plan_valid_q    <= plan_valid_d;
+      plan_dim_q      <= plan_dim_d;
+      plan_piece_q    <= plan_piece_d;
+      plan_n_q        <= plan_n_d;
+      plan_c_q        <= plan_c_d;
+      plan_steps_q    <= plan_steps_d;
+      plan_words_q    <= plan_words_d;
+      plan_poff_q     <= plan_poff_d;
       run_dim_q       <= run_dim_d;
       run_dest_q      <= run_dest_d;
       run_src_q       <= run_src_d;
