@@ -147,17 +147,11 @@ module schedule_engine_twotree (
   logic [15:0]            tag;
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
-  logic                   send_tree, recv_tree;
   logic                   send_slot, recv_slot;
   logic [15:0]            send_partner;
-  logic [PhaseWidth-1:0]  send_next, recv_next;
   logic [AddrWidth-1:0]   send_base, recv_slot_base;
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
-  logic [BlockWidth-1:0]  send_blocks, recv_blocks;  // blocks of the firing stream
   logic [CountWidth-1:0]  send_off, recv_off;
-  logic [BlockWidth-1:0]  send_k, recv_k;
-  logic [CountWidth-1:0]  send_quot, recv_quot;
-  logic [BlockWidth-1:0]  send_rem, recv_rem;
 
   assign tag = base_phase_q + q_q;
 
@@ -186,22 +180,33 @@ module schedule_engine_twotree (
         ? (recv_slot ? slot_base_q[3*AddrWidth +: AddrWidth] : slot_base_q[2*AddrWidth +: AddrWidth])
         : (recv_slot ? slot_base_q[AddrWidth +: AddrWidth] : slot_base_q[0 +: AddrWidth]);
     send_partner = send_e ? s_partner_q[16 +: 16] : s_partner_q[0 +: 16];
-    send_next = send_e ? s_next_q[PhaseWidth +: PhaseWidth] : s_next_q[0 +: PhaseWidth];
-    recv_next = recv_e ? s_next_q[3*PhaseWidth +: PhaseWidth] : s_next_q[2*PhaseWidth +: PhaseWidth];
-    send_k = send_e ? s_k_q[BlockWidth +: BlockWidth] : s_k_q[0 +: BlockWidth];
-    recv_k = recv_e ? s_k_q[3*BlockWidth +: BlockWidth] : s_k_q[2*BlockWidth +: BlockWidth];
     send_off = send_e ? s_off_q[CountWidth +: CountWidth] : s_off_q[0 +: CountWidth];
     recv_off = recv_e ? s_off_q[3*CountWidth +: CountWidth] : s_off_q[2*CountWidth +: CountWidth];
     send_len = send_e ? s_len_q[CountWidth +: CountWidth] : s_len_q[0 +: CountWidth];
     recv_len = recv_e ? s_len_q[3*CountWidth +: CountWidth] : s_len_q[2*CountWidth +: CountWidth];
-    send_tree = send_e ? s_tree_q[1] : s_tree_q[0];
-    recv_tree = recv_e ? s_tree_q[3] : s_tree_q[2];
-    send_quot = send_tree ? quot1 : quot0;
-    recv_quot = recv_tree ? quot1 : quot0;
-    send_rem = send_tree ? rem1 : rem0;
-    recv_rem = recv_tree ? rem1 : rem0;
-    send_blocks = send_tree ? sb1 : sb0;
-    recv_blocks = recv_tree ? sb1 : sb0;
+  end
+
+  // ---- each stream's registers after its block leaves (HLS fire()): every
+  // stream computes them from its own registers, so that the firing decision
+  // only selects which stream takes them
+  logic [4*CountWidth-1:0] f_off, f_len;
+  logic [4*BlockWidth-1:0] f_k;
+  logic [4*PhaseWidth-1:0] f_next;
+  logic [3:0]              f_last;
+  always_comb begin
+    logic [CountWidth-1:0] fq;
+    logic [BlockWidth-1:0] fr, fb, fk;
+    for (int i = 0; i < 4; i++) begin
+      fq = s_tree_q[i] ? quot1 : quot0;
+      fr = s_tree_q[i] ? rem1 : rem0;
+      fb = s_tree_q[i] ? sb1 : sb0;
+      fk = s_k_q[i*BlockWidth +: BlockWidth];
+      f_off[i*CountWidth +: CountWidth] = s_off_q[i*CountWidth +: CountWidth] + s_len_q[i*CountWidth +: CountWidth];
+      f_k[i*BlockWidth +: BlockWidth] = fk + BlockWidth'(1);
+      f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
+      f_next[i*PhaseWidth +: PhaseWidth] = s_next_q[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
+      f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
+    end
   end
 
   // ---- next state ---------------------------------------------------------
@@ -384,12 +389,12 @@ module schedule_engine_twotree (
             hint_ptr_d = hint_ptr_q + 10'd1;
             for (int i = 0; i < 2; i++) begin
               if (send_e == i[0]) begin
-                s_off_d[i*CountWidth +: CountWidth] = send_off + send_len;
-                s_k_d[i*BlockWidth +: BlockWidth] = send_k + BlockWidth'(1);
-                s_len_d[i*CountWidth +: CountWidth] = send_quot + CountWidth'(send_k + BlockWidth'(1) < send_rem);
-                s_next_d[i*PhaseWidth +: PhaseWidth] = send_next + PhaseWidth'(2);
+                s_off_d[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
+                s_k_d[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
+                s_len_d[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
+                s_next_d[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
                 s_active_d[i] = !s_last_q[i];
-                s_last_d[i] = {1'b0, send_k} + (BlockWidth+1)'(2) >= {1'b0, send_blocks};
+                s_last_d[i] = f_last[i];
               end
             end
           end
@@ -417,12 +422,12 @@ module schedule_engine_twotree (
           comb_len_d = recv_len;
           for (int i = 2; i < 4; i++) begin
             if (recv_e == i[0]) begin
-              s_off_d[i*CountWidth +: CountWidth] = recv_off + recv_len;
-              s_k_d[i*BlockWidth +: BlockWidth] = recv_k + BlockWidth'(1);
-              s_len_d[i*CountWidth +: CountWidth] = recv_quot + CountWidth'(recv_k + BlockWidth'(1) < recv_rem);
-              s_next_d[i*PhaseWidth +: PhaseWidth] = recv_next + PhaseWidth'(2);
+              s_off_d[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
+              s_k_d[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
+              s_len_d[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
+              s_next_d[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
               s_active_d[i] = !s_last_q[i];
-              s_last_d[i] = {1'b0, recv_k} + (BlockWidth+1)'(2) >= {1'b0, recv_blocks};
+              s_last_d[i] = f_last[i];
             end
           end
           if (broadcast_q) begin
