@@ -7,7 +7,9 @@
 #include "collectives/a2a_optimal.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
+#include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
+#include "topology/boards.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::driver {
@@ -33,8 +35,14 @@ std::uint32_t words_of(const Params& params, const topology::Grid& grid) {
 }
 
 std::string topology_refusal(EngineKind kind, const std::string& algorithm, const topology::Topology& topology) {
-  const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
   const std::string block = engine_block(kind);
+  if (kind == EngineKind::hd) {
+    // SIZE0..3 hold 1, 2 or 4: every boards:WxXxYxZ topology (topology/boards.hpp).
+    if (dynamic_cast<const topology::Boards*>(&topology) == nullptr)
+      return "key 'topology': " + block + " runs " + algorithm + " on boards:WxXxYxZ only, not " + topology.name();
+    return "";
+  }
+  const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
   if (grid == nullptr)
     return "key 'topology': " + block + " runs " + algorithm + " on mesh and torus grids only, not " + topology.name();
   const std::string name = topology.name();
@@ -68,6 +76,7 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
                " has " + std::to_string(largest_side(*grid));
       return "";
     }
+    case EngineKind::hd: return "";
   }
   return "";
 }
@@ -137,6 +146,40 @@ std::vector<EngineWrite> hopgroup_writes(const std::string& algorithm, const top
   return w;
 }
 
+/// The keys and defaults the reference reads (collectives/hd_allreduce.cpp),
+/// as the engine's registers; UNIT and COORD from the endpoint.
+std::vector<EngineWrite> hd_writes(const std::string& algorithm, const topology::Boards& boards, const Params& params,
+                                   topology::EndpointId self) {
+  namespace R = hls::hd_engine_reg;
+  const auto agg_units = static_cast<std::uint32_t>(std::stoi(params.choice("aggregation_units", "4", {"1", "2", "4"})));
+  const std::string op = params.choice("op", "sum", {"sum", "product", "max", "min", "average"});
+  const std::uint32_t op_code = op == "sum"       ? R::op_sum
+                                : op == "product" ? R::op_product
+                                : op == "max"     ? R::op_max
+                                : op == "min"     ? R::op_min
+                                                  : R::op_average;
+  const bool float64 = params.choice("dtype", "int64", {"int64", "float64"}) == "float64";
+  const bool bandwidth = params.choice("dim_order", "wxyz", {"wxyz", "bandwidth"}) == "bandwidth";
+  const std::int64_t per_plane = std::int64_t{agg_units} * boards.boards();
+  // ELEMENTS [19:0]
+  const std::int64_t elements = params.integer("elements", 4 * per_plane, 1, (std::int64_t{1} << 20) - 1);
+  if (elements % per_plane != 0)
+    throw ConfigError("key 'elements': schedule_engine_hd needs a multiple of aggregation_units x boards = " +
+                      std::to_string(per_plane) + ", got " + std::to_string(elements));
+  std::array<std::uint32_t, 4> sizes{}, coord{};
+  const auto board = boards.board_coord(topology::Boards::board_of(self));
+  for (int d = 0; d < 4; ++d) {
+    sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
+    coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(board[static_cast<std::size_t>(d)]);
+  }
+  std::vector<EngineWrite> w;
+  for (const auto& x : hls::hd_engine_writes(algorithm == "hd-allreduce-conventional", bandwidth, op_code, float64,
+                                             static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
+                                             static_cast<std::uint32_t>(elements), agg_units, sizes, coord))
+    w.push_back({x.addr, x.data});
+  return w;
+}
+
 }  // namespace
 
 std::string engine_block(EngineKind kind) { return "schedule_engine_" + engine_short_name(kind); }
@@ -146,6 +189,7 @@ std::string engine_short_name(EngineKind kind) {
     case EngineKind::a2a: return "a2a";
     case EngineKind::a2at: return "a2at";
     case EngineKind::hopgroup: return "hopgroup";
+    case EngineKind::hd: return "hd";
   }
   return "?";
 }
@@ -154,13 +198,15 @@ std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm) {
   if (algorithm == "a2a-spread" || algorithm == "a2a-nd") return EngineKind::a2a;
   if (algorithm == "a2a-optimal") return EngineKind::a2at;
   if (algorithm == "a2a-hopgroup" || algorithm == "a2a-hopgroup-direct") return EngineKind::hopgroup;
+  if (algorithm == "hd-allreduce" || algorithm == "hd-allreduce-conventional") return EngineKind::hd;
   return std::nullopt;
 }
 
 std::string covered_algorithms() {
   return "a2a-spread and a2a-nd (schedule_engine_a2a: grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes), "
          "a2a-optimal (schedule_engine_a2at: 2-D grids, sides up to 64, at most 257 nodes), a2a-hopgroup (1-D to "
-         "3-D) and a2a-hopgroup-direct (1-D to 4-D) (schedule_engine_hopgroup: sides up to 64)";
+         "3-D) and a2a-hopgroup-direct (1-D to 4-D) (schedule_engine_hopgroup: sides up to 64), hd-allreduce and "
+         "hd-allreduce-conventional (schedule_engine_hd: boards)";
 }
 
 std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params) {
@@ -190,13 +236,16 @@ std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topol
                                covered_algorithms());
   const std::string why = topology_refusal(*kind, algorithm, topology);
   if (!why.empty()) throw ConfigError(why);
+  if (endpoint < 0 || endpoint >= topology.endpoint_count())
+    throw ConfigError("endpoint " + std::to_string(endpoint) + " is not a node of " + topology.name());
+  if (*kind == EngineKind::hd)
+    return hd_writes(algorithm, dynamic_cast<const topology::Boards&>(topology), params, endpoint);
   const auto& grid = dynamic_cast<const topology::Grid&>(topology);
-  if (endpoint < 0 || endpoint >= grid.endpoint_count())
-    throw ConfigError("endpoint " + std::to_string(endpoint) + " is not a node of " + grid.name());
   switch (*kind) {
     case EngineKind::a2a: return a2a_writes(algorithm, grid, params, endpoint);
     case EngineKind::a2at: return a2at_writes(grid, params, endpoint);
     case EngineKind::hopgroup: return hopgroup_writes(algorithm, grid, params, endpoint);
+    case EngineKind::hd: break;
   }
   return {};
 }

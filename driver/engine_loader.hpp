@@ -14,7 +14,8 @@
 // (testbench/verilator/) all load through this one function.
 //
 // The register and table maps and their sizes are documented once, in the
-// engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp);
+// engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp,
+// _hd.hpp);
 // this loader validates every value against those sizes and throws
 // ConfigError naming the scenario key, so an engine is never loaded with a
 // value its registers would truncate.
@@ -24,7 +25,13 @@
 //   schedule_engine_a2at        a2a-optimal                       2-D, sides <= 64, N - 1 <= 256 offsets
 //   schedule_engine_hopgroup    a2a-hopgroup (1-3 dims),          sides <= 64
 //                               a2a-hopgroup-direct (1-4 dims)
-// Every engine also needs 2*N*m <= 2^20 words (collectives::message_words).
+//   schedule_engine_hd          hd-allreduce,                     boards:WxXxYxZ (sizes 1, 2, 4),
+//                               hd-allreduce-conventional         L a multiple of A x boards
+// The all-to-all engines also need 2*N*m <= 2^20 words
+// (collectives::message_words); the hd engine's memory layout is checked by
+// collectives::build_hd_allreduce, which a run builds first.
+// (The two-tree engine is loaded from the procedure tables by
+// tests/hls/twotree_engine_load.hpp; it is not in the NIC's loop.)
 #pragma once
 
 #include <cstdint>
@@ -37,7 +44,7 @@
 
 namespace collnet::driver {
 
-enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup };
+enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd };
 
 /// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
 std::string engine_block(EngineKind kind);

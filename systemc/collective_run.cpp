@@ -18,8 +18,9 @@ const std::vector<KeyDoc>& collective_keys() {
   static const std::vector<KeyDoc> keys = {
       {"schedule_engine",
        "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), hls (the "
-       "algorithm's HLS schedule engine stepped per cycle: a2a-spread, a2a-nd, a2a-optimal, a2a-hopgroup, "
-       "a2a-hopgroup-direct), auto (hls where an engine covers the algorithm, else reference)",
+       "algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: a2a-spread, a2a-nd, "
+       "a2a-optimal, a2a-hopgroup, a2a-hopgroup-direct, hd-allreduce, hd-allreduce-conventional; its HLS class or "
+       "its RTL by nic_blocks), auto (the engine where one covers the scenario, else reference)",
        "auto", "auto, reference, hls"},
       {"nic_blocks",
        "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of hls/) or rtl "

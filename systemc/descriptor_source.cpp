@@ -6,6 +6,7 @@
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
+#include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
 #include "systemc/engine_block.hpp"
 #include "systemc/rtl_blocks.hpp"
@@ -94,6 +95,7 @@ std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
       return std::make_unique<HlsEngine<hls::A2atScheduleEngine, hls::A2atEngineInputs>>();
     case driver::EngineKind::hopgroup:
       return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>>();
+    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine, hls::HdEngineInputs>>();
   }
   throw std::logic_error("make_hls_engine: unknown engine");
 }

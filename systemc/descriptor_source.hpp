@@ -12,6 +12,7 @@
 //                 hls/schedule_engine_a2a.hpp       a2a-spread, a2a-nd
 //                 hls/schedule_engine_a2at.hpp      a2a-optimal
 //                 hls/schedule_engine_hopgroup.hpp  a2a-hopgroup, a2a-hopgroup-direct
+//                 hls/schedule_engine_hd.hpp        hd-allreduce, hd-allreduce-conventional
 //               Its registers are loaded before cycle 0 (software configures
 //               the NIC before the collective starts) by the one loader,
 //               driver::engine_writes; its start-up cycles are simulated.

@@ -11,6 +11,7 @@
 #include <Vpacket_pacer___024root.h>
 #include <Vschedule_engine_a2a.h>
 #include <Vschedule_engine_a2at.h>
+#include <Vschedule_engine_hd.h>
 #include <Vschedule_engine_hopgroup.h>
 #include <verilated.h>
 
@@ -156,6 +157,7 @@ std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
     case driver::EngineKind::a2at: return std::make_unique<RtlEngine<Vschedule_engine_a2at>>("schedule_engine_a2at");
     case driver::EngineKind::hopgroup:
       return std::make_unique<RtlEngine<Vschedule_engine_hopgroup>>("schedule_engine_hopgroup");
+    case driver::EngineKind::hd: return std::make_unique<RtlEngine<Vschedule_engine_hd>>("schedule_engine_hd");
   }
   throw std::logic_error("make_rtl_engine: unknown engine");
 }

@@ -28,6 +28,7 @@
 #include <verilated_fst_c.h>
 
 #include "collectives/algorithm.hpp"
+#include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "topology/grid.hpp"
 
@@ -71,12 +72,9 @@ class EngineHarness {
   EngineHarness& operator=(const EngineHarness&) = delete;
 
   /// Loads one node, runs it to END; returns the descriptors taken.
-  std::vector<DescriptorWord> run(const std::string& where, std::uint8_t algorithm, std::uint32_t nct,
-                                  std::uint32_t m, const std::array<std::uint32_t, 4>& sizes,
-                                  const std::array<std::uint32_t, 4>& coord, std::mt19937_64& rng,
-                                  double stall_probability) {
-    for (const auto& w : collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord))
-      cycle(where, {true, w.addr, w.data, false});
+  std::vector<DescriptorWord> run(const std::string& where, const std::vector<collnet::driver::EngineWrite>& writes,
+                                  std::mt19937_64& rng, double stall_probability) {
+    for (const auto& w : writes) cycle(where, {true, w.addr, w.data, false});
     std::vector<DescriptorWord> taken;
     std::bernoulli_distribution stall(stall_probability);
     for (std::uint64_t c = 0;; ++c) {
@@ -190,12 +188,6 @@ std::vector<std::string> topologies() {
   return list;
 }
 
-std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
-  std::array<std::uint32_t, 4> a{fill, fill, fill, fill};
-  for (std::size_t d = 0; d < v.size(); ++d) a[d] = static_cast<std::uint32_t>(v[d]);
-  return a;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -225,8 +217,6 @@ int main(int argc, char** argv) {
   std::printf("RTL assertion reports NCT = 0: yes\n");
   try {
     for (const char* algorithm : {"a2a-spread", "a2a-nd"}) {
-      const std::uint8_t code = std::string(algorithm) == "a2a-nd" ? collnet::hls::a2a_engine_reg::algorithm_nd
-                                                                  : collnet::hls::a2a_engine_reg::algorithm_spread;
       std::uint64_t algorithm_nodes = 0;
       for (const std::string& topology : topologies()) {
         ++case_number;
@@ -234,13 +224,14 @@ int main(int argc, char** argv) {
         const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
         const auto topo = collnet::topology::make_topology(topology);
         const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-        const auto schedule = collnet::collectives::find_algorithm(algorithm).build(
-            *topo, collnet::Params{{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}});
+        const collnet::Params params{{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}};
+        const auto schedule = collnet::collectives::find_algorithm(algorithm).build(*topo, params);
         for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
           const std::string where = std::string(algorithm) + " on " + topology + " nct " + std::to_string(nct) +
                                     " node " + std::to_string(node);
-          const auto taken = harness.run(where, code, static_cast<std::uint32_t>(nct), m, padded(grid.sizes(), 1),
-                                         padded(grid.coord(node), 0), rng, node % 2 ? 0.4 : 0.0);
+          // loaded by the software loader, as the NIC loads it
+          const auto taken = harness.run(where, collnet::driver::engine_writes(algorithm, grid, params, node), rng,
+                                         node % 2 ? 0.4 : 0.0);
           const auto& program = schedule.programs[static_cast<std::size_t>(node)];
           if (taken.size() != program.size())
             throw Mismatch(where + ": " + std::to_string(taken.size()) + " descriptors, reference " +

@@ -13,6 +13,7 @@
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
+#include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
 #include "topology/topology.hpp"
 
@@ -45,6 +46,7 @@ std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topol
     case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine, hls::A2atEngineInputs>(writes);
     case driver::EngineKind::hopgroup:
       return run_engine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>(writes);
+    case driver::EngineKind::hd: return run_engine<hls::HdScheduleEngine, hls::HdEngineInputs>(writes);
   }
   return {};
 }
@@ -64,6 +66,9 @@ TEST(EngineLoader, LoadedEnginesEmitTheReferencePrograms) {
       {"a2a-hopgroup", "torus:4x4", {{"gap_slack", "3"}, {"directions", "both"}, {"hop_order", "descending"}}},
       {"a2a-hopgroup", "mesh:3x2x2", {{"mode3d", "concurrent"}, {"pacing", "false"}}},
       {"a2a-hopgroup-direct", "torus:2x3x2x2", {{"barriers", "false"}, {"message_flits", "2"}}},
+      {"hd-allreduce", "boards:2x2x1x1", {{"op", "max"}, {"dim_order", "bandwidth"}}},
+      {"hd-allreduce", "boards:4x1x2x1", {{"op", "average"}, {"elements", "48"}, {"aggregation_units", "2"}}},
+      {"hd-allreduce-conventional", "boards:2x2x2x1", {{"dtype", "float64"}, {"aggregation_units", "1"}}},
   };
   for (const Case& c : cases) {
     const auto topo = topology::make_topology(c.topology);
@@ -142,6 +147,8 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
   expect_refused("a2a-spread", "torus:4x4", {{"nct", "5"}}, "nct", "1 to 4");
   expect_refused("a2a-hopgroup", "torus:4x4", {{"gap_slack", "256"}}, "gap_slack", "255");
   expect_refused("a2a-nd", "torus:8x8", {{"message_flits", "65536"}}, "message_flits", "");
+  expect_refused("hd-allreduce", "torus:4x4", {}, "topology", "boards");
+  expect_refused("hd-allreduce", "boards:2x2x1x1", {{"elements", "20"}}, "elements", "multiple");
   // No engine: the message lists what is covered.
   expect_refused("tree-bcast", "tree:kary=2,n=7", {}, "algorithm", "a2a-optimal");
   // The largest tables are accepted: 255 offsets, sides of 64, 4-D boards.

@@ -108,6 +108,12 @@ TEST_F(NicBlocksRtl, BackPressureAndOtherEnginesEqualHls) {
   expect_same_run({{"topology", "torus:2x2x3"}, {"algorithm", "a2a-hopgroup"}, {"mode3d", "concurrent"}}, "hopgroup");
   expect_same_run({{"topology", "torus:4x4"}, {"algorithm", "a2a-spread"}, {"nct", "3"}}, "a2a");
   expect_same_run({{"topology", "mesh:2x3x2"}, {"algorithm", "a2a-nd"}}, "a2a");
+  expect_same_run({{"topology", "boards:2x2x1x1"}, {"algorithm", "hd-allreduce"}, {"op", "average"}}, "hd");
+  expect_same_run({{"topology", "boards:2x1x2x1"},
+                   {"algorithm", "hd-allreduce-conventional"},
+                   {"dtype", "float64"},
+                   {"aggregation_units", "2"}},
+                  "hd");
 }
 
 TEST_F(NicBlocksRtl, ReferenceProgramsWithRtlPacersEqualHls) {
