@@ -31,6 +31,7 @@
 #include <verilated_fst_c.h>
 
 #include "collectives/hd_allreduce.hpp"
+#include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_hd.hpp"
 #include "topology/boards.hpp"
 
@@ -80,7 +81,7 @@ class EngineHarness {
     hls_.reset();
   }
 
-  std::vector<DescriptorWord> run(const std::string& where, const std::vector<collnet::hls::HdEngineWrite>& writes,
+  std::vector<DescriptorWord> run(const std::string& where, const std::vector<collnet::driver::EngineWrite>& writes,
                                   std::mt19937_64& rng, double stall_probability) {
     for (const auto& w : writes) cycle(where, {true, w.addr, w.data, false});
     std::vector<DescriptorWord> taken;
@@ -234,17 +235,18 @@ int main(int argc, char** argv) {
       const Boards boards(c.shape);
       const auto& o = c.options;
       const auto reference = cc::build_hd_allreduce(boards, o);
-      std::array<std::uint32_t, 4> sizes{};
-      for (int d = 0; d < 4; ++d) sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
+      // The case as scenario keys: the engine is loaded by the software
+      // loader (driver/engine_loader.hpp), as the NIC loads it.
+      static const char* const op_names[] = {"sum", "product", "max", "min", "average"};
+      const collnet::Params params{{"dim_order", o.dim_order},
+                                   {"op", op_names[static_cast<int>(o.op)]},
+                                   {"dtype", o.dtype == collnet::DataType::float64 ? "float64" : "int64"},
+                                   {"elements", std::to_string(o.elements)},
+                                   {"aggregation_units", std::to_string(o.aggregation_units)}};
+      const std::string algorithm =
+          o.variant == cc::HdVariant::conventional ? "hd-allreduce-conventional" : "hd-allreduce";
       for (collnet::topology::EndpointId e = 0; e < boards.endpoint_count(); ++e) {
-        const auto bc = boards.board_coord(Boards::board_of(e));
-        std::array<std::uint32_t, 4> coord{};
-        for (int d = 0; d < 4; ++d)
-          coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(bc[static_cast<std::size_t>(d)]);
-        const auto writes = collnet::hls::hd_engine_writes(
-            o.variant == cc::HdVariant::conventional, o.dim_order == "bandwidth", static_cast<std::uint32_t>(o.op),
-            o.dtype == collnet::DataType::float64, static_cast<std::uint32_t>(e % Boards::kUnitsPerBoard),
-            o.elements, static_cast<std::uint32_t>(o.aggregation_units), sizes, coord);
+        const auto writes = collnet::driver::engine_writes(algorithm, boards, params, e);
         const std::string where = "case " + std::to_string(case_number) + " endpoint " + std::to_string(e);
         const auto taken = harness.run(where, writes, rng, case_number % 3 == 0 ? 0.3 : 0.0);
         const auto& ref = reference.programs[static_cast<std::size_t>(e)];
