@@ -19,6 +19,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       routing_delay_(config.routing_delay),
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
       cut_through_(config.switching == Switching::virtual_cut_through),
+      allocator_iterations_(config.allocator_iterations),
+      output_first_(config.allocator == Allocator::output_first),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -74,11 +76,23 @@ void Router::Scratch::fit(int ports, int vcs) {
     vc_candidates.resize(v);
   }
   if (port_request_count.size() < p) {
-    port_requests.resize(p * p);
-    port_candidates.resize(p * p);
+    port_requests.resize(std::max(p * p, p * v));
+    port_candidates.resize(std::max(p * p, p * v));
     port_request_count.assign(p, 0);
+    candidate_count.assign(p, 0);
+    offer_count.assign(p, 0);
+    output_start.assign(p, 0);
+    output_matched.assign(p, 0);
+    input_matched.assign(p, 0);
     touched_outputs.reserve(p);
+    active_inputs.reserve(p);
     grants.reserve(p);
+  }
+  if (candidates.size() < p * v) {
+    candidates.resize(p * v);
+    candidate_requests.resize(p * v);
+    vc_requests_by_port.resize(p * v);
+    offers.resize(p * v);
   }
 }
 
@@ -194,17 +208,20 @@ Cycle Router::evaluate(Cycle now) {
     }
   }
 
-  // 2.-3. decide
+  // 2.-3. decide: gather every input VC's request, then match inputs to
+  // outputs in `allocator_iterations_` rounds of separable input-first
+  // allocation (iSLIP-style, router_config.hpp).
   Scratch& sc = scratch();
   Cycle next = kNever;
-  bool requested = false;
-  sc.touched_outputs.clear();
+  sc.active_inputs.clear();
   sc.grants.clear();
+  const auto vcs = static_cast<std::size_t>(vcs_);
   for (int p = 0; p < ports_; ++p) {
     if (port_flits_[static_cast<std::size_t>(p)] == 0) continue;
+    const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
     for (int v = 0; v < vcs_; ++v) {
-      const std::size_t slot = index(p, v);
+      const std::size_t slot = base + static_cast<std::size_t>(v);
       const InputVc& ivc = input_vcs_[slot];
       if (ivc.count == 0) continue;
       int o;
@@ -222,35 +239,22 @@ Cycle Router::evaluate(Cycle now) {
         ov = free_vc(ivc);
         if (ov < 0) continue;
       }
-      sc.vc_requests[n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                       p >= network_ports_, ivc.inject_cycle};
-      sc.vc_candidates[n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
+      sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                                       p >= network_ports_, ivc.inject_cycle};
+      sc.candidates[base + n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                      static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
       ++n;
     }
     if (n == 0) continue;
-    requested = true;
-    const std::size_t w =
-        n == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(sc.vc_requests.data(), n), now);
-    const int o = sc.vc_candidates[w].out_port;
-    int& count = sc.port_request_count[static_cast<std::size_t>(o)];
-    if (count == 0) sc.touched_outputs.push_back(o);
-    const std::size_t at =
-        static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
-    sc.port_requests[at] = sc.vc_requests[w];
-    sc.port_candidates[at] = sc.vc_candidates[w];
-    ++count;
+    sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);
+    sc.active_inputs.push_back(p);
   }
-  for (int o : sc.touched_outputs) {
-    const auto oi = static_cast<std::size_t>(o);
-    const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
-    const std::size_t base = oi * static_cast<std::size_t>(ports_);
-    const std::size_t w = output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + base, n), now);
-    const ArbiterRequest& r = sc.port_requests[base + w];
-    output_arbiters_[oi]->granted(r);
-    input_arbiters_[r.port]->granted(r);
-    sc.grants.push_back(sc.port_candidates[base + w]);
-    sc.port_request_count[oi] = 0;
+  const bool requested = !sc.active_inputs.empty();
+  if (output_first_) match_output_first(now);
+  else match_input_first(now);
+  for (const Grant& g : sc.grants) {
+    sc.output_matched[g.out_port] = 0;
+    sc.input_matched[g.in_port] = 0;
   }
 
   // 4. update
@@ -275,6 +279,153 @@ Cycle Router::evaluate(Cycle now) {
         next = std::min(next,
                         out_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_credit_arrival());
   return next;
+}
+
+void Router::match_input_first(Cycle now) {
+  Scratch& sc = scratch();
+  const auto vcs = static_cast<std::size_t>(vcs_);
+  for (int round = 0; round < allocator_iterations_ && !sc.active_inputs.empty(); ++round) {
+    sc.touched_outputs.clear();
+    std::size_t still = 0;  // inputs that stay unmatched after this round
+    for (const int p : sc.active_inputs) {
+      const std::size_t base = static_cast<std::size_t>(p) * vcs;
+      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
+      // Round 1 sees every output free; later rounds only the outputs no
+      // input won so far (a matched output takes no second flit).
+      const ArbiterRequest* requests = sc.candidate_requests.data() + base;
+      const Grant* grants = sc.candidates.data() + base;
+      std::size_t m = n;
+      if (round > 0) {
+        m = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+          if (sc.output_matched[grants[k].out_port] != 0) continue;
+          sc.vc_requests[m] = requests[k];
+          sc.vc_candidates[m] = grants[k];
+          ++m;
+        }
+        if (m == 0) continue;  // nothing left it could send: out of the match
+        requests = sc.vc_requests.data();
+        grants = sc.vc_candidates.data();
+      }
+      sc.active_inputs[still++] = p;
+      const std::size_t w =
+          m == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(requests, m), now);
+      const int o = grants[w].out_port;
+      int& count = sc.port_request_count[static_cast<std::size_t>(o)];
+      if (count == 0) sc.touched_outputs.push_back(o);
+      const std::size_t at =
+          static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
+      sc.port_requests[at] = requests[w];
+      sc.port_candidates[at] = grants[w];
+      ++count;
+    }
+    sc.active_inputs.resize(still);
+    for (int o : sc.touched_outputs) {
+      const auto oi = static_cast<std::size_t>(o);
+      const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
+      const std::size_t base = oi * static_cast<std::size_t>(ports_);
+      const std::size_t w = output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + base, n), now);
+      const ArbiterRequest& r = sc.port_requests[base + w];
+      // iSLIP: priorities move only on first-round grants, so that a later
+      // round cannot starve a requester the first round would serve next.
+      if (round == 0) {
+        output_arbiters_[oi]->granted(r);
+        input_arbiters_[r.port]->granted(r);
+      }
+      sc.grants.push_back(sc.port_candidates[base + w]);
+      sc.port_request_count[oi] = 0;
+      sc.output_matched[oi] = 1;
+      sc.input_matched[r.port] = 1;
+    }
+    if (round + 1 < allocator_iterations_) {
+      // Drop the inputs that won this round.
+      std::size_t k = 0;
+      for (const int p : sc.active_inputs)
+        if (sc.input_matched[static_cast<std::size_t>(p)] == 0) sc.active_inputs[k++] = p;
+      sc.active_inputs.resize(k);
+    }
+  }
+}
+
+void Router::match_output_first(Cycle now) {
+  Scratch& sc = scratch();
+  const auto vcs = static_cast<std::size_t>(vcs_);
+  const auto ports = static_cast<std::size_t>(ports_);
+  for (int round = 0; round < allocator_iterations_ && !sc.active_inputs.empty(); ++round) {
+    // Request: every candidate of an unmatched input to an unmatched output,
+    // bucketed by output (counting sort into a flat array).
+    sc.touched_outputs.clear();
+    std::size_t total = 0;
+    for (const int p : sc.active_inputs) {
+      const std::size_t base = static_cast<std::size_t>(p) * vcs;
+      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
+      for (std::size_t k = 0; k < n; ++k) {
+        const int o = sc.candidates[base + k].out_port;
+        if (sc.output_matched[static_cast<std::size_t>(o)] != 0) continue;
+        int& count = sc.port_request_count[static_cast<std::size_t>(o)];
+        if (count == 0) sc.touched_outputs.push_back(o);
+        ++count;
+        ++total;
+      }
+    }
+    if (total == 0) break;
+    std::size_t start = 0;
+    for (const int o : sc.touched_outputs) {
+      sc.output_start[static_cast<std::size_t>(o)] = static_cast<int>(start);
+      start += static_cast<std::size_t>(sc.port_request_count[static_cast<std::size_t>(o)]);
+      sc.port_request_count[static_cast<std::size_t>(o)] = 0;
+    }
+    for (const int p : sc.active_inputs) {
+      const std::size_t base = static_cast<std::size_t>(p) * vcs;
+      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
+      for (std::size_t k = 0; k < n; ++k) {
+        const auto o = static_cast<std::size_t>(sc.candidates[base + k].out_port);
+        if (sc.output_matched[o] != 0) continue;
+        const std::size_t at = static_cast<std::size_t>(sc.output_start[o] + sc.port_request_count[o]++);
+        sc.port_requests[at] = sc.candidate_requests[base + k];
+        sc.port_candidates[at] = sc.candidates[base + k];
+      }
+    }
+    // Grant: each output picks one request (any VC of any input).
+    for (const int o : sc.touched_outputs) {
+      const auto oi = static_cast<std::size_t>(o);
+      const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
+      const auto first = static_cast<std::size_t>(sc.output_start[oi]);
+      sc.port_request_count[oi] = 0;
+      const std::size_t w =
+          n == 1 ? 0 : output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + first, n), now);
+      const ArbiterRequest& r = sc.port_requests[first + w];
+      const std::size_t at = static_cast<std::size_t>(r.port) * vcs +
+                             static_cast<std::size_t>(sc.offer_count[r.port]++);
+      sc.vc_requests_by_port[at] = r;
+      sc.offers[at] = sc.port_candidates[first + w];
+    }
+    // Accept: each input granted by several outputs takes one (one flit
+    // leaves an input port per cycle).
+    std::size_t still = 0;
+    for (const int p : sc.active_inputs) {
+      const auto pi = static_cast<std::size_t>(p);
+      const auto n = static_cast<std::size_t>(sc.offer_count[pi]);
+      if (n == 0) {
+        sc.active_inputs[still++] = p;
+        continue;
+      }
+      sc.offer_count[pi] = 0;
+      const std::size_t base = pi * vcs;
+      const std::size_t w =
+          n == 1 ? 0 : input_arbiters_[pi]->pick(std::span(sc.vc_requests_by_port.data() + base, n), now);
+      const Grant& g = sc.offers[base + w];
+      // iSLIP: priorities move only on first-round grants.
+      if (round == 0) {
+        output_arbiters_[g.out_port]->granted(sc.vc_requests_by_port[base + w]);
+        input_arbiters_[pi]->granted(sc.vc_requests_by_port[base + w]);
+      }
+      sc.output_matched[g.out_port] = 1;
+      sc.grants.push_back(g);
+    }
+    sc.active_inputs.resize(still);
+  }
+  (void)ports;
 }
 
 void Router::apply(const Grant& g, Cycle now) {

@@ -20,9 +20,22 @@
 //      (routing delay over) needs a free output VC of its route step's class
 //      (dateline) with one credit (wormhole) or credits for the whole packet
 //      (virtual cut-through);
-//   3. each input port's arbiter picks one of its requesting VCs, then each
-//      output port's arbiter picks one input port: at most one flit leaves
-//      each input port and enters each output port per cycle;
+//   3. match requests to outputs (key `allocator`), at most one flit leaving
+//      each input port and entering each output port per cycle:
+//        input-first   each input port's arbiter picks one of its requesting
+//                      VCs, then each output port's arbiter picks one input;
+//        output-first  every requesting VC asks its output, each output's
+//                      arbiter grants one (any VC of any input), each input
+//                      port's arbiter accepts one of its grants (the
+//                      request-grant-accept of PIM/iSLIP);
+//      with `allocator_iterations` > 1 the inputs and outputs left unmatched
+//      try again (iSLIP: priorities move only on first-round grants).
+//      Why output-first: an input port that holds two flows bound for two
+//      contested outputs (a DOR turn: the flow going on and the flow turning)
+//      must send every cycle when its link is fully loaded; input-first lets
+//      it offer its oldest VC to one output, lose there, while the other
+//      output already went to a younger flit (measured on A2AT's (i, i)
+//      groups of document 001: the input idles for packet times on end);
 //   4. update: grants take their flits out of the buffers, allocate or free
 //      output VCs, spend credits, send the flits with the pipeline delay and
 //      return one credit upstream per flit.
@@ -128,6 +141,10 @@ class Router final : public Clocked {
   /// A free output VC able to take the front head of `ivc`, or -1.
   [[nodiscard]] int free_vc(const InputVc& ivc) const;
   void apply(const Grant& grant, Cycle now);
+  /// Match the gathered candidates (Scratch) to outputs; grants go to
+  /// Scratch::grants. See router_config.hpp, key `allocator`.
+  void match_input_first(Cycle now);
+  void match_output_first(Cycle now);
 
   topology::NodeId node_;
   int network_ports_;
@@ -137,6 +154,8 @@ class Router final : public Clocked {
   int routing_delay_;
   Cycle pipeline_delay_;
   bool cut_through_;
+  int allocator_iterations_;
+  bool output_first_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -165,7 +184,17 @@ class Router final : public Clocked {
   // Scratch of one evaluation, shared by all routers (SystemC runs one
   // process at a time) so that it stays in cache; sized for the largest radix.
   struct Scratch {
-    std::vector<ArbiterRequest> vc_requests;
+    std::vector<ArbiterRequest> candidate_requests;  // [in port][k]: every VC able to go
+    std::vector<Grant> candidates;                   // [in port][k]
+    std::vector<int> candidate_count;                // per in port
+    std::vector<int> active_inputs;                  // in ports with candidates, unmatched
+    std::vector<std::uint8_t> output_matched;        // per port, within one evaluation
+    std::vector<std::uint8_t> input_matched;
+    std::vector<int> offer_count;                    // output-first: grants an input holds
+    std::vector<int> output_start;                   // output-first: first request of an output
+    std::vector<ArbiterRequest> vc_requests_by_port; // output-first: [in port][k] grants offered
+    std::vector<Grant> offers;                       // [in port][k]
+    std::vector<ArbiterRequest> vc_requests;         // one port's candidates to free outputs
     std::vector<Grant> vc_candidates;
     std::vector<ArbiterRequest> port_requests;  // [out port][k]
     std::vector<Grant> port_candidates;         // [out port][k]

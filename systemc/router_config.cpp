@@ -19,6 +19,8 @@ void RouterConfig::validate() const {
   require(link_latency >= 1 && link_latency <= 1000, "link_latency", "1..1000", link_latency);
   require(nic_latency >= 1 && nic_latency <= 1000, "nic_latency", "1..1000", nic_latency);
   require(age_width >= 0 && age_width <= 63, "age_width", "0..63", age_width);
+  require(allocator_iterations >= 1 && allocator_iterations <= 4, "allocator_iterations", "1..4",
+          allocator_iterations);
   (void)find_arbitration(arbitration);
 }
 
@@ -38,6 +40,11 @@ const std::vector<KeyDoc>& router_keys() {
                            "routing_delay - allocation_delay, is crossbar traversal)", "1",
        "1..router_delay-routing_delay"},
       {"link_latency", "cycles on every network link, for flits and credits", "1", "1..1000"},
+      {"allocator", "switch allocator: input-first (each input port picks one ready VC, then each output one input "
+                    "port) or output-first (every ready VC requests its output, each output grants one, each input "
+                    "port accepts one grant)", "input-first", "input-first, output-first"},
+      {"allocator_iterations", "rounds of input-first separable allocation per cycle (iSLIP-style): inputs "
+       "and outputs left unmatched by a round try again with their other VCs", "1", "1..4"},
       {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
        "true, false"},
   };
@@ -60,6 +67,11 @@ RouterConfig router_config_from(const Params& params) {
   c.traversal_delay = total - c.routing_delay - c.allocation_delay;
   c.link_latency = static_cast<int>(params.integer("link_latency", 1, 1, 1000));
   c.dateline = params.boolean("dateline", true);
+  c.allocator = params.choice("allocator", "input-first", {"input-first", "output-first"}) == "output-first"
+                    ? Allocator::output_first
+                    : Allocator::input_first;
+  c.allocator_iterations =
+      static_cast<int>(params.integer("allocator_iterations", c.allocator_iterations, 1, 4));
   c.validate();
   return c;
 }

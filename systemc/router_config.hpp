@@ -29,6 +29,11 @@ enum class Switching : std::uint8_t {
   virtual_cut_through,  // the downstream VC must have room for the whole packet
 };
 
+enum class Allocator : std::uint8_t {
+  input_first,   // each input picks one VC, then each output one input
+  output_first,  // every VC requests, each output grants one, each input accepts one
+};
+
 struct RouterConfig {
   int vcs = 2;                 // virtual channels per input port
   int buffer_flits = 8;        // depth of each VC buffer
@@ -41,6 +46,8 @@ struct RouterConfig {
   std::string arbitration = "age";
   int age_width = 0;           // bits of the age counter; 0 = exact
   bool dateline = true;        // VC classes from the topology's dateline
+  Allocator allocator = Allocator::input_first;
+  int allocator_iterations = 1;  // rounds of separable allocation per cycle
 
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }
   /// Cycles between the allocation decision and departure on the link.

@@ -1,0 +1,182 @@
+// The router's switch allocators (router.hpp step 3, keys `allocator` and
+// `allocator_iterations`): the keys and their errors; the router-fairness
+// facts of document 000 hold under the output-first allocator as under the
+// input-first one; collectives land every word under it; and on the DOR turn
+// of A2AT's (i, i) groups (document 001) it keeps the turning input port
+// busy where the one-round input-first allocator lets it idle.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+#include "collectives/descriptor.hpp"
+#include "systemc/collective_run.hpp"
+#include "systemc/synthetic.hpp"
+#include "topology/grid.hpp"
+
+using namespace collnet;
+using namespace collnet::systemc;
+
+namespace {
+
+RouterConfig allocator(Allocator a, int iterations) {
+  RouterConfig c;
+  c.allocator = a;
+  c.allocator_iterations = iterations;
+  return c;
+}
+
+/// Document 000 FIG. 5 (spec a2a-hopgroup, router fact 5): nodes 1..3 of a
+/// line all send three hops ahead, so one link carries the three flows.
+/// Returns the sources' shares of that link and its load.
+std::array<double, 4> shares(const RouterConfig& router, const std::string& arbitration) {
+  SyntheticScenario s;
+  s.topology = "mesh:6";
+  s.router = router;
+  s.router.arbitration = arbitration;
+  s.router.buffer_flits = 8;
+  s.load.injection_rate = 1.0;
+  s.load.packet_flits = 4;
+  s.warmup_cycles = 2000;
+  s.measure_cycles = 20000;
+  s.drain_cycles = 0;
+  s.custom_destination = [](topology::EndpointId src, Random&) -> topology::EndpointId {
+    return src <= 2 ? src + 3 : topology::kNone;
+  };
+  const SyntheticResult r = run_synthetic(s);
+  EXPECT_FALSE(r.deadlock.has_value());
+  EXPECT_EQ(r.integrity_errors, 0u);
+  double total = 0;
+  for (std::size_t i = 0; i < 3; ++i) total += static_cast<double>(r.accepted_flits_by_source[i]);
+  std::array<double, 4> out{};
+  for (std::size_t i = 0; i < 3; ++i) out[i] = static_cast<double>(r.accepted_flits_by_source[i]) / total;
+  out[3] = total / static_cast<double>(r.window_cycles);
+  return out;
+}
+
+/// Every node sends one message of `words` to offset (+2, +2) on the 8x8
+/// torus, node e starting e mod 5 cycles late (a local copy first). Each +x
+/// and +y link carries exactly two of the flows, so the bound is 2 x words
+/// flit times; at every router the input from -x holds the flow going on in
+/// +x and the flow turning to +y, both outputs contested by a second flow.
+CollectiveResult diagonal_flows(const RouterConfig& router, std::uint32_t words) {
+  CollectiveScenario s;
+  s.topology = "torus:8x8";
+  s.algorithm = "a2a-optimal";
+  s.router = router;
+  s.router.vcs = 4;
+  s.router.buffer_flits = 16;
+  s.nic.controllers = 1;
+  s.dispatch = "named";
+  s.schedule_engine = "reference";
+  s.custom_schedule = [words](const topology::Topology& t) {
+    const auto& grid = dynamic_cast<const topology::Grid&>(t);
+    const auto n = static_cast<std::uint32_t>(t.endpoint_count());
+    collectives::Schedule sc;
+    sc.algorithm = "diagonal";
+    sc.memory_words = 2 * n * words;
+    sc.programs.resize(n);
+    for (std::uint32_t e = 0; e < n; ++e) {
+      const std::uint32_t late = e % 5;
+      if (late > 0) {
+        Descriptor copy;
+        copy.opcode = Opcode::send;
+        copy.dest = e;
+        copy.dst_offset = n * words;
+        copy.length = late;
+        copy.tag = 1;
+        sc.programs[e].push_back(copy);
+      }
+      Descriptor d;
+      d.opcode = Opcode::send;
+      const std::array<int, 2> offset{2, 2};
+      d.dest = static_cast<std::uint32_t>(grid.shifted(static_cast<topology::EndpointId>(e), offset));
+      d.src_offset = 0;
+      d.dst_offset = n * words;
+      d.length = words;
+      sc.programs[e].push_back(d);
+      sc.programs[e].push_back(Descriptor::end());
+    }
+    sc.expected = [](topology::EndpointId) { return std::vector<collectives::Region>{}; };
+    return sc;
+  };
+  return run_collective(s);
+}
+
+}  // namespace
+
+TEST(Allocator, KeysReadAndBadValuesNameTheKey) {
+  const RouterConfig d = router_config_from(Params{});
+  EXPECT_EQ(d.allocator, Allocator::input_first);
+  EXPECT_EQ(d.allocator_iterations, 1);
+  const RouterConfig c = router_config_from(Params{{"allocator", "output-first"}, {"allocator_iterations", "3"}});
+  EXPECT_EQ(c.allocator, Allocator::output_first);
+  EXPECT_EQ(c.allocator_iterations, 3);
+  const auto fails = [](Params p, const std::string& key) {
+    try {
+      (void)router_config_from(p);
+      ADD_FAILURE() << "no error for " << key;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  };
+  fails({{"allocator", "wavefront"}}, "allocator");
+  fails({{"allocator_iterations", "0"}}, "allocator_iterations");
+  fails({{"allocator_iterations", "5"}}, "allocator_iterations");
+  RouterConfig bad;
+  bad.allocator_iterations = 0;
+  EXPECT_THROW(bad.validate(), ConfigError);
+}
+
+// Spec a2a-hopgroup router fact 5 under the output-first allocator: age gives
+// 1/3 each, local-through 0.25 / 0.25 / 0.50, and the shared link runs full.
+TEST(Allocator, RouterFairnessFactsHoldOutputFirst) {
+  for (int iterations : {1, 2}) {
+    const RouterConfig router = allocator(Allocator::output_first, iterations);
+    const auto age = shares(router, "age");
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(age[i], 1.0 / 3.0, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(age[3], 1.0, 0.01);
+    const auto split = shares(router, "local-through");
+    EXPECT_NEAR(split[0], 0.25, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split[1], 0.25, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split[2], 0.50, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split[3], 1.0, 0.01);
+  }
+}
+
+// Every word lands where the functional executor puts it, under both
+// allocators and several rounds, for the all-to-alls of documents 000 and 001.
+TEST(Allocator, CollectivesLandEveryWordUnderEveryAllocator) {
+  for (const std::string allocator_name : {"input-first", "output-first"})
+    for (const std::string iterations : {"1", "3"})
+      for (const std::string topology : {"torus:4x4", "mesh:5x3"})
+        for (const std::string algorithm : {"a2a-optimal", "a2a-hopgroup", "a2a-spread"})
+          for (const std::string arbitration : {"age", "round-robin"}) {
+            const CollectiveResult r = run_collective(collective_from(Params{{"topology", topology},
+                                                                             {"algorithm", algorithm},
+                                                                             {"arbitration", arbitration},
+                                                                             {"allocator", allocator_name},
+                                                                             {"allocator_iterations", iterations},
+                                                                             {"message_flits", "12"}}));
+            const std::string what = allocator_name + " x" + iterations + " " + topology + " " + algorithm + " " +
+                                     arbitration;
+            EXPECT_TRUE(r.data_check) << what;
+            EXPECT_EQ(r.reference_mismatch_words, 0) << what;
+            EXPECT_FALSE(r.deadlocked()) << what;
+          }
+}
+
+// The DOR turn of document 001's (i, i) groups: output-first with two rounds
+// finishes the two-flows-per-link pattern in fewer cycles than one round of
+// input-first (which lets the -x input idle; router.hpp), and neither beats
+// the bound of 2 x words flit times.
+TEST(Allocator, OutputFirstKeepsTheTurningInputBusy) {
+  constexpr std::uint32_t words = 256;
+  const CollectiveResult input_first = diagonal_flows(allocator(Allocator::input_first, 1), words);
+  const CollectiveResult output_first = diagonal_flows(allocator(Allocator::output_first, 2), words);
+  ASSERT_TRUE(input_first.completed);
+  ASSERT_TRUE(output_first.completed);
+  EXPECT_GE(input_first.cycles, 2 * words);
+  EXPECT_GE(output_first.cycles, 2 * words);
+  EXPECT_LT(output_first.cycles, input_first.cycles);
+}
