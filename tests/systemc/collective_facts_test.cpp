@@ -253,7 +253,7 @@ TEST(A2atCycleModel, BeatsSpreadAndNdAtNct2AndMore) {
 // links exactly to capacity, so any idle link cycle is lost for good; the
 // losses found so far: (1) with 2 VCs the dateline leaves one VC per class, so
 // flows of a class queue behind each other (a ring of +3 flows: 0.74 of the
-// bound, 0.99 with 4 VCs); (2) the one-round input-first allocator idles the
+// bound, 0.97 with 4 VCs of 16 flits); (2) the one-round input-first allocator idles the
 // input port that holds a flow going on and a flow turning (allocator
 // output-first, allocator_iterations 2 fixes most of it: allocator_test.cpp);
 // (3) once groups desynchronise by a few cycles, age arbitration by packet
