@@ -21,6 +21,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       cut_through_(config.switching == Switching::virtual_cut_through),
       allocator_iterations_(config.allocator_iterations),
       output_first_(config.allocator == Allocator::output_first),
+      atomic_vcs_(config.atomic_vc_allocation),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -151,7 +152,12 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   if (ivc.want_port >= ports_ || out_links_[static_cast<std::size_t>(ivc.want_port)] == nullptr)
     throw std::logic_error(std::string(name()) + ": packet routed to unconnected port " +
                            std::to_string(ivc.want_port));
-  ivc.need = cut_through_ ? p.header.flits : std::uint16_t{1};
+  // Atomic VC allocation: the downstream buffer of the VC must be empty (all
+  // its credits back), so that a VC buffer never queues a packet behind
+  // another packet's flits (router_config.hpp, key vc_allocation).
+  ivc.need = atomic_vcs_ ? static_cast<std::uint16_t>(out_links_[static_cast<std::size_t>(ivc.want_port)]->buffer_flits())
+             : cut_through_ ? p.header.flits
+                            : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_);
 }

@@ -19,7 +19,8 @@
 //      needs a credit on its packet's output VC; a head flit that is routed
 //      (routing delay over) needs a free output VC of its route step's class
 //      (dateline) with one credit (wormhole) or credits for the whole packet
-//      (virtual cut-through);
+//      (virtual cut-through), or, with atomic VC allocation, an empty
+//      downstream buffer (every credit back);
 //   3. match requests to outputs (key `allocator`), at most one flit leaving
 //      each input port and entering each output port per cycle:
 //        input-first   each input port's arbiter picks one of its requesting
@@ -156,6 +157,7 @@ class Router final : public Clocked {
   bool cut_through_;
   int allocator_iterations_;
   bool output_first_;
+  bool atomic_vcs_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;

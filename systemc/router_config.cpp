@@ -43,6 +43,9 @@ const std::vector<KeyDoc>& router_keys() {
       {"allocator", "switch allocator: input-first (each input port picks one ready VC, then each output one input "
                     "port) or output-first (every ready VC requests its output, each output grants one, each input "
                     "port accepts one grant)", "input-first", "input-first, output-first"},
+      {"vc_allocation", "when a head may take a free output VC: non-atomic (as soon as the VC has a credit, "
+                        "wormhole, or room for the packet, vct) or atomic (only once the VC's downstream buffer is "
+                        "empty, so a VC buffer never holds two packets)", "non-atomic", "non-atomic, atomic"},
       {"allocator_iterations", "rounds of input-first separable allocation per cycle (iSLIP-style): inputs "
        "and outputs left unmatched by a round try again with their other VCs", "1", "1..4"},
       {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
@@ -70,6 +73,7 @@ RouterConfig router_config_from(const Params& params) {
   c.allocator = params.choice("allocator", "input-first", {"input-first", "output-first"}) == "output-first"
                     ? Allocator::output_first
                     : Allocator::input_first;
+  c.atomic_vc_allocation = params.choice("vc_allocation", "non-atomic", {"non-atomic", "atomic"}) == "atomic";
   c.allocator_iterations =
       static_cast<int>(params.integer("allocator_iterations", c.allocator_iterations, 1, 4));
   c.validate();

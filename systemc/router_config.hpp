@@ -47,6 +47,7 @@ struct RouterConfig {
   int age_width = 0;           // bits of the age counter; 0 = exact
   bool dateline = true;        // VC classes from the topology's dateline
   Allocator allocator = Allocator::input_first;
+  bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of separable allocation per cycle
 
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }

@@ -1,11 +1,13 @@
 // The router's switch allocators (router.hpp step 3, keys `allocator` and
-// `allocator_iterations`): the keys and their errors; the router-fairness
+// `allocator_iterations`) and atomic VC allocation (step 2, key
+// `vc_allocation`): the keys and their errors; the router-fairness
 // facts of document 000 hold under the output-first allocator as under the
 // input-first one; collectives land every word under it; and on the DOR turn
 // of A2AT's (i, i) groups (document 001) it keeps the turning input port
 // busy where the one-round input-first allocator lets it idle.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -120,6 +122,9 @@ TEST(Allocator, KeysReadAndBadValuesNameTheKey) {
       EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
     }
   };
+  EXPECT_FALSE(d.atomic_vc_allocation);
+  EXPECT_TRUE(router_config_from(Params{{"vc_allocation", "atomic"}}).atomic_vc_allocation);
+  fails({{"vc_allocation", "eager"}}, "vc_allocation");
   fails({{"allocator", "wavefront"}}, "allocator");
   fails({{"allocator_iterations", "0"}}, "allocator_iterations");
   fails({{"allocator_iterations", "5"}}, "allocator_iterations");
@@ -128,11 +133,13 @@ TEST(Allocator, KeysReadAndBadValuesNameTheKey) {
   EXPECT_THROW(bad.validate(), ConfigError);
 }
 
-// Spec a2a-hopgroup router fact 5 under the output-first allocator: age gives
-// 1/3 each, local-through 0.25 / 0.25 / 0.50, and the shared link runs full.
-TEST(Allocator, RouterFairnessFactsHoldOutputFirst) {
-  for (int iterations : {1, 2}) {
-    const RouterConfig router = allocator(Allocator::output_first, iterations);
+// Spec a2a-hopgroup router fact 5 under the output-first allocator and under
+// atomic VC allocation: age gives 1/3 each, local-through 0.25 / 0.25 / 0.50,
+// and the shared link runs full.
+TEST(Allocator, RouterFairnessFactsHoldOutputFirstAndAtomic) {
+  for (int iterations : {1, 2, 0}) {
+    RouterConfig router = allocator(Allocator::output_first, std::max(iterations, 1));
+    router.atomic_vc_allocation = iterations == 0;  // 0: atomic VCs, output-first, one round
     const auto age = shares(router, "age");
     for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(age[i], 1.0 / 3.0, 0.02) << "iterations " << iterations;
     EXPECT_NEAR(age[3], 1.0, 0.01);
@@ -145,7 +152,7 @@ TEST(Allocator, RouterFairnessFactsHoldOutputFirst) {
 }
 
 // Every word lands where the functional executor puts it, under both
-// allocators and several rounds, for the all-to-alls of documents 000 and 001.
+// allocators, one and several rounds, non-atomic and atomic VC allocation, for the all-to-alls of documents 000 and 001.
 TEST(Allocator, CollectivesLandEveryWordUnderEveryAllocator) {
   for (const std::string allocator_name : {"input-first", "output-first"})
     for (const std::string iterations : {"1", "3"})
@@ -157,6 +164,9 @@ TEST(Allocator, CollectivesLandEveryWordUnderEveryAllocator) {
                                                                              {"arbitration", arbitration},
                                                                              {"allocator", allocator_name},
                                                                              {"allocator_iterations", iterations},
+                                                                             {"vc_allocation",
+                                                                              iterations == "1" ? "non-atomic"
+                                                                                                : "atomic"},
                                                                              {"message_flits", "12"}}));
             const std::string what = allocator_name + " x" + iterations + " " + topology + " " + algorithm + " " +
                                      arbitration;
