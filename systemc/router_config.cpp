@@ -46,8 +46,8 @@ const std::vector<KeyDoc>& router_keys() {
       {"vc_allocation", "when a head may take a free output VC: non-atomic (as soon as the VC has a credit, "
                         "wormhole, or room for the packet, vct) or atomic (only once the VC's downstream buffer is "
                         "empty, so a VC buffer never holds two packets)", "non-atomic", "non-atomic, atomic"},
-      {"allocator_iterations", "rounds of input-first separable allocation per cycle (iSLIP-style): inputs "
-       "and outputs left unmatched by a round try again with their other VCs", "1", "1..4"},
+      {"allocator_iterations", "rounds of switch allocation per cycle (iSLIP-style): inputs and outputs "
+       "left unmatched by a round try again with their other VCs; priorities move on first-round grants only", "1", "1..4"},
       {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
        "true, false"},
   };

@@ -48,7 +48,7 @@ struct RouterConfig {
   bool dateline = true;        // VC classes from the topology's dateline
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
-  int allocator_iterations = 1;  // rounds of separable allocation per cycle
+  int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)
 
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }
   /// Cycles between the allocation decision and departure on the link.
