@@ -50,11 +50,14 @@ for block in "${blocks[@]}"; do
   python3 "$root/scripts/synth_wrapper.py" "$out/$block.ports.json" "$block" >"$out/${block}_ring.v"
   yosys -q -l "$out/$block.ring.log" -p "read_verilog -sv $package $src $out/${block}_ring.v;
     synth_ice40 -top synth_wrapper -json $out/$block.ring.json" >/dev/null
-  if nextpnr-ice40 --hx8k --package ct256 --seed 1 --freq 100 --timing-allow-fail --pcf-allow-unconstrained \
+  # nextpnr's router can loop on some netlists: bound it (PNR_TIMEOUT seconds)
+  if timeout "${PNR_TIMEOUT:-900}" nextpnr-ice40 --hx8k --package ct256 --seed 1 --freq 100 --timing-allow-fail --pcf-allow-unconstrained \
       --json "$out/$block.ring.json" --asc "$out/$block.ring.asc" -l "$out/$block.nextpnr.log" \
       >/dev/null 2>&1; then
     fmax=$(grep 'Max frequency for clock' "$out/$block.nextpnr.log" | tail -1 |
            sed -E 's/.*: ([0-9.]+) MHz.*/\1 MHz/')
+  elif [ $? -eq 124 ]; then
+    fmax="pnr timed out"
   else
     fmax="pnr failed"
   fi

@@ -48,6 +48,23 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
   return p;
 }
 
+nlohmann::json router_json(const systemc::RouterConfig& rc) {
+  return {{"vcs", rc.vcs},
+          {"buffer_flits", rc.buffer_flits},
+          {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
+          {"arbitration", rc.arbitration},
+          {"age_width", rc.age_width},
+          {"allocator", rc.allocator == systemc::Allocator::output_first ? "output-first" : "input-first"},
+          {"allocator_iterations", rc.allocator_iterations},
+          {"vc_allocation", rc.atomic_vc_allocation ? "atomic" : "non-atomic"},
+          {"router_delay", rc.router_delay()},
+          {"routing_delay", rc.routing_delay},
+          {"allocation_delay", rc.allocation_delay},
+          {"traversal_delay", rc.traversal_delay},
+          {"link_latency", rc.link_latency},
+          {"dateline", rc.dateline}};
+}
+
 RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
   if (params.has("algorithm")) {
@@ -70,16 +87,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   j["routers"] = r.routers;
   j["injection_rate"] = s.load.injection_rate;
   j["packet_flits"] = s.load.packet_flits;
-  j["router"] = {{"vcs", rc.vcs},
-                 {"buffer_flits", rc.buffer_flits},
-                 {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
-                 {"arbitration", rc.arbitration},
-                 {"router_delay", rc.router_delay()},
-                 {"routing_delay", rc.routing_delay},
-                 {"allocation_delay", rc.allocation_delay},
-                 {"traversal_delay", rc.traversal_delay},
-                 {"link_latency", rc.link_latency},
-                 {"dateline", rc.dateline}};
+  j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
   j["window_cycles"] = r.window_cycles;
   j["completed"] = r.completed;

@@ -12,7 +12,14 @@
 
 #include "collectives/params.hpp"
 
+namespace collnet::systemc {
+struct RouterConfig;
+}
+
 namespace collnet::cli {
+
+/// The JSON object `router` of both kinds of run: every router key as run.
+nlohmann::json router_json(const systemc::RouterConfig& rc);
 
 /// Embedded default of `collnet run`: A2AT with 4 controllers on an 8x8 torus
 /// next to the A2A baseline (issue 5).

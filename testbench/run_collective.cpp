@@ -47,13 +47,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["schedule_engine"] = r.schedule_engine;
   j["nic_blocks"] = r.nic_blocks;
   j["barrier"] = {{"kind", r.barrier}, {"latency", r.barrier_latency}};
-  j["router"] = {{"vcs", rc.vcs},
-                 {"buffer_flits", rc.buffer_flits},
-                 {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
-                 {"arbitration", rc.arbitration},
-                 {"router_delay", rc.router_delay()},
-                 {"link_latency", rc.link_latency},
-                 {"dateline", rc.dateline}};
+  j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
   j["completed"] = r.completed;
   j["lower_bound_cycles"] = r.lower_bound_cycles;

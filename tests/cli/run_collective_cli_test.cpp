@@ -48,6 +48,37 @@ TEST(RunCollectiveCli, YamlScenarioRunsTheNamedCollective) {
   EXPECT_FALSE(j.contains("compare"));
 }
 
+// The `router` object reports every router key as the run used it, for
+// collective and synthetic runs alike.
+TEST(RunCollectiveCli, RouterObjectReportsTheKeysAsSet) {
+  const std::vector<std::string> sets = {"--set", "vcs=4", "--set", "buffer_flits=6", "--set", "switching=vct",
+                                         "--set", "allocator=output-first", "--set", "allocator_iterations=3",
+                                         "--set", "vc_allocation=atomic", "--set", "age_width=12", "--set",
+                                         "router_delay=3", "--set", "routing_delay=1", "--set", "topology=torus:4x4"};
+  for (const std::string kind : {"algorithm=a2a-spread", "traffic=uniform"}) {
+    const fs::path json = scratch() / "router_object.json";
+    std::vector<std::string> args = {"run", "--set", kind, "--set", "message_flits=4", "--json", json.string()};
+    if (kind.starts_with("traffic")) args[4] = "measure_cycles=200";
+    args.insert(args.end(), sets.begin(), sets.end());
+    const CliRun r = run_collnet(args);
+    ASSERT_EQ(r.status, 0) << kind << r.out << r.err;
+    const auto router = read_json(json)["router"];
+    EXPECT_EQ(router["vcs"], 4) << kind;
+    EXPECT_EQ(router["buffer_flits"], 6) << kind;
+    EXPECT_EQ(router["switching"], "vct") << kind;
+    EXPECT_EQ(router["allocator"], "output-first") << kind;
+    EXPECT_EQ(router["allocator_iterations"], 3) << kind;
+    EXPECT_EQ(router["vc_allocation"], "atomic") << kind;
+    EXPECT_EQ(router["age_width"], 12) << kind;
+    EXPECT_EQ(router["router_delay"], 3) << kind;
+    EXPECT_EQ(router["routing_delay"], 1) << kind;
+    // the rest of router_delay: allocation (default 1) then traversal
+    EXPECT_EQ(router["allocation_delay"], 1) << kind;
+    EXPECT_EQ(router["traversal_delay"], 1) << kind;
+    EXPECT_EQ(router["dateline"], true) << kind;
+  }
+}
+
 TEST(RunCollectiveCli, DeadlockExits3) {
   const CliRun r = run_collnet({"run", "--set", "topology=torus:6", "--set", "algorithm=a2a-hopgroup-direct", "--set",
                                 "barriers=false", "--set", "pacing=false", "--set", "arbitration=local-through",
