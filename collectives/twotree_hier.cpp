@@ -1,7 +1,7 @@
 #include "collectives/twotree_hier.hpp"
 
 #include "collectives/reduction_keys.hpp"
-#include "collectives/spine_choice.hpp"
+#include "collectives/tree_collective.hpp"
 
 namespace collnet::collectives {
 
@@ -36,19 +36,7 @@ std::vector<Stage> hierarchical_stages(const HierarchicalPlan& plan, Collective 
 namespace {
 
 Schedule build(const topology::Topology& topology, const Params& params) {
-  const auto* fabric = dynamic_cast<const topology::LeafSpine*>(&topology);
-  if (!fabric)
-    throw ConfigError("key 'topology': twotree-hier runs on a leaf/spine fabric; accepted: leafspine:p=P, "
-                      "leafspine-wiring:FILE; got '" + topology.name() + "'");
-  const ReductionSetup setup = read_reduction_setup(params);
-  const int processes = read_processes(params, topology.endpoint_count());
-  const Grouping grouping = read_grouping(params);
-  const SpineChoice choice = read_spine_choice(params);
-  const HierarchicalPlan plan = plan_twotree_hier(*fabric, grouping, processes);
-  const auto stages = hierarchical_stages(plan, setup.collective);
-  auto transfers = stage_transfers(stages, setup.elements, setup.blocks);
-  choose_spines(topology, plan.placement, transfers, choice);
-  return tree_schedule(topology, plan.placement, stages, transfers, setup, "twotree-hier");
+  return tree_collective_schedule(topology, plan_tree_collective("twotree-hier", topology, params));
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 #include "driver/engine_loader.hpp"
 
 #include <array>
+#include <stdexcept>
 
 #include "collectives/a2a_common.hpp"
 #include "collectives/a2a_grouped.hpp"
 #include "collectives/a2a_optimal.hpp"
+#include "collectives/tree_collective.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
 #include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
+#include "hls/schedule_engine_twotree.hpp"
 #include "topology/boards.hpp"
 #include "topology/grid.hpp"
 
@@ -36,6 +39,13 @@ std::uint32_t words_of(const Params& params, const topology::Grid& grid) {
 
 std::string topology_refusal(EngineKind kind, const std::string& algorithm, const topology::Topology& topology) {
   const std::string block = engine_block(kind);
+  if (kind == EngineKind::twotree) {
+    // SELF and the entries' partners are 16-bit endpoint ids.
+    if (topology.endpoint_count() > 65536)
+      return "key 'topology': " + block + " holds endpoint ids of 16 bits, " + topology.name() + " has " +
+             std::to_string(topology.endpoint_count()) + " endpoints";
+    return "";
+  }
   if (kind == EngineKind::hd) {
     // SIZE0..3 hold 1, 2 or 4: every boards:WxXxYxZ topology (topology/boards.hpp).
     if (dynamic_cast<const topology::Boards*>(&topology) == nullptr)
@@ -76,7 +86,8 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
                " has " + std::to_string(largest_side(*grid));
       return "";
     }
-    case EngineKind::hd: return "";
+    case EngineKind::hd:
+    case EngineKind::twotree: return "";
   }
   return "";
 }
@@ -180,6 +191,118 @@ std::vector<EngineWrite> hd_writes(const std::string& algorithm, const topology:
   return w;
 }
 
+/// A child's slot at its parent: its index among the parent's children of
+/// the stage, T1 children first (tree_pipeline.hpp memory layout).
+std::uint32_t slot_at_parent(const collectives::PipelinedTrees& shape, int t, int v) {
+  const int parent = shape.trees[static_cast<std::size_t>(t)].parent[static_cast<std::size_t>(v)];
+  std::uint32_t index = 0;
+  for (int u = 0; u < static_cast<int>(shape.trees.size()); ++u)
+    for (int c : shape.trees[static_cast<std::size_t>(u)].children[static_cast<std::size_t>(parent)]) {
+      if (u == t && c == v) return index;
+      ++index;
+    }
+  throw std::logic_error("two-tree engine loader: child not found at its parent");
+}
+
+int position_of(const collectives::TreeInstance& inst, int rank) {
+  for (std::size_t i = 0; i < inst.ranks.size(); ++i)
+    if (inst.ranks[i] == rank) return static_cast<int>(i);
+  return -1;
+}
+
+/// One rank's stages as the engine reads them (hls/schedule_engine_twotree.hpp:
+/// a reduce stage sends up by table 174/175 and receives by 176/177; a
+/// broadcast stage swaps the roles).
+std::vector<hls::TwotreeEngineStage> twotree_stages(const collectives::TreeCollectivePlan& plan, int rank) {
+  namespace cc = collectives;
+  std::vector<hls::TwotreeEngineStage> out;
+  std::uint32_t reduce_index = 0;
+  for (std::size_t s = 0; s < plan.stages.size(); ++s) {
+    const cc::Stage& stage = plan.stages[s];
+    hls::TwotreeEngineStage st;
+    st.broadcast = stage.kind == cc::StageKind::broadcast;
+    st.reduce_index = reduce_index;
+    st.base_phase = plan.phases[s].first;
+    if (!st.broadcast) ++reduce_index;
+    const cc::TreeInstance* inst = nullptr;
+    int v = -1;
+    for (const auto& i : stage.instances)
+      if ((v = position_of(i, rank)) >= 0) {
+        inst = &i;
+        break;
+      }
+    if (inst != nullptr && inst->shape.ranks >= 2) {
+      const auto& shape = inst->shape;
+      const auto& send = plan.global[s] ? plan.tables.global_send : plan.tables.local_send;
+      const auto& recv = plan.global[s] ? plan.tables.global_receive : plan.tables.local_receive;
+      auto height = [&](int t, int pos) {
+        return static_cast<std::uint32_t>(shape.trees[static_cast<std::size_t>(t)].height[static_cast<std::size_t>(pos)]);
+      };
+      // level of the node whose edge to its parent carries the block
+      auto level = [&](int t, int pos) {
+        return st.broadcast ? static_cast<std::uint32_t>(shape.depth - 1) - height(t, pos) : height(t, pos);
+      };
+      for (std::size_t c = 0; c < 2; ++c) {
+        const cc::ProcedureEntry up = send[static_cast<std::size_t>(rank)][c];
+        const cc::ProcedureEntry down = recv[static_cast<std::size_t>(rank)][c];
+        const cc::ProcedureEntry out_entry = st.broadcast ? down : up;
+        const cc::ProcedureEntry in_entry = st.broadcast ? up : down;
+        if (out_entry.partner >= 0) {
+          const int child = st.broadcast ? position_of(*inst, out_entry.partner) : v;
+          st.entries[c] = {true, static_cast<std::uint32_t>(out_entry.tree),
+                           st.broadcast ? 0u : slot_at_parent(shape, out_entry.tree, v), level(out_entry.tree, child),
+                           static_cast<std::uint32_t>(plan.placement.endpoint(out_entry.partner))};
+        }
+        if (in_entry.partner >= 0) {
+          const int child = st.broadcast ? v : position_of(*inst, in_entry.partner);
+          st.entries[2 + c] = {true, static_cast<std::uint32_t>(in_entry.tree),
+                               st.broadcast ? 0u : slot_at_parent(shape, in_entry.tree, child),
+                               level(in_entry.tree, child),
+                               static_cast<std::uint32_t>(plan.placement.endpoint(in_entry.partner))};
+        }
+      }
+    }
+    out.push_back(st);
+  }
+  return out;
+}
+
+/// The plan fits the engine: every rank's SENDs fit the route hint table.
+/// (tree_schedule checks the memory and phase limits.)
+void check_twotree_plan(const collectives::TreeCollectivePlan& plan) {
+  std::vector<std::size_t> sends;
+  for (const auto& x : plan.transfers) {
+    if (x.sender >= static_cast<int>(sends.size())) sends.resize(static_cast<std::size_t>(x.sender) + 1, 0);
+    ++sends[static_cast<std::size_t>(x.sender)];
+  }
+  for (std::size_t rank = 0; rank < sends.size(); ++rank)
+    if (sends[rank] > hls::TwotreeScheduleEngine::hint_entries)
+      throw ConfigError("key 'blocks': schedule_engine_twotree holds " +
+                        std::to_string(hls::TwotreeScheduleEngine::hint_entries) +
+                        " route hints (one per SEND), rank " + std::to_string(rank) + " sends " +
+                        std::to_string(sends[rank]) + "; use fewer blocks (an allreduce sends up to 8 per block)");
+}
+
+/// `endpoint`'s writes: its rank's stages and the spine hint of each of its
+/// SENDs in program order (an endpoint without a rank runs END only).
+std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& plan, topology::EndpointId endpoint) {
+  const int rank = plan.placement.rank(endpoint);
+  std::vector<hls::TwotreeEngineStage> stages;
+  std::vector<std::uint8_t> hints;
+  if (rank >= 0) {
+    stages = twotree_stages(plan, rank);
+    for (const auto& x : plan.transfers)
+      if (x.sender == rank) hints.push_back(x.route_hint);
+  }
+  std::vector<EngineWrite> w;
+  for (const auto& x : hls::twotree_engine_writes(plan.setup.dtype == DataType::float64,
+                                                  static_cast<std::uint32_t>(plan.setup.op), plan.single_tree,
+                                                  static_cast<std::uint32_t>(endpoint), plan.setup.elements,
+                                                  static_cast<std::uint32_t>(plan.setup.blocks), stages, hints))
+    w.push_back({x.addr, x.data});
+  return w;
+}
+
 }  // namespace
 
 std::string engine_block(EngineKind kind) { return "schedule_engine_" + engine_short_name(kind); }
@@ -190,6 +313,7 @@ std::string engine_short_name(EngineKind kind) {
     case EngineKind::a2at: return "a2at";
     case EngineKind::hopgroup: return "hopgroup";
     case EngineKind::hd: return "hd";
+    case EngineKind::twotree: return "twotree";
   }
   return "?";
 }
@@ -199,6 +323,8 @@ std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm) {
   if (algorithm == "a2a-optimal") return EngineKind::a2at;
   if (algorithm == "a2a-hopgroup" || algorithm == "a2a-hopgroup-direct") return EngineKind::hopgroup;
   if (algorithm == "hd-allreduce" || algorithm == "hd-allreduce-conventional") return EngineKind::hd;
+  if (algorithm == "twotree-hier" || algorithm == "twotree-flat" || algorithm == "tree-single")
+    return EngineKind::twotree;
   return std::nullopt;
 }
 
@@ -206,7 +332,8 @@ std::string covered_algorithms() {
   return "a2a-spread and a2a-nd (schedule_engine_a2a: grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes), "
          "a2a-optimal (schedule_engine_a2at: 2-D grids, sides up to 64, at most 257 nodes), a2a-hopgroup (1-D to "
          "3-D) and a2a-hopgroup-direct (1-D to 4-D) (schedule_engine_hopgroup: sides up to 64), hd-allreduce and "
-         "hd-allreduce-conventional (schedule_engine_hd: boards)";
+         "hd-allreduce-conventional (schedule_engine_hd: boards), twotree-hier, twotree-flat and tree-single "
+         "(schedule_engine_twotree: up to 65536 endpoints, 1024 SENDs per rank)";
 }
 
 std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params) {
@@ -240,14 +367,36 @@ std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topol
     throw ConfigError("endpoint " + std::to_string(endpoint) + " is not a node of " + topology.name());
   if (*kind == EngineKind::hd)
     return hd_writes(algorithm, dynamic_cast<const topology::Boards&>(topology), params, endpoint);
+  if (*kind == EngineKind::twotree) {
+    const collectives::TreeCollectivePlan plan = collectives::plan_tree_collective(algorithm, topology, params);
+    check_twotree_plan(plan);
+    return twotree_writes(plan, endpoint);
+  }
   const auto& grid = dynamic_cast<const topology::Grid&>(topology);
   switch (*kind) {
     case EngineKind::a2a: return a2a_writes(algorithm, grid, params, endpoint);
     case EngineKind::a2at: return a2at_writes(grid, params, endpoint);
     case EngineKind::hopgroup: return hopgroup_writes(algorithm, grid, params, endpoint);
-    case EngineKind::hd: break;
+    case EngineKind::hd:
+    case EngineKind::twotree: break;
   }
   return {};
+}
+
+std::vector<std::vector<EngineWrite>> engine_writes_all(const std::string& algorithm,
+                                                        const topology::Topology& topology, const Params& params) {
+  std::vector<std::vector<EngineWrite>> all;
+  if (engine_for_algorithm(algorithm) == EngineKind::twotree) {
+    const std::string why = topology_refusal(EngineKind::twotree, algorithm, topology);
+    if (!why.empty()) throw ConfigError(why);
+    const collectives::TreeCollectivePlan plan = collectives::plan_tree_collective(algorithm, topology, params);
+    check_twotree_plan(plan);
+    for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) all.push_back(twotree_writes(plan, e));
+    return all;
+  }
+  for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e)
+    all.push_back(engine_writes(algorithm, topology, params, e));
+  return all;
 }
 
 }  // namespace collnet::driver

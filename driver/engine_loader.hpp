@@ -15,7 +15,7 @@
 //
 // The register and table maps and their sizes are documented once, in the
 // engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp,
-// _hd.hpp);
+// _hd.hpp, _twotree.hpp);
 // this loader validates every value against those sizes and throws
 // ConfigError naming the scenario key, so an engine is never loaded with a
 // value its registers would truncate.
@@ -27,11 +27,16 @@
 //                               a2a-hopgroup-direct (1-4 dims)
 //   schedule_engine_hd          hd-allreduce,                     boards:WxXxYxZ (sizes 1, 2, 4),
 //                               hd-allreduce-conventional         L a multiple of A x boards
+//   schedule_engine_twotree     twotree-hier, twotree-flat,       <= 65536 endpoints, <= 1024 SENDs
+//                               tree-single                       per rank (route hint table)
 // The all-to-all engines also need 2*N*m <= 2^20 words
 // (collectives::message_words); the hd engine's memory layout is checked by
 // collectives::build_hd_allreduce, which a run builds first.
-// (The two-tree engine is loaded from the procedure tables by
-// tests/hls/twotree_engine_load.hpp; it is not in the NIC's loop.)
+// The two-tree engine is loaded from the procedure tables of the plan the
+// reference schedule is built from (collectives/tree_collective.hpp), with
+// per entry the tree, the child slot, the pipeline level and the partner's
+// endpoint, and the spine hint of every SEND; tree_schedule checks its
+// memory and phase limits.
 #pragma once
 
 #include <cstdint>
@@ -44,7 +49,7 @@
 
 namespace collnet::driver {
 
-enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd };
+enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd, twotree };
 
 /// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
 std::string engine_block(EngineKind kind);
@@ -77,5 +82,10 @@ std::string covered_algorithms();
 /// exceeds the engine (engine_refusal).
 std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topology::Topology& topology,
                                        const Params& params, topology::EndpointId endpoint);
+
+/// engine_writes of every endpoint, in endpoint order (the two-tree engine's
+/// plan is built once for all of them).
+std::vector<std::vector<EngineWrite>> engine_writes_all(const std::string& algorithm,
+                                                        const topology::Topology& topology, const Params& params);
 
 }  // namespace collnet::driver

@@ -19,7 +19,8 @@ const std::vector<KeyDoc>& collective_keys() {
       {"schedule_engine",
        "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), hls (the "
        "algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: a2a-spread, a2a-nd, "
-       "a2a-optimal, a2a-hopgroup, a2a-hopgroup-direct, hd-allreduce, hd-allreduce-conventional; its HLS class or "
+       "a2a-optimal, a2a-hopgroup, a2a-hopgroup-direct, hd-allreduce, hd-allreduce-conventional, twotree-hier, "
+       "twotree-flat, tree-single; its HLS class or "
        "its RTL by nic_blocks), auto (the engine where one covers the scenario, else reference)",
        "auto", "auto, reference, hls"},
       {"nic_blocks",
@@ -210,10 +211,13 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
                          [&book](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); });
   std::vector<std::unique_ptr<Nic>> nics;
   nics.reserve(endpoints);
+  const std::vector<std::vector<driver::EngineWrite>> writes =
+      engine ? driver::engine_writes_all(schedule.algorithm, *topo, s.params)
+             : std::vector<std::vector<driver::EngineWrite>>(endpoints);
   for (std::size_t e = 0; e < endpoints; ++e) {
     const auto id = static_cast<topology::EndpointId>(e);
     nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, nic,
-                                         make_descriptor_source(source, schedule, *topo, s.params, id), schedule,
+                                         make_descriptor_source(source, schedule, writes[e], id), schedule,
                                          barrier, book));
     book.nics[e] = nics.back().get();
   }

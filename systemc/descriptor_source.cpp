@@ -8,6 +8,7 @@
 #include "hls/schedule_engine_a2at.hpp"
 #include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
+#include "hls/schedule_engine_twotree.hpp"
 #include "systemc/engine_block.hpp"
 #include "systemc/rtl_blocks.hpp"
 
@@ -96,19 +97,21 @@ std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
     case driver::EngineKind::hopgroup:
       return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>>();
     case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine, hls::HdEngineInputs>>();
+    case driver::EngineKind::twotree:
+      return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine, hls::TwotreeEngineInputs>>();
   }
   throw std::logic_error("make_hls_engine: unknown engine");
 }
 
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
-                                                         const topology::Topology& topology, const Params& params,
+                                                         const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint) {
   if (kind == SourceKind::reference)
     return std::make_unique<ProgramSource>(schedule.programs.at(static_cast<std::size_t>(endpoint)));
   const std::optional<driver::EngineKind> engine = driver::engine_for_algorithm(schedule.algorithm);
   if (!engine) throw std::logic_error("no schedule engine covers " + schedule.algorithm);
   return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(*engine) : make_hls_engine(*engine),
-                                        driver::engine_writes(schedule.algorithm, topology, params, endpoint));
+                                        writes);
 }
 
 }  // namespace collnet::systemc

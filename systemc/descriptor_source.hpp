@@ -30,10 +30,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
+#include "driver/engine_loader.hpp"
 #include "systemc/cycle.hpp"
 #include "topology/topology.hpp"
 
@@ -56,10 +58,10 @@ class DescriptorSource {
 enum class SourceKind { reference, hls, rtl };
 
 /// The source of endpoint `endpoint`'s descriptors. For SourceKind::hls and
-/// rtl the caller has checked driver::engine_covering(); the engine is loaded
-/// by driver::engine_writes.
+/// rtl the caller has checked driver::engine_covering(), and `writes` are the
+/// endpoint's driver::engine_writes, which load the engine.
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
-                                                         const topology::Topology& topology, const Params& params,
+                                                         const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint);
 
 }  // namespace collnet::systemc

@@ -13,6 +13,7 @@
 #include <Vschedule_engine_a2at.h>
 #include <Vschedule_engine_hd.h>
 #include <Vschedule_engine_hopgroup.h>
+#include <Vschedule_engine_twotree.h>
 #include <verilated.h>
 
 namespace collnet::systemc {
@@ -158,6 +159,8 @@ std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
     case driver::EngineKind::hopgroup:
       return std::make_unique<RtlEngine<Vschedule_engine_hopgroup>>("schedule_engine_hopgroup");
     case driver::EngineKind::hd: return std::make_unique<RtlEngine<Vschedule_engine_hd>>("schedule_engine_hd");
+    case driver::EngineKind::twotree:
+      return std::make_unique<RtlEngine<Vschedule_engine_twotree>>("schedule_engine_twotree");
   }
   throw std::logic_error("make_rtl_engine: unknown engine");
 }

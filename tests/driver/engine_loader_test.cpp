@@ -15,6 +15,7 @@
 #include "hls/schedule_engine_a2at.hpp"
 #include "hls/schedule_engine_hd.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
+#include "hls/schedule_engine_twotree.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;
@@ -47,6 +48,8 @@ std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topol
     case driver::EngineKind::hopgroup:
       return run_engine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>(writes);
     case driver::EngineKind::hd: return run_engine<hls::HdScheduleEngine, hls::HdEngineInputs>(writes);
+    case driver::EngineKind::twotree:
+      return run_engine<hls::TwotreeScheduleEngine, hls::TwotreeEngineInputs>(writes);
   }
   return {};
 }
@@ -69,6 +72,13 @@ TEST(EngineLoader, LoadedEnginesEmitTheReferencePrograms) {
       {"hd-allreduce", "boards:2x2x1x1", {{"op", "max"}, {"dim_order", "bandwidth"}}},
       {"hd-allreduce", "boards:4x1x2x1", {{"op", "average"}, {"elements", "48"}, {"aggregation_units", "2"}}},
       {"hd-allreduce-conventional", "boards:2x2x2x1", {{"dtype", "float64"}, {"aggregation_units", "1"}}},
+      {"twotree-hier", "leafspine:p=6", {{"processes", "32"}, {"blocks", "3"}, {"elements", "17"}}},
+      {"twotree-hier", "leafspine:p=6",
+       {{"collective", "reduce"}, {"op", "max"}, {"dtype", "float64"}, {"grouping", "leaf"}, {"processes", "20"}}},
+      {"twotree-hier", "leafspine:p=8", {{"collective", "broadcast"}, {"spine_choice", "receiver_port"}}},
+      {"twotree-flat", "leafspine:p=6", {{"placement", "grouped"}, {"spine_choice", "sender_port"}, {"blocks", "5"}}},
+      {"tree-single", "leafspine:p=6", {{"op", "product"}, {"processes", "13"}}},
+      {"twotree-flat", "torus:3x3", {{"collective", "reduce"}, {"elements", "9"}}},
   };
   for (const Case& c : cases) {
     const auto topo = topology::make_topology(c.topology);
@@ -149,6 +159,11 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
   expect_refused("a2a-nd", "torus:8x8", {{"message_flits", "65536"}}, "message_flits", "");
   expect_refused("hd-allreduce", "torus:4x4", {}, "topology", "boards");
   expect_refused("hd-allreduce", "boards:2x2x1x1", {{"elements", "20"}}, "elements", "multiple");
+  // Two-tree route hint table: 1024 SENDs per rank (an allreduce sends up to
+  // 8 per block); every rank is checked, not only endpoint 0.
+  expect_refused("twotree-hier", "leafspine:p=6", {{"blocks", "200"}, {"elements", "1000"}}, "blocks",
+                 "1024 route hints");
+  expect_refused("twotree-hier", "torus:4x4", {}, "topology", "leaf/spine");
   // No engine: the message lists what is covered.
   expect_refused("tree-bcast", "tree:kary=2,n=7", {}, "algorithm", "a2a-optimal");
   // The largest tables are accepted: 255 offsets, sides of 64, 4-D boards.

@@ -116,6 +116,25 @@ TEST_F(NicBlocksRtl, BackPressureAndOtherEnginesEqualHls) {
                   "hd");
 }
 
+// The two-tree engine in the NIC's loop (document 002 on a leaf/spine
+// fabric): loaded by the driver from the procedure tables, its RTL runs the
+// same cycles and traffic as its HLS class, and every rank ends with the
+// reduction the reference expects.
+TEST_F(NicBlocksRtl, TwotreeEngineEqualsHlsOnLeafSpine) {
+  expect_same_run({{"topology", "leafspine:p=6"},
+                   {"algorithm", "twotree-hier"},
+                   {"processes", "18"},
+                   {"elements", "16"},
+                   {"blocks", "2"}},
+                  "twotree");
+  expect_same_run({{"topology", "leafspine:p=6"},
+                   {"algorithm", "tree-single"},
+                   {"collective", "reduce"},
+                   {"op", "max"},
+                   {"processes", "11"}},
+                  "twotree");
+}
+
 TEST_F(NicBlocksRtl, ReferenceProgramsWithRtlPacersEqualHls) {
   // schedule_engine reference: only the pacers are RTL; an algorithm no
   // engine covers (tree-bcast) runs too.
