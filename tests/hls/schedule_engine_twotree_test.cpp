@@ -47,14 +47,11 @@ std::vector<DescriptorWord> run_engine(TwotreeScheduleEngine& engine,
   return words;
 }
 
-/// The case built as the registered algorithm builds it (checked against the
-/// registry), then the engine on every endpoint. Returns the descriptors
-/// compared.
+/// The case's reference schedule and the loader's writes, then the engine on
+/// every endpoint. Returns the descriptors compared.
 template <typename Stall>
 std::int64_t check_case(const Case& c, collnet::ReceiveOp op, collnet::DataType dtype, Stall stall) {
   const auto build = collnet::testing::build_twotree_case(c, op, dtype);
-  EXPECT_EQ(build.registered.programs, build.reference.programs)
-      << describe(c) << ": reconstruction differs from the registry";
   TwotreeScheduleEngine engine;
   std::int64_t words = 0;
   for (std::size_t e = 0; e < build.writes.size(); ++e) {
