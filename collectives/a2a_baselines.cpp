@@ -29,7 +29,7 @@ Schedule grouped_baseline(const topology::Topology& topology, const Params& para
   const topology::Grid& grid = require_grid(topology, name, 1, 4);
   const int nct = read_nct(params, grid);
   const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count()));
-  return a2a_grouped_schedule(grid, name, nct, m,
+  return a2a_grouped_schedule(grid, name, nct, m, read_group_barriers(params),
                               [&](EndpointId e) { return consecutive_groups(list(grid, e), nct); });
 }
 
@@ -41,7 +41,7 @@ Algorithm make_a2a_spread() {
   a.document = "001";
   a.description = "A2A (MPICH-style baseline of document 001): node r sends to r+1, r+2, ... mod N, nct at a time";
   a.topologies = kGridTopologies;
-  a.keys = {nct_key()};
+  a.keys = {nct_key(), group_barriers_key()};
   a.build = [](const topology::Topology& topology, const Params& params) {
     return grouped_baseline(topology, params, "a2a-spread", [](const topology::Grid& grid, EndpointId rank) {
       const EndpointId n = grid.endpoint_count();
@@ -61,7 +61,7 @@ Algorithm make_a2a_nd() {
       "A2AND (baseline of document 001): every coordinate offset in lexicographic order (dx outermost), nct at "
       "a time";
   a.topologies = kGridTopologies;
-  a.keys = {nct_key()};
+  a.keys = {nct_key(), group_barriers_key()};
   a.build = [](const topology::Topology& topology, const Params& params) {
     return grouped_baseline(topology, params, "a2a-nd", [](const topology::Grid& grid, EndpointId self) {
       std::vector<GroupedSend> sends;

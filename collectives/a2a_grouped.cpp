@@ -19,8 +19,17 @@ int read_nct(const Params& params, const topology::Grid& grid) {
   return static_cast<int>(params.integer("nct", grid.torus() ? 4 : 2, 1, 4));
 }
 
+KeyDoc group_barriers_key() {
+  return {"group_barriers",
+          "a barrier after every group of nct sends: keeps the groups aligned in a packet network, where the "
+          "messages of a group do not end together (the paper's schedule has none)",
+          "false", "true, false"};
+}
+
+bool read_group_barriers(const Params& params) { return params.boolean("group_barriers", false); }
+
 Schedule a2a_grouped_schedule(const topology::Grid& grid, const std::string& algorithm, int nct,
-                              std::uint32_t message_words,
+                              std::uint32_t message_words, bool group_barriers,
                               const std::function<std::vector<SendGroup>(EndpointId)>& groups_of) {
   const std::int32_t nodes = grid.endpoint_count();
   const std::uint32_t m = message_words;
@@ -62,6 +71,7 @@ Schedule a2a_grouped_schedule(const topology::Grid& grid, const std::string& alg
         d.route_hint = send.route_hint;
         p.push_back(d);
       }
+      if (group_barriers) p.push_back(Descriptor::barrier(static_cast<std::uint32_t>(g)));
     }
     for (std::int32_t t = 0; t < nodes; ++t)
       if (!reached[static_cast<std::size_t>(t)])

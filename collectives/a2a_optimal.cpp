@@ -181,7 +181,8 @@ Algorithm make_a2a_optimal() {
             {"group_order",
              "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "
              "group of four loads +x, -x, +y, -y evenly (spec torus NCT 4); 'printed' is the paper's order",
-             "reordered", "printed, reordered"}};
+             "reordered", "printed, reordered"},
+            group_barriers_key()};
   a.build = [](const topology::Topology& topology, const Params& params) {
     const topology::Grid& grid = require_grid(topology, "a2a-optimal", 2, 2);
     const int nct = read_nct(params, grid);
@@ -193,7 +194,7 @@ Algorithm make_a2a_optimal() {
     const int ny = grid.size(1);
     const bool torus = grid.torus();
     const auto offsets = a2at_offset_groups(nx, ny, torus, nct, order);
-    return a2a_grouped_schedule(grid, "a2a-optimal", nct, m, [&](EndpointId e) {
+    return a2a_grouped_schedule(grid, "a2a-optimal", nct, m, read_group_barriers(params), [&](EndpointId e) {
       std::vector<SendGroup> groups;
       groups.reserve(offsets.size());
       for (const auto& og : offsets) {

@@ -92,9 +92,19 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
   return "";
 }
 
+/// The all-to-all engines of document 001 emit the paper's schedule, which
+/// has no barriers (hls/schedule_engine_a2a.hpp, _a2at.hpp).
+void refuse_group_barriers(EngineKind kind, const Params& params) {
+  if (collectives::read_group_barriers(params))
+    throw ConfigError("key 'group_barriers': " + engine_block(kind) +
+                      " emits the schedule without barriers; accepted with the engine: false (the reference "
+                      "programs carry the barriers: schedule_engine auto or reference)");
+}
+
 std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology::Grid& grid, const Params& params,
                                     topology::EndpointId self) {
   namespace R = hls::a2a_engine_reg;
+  refuse_group_barriers(EngineKind::a2a, params);
   const std::uint8_t code = algorithm == "a2a-nd" ? R::algorithm_nd : R::algorithm_spread;
   const auto nct = static_cast<std::uint32_t>(collectives::read_nct(params, grid));  // 1..4 = NCT register
   std::vector<EngineWrite> w;
@@ -108,6 +118,7 @@ std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology
 /// same groups the reference sends), CONTROL last.
 std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& params, topology::EndpointId self) {
   namespace R = hls::a2at_engine_reg;
+  refuse_group_barriers(EngineKind::a2at, params);
   const int nct = collectives::read_nct(params, grid);
   const auto order = params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed"
                          ? collectives::A2atOrder::printed

@@ -70,31 +70,28 @@ Router::Scratch& Router::scratch() {
 }
 
 void Router::Scratch::fit(int ports, int vcs) {
+  // Every vector grows to what this router needs, each on its own: a later
+  // network may have the same radix and more VCs (or the reverse).
   const auto p = static_cast<std::size_t>(ports);
   const auto v = static_cast<std::size_t>(vcs);
-  if (vc_requests.size() < v) {
-    vc_requests.resize(v);
-    vc_candidates.resize(v);
-  }
-  if (port_request_count.size() < p) {
-    port_requests.resize(std::max(p * p, p * v));
-    port_candidates.resize(std::max(p * p, p * v));
-    port_request_count.assign(p, 0);
-    candidate_count.assign(p, 0);
-    offer_count.assign(p, 0);
-    output_start.assign(p, 0);
-    output_matched.assign(p, 0);
-    input_matched.assign(p, 0);
-    touched_outputs.reserve(p);
-    active_inputs.reserve(p);
-    grants.reserve(p);
-  }
-  if (candidates.size() < p * v) {
-    candidates.resize(p * v);
-    candidate_requests.resize(p * v);
-    vc_requests_by_port.resize(p * v);
-    offers.resize(p * v);
-  }
+  auto grow = [](auto& vec, std::size_t n) {
+    if (vec.size() < n) vec.resize(n);
+  };
+  grow(vc_requests, v);
+  grow(vc_candidates, v);
+  grow(port_requests, std::max(p * p, p * v));
+  grow(port_candidates, std::max(p * p, p * v));
+  for (auto* per_port : {&port_request_count, &candidate_count, &offer_count, &output_start})
+    if (per_port->size() < p) per_port->assign(p, 0);
+  if (output_matched.size() < p) output_matched.assign(p, 0);
+  if (input_matched.size() < p) input_matched.assign(p, 0);
+  touched_outputs.reserve(p);
+  active_inputs.reserve(p);
+  grants.reserve(p);
+  grow(candidates, p * v);
+  grow(candidate_requests, p * v);
+  grow(vc_requests_by_port, p * v);
+  grow(offers, p * v);
 }
 
 void Router::end_of_elaboration() {

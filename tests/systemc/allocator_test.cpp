@@ -190,3 +190,31 @@ TEST(Allocator, OutputFirstKeepsTheTurningInputBusy) {
   EXPECT_GE(output_first.cycles, 2 * words);
   EXPECT_LT(output_first.cycles, input_first.cycles);
 }
+
+namespace {
+
+CollectiveResult a2a_with_vcs(const std::string& vcs) {
+  return run_collective(collective_from(Params{{"topology", "torus:4x4"},
+                                               {"algorithm", "a2a-optimal"},
+                                               {"vcs", vcs},
+                                               {"allocator", "output-first"},
+                                               {"allocator_iterations", "2"},
+                                               {"message_flits", "32"}}));
+}
+
+}  // namespace
+
+// The allocator's scratch is shared by every router of the process: a later
+// network with the same radix and more VCs must get room for them (it once
+// kept the first network's size and wrote past it). Same run before and
+// after a run with more VCs: same cycles, same data.
+TEST(Allocator, ScratchGrowsForALaterNetworkWithMoreVcs) {
+  const CollectiveResult first = a2a_with_vcs("2");
+  const CollectiveResult more = a2a_with_vcs("16");
+  const CollectiveResult again = a2a_with_vcs("2");
+  ASSERT_TRUE(first.data_check);
+  ASSERT_TRUE(more.data_check);
+  ASSERT_TRUE(again.data_check);
+  EXPECT_EQ(again.cycles, first.cycles);
+  EXPECT_EQ(again.node_finish, first.node_finish);
+}
