@@ -37,6 +37,7 @@ struct Offset {
   int k = 0;
   int hops = 0;
   Direction direction = Direction::plus;
+  int flows = 0;  // most flows of the step on one link: the pacing gap is flows - 1
 };
 using PhaseStep = std::vector<Offset>;
 
@@ -45,22 +46,25 @@ using PhaseStep = std::vector<Offset>;
 std::vector<PhaseStep> phase_steps(int n, bool torus, bool both, bool descending) {
   std::vector<PhaseStep> steps;
   if (!torus) {
-    // Mesh: signed offsets, one step each; only senders whose n_d + k exists.
+    // Mesh: signed offsets, one step each; only senders whose n_d + k exists,
+    // so a link carries min(h, n - h) flows of offset +-h (the n - h senders
+    // that have a destination, at most h of them behind any one link).
     for (int h = 1; h < n; ++h) {
-      steps.push_back({Offset{h, h, Direction::plus}});
-      steps.push_back({Offset{-h, h, Direction::minus}});
+      const int flows = std::min(h, n - h);
+      steps.push_back({Offset{h, h, Direction::plus, flows}});
+      steps.push_back({Offset{-h, h, Direction::minus, flows}});
     }
   } else if (both) {
     // Offsets k and n-k share the hop count h and run in the same step, each
     // the short way; the offset n/2 of an even size goes + (the torus tie rule).
     for (int h = 1; 2 * h <= n; ++h) {
-      PhaseStep s{Offset{h, h, Direction::plus}};
-      if (2 * h != n) s.push_back(Offset{-h, h, Direction::minus});
+      PhaseStep s{Offset{h, h, Direction::plus, h}};
+      if (2 * h != n) s.push_back(Offset{-h, h, Direction::minus, h});
       steps.push_back(std::move(s));
     }
   } else {
     // + direction only: the hop count of offset k is k.
-    for (int k = 1; k < n; ++k) steps.push_back({Offset{k, k, Direction::plus}});
+    for (int k = 1; k < n; ++k) steps.push_back({Offset{k, k, Direction::plus, k}});
   }
   if (descending) std::reverse(steps.begin(), steps.end());
   return steps;
@@ -117,15 +121,18 @@ std::size_t group_steps(const PhaseGroup& g) {
   return n;
 }
 
-std::uint8_t checked_gap(int hops, bool pacing, const Grid& grid, const char* algorithm) {
+/// gap = flows - 1 (spec a2a-hopgroup, pacing: k flows in turn, each one
+/// packet every k packet times). `flows`: the hop count on a torus and for
+/// the direct baseline; min(k, N_d - k) in a mesh step.
+std::uint8_t checked_gap(int flows, bool pacing, const Grid& grid, const char* algorithm) {
   if (!pacing) return 0;
-  if (hops - 1 > static_cast<int>(descriptor_layout::gap.max()))
+  if (flows - 1 > static_cast<int>(descriptor_layout::gap.max()))
     throw ConfigError(fmt::format("key 'pacing': algorithm '{}' on '{}' needs a gap of {} packet times, more than "
                                   "the descriptor's gap field holds ({}); accepted values: false, or true on a "
                                   "topology whose transfers take at most {} hops",
-                                  algorithm, grid.name(), hops - 1, descriptor_layout::gap.max(),
+                                  algorithm, grid.name(), flows - 1, descriptor_layout::gap.max(),
                                   descriptor_layout::gap.max() + 1));
-  return static_cast<std::uint8_t>(hops - 1);
+  return static_cast<std::uint8_t>(flows - 1);
 }
 
 Schedule finish_schedule(const char* name, const Grid& grid, std::uint32_t m, std::uint32_t result_bank) {
@@ -180,7 +187,7 @@ Schedule build_hopgroup(const topology::Topology& topology, const Params& params
   for (const auto& g : groups)
     for (const auto& p : g)
       for (const auto& st : p.steps)
-        for (const auto& off : st) (void)checked_gap(off.hops, o.pacing, grid, kHopgroup);
+        for (const auto& off : st) (void)checked_gap(off.flows, o.pacing, grid, kHopgroup);
 
   std::vector<std::uint32_t> bank(static_cast<std::size_t>(pieces), 0);  // current bank of each piece
   auto address = [&](std::uint32_t b, EndpointId label, int piece) {
@@ -229,7 +236,7 @@ Schedule build_hopgroup(const topology::Topology& topology, const Params& params
                                               address(to, grid.id(stored), p.piece), words, tag);
               d.controller = static_cast<std::uint8_t>(p.dim);
               d.route_hint = Grid::direction_hint(p.dim, off.direction);
-              d.gap = checked_gap(off.hops, o.pacing, grid, kHopgroup);
+              d.gap = checked_gap(off.flows, o.pacing, grid, kHopgroup);
               d.slack = o.pacing ? o.slack : 0;
               prog.push_back(d);
             }

@@ -15,6 +15,7 @@
 // or S-1-s with hop_order descending) holds the offsets
 //   torus plus: k = i+1 (+);  torus both: +h, and -h unless 2h = n, h = i+1;
 //   mesh: h = i/2 + 1, + for even i, - for odd i
+// with gap = flows - 1: flows = h on a torus, min(h, n - h) on a mesh,
 // and for each (phase, [local copy at s = 0], offset) a **run**: every label
 // L of the hyperplane L_d = v (v = c_d for the copy, c_d + k otherwise, mod n
 // on a torus, skipped outside a mesh) in increasing label order, one SEND per
@@ -611,7 +612,9 @@ class HopgroupScheduleEngine {
     } else {
       const bool pacing = (r_.options & R::opt_pacing) != 0;
       d.run_hint = (k > 0 ? 1u : 2u) << (2 * p.dim);
-      d.run_gap = pacing ? hops - 1 : 0;
+      // gap = flows on a link - 1: hops on a torus, min(hops, N_d - hops) on a mesh
+      const std::uint32_t flows = !torus && n - hops < hops ? n - hops : hops;
+      d.run_gap = pacing ? flows - 1 : 0;
       d.run_slack = pacing ? r_.gap_slack : 0;
     }
     for (std::size_t e = 0; e < max_dims; ++e) {

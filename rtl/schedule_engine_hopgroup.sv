@@ -241,6 +241,7 @@ module schedule_engine_hopgroup (
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
   logic [7:0]            sel_steps, sel_i, sel_hops;
+  logic [7:0]            sel_rest, sel_flows;  // flows on a link: the pacing gap is sel_flows - 1
   logic [AddrWidth-1:0]  sel_words, sel_poff;
   logic                  sel_active, sel_exists, sel_negative;
   logic signed [9:0]     sel_v;
@@ -286,6 +287,10 @@ module schedule_engine_hopgroup (
       sel_exists = sub_q == 2'd1;
       sel_hops = sel_i + 8'd1;
     end
+    // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
+    // nodes have a destination); a torus one with h
+    sel_rest = {1'b0, sel_n} - sel_hops;
+    sel_flows = (!torus && sel_rest < sel_hops) ? sel_rest : sel_hops;
     sel_v = sel_negative ? $signed({4'b0000, sel_c}) - $signed({2'b00, sel_hops})
                          : $signed({4'b0000, sel_c}) + $signed({2'b00, sel_hops});
     if (torus) begin
@@ -604,7 +609,7 @@ module schedule_engine_hopgroup (
             run_slack_d = '0;
           end else begin
             run_hint_d = (sel_negative ? 8'd2 : 8'd1) << {sel_dim, 1'b0};
-            run_gap_d = pacing ? sel_hops - 8'd1 : 8'd0;
+            run_gap_d = pacing ? sel_flows - 8'd1 : 8'd0;
             run_slack_d = pacing ? gap_slack_q : 8'd0;
           end
           digit_d = '0;
