@@ -92,8 +92,8 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
   return "";
 }
 
-/// The all-to-all engines of document 001 emit the paper's schedule, which
-/// has no barriers (hls/schedule_engine_a2a.hpp, _a2at.hpp).
+/// The spread/nd engine emits its baselines without barriers
+/// (hls/schedule_engine_a2a.hpp); the A2AT engine has GROUP_BARRIERS.
 void refuse_group_barriers(EngineKind kind, const Params& params) {
   if (collectives::read_group_barriers(params))
     throw ConfigError("key 'group_barriers': " + engine_block(kind) +
@@ -118,7 +118,6 @@ std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology
 /// same groups the reference sends), CONTROL last.
 std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& params, topology::EndpointId self) {
   namespace R = hls::a2at_engine_reg;
-  refuse_group_barriers(EngineKind::a2at, params);
   const int nct = collectives::read_nct(params, grid);
   const auto order = params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed"
                          ? collectives::A2atOrder::printed
@@ -130,6 +129,7 @@ std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& p
                              {R::coord_x, static_cast<std::uint32_t>(c[0])},
                              {R::coord_y, static_cast<std::uint32_t>(c[1])},
                              {R::torus, grid.torus() ? 1u : 0u},
+                             {R::group_barriers, collectives::read_group_barriers(params) ? 1u : 0u},
                              {R::table_addr, 0}};
   std::uint32_t count = 0;
   for (const auto& group : collectives::a2at_offset_groups(grid.size(0), grid.size(1), grid.torus(), nct, order))

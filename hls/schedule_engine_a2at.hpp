@@ -18,6 +18,8 @@
 //          src = dest*m, dst = N*m + self*m, length m, controller k, tag g,
 //          route_hint = torus and |dx| = Nx/2 exactly: direction of dx's sign
 //          in dimension 0, same for dy in dimension 1 (a2at_route_hint)
+//     and with GROUP_BARRIERS set, after the entry with last = 1:
+//     BARRIER g                                         (key group_barriers)
 //   SEND self, src = self*m, dst = N*m + self*m, length m, controller 0,
 //        tag = number of groups                           (local copy)
 //   END
@@ -36,6 +38,7 @@
 //   0x9 TABLE_DATA     [7:0] dx, [15:8] dy (two's complement, |d| < size),
 //                      [16] last entry of its group; written at TABLE_ADDR,
 //                      which then increments. The last entry must have [16] = 1.
+//   0xA GROUP_BARRIERS [0]     1 = a BARRIER after every group
 // Contract: N = Nx*Ny <= 257 (offset table of 256 entries), 2*N*m <= 2^20.
 // Storage: offset table 256 x 17 bits; column table Nx <= 64 x 20 bits
 // (t*m); row tables 64 x 16 bits (t*Nx) and 64 x 20 bits (t*Nx*m); every
@@ -47,7 +50,8 @@
 // y*Nx, self*m and N*m), then a three-stage pipeline (table read, row and
 // column read, output register) stalled as a whole by the output: counting
 // the CONTROL write as cycle 0, the first descriptor is offered in cycle
-// Nx + Ny + 6, then one per cycle while the consumer is ready (II = 1).
+// Nx + Ny + 6, then one per cycle while the consumer is ready (II = 1); a
+// group's BARRIER holds stage A for one cycle (one descriptor more, no bubble).
 //
 // Output: valid/ready. out_valid is a register output and never depends on
 // out_ready; the descriptor stays stable while out_valid and not out_ready.
@@ -76,6 +80,7 @@ inline constexpr std::uint8_t torus = 0x6;
 inline constexpr std::uint8_t table_count = 0x7;
 inline constexpr std::uint8_t table_addr = 0x8;
 inline constexpr std::uint8_t table_data = 0x9;
+inline constexpr std::uint8_t group_barriers = 0xA;
 inline constexpr unsigned table_entries = 256;
 inline constexpr unsigned max_size = 64;
 
@@ -107,7 +112,7 @@ class A2atScheduleEngine {
 
   enum class State : std::uint8_t { idle = 0, init_col = 1, init_row = 2, run = 3 };
   /// What a pipeline stage holds.
-  enum class Kind : std::uint8_t { none = 0, send = 1, copy = 2, end = 3 };
+  enum class Kind : std::uint8_t { none = 0, send = 1, copy = 2, end = 3, barrier = 4 };
 
   [[nodiscard]] A2atEngineOutputs outputs() const {
     return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
@@ -137,6 +142,7 @@ class A2atScheduleEngine {
         case R::coord_x: d.coord_x = w & 0x3fu; break;
         case R::coord_y: d.coord_y = w & 0x3fu; break;
         case R::torus: d.torus = (w & 1u) != 0; break;
+        case R::group_barriers: d.group_barriers = (w & 1u) != 0; break;
         case R::table_count: d.table_count = w & 0x1ffu; break;
         case R::table_addr: d.table_ptr = w & 0xffu; break;
         case R::table_data:
@@ -187,6 +193,7 @@ class A2atScheduleEngine {
           d.b_kind = Kind::none;
           d.position = 0;
           d.group = 0;
+          d.barrier_pending = false;
         } else {
           d.t = r_.t + 1;
           d.acc = (r_.acc + r_.size_x) & mask(id_width + 1);
@@ -195,43 +202,51 @@ class A2atScheduleEngine {
         break;
       case State::run:
         if (advance) {
-          // Stage A: read the offset table (then the copy, then END).
-          if (r_.fetch_index < r_.table_count) {
-            d.a_kind = Kind::send;
-            d.a_entry = offset_table_[r_.fetch_index & 0xffu];
-            d.fetch_index = r_.fetch_index + 1;
-          } else if (r_.fetch_done == Kind::none) {
-            d.a_kind = Kind::copy;
-            d.fetch_done = Kind::copy;
-          } else if (r_.fetch_done == Kind::copy) {
-            d.a_kind = Kind::end;
-            d.fetch_done = Kind::end;
+          if (r_.barrier_pending) {
+            // The group's BARRIER enters stage B; stage A holds its entry.
+            d.barrier_pending = false;
+            d.b_kind = Kind::barrier;
+            d.b_tag = (r_.group - 1u) & mask(tag_width);  // the group that just ended
           } else {
-            d.a_kind = Kind::none;
-          }
-          // Stage B: this node's target coordinates, read the row and column tables.
-          d.b_kind = r_.a_kind;
-          if (r_.a_kind == Kind::send) {
-            const int dx = static_cast<std::int8_t>(r_.a_entry & 0xffu);
-            const int dy = static_cast<std::int8_t>((r_.a_entry >> 8) & 0xffu);
-            const bool last = ((r_.a_entry >> 16) & 1u) != 0;
-            const std::uint32_t tx = wrap(r_.coord_x, dx, r_.size_x);
-            const std::uint32_t ty = wrap(r_.coord_y, dy, r_.size_y);
-            d.b_tx = tx;
-            d.b_row_id = row_id_[ty];
-            d.b_col_m = col_m_[tx];
-            d.b_row_m = row_m_[ty];
-            d.b_hint = (tie(dx, r_.size_x) ? (dx > 0 ? 1u : 2u) : 0u) | (tie(dy, r_.size_y) ? (dy > 0 ? 4u : 8u) : 0u);
-            d.b_controller = r_.position;
-            d.b_tag = r_.group;
-            if (last) {
-              d.position = 0;
-              d.group = (r_.group + 1u) & mask(tag_width);
+            // Stage A: read the offset table (then the copy, then END).
+            if (r_.fetch_index < r_.table_count) {
+              d.a_kind = Kind::send;
+              d.a_entry = offset_table_[r_.fetch_index & 0xffu];
+              d.fetch_index = r_.fetch_index + 1;
+            } else if (r_.fetch_done == Kind::none) {
+              d.a_kind = Kind::copy;
+              d.fetch_done = Kind::copy;
+            } else if (r_.fetch_done == Kind::copy) {
+              d.a_kind = Kind::end;
+              d.fetch_done = Kind::end;
             } else {
-              d.position = (r_.position + 1u) & 7u;
+              d.a_kind = Kind::none;
             }
-          } else if (r_.a_kind == Kind::copy) {
-            d.b_tag = r_.group;  // the table ends a group: group = number of groups
+            // Stage B: this node's target coordinates, read the row and column tables.
+            d.b_kind = r_.a_kind;
+            if (r_.a_kind == Kind::send) {
+              const int dx = static_cast<std::int8_t>(r_.a_entry & 0xffu);
+              const int dy = static_cast<std::int8_t>((r_.a_entry >> 8) & 0xffu);
+              const bool last = ((r_.a_entry >> 16) & 1u) != 0;
+              const std::uint32_t tx = wrap(r_.coord_x, dx, r_.size_x);
+              const std::uint32_t ty = wrap(r_.coord_y, dy, r_.size_y);
+              d.b_tx = tx;
+              d.b_row_id = row_id_[ty];
+              d.b_col_m = col_m_[tx];
+              d.b_row_m = row_m_[ty];
+              d.b_hint = (tie(dx, r_.size_x) ? (dx > 0 ? 1u : 2u) : 0u) | (tie(dy, r_.size_y) ? (dy > 0 ? 4u : 8u) : 0u);
+              d.b_controller = r_.position;
+              d.b_tag = r_.group;
+              if (last) {
+                d.position = 0;
+                d.group = (r_.group + 1u) & mask(tag_width);
+                d.barrier_pending = r_.group_barriers;
+              } else {
+                d.position = (r_.position + 1u) & 7u;
+              }
+            } else if (r_.a_kind == Kind::copy) {
+              d.b_tag = r_.group;  // the table ends a group: group = number of groups
+            }
           }
           // Stage C: the output register.
           const std::uint32_t dst = (r_.result_base + r_.self_m) & mask(addr_width);
@@ -248,6 +263,10 @@ class A2atScheduleEngine {
             }
             case Kind::copy:
               out_d = Descriptor::send(r_.self_id, r_.self_m, dst, r_.message_words, r_.b_tag).pack();
+              out_valid_d = true;
+              break;
+            case Kind::barrier:
+              out_d = Descriptor::barrier(r_.b_tag).pack();
               out_valid_d = true;
               break;
             case Kind::end:
@@ -285,6 +304,7 @@ class A2atScheduleEngine {
     std::uint32_t coord_x = 0;
     std::uint32_t coord_y = 0;
     bool torus = false;
+    bool group_barriers = false;
     std::uint32_t table_count = 0;
     std::uint32_t table_ptr = 0;
     State state = State::idle;
@@ -304,6 +324,7 @@ class A2atScheduleEngine {
     std::uint32_t a_entry = 0;
     std::uint32_t position = 0;  // place in the current group = controller
     std::uint32_t group = 0;     // group number = tag
+    bool barrier_pending = false;  // a group just ended: its BARRIER goes next
     // stage B
     Kind b_kind = Kind::none;
     std::uint32_t b_tx = 0;

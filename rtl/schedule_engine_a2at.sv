@@ -11,12 +11,14 @@
 //   0x3 SIZE_Y [6:0] | 0x4 COORD_X [5:0] | 0x5 COORD_Y [5:0] | 0x6 TORUS [0]
 //   0x7 TABLE_COUNT [8:0] | 0x8 TABLE_ADDR [7:0]
 //   0x9 TABLE_DATA [7:0] dx, [15:8] dy, [16] last of group (then TABLE_ADDR+1)
+//   0xA GROUP_BARRIERS [0] = a BARRIER after every group
 //
 // Handshake contract (descriptor side, valid/ready): out_valid_o is a
 // register output and does not depend on out_ready_i; a descriptor offered
 // and not taken stays offered and unchanged. Initiation interval 1: the
 // three pipeline stages (table read, row/column read, output register) move
-// together whenever the output register can load.
+// together whenever the output register can load; a group's BARRIER takes
+// stage B for one cycle while stage A holds.
 //
 // Memories (one write port, one synchronous read port each: block RAM):
 // offset table 256 x 17, column table 64 x 20 (t*m), row tables 64 x 16
@@ -59,6 +61,7 @@ module schedule_engine_a2at (
   localparam logic [3:0] RegTableCount = 4'h7;
   localparam logic [3:0] RegTableAddr = 4'h8;
   localparam logic [3:0] RegTableData = 4'h9;
+  localparam logic [3:0] RegGroupBarriers = 4'hA;
 
   typedef enum logic [1:0] {
     StateIdle    = 2'd0,
@@ -68,11 +71,12 @@ module schedule_engine_a2at (
   } state_e;
 
   /// What a pipeline stage holds.
-  typedef enum logic [1:0] {
-    KindNone = 2'd0,
-    KindSend = 2'd1,
-    KindCopy = 2'd2,
-    KindEnd  = 2'd3
+  typedef enum logic [2:0] {
+    KindNone    = 3'd0,
+    KindSend    = 3'd1,
+    KindCopy    = 3'd2,
+    KindEnd     = 3'd3,
+    KindBarrier = 3'd4
   } kind_e;
 
   // configuration
@@ -82,6 +86,7 @@ module schedule_engine_a2at (
   logic [5:0]            coord_x_d, coord_x_q;
   logic [5:0]            coord_y_d, coord_y_q;
   logic                  torus_d, torus_q;
+  logic                  group_barriers_d, group_barriers_q;
   logic [8:0]            table_count_d, table_count_q;
   logic [7:0]            table_ptr_d, table_ptr_q;
   state_e                state_d, state_q;
@@ -101,6 +106,7 @@ module schedule_engine_a2at (
   logic [EntryWidth-1:0] a_entry_q;
   logic [2:0]            position_d, position_q;
   logic [TagWidth-1:0]   group_d, group_q;
+  logic                  barrier_pending_d, barrier_pending_q;  // a group just ended: its BARRIER goes next
   // stage B
   kind_e                 b_kind_d, b_kind_q;
   logic [5:0]            b_tx_d, b_tx_q;
@@ -176,6 +182,7 @@ module schedule_engine_a2at (
     coord_x_d = coord_x_q;
     coord_y_d = coord_y_q;
     torus_d = torus_q;
+    group_barriers_d = group_barriers_q;
     table_count_d = table_count_q;
     table_ptr_d = table_ptr_q;
     state_d = state_q;
@@ -192,6 +199,7 @@ module schedule_engine_a2at (
     a_kind_d = a_kind_q;
     position_d = position_q;
     group_d = group_q;
+    barrier_pending_d = barrier_pending_q;
     b_kind_d = b_kind_q;
     b_tx_d = b_tx_q;
     b_hint_d = b_hint_q;
@@ -222,6 +230,7 @@ module schedule_engine_a2at (
         RegCoordX: coord_x_d = cfg_wdata_i[5:0];
         RegCoordY: coord_y_d = cfg_wdata_i[5:0];
         RegTorus: torus_d = cfg_wdata_i[0];
+        RegGroupBarriers: group_barriers_d = cfg_wdata_i[0];
         RegTableCount: table_count_d = cfg_wdata_i[8:0];
         RegTableAddr: table_ptr_d = cfg_wdata_i[7:0];
         RegTableData: begin
@@ -265,6 +274,7 @@ module schedule_engine_a2at (
           b_kind_d = KindNone;
           position_d = '0;
           group_d = '0;
+          barrier_pending_d = 1'b0;
         end else begin
           t_d = t_q + 7'd1;
           acc_d = acc_q + (IdWidth+1)'(size_x_q);
@@ -273,36 +283,44 @@ module schedule_engine_a2at (
       end
       StateRun: begin
         if (advance) begin
-          // stage A: the offset table (then the copy, then END)
-          if (fetch_index_q < table_count_q) begin
-            a_kind_d = KindSend;
-            fetch_en = 1'b1;
-            fetch_index_d = fetch_index_q + 9'd1;
-          end else if (fetch_done_q == KindNone) begin
-            a_kind_d = KindCopy;
-            fetch_done_d = KindCopy;
-          end else if (fetch_done_q == KindCopy) begin
-            a_kind_d = KindEnd;
-            fetch_done_d = KindEnd;
+          if (barrier_pending_q) begin
+            // the group's BARRIER enters stage B; stage A holds its entry
+            barrier_pending_d = 1'b0;
+            b_kind_d = KindBarrier;
+            b_tag_d = group_q - 1'b1;  // the group that just ended
           end else begin
-            a_kind_d = KindNone;
-          end
-          // stage B: target coordinates, row and column tables
-          b_kind_d = a_kind_q;
-          if (a_kind_q == KindSend) begin
-            stage_b_en = 1'b1;
-            b_tx_d = tx;
-            b_hint_d = hint;
-            b_controller_d = position_q;
-            b_tag_d = group_q;
-            if (entry_last) begin
-              position_d = '0;
-              group_d = group_q + 1'b1;
+            // stage A: the offset table (then the copy, then END)
+            if (fetch_index_q < table_count_q) begin
+              a_kind_d = KindSend;
+              fetch_en = 1'b1;
+              fetch_index_d = fetch_index_q + 9'd1;
+            end else if (fetch_done_q == KindNone) begin
+              a_kind_d = KindCopy;
+              fetch_done_d = KindCopy;
+            end else if (fetch_done_q == KindCopy) begin
+              a_kind_d = KindEnd;
+              fetch_done_d = KindEnd;
             end else begin
-              position_d = position_q + 3'd1;
+              a_kind_d = KindNone;
             end
-          end else if (a_kind_q == KindCopy) begin
-            b_tag_d = group_q;  // the table ends a group: group = number of groups
+            // stage B: target coordinates, row and column tables
+            b_kind_d = a_kind_q;
+            if (a_kind_q == KindSend) begin
+              stage_b_en = 1'b1;
+              b_tx_d = tx;
+              b_hint_d = hint;
+              b_controller_d = position_q;
+              b_tag_d = group_q;
+              if (entry_last) begin
+                position_d = '0;
+                group_d = group_q + 1'b1;
+                barrier_pending_d = group_barriers_q;
+              end else begin
+                position_d = position_q + 3'd1;
+              end
+            end else if (a_kind_q == KindCopy) begin
+              b_tag_d = group_q;  // the table ends a group: group = number of groups
+            end
           end
           // stage C: the output register
           out_d = '0;
@@ -324,6 +342,10 @@ module schedule_engine_a2at (
               out_d.src_offset = self_m_q;
               out_d.dst_offset = own_area;
               out_d.length = message_words_q;
+              out_d.tag = b_tag_q;
+            end
+            KindBarrier: begin
+              out_d.opcode = collnet_descriptor_pkg::OpcodeBarrier;
               out_d.tag = b_tag_q;
             end
             KindEnd: state_d = StateIdle;  // END is the zero word
@@ -362,6 +384,7 @@ module schedule_engine_a2at (
       coord_x_q       <= '0;
       coord_y_q       <= '0;
       torus_q         <= 1'b0;
+      group_barriers_q <= 1'b0;
       table_count_q   <= '0;
       table_ptr_q     <= '0;
       state_q         <= StateIdle;
@@ -378,6 +401,7 @@ module schedule_engine_a2at (
       a_kind_q        <= KindNone;
       position_q      <= '0;
       group_q         <= '0;
+      barrier_pending_q <= 1'b0;
       b_kind_q        <= KindNone;
       b_tx_q          <= '0;
       b_hint_q        <= '0;
@@ -392,6 +416,7 @@ module schedule_engine_a2at (
       coord_x_q       <= coord_x_d;
       coord_y_q       <= coord_y_d;
       torus_q         <= torus_d;
+      group_barriers_q <= group_barriers_d;
       table_count_q   <= table_count_d;
       table_ptr_q     <= table_ptr_d;
       state_q         <= state_d;
@@ -408,6 +433,7 @@ module schedule_engine_a2at (
       a_kind_q        <= a_kind_d;
       position_q      <= position_d;
       group_q         <= group_d;
+      barrier_pending_q <= barrier_pending_d;
       b_kind_q        <= b_kind_d;
       b_tx_q          <= b_tx_d;
       b_hint_q        <= b_hint_d;

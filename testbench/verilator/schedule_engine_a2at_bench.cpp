@@ -3,9 +3,9 @@
 // reference programs of a2a-optimal (collectives/a2a_optimal.cpp), side by
 // side (engine_harness.hpp: RTL = HLS every cycle).
 //
-// For every node of every 2-D torus and mesh up to 8x8 (nct and group order
-// varying with the case, every node alternately with an always-ready and a
-// randomly stalled consumer), plus torus:16x16 and mesh:2x64 at the table
+// For every node of every 2-D torus and mesh up to 8x8, with and without
+// group barriers (nct and group order varying with the case, every node
+// alternately with an always-ready and a randomly stalled consumer), plus torus:16x16 and mesh:2x64 at the table
 // limits, the stream of taken descriptors must equal the node's reference
 // program word for word.
 //
@@ -96,17 +96,21 @@ int main(int argc, char** argv) {
       const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
       const auto topo = collnet::topology::make_topology(topology);
       const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-      const collnet::Params params{{"nct", std::to_string(nct)},
-                                   {"group_order", printed ? "printed" : "reordered"},
-                                   {"message_flits", std::to_string(m)}};
-      const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
-      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-        const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
-                                  (printed ? " printed" : " reordered") + " node " + std::to_string(node);
-        const auto taken = harness.run(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0);
-        collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
-        descriptors += taken.size();
-        ++nodes;
+      for (const bool barriers : {false, true}) {
+        const collnet::Params params{{"nct", std::to_string(nct)},
+                                     {"group_order", printed ? "printed" : "reordered"},
+                                     {"group_barriers", barriers ? "true" : "false"},
+                                     {"message_flits", std::to_string(m)}};
+        const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
+        for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+          const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
+                                    (printed ? " printed" : " reordered") + (barriers ? " group_barriers" : "") +
+                                    " node " + std::to_string(node);
+          const auto taken = harness.run(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0);
+          collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
+          descriptors += taken.size();
+          ++nodes;
+        }
       }
     }
   } catch (const Mismatch& e) {

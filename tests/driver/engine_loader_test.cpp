@@ -64,6 +64,8 @@ TEST(EngineLoader, LoadedEnginesEmitTheReferencePrograms) {
   const std::vector<Case> cases = {
       {"a2a-optimal", "torus:4x4", {{"nct", "4"}, {"message_flits", "3"}}},
       {"a2a-optimal", "mesh:3x5", {{"group_order", "printed"}, {"nct", "1"}}},
+      {"a2a-optimal", "torus:5x4", {{"group_barriers", "true"}, {"nct", "3"}}},
+      {"a2a-optimal", "mesh:4x4", {{"group_barriers", "true"}}},
       {"a2a-spread", "torus:3x2x2", {{"nct", "3"}, {"message_flits", "2"}}},
       {"a2a-nd", "mesh:2x2x2x2", {}},
       {"a2a-hopgroup", "torus:4x4", {{"gap_slack", "3"}, {"directions", "both"}, {"hop_order", "descending"}}},

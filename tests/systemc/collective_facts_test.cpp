@@ -322,11 +322,17 @@ TEST(A2atCycleModel, GroupBarriersAlignTheGroups) {
   EXPECT_EQ(free_running.barriers, 0u);
   EXPECT_LT(aligned.cycles, free_running.cycles);
   EXPECT_GT(aligned.efficiency, free_running.efficiency + 0.2);
-  // The engines emit the paper's schedule (no barriers): auto runs the
-  // reference programs, and asking for the engine is a ConfigError.
-  EXPECT_EQ(aligned.schedule_engine, "reference");
+  // The A2AT engine emits the barriers too (GROUP_BARRIERS); the spread/nd
+  // engine does not: auto runs the reference programs there, and asking for
+  // that engine is a ConfigError naming the key.
+  EXPECT_EQ(aligned.schedule_engine, "hls-a2at");
   EXPECT_EQ(free_running.schedule_engine, "hls-a2at");
-  Params p = scenario({{"topology", "torus:4x4"}, {"algorithm", "a2a-optimal"}, {"group_barriers", "true"},
+  const CollectiveResult spread = run(scenario({{"topology", "torus:4x4"}, {"algorithm", "a2a-spread"},
+                                                {"group_barriers", "true"}, {"message_flits", "8"}}));
+  EXPECT_TRUE(spread.data_check);
+  EXPECT_EQ(spread.barriers, 4u);  // 15 sends in groups of nct 4
+  EXPECT_EQ(spread.schedule_engine, "reference");
+  Params p = scenario({{"topology", "torus:4x4"}, {"algorithm", "a2a-spread"}, {"group_barriers", "true"},
                        {"schedule_engine", "hls"}});
   try {
     (void)run(p);
