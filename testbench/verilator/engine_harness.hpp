@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -36,6 +37,36 @@ inline std::string hex(const DescriptorWord& w) {
 /// One register write of a configuration port: the benches load the engines
 /// with the software loader's writes (driver/engine_loader.hpp), as the NIC does.
 using CfgWrite = driver::EngineWrite;
+
+/// A block header's own write list ({addr, data} records) as CfgWrites.
+template <typename Writes>
+std::vector<CfgWrite> cfg_writes(const Writes& writes) {
+  std::vector<CfgWrite> out;
+  for (const auto& w : writes) out.push_back({w.addr, w.data});
+  return out;
+}
+
+/// The benches' command line: [--seed N] [--trace FILE.fst].
+struct BenchArgs {
+  std::uint64_t seed = 1;
+  const char* trace_file = nullptr;
+};
+
+/// Parses argv; on anything else prints the usage and returns false.
+inline bool parse_bench_args(int argc, char** argv, BenchArgs& args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--seed" && i + 1 < argc) {
+      args.seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (arg == "--trace" && i + 1 < argc) {
+      args.trace_file = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
+      return false;
+    }
+  }
+  return true;
+}
 
 template <typename Model, typename Hls, typename Inputs, typename Outputs>
 class EngineHarness {

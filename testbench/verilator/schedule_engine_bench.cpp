@@ -27,6 +27,8 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include "testbench/verilator/engine_harness.hpp"
+
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_a2a.hpp"
@@ -36,143 +38,10 @@ namespace {
 
 using collnet::DescriptorWord;
 
-struct Mismatch : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string hex(const DescriptorWord& w) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%016llx_%016llx", static_cast<unsigned long long>(w.hi),
-                static_cast<unsigned long long>(w.lo));
-  return text;
-}
-
-class EngineHarness {
- public:
-  explicit EngineHarness(const char* trace_file) : rtl_(std::make_unique<Vschedule_engine_a2a>(&context_)) {
-    if (trace_file != nullptr) {
-      context_.traceEverOn(true);
-      trace_ = std::make_unique<VerilatedFstC>();
-      rtl_->trace(trace_.get(), 99);
-      trace_->open(trace_file);
-    }
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->eval();
-    clock_edge();
-    clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
-  }
-  ~EngineHarness() {
-    if (trace_) trace_->close();
-    rtl_->final();
-  }
-  EngineHarness(const EngineHarness&) = delete;
-  EngineHarness& operator=(const EngineHarness&) = delete;
-
-  /// Loads one node, runs it to END; returns the descriptors taken.
-  std::vector<DescriptorWord> run(const std::string& where, const std::vector<collnet::driver::EngineWrite>& writes,
-                                  std::mt19937_64& rng, double stall_probability) {
-    for (const auto& w : writes) cycle(where, {true, w.addr, w.data, false});
-    std::vector<DescriptorWord> taken;
-    std::bernoulli_distribution stall(stall_probability);
-    for (std::uint64_t c = 0;; ++c) {
-      if (c > 4'000'000) throw Mismatch(where + ": no END after " + std::to_string(c) + " cycles");
-      collnet::hls::A2aEngineInputs in;
-      in.out_ready = !stall(rng);
-      const auto out = cycle(where, in);
-      if (out.out_valid && in.out_ready) {
-        taken.push_back(out.out_desc);
-        if (out.out_desc == DescriptorWord{}) break;  // END
-      }
-    }
-    // one idle cycle: busy must have dropped
-    if (cycle(where, {}).busy) throw Mismatch(where + ": busy after END was taken");
-    return taken;
-  }
-
-  /// The RTL assertions are live: starting with NCT = 0 (outside the
-  /// register map's 1..4) must be reported, a legal start must not. (Runs in
-  /// the harness's own context: Verilator keeps one context per thread.)
-  bool assertion_catches_bad_nct() {
-    const auto errors_after_start = [&](std::uint32_t nct) {
-      context_.errorLimit(1000);  // count assertion failures instead of stopping
-      context_.errorCount(0);
-      rtl_->rst_ni = 0;
-      rtl_->cfg_we_i = 0;
-      rtl_->eval();
-      clock_edge();
-      rtl_->rst_ni = 1;
-      const auto cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
-        rtl_->cfg_we_i = we;
-        rtl_->cfg_addr_i = addr;
-        rtl_->cfg_wdata_i = data;
-        rtl_->out_ready_i = 1;
-        rtl_->eval();
-        clock_edge();
-      };
-      for (const auto& w : collnet::hls::a2a_engine_writes(0, nct, 1, {2, 2, 1, 1}, {0, 1, 0, 0}))
-        cycle(true, w.addr, w.data);
-      for (int c = 0; c < 40; ++c) cycle(false, 0, 0);
-      const int errors = context_.errorCount();
-      // back to a clean, reset engine (the HLS class never saw this run)
-      context_.errorCount(0);
-      context_.errorLimit(1);
-      rtl_->rst_ni = 0;
-      rtl_->cfg_we_i = 0;
-      rtl_->eval();
-      clock_edge();
-      rtl_->rst_ni = 1;
-      rtl_->eval();
-      return errors;
-    };
-    const int legal = errors_after_start(2);
-    const int illegal = errors_after_start(0);
-    return legal == 0 && illegal > 0;
-  }
-
-  [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
-
- private:
-  collnet::hls::A2aEngineOutputs cycle(const std::string& where, const collnet::hls::A2aEngineInputs& in) {
-    const auto hls = hls_.step(in);
-    rtl_->cfg_we_i = in.cfg_we;
-    rtl_->cfg_addr_i = in.cfg_addr;
-    rtl_->cfg_wdata_i = in.cfg_wdata;
-    rtl_->out_ready_i = in.out_ready;
-    rtl_->eval();
-    DescriptorWord rtl_word;
-    rtl_word.lo = std::uint64_t{rtl_->out_desc_o[0]} | (std::uint64_t{rtl_->out_desc_o[1]} << 32);
-    rtl_word.hi = std::uint64_t{rtl_->out_desc_o[2]} | (std::uint64_t{rtl_->out_desc_o[3]} << 32);
-    if (rtl_->out_valid_o != hls.out_valid || rtl_->busy_o != hls.busy || (hls.out_valid && rtl_word != hls.out_desc))
-      throw Mismatch(where + ": RTL and HLS differ at cycle " + std::to_string(cycles_) + " (RTL valid " +
-                     std::to_string(rtl_->out_valid_o) + " busy " + std::to_string(rtl_->busy_o) + " " +
-                     hex(rtl_word) + ", HLS valid " + std::to_string(hls.out_valid) + " busy " +
-                     std::to_string(hls.busy) + " " + hex(hls.out_desc) + ")");
-    clock_edge();
-    ++cycles_;
-    return hls;
-  }
-
-  void clock_edge() {
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  VerilatedContext context_;
-  std::unique_ptr<Vschedule_engine_a2a> rtl_;
-  std::unique_ptr<VerilatedFstC> trace_;
-  collnet::hls::A2aScheduleEngine hls_;
-  std::uint64_t time_ = 0;
-  std::uint64_t cycles_ = 0;
-};
+using collnet::bench::Mismatch;
+using collnet::bench::hex;
+using EngineHarness = collnet::bench::EngineHarness<Vschedule_engine_a2a, collnet::hls::A2aScheduleEngine, collnet::hls::A2aEngineInputs,
+                                                    collnet::hls::A2aEngineOutputs>;
 
 std::vector<std::string> topologies() {
   std::vector<std::string> list;
@@ -191,17 +60,10 @@ std::vector<std::string> topologies() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  const char* trace_file = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
-      return 2;
-    }
-  }
+  collnet::bench::BenchArgs args;
+  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
+  const std::uint64_t seed = args.seed;
+  const char* const trace_file = args.trace_file;
   Verilated::commandArgs(argc, argv);
   const auto start = std::chrono::steady_clock::now();
   std::mt19937_64 rng(seed);
@@ -210,7 +72,12 @@ int main(int argc, char** argv) {
   int case_number = 0;
   std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
   std::fflush(stdout);
-  if (!harness.assertion_catches_bad_nct()) {
+  // a legal start (NCT 2) is quiet, NCT = 0 (outside the map's 1..4) is reported
+  const auto start_with_nct = [](std::uint32_t nct) {
+    return collnet::bench::cfg_writes(collnet::hls::a2a_engine_writes(0, nct, 1, {2, 2, 1, 1}, {0, 1, 0, 0}));
+  };
+  if (harness.rtl_assertion_errors(start_with_nct(2), 40) != 0 ||
+      harness.rtl_assertion_errors(start_with_nct(0), 40) == 0) {
     std::fprintf(stderr, "MISMATCH: the RTL assertion did not report NCT = 0\n");
     return 1;
   }

@@ -30,6 +30,8 @@
 #include <verilated.h>
 #include <verilated_fst_c.h>
 
+#include "testbench/verilator/engine_harness.hpp"
+
 #include "collectives/hd_allreduce.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_hd.hpp"
@@ -41,156 +43,31 @@ using collnet::DescriptorWord;
 namespace cc = collnet::collectives;
 using collnet::topology::Boards;
 
-struct Mismatch : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string hex(const DescriptorWord& w) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%016llx_%016llx", static_cast<unsigned long long>(w.hi),
-                static_cast<unsigned long long>(w.lo));
-  return text;
-}
-
-class EngineHarness {
- public:
-  explicit EngineHarness(const char* trace_file) : rtl_(std::make_unique<Vschedule_engine_hd>(&context_)) {
-    if (trace_file != nullptr) {
-      context_.traceEverOn(true);
-      trace_ = std::make_unique<VerilatedFstC>();
-      rtl_->trace(trace_.get(), 99);
-      trace_->open(trace_file);
-    }
-    reset();
-  }
-  ~EngineHarness() {
-    if (trace_) trace_->close();
-    rtl_->final();
-  }
-  EngineHarness(const EngineHarness&) = delete;
-  EngineHarness& operator=(const EngineHarness&) = delete;
-
-  void reset() {
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->cfg_we_i = 0;
-    rtl_->eval();
-    clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
-    hls_.reset();
-  }
-
-  std::vector<DescriptorWord> run(const std::string& where, const std::vector<collnet::driver::EngineWrite>& writes,
-                                  std::mt19937_64& rng, double stall_probability) {
-    for (const auto& w : writes) cycle(where, {true, w.addr, w.data, false});
-    std::vector<DescriptorWord> taken;
-    std::bernoulli_distribution stall(stall_probability);
-    for (std::uint64_t c = 0;; ++c) {
-      if (c > 1'000'000) throw Mismatch(where + ": no END");
-      collnet::hls::HdEngineInputs in;
-      in.out_ready = !stall(rng);
-      const auto out = cycle(where, in);
-      if (out.out_valid && in.out_ready) {
-        taken.push_back(out.out_desc);
-        if (out.out_desc == DescriptorWord{}) break;  // END
-      }
-    }
-    if (cycle(where, {}).busy) throw Mismatch(where + ": busy after END was taken");
-    return taken;
-  }
-
-  /// The RTL assertion is live: starting with AGG_UNITS = 3 must be reported.
-  bool assertion_catches_bad_agg_units() {
-    const auto errors_for = [&](std::uint32_t agg) {
-      context_.errorLimit(1000);
-      context_.errorCount(0);
-      reset();
-      for (const auto& w : collnet::hls::hd_engine_writes(false, false, 0, false, 8, 16, agg, {2, 1, 1, 1}, {0, 0, 0, 0})) {
-        rtl_->cfg_we_i = 1;
-        rtl_->cfg_addr_i = w.addr;
-        rtl_->cfg_wdata_i = w.data;
-        rtl_->out_ready_i = 1;
-        rtl_->eval();
-        clock_edge();
-      }
-      rtl_->cfg_we_i = 0;
-      for (int c = 0; c < 60; ++c) {
-        rtl_->eval();
-        clock_edge();
-      }
-      const int errors = context_.errorCount();
-      context_.errorCount(0);
-      context_.errorLimit(1);
-      reset();
-      return errors;
-    };
-    return errors_for(2) == 0 && errors_for(3) > 0;
-  }
-
-  [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
-
- private:
-  collnet::hls::HdEngineOutputs cycle(const std::string& where, const collnet::hls::HdEngineInputs& in) {
-    const auto hls = hls_.step(in);
-    rtl_->cfg_we_i = in.cfg_we;
-    rtl_->cfg_addr_i = in.cfg_addr;
-    rtl_->cfg_wdata_i = in.cfg_wdata;
-    rtl_->out_ready_i = in.out_ready;
-    rtl_->eval();
-    DescriptorWord rtl_word;
-    rtl_word.lo = std::uint64_t{rtl_->out_desc_o[0]} | (std::uint64_t{rtl_->out_desc_o[1]} << 32);
-    rtl_word.hi = std::uint64_t{rtl_->out_desc_o[2]} | (std::uint64_t{rtl_->out_desc_o[3]} << 32);
-    if (rtl_->out_valid_o != hls.out_valid || rtl_->busy_o != hls.busy || (hls.out_valid && rtl_word != hls.out_desc))
-      throw Mismatch(where + ": RTL and HLS differ at cycle " + std::to_string(cycles_) + " (RTL valid " +
-                     std::to_string(rtl_->out_valid_o) + " busy " + std::to_string(rtl_->busy_o) + " " +
-                     hex(rtl_word) + ", HLS valid " + std::to_string(hls.out_valid) + " busy " +
-                     std::to_string(hls.busy) + " " + hex(hls.out_desc) + ")");
-    clock_edge();
-    ++cycles_;
-    return hls;
-  }
-
-  void clock_edge() {
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  VerilatedContext context_;
-  std::unique_ptr<Vschedule_engine_hd> rtl_;
-  std::unique_ptr<VerilatedFstC> trace_;
-  collnet::hls::HdScheduleEngine hls_;
-  std::uint64_t time_ = 0;
-  std::uint64_t cycles_ = 0;
-};
+using collnet::bench::Mismatch;
+using collnet::bench::hex;
+using EngineHarness = collnet::bench::EngineHarness<Vschedule_engine_hd, collnet::hls::HdScheduleEngine, collnet::hls::HdEngineInputs,
+                                                    collnet::hls::HdEngineOutputs>;
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  const char* trace_file = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
-      return 2;
-    }
-  }
+  collnet::bench::BenchArgs args;
+  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
+  const std::uint64_t seed = args.seed;
+  const char* const trace_file = args.trace_file;
   Verilated::commandArgs(argc, argv);
   const auto start = std::chrono::steady_clock::now();
   std::mt19937_64 rng(seed);
   EngineHarness harness(trace_file);
   std::printf("checking that the RTL assertion fires (the %%Error lines below are expected):\n");
   std::fflush(stdout);
-  if (!harness.assertion_catches_bad_agg_units()) {
+  // A = 2 is quiet, A = 3 (not 1, 2 or 4) is reported
+  const auto start_with_agg = [](std::uint32_t agg) {
+    return collnet::bench::cfg_writes(
+        collnet::hls::hd_engine_writes(false, false, 0, false, 8, 16, agg, {2, 1, 1, 1}, {0, 0, 0, 0}));
+  };
+  if (harness.rtl_assertion_errors(start_with_agg(2), 60) != 0 ||
+      harness.rtl_assertion_errors(start_with_agg(3), 60) == 0) {
     std::fprintf(stderr, "MISMATCH: the RTL assertion did not report AGG_UNITS = 3\n");
     return 1;
   }

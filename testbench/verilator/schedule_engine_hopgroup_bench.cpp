@@ -63,17 +63,10 @@ std::vector<Case> cases() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  const char* trace_file = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
-      return 2;
-    }
-  }
+  collnet::bench::BenchArgs args;
+  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
+  const std::uint64_t seed = args.seed;
+  const char* const trace_file = args.trace_file;
   Verilated::commandArgs(argc, argv);
   const auto start = std::chrono::steady_clock::now();
   std::mt19937_64 rng(seed);
