@@ -256,7 +256,7 @@ TEST(A2atCycleModel, BeatsSpreadAndNdAtNct2AndMore) {
 // cycles apart, a node that finishes early starts the next group on links
 // the previous group still uses, and the per-group link loads of the
 // schedule stop holding: 8x8 torus, NCT 4, 8 VCs x 8 flits: 0.60 without
-// barriers, 0.906 with a barrier after each group (key group_barriers; 16
+// barriers, 0.905 with a barrier after each group (key group_barriers; 16
 // barriers of 10 cycles). Stamping packets with their group ahead of the
 // age, or waiting for the group's arrivals before the next one (no global
 // barrier), measured 0.63 and 0.71: not enough.
@@ -264,9 +264,9 @@ TEST(A2atCycleModel, BeatsSpreadAndNdAtNct2AndMore) {
 // with fewer VCs than flows, a flow blocked downstream blocks the flows
 // queued behind it in the same VC: torus with barriers and the default 2 VCs
 // (one per dateline class) 0.59, 4 VCs x 16 flits 0.70, 8 VCs x 8 flits
-// 0.906. The mesh's groups load their links unevenly and the wrapping sends
+// 0.905. The mesh's groups load their links unevenly and the wrapping sends
 // cross up to 7 routers: 8 VCs x 16 flits 0.78, 16 VCs x 32 flits with
-// atomic VC allocation and a two-round output-first allocator 0.908.
+// atomic VC allocation and a two-round output-first allocator 0.907.
 // (Default router, no barriers: torus 0.42, mesh 0.65.)
 const std::map<std::string, std::string> kA2atTorusRouter = {{"group_barriers", "true"}, {"vcs", "8"}};
 const std::map<std::string, std::string> kA2atMeshRouter = {{"group_barriers", "true"},
