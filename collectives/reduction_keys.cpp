@@ -11,6 +11,7 @@ ReductionSetup read_reduction_setup(const Params& params) {
   s.dtype = params.choice("dtype", "int64", {"int64", "float64"}) == "int64" ? DataType::int64 : DataType::float64;
   s.elements = static_cast<std::uint32_t>(params.integer("elements", 15, 1, 65536));
   s.blocks = static_cast<int>(params.integer("blocks", 4, 1, 1024));
+  s.phase_barriers = params.boolean("phase_barriers", false);
   return s;
 }
 
@@ -40,6 +41,10 @@ std::vector<KeyDoc> reduction_key_docs() {
       {"processes", "processes P (ranks 0..P-1) placed on the servers", "every endpoint", "1..endpoints"},
       {"spine_choice", "spine of each cross-leaf transfer (route hint) on a leaf/spine fabric", "coloring",
        "coloring, sender_port, receiver_port"},
+      {"phase_barriers",
+       "a barrier after every phase on every endpoint, so that the phases run in lock step (the document's "
+       "phase-time model); default: each node runs on as its data arrives",
+       "false", "true, false"},
   };
 }
 

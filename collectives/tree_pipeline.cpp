@@ -144,12 +144,23 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
     events[static_cast<std::size_t>(x.sender)].emplace_back(x.phase, 0, i);
     events[static_cast<std::size_t>(x.receiver)].emplace_back(x.phase, 1, i);
   }
+  // Lock step: one barrier after every phase that has a transfer, numbered
+  // in phase order (the static checker's phases).
+  std::vector<std::uint32_t> used;
+  for (const Transfer& x : transfers) used.push_back(x.phase);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  const auto phases = static_cast<std::uint32_t>(used.size());
   for (int rank = 0; rank < placement.processes; ++rank) {
     auto& ev = events[static_cast<std::size_t>(rank)];
     std::sort(ev.begin(), ev.end());
     const auto self = static_cast<std::uint32_t>(placement.endpoint(rank));
     Program& prog = s.programs[self];
+    std::uint32_t barriers = 0;  // phase barriers this rank has joined
     for (const auto& [phase, kind, i] : ev) {
+      // lock step: the barriers of the phases before this event's
+      while (setup.phase_barriers && barriers < phases && used[barriers] < phase)
+        prog.push_back(Descriptor::barrier(barriers++));
       const Transfer& x = transfers[i];
       const bool reduce = stages[static_cast<std::size_t>(x.stage)].kind == StageKind::reduce;
       if (kind == 0) {
@@ -171,7 +182,12 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
       prog.push_back(c);
       prog.push_back(Descriptor::wait(kLocalTagBase + phase, 1));
     }
+    while (setup.phase_barriers && barriers < phases) prog.push_back(Descriptor::barrier(barriers++));
   }
+  if (setup.phase_barriers)  // endpoints without a process join every barrier too
+    for (std::size_t e = 0; e < endpoints; ++e)
+      if (placement.rank(static_cast<EndpointId>(e)) < 0)
+        for (std::uint32_t q = 0; q < phases; ++q) s.programs[e].push_back(Descriptor::barrier(q));
   for (auto& p : s.programs) p.push_back(Descriptor::end());
 
   // The collective's definition, computed once.

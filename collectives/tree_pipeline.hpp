@@ -103,6 +103,9 @@ struct ReductionSetup {
   DataType dtype = DataType::int64;
   std::uint32_t elements = 15;
   int blocks = 4;
+  /// A BARRIER after every phase on every endpoint: the phases run in lock
+  /// step, as the document's phase-time argument assumes (key phase_barriers).
+  bool phase_barriers = false;
 };
 
 /// Initial data word `index` of `rank` (the schedule's own data): int64 sum /
@@ -117,7 +120,9 @@ Word reduction_input(const ReductionSetup& setup, int rank, std::uint32_t index)
 /// Expected results come from the collective's definition: reduce -> rank 0
 /// holds the fold of every rank's data; broadcast -> every rank holds rank
 /// 0's data; allreduce -> every rank holds the fold. Endpoints without a
-/// process must keep all-zero memory.
+/// process must keep all-zero memory. With setup.phase_barriers every
+/// endpoint joins BARRIER j after its events of the j-th phase that has a
+/// transfer, for every such phase.
 Schedule tree_schedule(const topology::Topology& topology, const Placement& placement, const std::vector<Stage>& stages,
                        const std::vector<Transfer>& transfers, const ReductionSetup& setup, std::string algorithm);
 

@@ -297,6 +297,10 @@ void check_twotree_plan(const collectives::TreeCollectivePlan& plan) {
 /// `endpoint`'s writes: its rank's stages and the spine hint of each of its
 /// SENDs in program order (an endpoint without a rank runs END only).
 std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& plan, topology::EndpointId endpoint) {
+  if (plan.setup.phase_barriers)
+    throw ConfigError("key 'phase_barriers': schedule_engine_twotree emits the phases without barriers; accepted "
+                      "with the engine: false (the reference programs carry the barriers: schedule_engine auto or "
+                      "reference)");
   const int rank = plan.placement.rank(endpoint);
   std::vector<hls::TwotreeEngineStage> stages;
   std::vector<std::uint8_t> hints;
