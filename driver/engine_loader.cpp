@@ -92,24 +92,15 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
   return "";
 }
 
-/// The spread/nd engine emits its baselines without barriers
-/// (hls/schedule_engine_a2a.hpp); the A2AT engine has GROUP_BARRIERS.
-void refuse_group_barriers(EngineKind kind, const Params& params) {
-  if (collectives::read_group_barriers(params))
-    throw ConfigError("key 'group_barriers': " + engine_block(kind) +
-                      " emits the schedule without barriers; accepted with the engine: false (the reference "
-                      "programs carry the barriers: schedule_engine auto or reference)");
-}
-
 std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology::Grid& grid, const Params& params,
                                     topology::EndpointId self) {
   namespace R = hls::a2a_engine_reg;
-  refuse_group_barriers(EngineKind::a2a, params);
   const std::uint8_t code = algorithm == "a2a-nd" ? R::algorithm_nd : R::algorithm_spread;
   const auto nct = static_cast<std::uint32_t>(collectives::read_nct(params, grid));  // 1..4 = NCT register
   std::vector<EngineWrite> w;
   for (const auto& x :
-       hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1), padded(grid.coord(self), 0)))
+       hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1), padded(grid.coord(self), 0),
+                              collectives::read_group_barriers(params)))
     w.push_back({x.addr, x.data});
   return w;
 }

@@ -21,8 +21,7 @@
 // value its registers would truncate.
 //
 //   engine                      algorithms                        limits
-//   schedule_engine_a2a         a2a-spread, a2a-nd                1-4 dims, nct 1..4, N <= 65536,
-//                                                                 group_barriers false
+//   schedule_engine_a2a         a2a-spread, a2a-nd                1-4 dims, nct 1..4, N <= 65536
 //   schedule_engine_a2at        a2a-optimal                       2-D, sides <= 64, N - 1 <= 256 offsets
 //   schedule_engine_hopgroup    a2a-hopgroup (1-3 dims),          sides <= 64
 //                               a2a-hopgroup-direct (1-4 dims)

@@ -9,6 +9,8 @@
 //   for every destination in the algorithm's order (send number s = 0, 1, ...):
 //     SEND dest, src = dest*m, dst = N*m + self*m, length m,
 //          controller = s mod nct, tag = s div nct
+//     and with GROUP_BARRIERS set, after the last send of every group (the
+//     nct-th, or the very last): BARRIER tag                (group_barriers)
 //   SEND self, src = self*m, dst = N*m + self*m, length m, controller 0,
 //        tag = number of groups = ceil((N-1)/nct)         (local copy)
 //   END
@@ -25,6 +27,7 @@
 //   0x3 MESSAGE_WORDS  [19:0]  m, words per message (1..2^19)
 //   0x4..0x7 SIZE0..3  [15:0]  n_d, dimension sizes; 1 for unused dimensions
 //   0x8..0xB COORD0..3 [15:0]  c_d, this node's coordinate, 0 <= c_d < n_d
+//   0xC GROUP_BARRIERS [0]     1 = a BARRIER after every group
 //   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)
 // Contract: N = n_0*n_1*n_2*n_3 <= 65536 and 2*N*m <= 2^20 (the descriptor's
 // dest and offset widths; collectives/a2a_common.cpp message_words checks it).
@@ -61,6 +64,7 @@ inline constexpr std::uint8_t nct = 0x2;
 inline constexpr std::uint8_t message_words = 0x3;
 inline constexpr std::uint8_t size0 = 0x4;   // size0 + d
 inline constexpr std::uint8_t coord0 = 0x8;  // coord0 + d
+inline constexpr std::uint8_t group_barriers = 0xC;
 inline constexpr std::uint8_t algorithm_spread = 0;
 inline constexpr std::uint8_t algorithm_nd = 1;
 }  // namespace a2a_engine_reg
@@ -86,7 +90,7 @@ class A2aScheduleEngine {
   static constexpr unsigned addr_width = 20;   // word addresses, up to 2^20 - 1
   static constexpr unsigned group_width = descriptor_layout::tag.width;
 
-  enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5 };
+  enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5, barrier = 6 };
 
   /// The combinational outputs of this cycle (registers only: out_valid
   /// does not depend on out_ready).
@@ -110,6 +114,7 @@ class A2aScheduleEngine {
         case a2a_engine_reg::algorithm: d.algorithm = w & 1u; break;
         case a2a_engine_reg::nct: d.nct = w & 7u; break;
         case a2a_engine_reg::message_words: d.message_words = w & mask(addr_width); break;
+        case a2a_engine_reg::group_barriers: d.group_barriers = (w & 1u) != 0; break;
         default:
           if (in.cfg_addr >= a2a_engine_reg::size0 && in.cfg_addr < a2a_engine_reg::size0 + dims)
             d.size[in.cfg_addr - a2a_engine_reg::size0] = w & mask(size_width);
@@ -135,13 +140,28 @@ class A2aScheduleEngine {
         if (can_load) {
           load = true;
           load_word = send_word(sum(r_.slot_part, count_width), sum(r_.slot_mpart, addr_width), r_.controller, r_.group);
-          if (r_.controller + 1u == r_.nct) {
+          const bool group_full = r_.controller + 1u == r_.nct;
+          if (group_full) {
             d.controller = 0;
             d.group = (r_.group + 1u) & mask(group_width);
           } else {
             d.controller = (r_.controller + 1u) & 3u;
           }
-          if (advance(d)) d.state = State::copy;
+          const bool last = advance(d);
+          if (r_.group_barriers && (group_full || last)) {
+            d.state = State::barrier;  // the group's BARRIER, then on
+            d.barrier_tag = r_.group;
+            d.barrier_then_copy = last;
+          } else if (last) {
+            d.state = State::copy;
+          }
+        }
+        break;
+      case State::barrier:
+        if (can_load) {
+          load = true;
+          load_word = Descriptor::barrier(r_.barrier_tag).pack();
+          d.state = r_.barrier_then_copy ? State::copy : State::send;
         }
         break;
       case State::copy:
@@ -213,6 +233,9 @@ class A2aScheduleEngine {
     // grouping
     std::uint32_t controller = 0;  // send number mod nct
     std::uint32_t group = 0;       // send number div nct
+    bool group_barriers = false;
+    std::uint32_t barrier_tag = 0;   // the group whose BARRIER is next
+    bool barrier_then_copy = false;  // the BARRIER follows the last send
   };
 
   static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
@@ -339,12 +362,13 @@ struct A2aEngineWrite {
 
 /// The writes that load a node's collective and start it (CONTROL last).
 /// sizes/coord: dimensions 0..3, size 1 and coordinate 0 for unused ones.
-inline std::array<A2aEngineWrite, 12> a2a_engine_writes(std::uint8_t algorithm, std::uint32_t nct,
+inline std::array<A2aEngineWrite, 13> a2a_engine_writes(std::uint8_t algorithm, std::uint32_t nct,
                                                          std::uint32_t message_words,
                                                          const std::array<std::uint32_t, 4>& sizes,
-                                                         const std::array<std::uint32_t, 4>& coord) {
+                                                         const std::array<std::uint32_t, 4>& coord,
+                                                         bool group_barriers = false) {
   namespace R = a2a_engine_reg;
-  std::array<A2aEngineWrite, 12> w{};
+  std::array<A2aEngineWrite, 13> w{};
   w[0] = {R::algorithm, algorithm};
   w[1] = {R::nct, nct};
   w[2] = {R::message_words, message_words};
@@ -352,7 +376,8 @@ inline std::array<A2aEngineWrite, 12> a2a_engine_writes(std::uint8_t algorithm, 
     w[3 + d] = {static_cast<std::uint8_t>(R::size0 + d), sizes[d]};
     w[7 + d] = {static_cast<std::uint8_t>(R::coord0 + d), coord[d]};
   }
-  w[11] = {R::control, 1};
+  w[11] = {R::group_barriers, group_barriers ? 1u : 0u};
+  w[12] = {R::control, 1};
   return w;
 }
 

@@ -50,6 +50,7 @@ module schedule_engine_a2a (
   localparam logic [3:0] RegMessageWords = 4'h3;
   localparam logic [3:0] RegSize0 = 4'h4;
   localparam logic [3:0] RegCoord0 = 4'h8;
+  localparam logic [3:0] RegGroupBarriers = 4'hC;
   localparam logic AlgorithmSpread = 1'b0;
 
   typedef enum logic [2:0] {
@@ -58,7 +59,8 @@ module schedule_engine_a2a (
     StateFirst = 3'd2,
     StateSend  = 3'd3,
     StateCopy  = 3'd4,
-    StateEnd   = 3'd5
+    StateEnd   = 3'd5,
+    StateBarrier = 3'd6
   } state_e;
 
   // configuration
@@ -89,6 +91,9 @@ module schedule_engine_a2a (
   // grouping
   logic [1:0]                    controller_d, controller_q;
   logic [GroupWidth-1:0]         group_d, group_q;
+  logic                          group_barriers_d, group_barriers_q;
+  logic [GroupWidth-1:0]         barrier_tag_d, barrier_tag_q;       // the group whose BARRIER is next
+  logic                          barrier_then_copy_d, barrier_then_copy_q;  // it follows the last send
   // output register
   logic                          out_valid_d, out_valid_q;
   collnet_descriptor_pkg::descriptor_t out_d, out_q;
@@ -179,6 +184,9 @@ module schedule_engine_a2a (
     slot_mpart_d = slot_mpart_q;
     controller_d = controller_q;
     group_d = group_q;
+    group_barriers_d = group_barriers_q;
+    barrier_tag_d = barrier_tag_q;
+    barrier_then_copy_d = barrier_then_copy_q;
     load = 1'b0;
     load_word = '0;
     can_load = !out_valid_q || out_ready_i;
@@ -205,6 +213,7 @@ module schedule_engine_a2a (
         RegAlgorithm: algorithm_d = cfg_wdata_i[0];
         RegNct: nct_d = cfg_wdata_i[2:0];
         RegMessageWords: message_words_d = cfg_wdata_i[AddrWidth-1:0];
+        RegGroupBarriers: group_barriers_d = cfg_wdata_i[0];
         default: begin
           for (int d = 0; d < Dims; d++) begin
             if (cfg_addr_i == RegSize0 + 4'(d)) size_d[d*SizeWidth +: SizeWidth] = cfg_wdata_i[SizeWidth-1:0];
@@ -302,7 +311,21 @@ module schedule_engine_a2a (
               slot_mpart_d[j*AddrWidth +: AddrWidth] = adv_mpart[j*AddrWidth +: AddrWidth];
             end
           end
-          if (adv_done) state_d = StateCopy;
+          if (group_barriers_q && (({1'b0, controller_q} + 3'd1) == nct_q || adv_done)) begin
+            state_d = StateBarrier;  // the group's BARRIER, then on
+            barrier_tag_d = group_q;
+            barrier_then_copy_d = adv_done;
+          end else if (adv_done) begin
+            state_d = StateCopy;
+          end
+        end
+      end
+      StateBarrier: begin
+        if (can_load) begin
+          load = 1'b1;
+          load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
+          load_word.tag = barrier_tag_q;
+          state_d = barrier_then_copy_q ? StateCopy : StateSend;
         end
       end
       StateCopy: begin
@@ -363,6 +386,9 @@ module schedule_engine_a2a (
       slot_mpart_q    <= '0;
       controller_q    <= '0;
       group_q         <= '0;
+      group_barriers_q <= 1'b0;
+      barrier_tag_q   <= '0;
+      barrier_then_copy_q <= 1'b0;
       out_valid_q     <= 1'b0;
       out_q           <= '0;
     end else begin
@@ -390,6 +416,9 @@ module schedule_engine_a2a (
       slot_mpart_q    <= slot_mpart_d;
       controller_q    <= controller_d;
       group_q         <= group_d;
+      group_barriers_q <= group_barriers_d;
+      barrier_tag_q   <= barrier_tag_d;
+      barrier_then_copy_q <= barrier_then_copy_d;
       out_valid_q     <= out_valid_d;
       out_q           <= out_d;
     end

@@ -8,7 +8,7 @@
 // the 128-bit descriptor, busy) must be equal, and the stream of taken
 // descriptors must equal the node's reference program word for word.
 // Sizes: every 2-D size up to 8x8, every 3-D size up to 4x4x4, 1-D rings and
-// 4-D boards up to 4x4x4x4; nct 1..4.
+// 4-D boards up to 4x4x4x4; nct 1..4; group barriers on two cases in five.
 //
 //   collnet_schedule_engine_bench [--seed N] [--trace FILE.fst]
 //
@@ -39,7 +39,6 @@ namespace {
 using collnet::DescriptorWord;
 
 using collnet::bench::Mismatch;
-using collnet::bench::hex;
 using EngineHarness = collnet::bench::EngineHarness<Vschedule_engine_a2a, collnet::hls::A2aScheduleEngine, collnet::hls::A2aEngineInputs,
                                                     collnet::hls::A2aEngineOutputs>;
 
@@ -91,22 +90,18 @@ int main(int argc, char** argv) {
         const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
         const auto topo = collnet::topology::make_topology(topology);
         const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-        const collnet::Params params{{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}};
+        const bool barriers = case_number % 5 < 2;  // group_barriers on two cases in five
+        const collnet::Params params{{"nct", std::to_string(nct)},
+                                     {"message_flits", std::to_string(m)},
+                                     {"group_barriers", barriers ? "true" : "false"}};
         const auto schedule = collnet::collectives::find_algorithm(algorithm).build(*topo, params);
         for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
           const std::string where = std::string(algorithm) + " on " + topology + " nct " + std::to_string(nct) +
-                                    " node " + std::to_string(node);
+                                    (barriers ? " group_barriers" : "") + " node " + std::to_string(node);
           // loaded by the software loader, as the NIC loads it
           const auto taken = harness.run(where, collnet::driver::engine_writes(algorithm, grid, params, node), rng,
                                          node % 2 ? 0.4 : 0.0);
-          const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-          if (taken.size() != program.size())
-            throw Mismatch(where + ": " + std::to_string(taken.size()) + " descriptors, reference " +
-                           std::to_string(program.size()));
-          for (std::size_t i = 0; i < program.size(); ++i)
-            if (taken[i] != program[i].pack())
-              throw Mismatch(where + ": descriptor " + std::to_string(i) + " is " + hex(taken[i]) + ", reference " +
-                             hex(program[i].pack()));
+          collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
           descriptors += taken.size();
           ++algorithm_nodes;
         }

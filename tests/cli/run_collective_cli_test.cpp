@@ -97,7 +97,6 @@ TEST(RunCollectiveCli, BadInputExits2NamingTheKey) {
            {{"algorithm=a2a-optimal", "traffic=uniform"}, "traffic"},
            {{"algorithm=a2a-hopgroup", "topology=torus:4x4x4", "controllers=1", "dispatch=named"}, "controllers"},
            {{"group_barriers=often"}, "group_barriers"},
-           {{"algorithm=a2a-spread", "group_barriers=true", "schedule_engine=hls"}, "group_barriers"},
            {{"algorithm=twotree-hier", "topology=leafspine:p=6", "phase_barriers=often"}, "phase_barriers"},
            {{"algorithm=twotree-flat", "topology=leafspine:p=6", "phase_barriers=true", "nic_blocks=rtl"},
             "phase_barriers"}}) {

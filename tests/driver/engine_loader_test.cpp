@@ -67,6 +67,8 @@ TEST(EngineLoader, LoadedEnginesEmitTheReferencePrograms) {
       {"a2a-optimal", "torus:5x4", {{"group_barriers", "true"}, {"nct", "3"}}},
       {"a2a-optimal", "mesh:4x4", {{"group_barriers", "true"}}},
       {"a2a-spread", "torus:3x2x2", {{"nct", "3"}, {"message_flits", "2"}}},
+      {"a2a-spread", "mesh:5x2", {{"nct", "4"}, {"group_barriers", "true"}}},
+      {"a2a-nd", "torus:3x3", {{"nct", "3"}, {"group_barriers", "true"}}},
       {"a2a-nd", "mesh:2x2x2x2", {}},
       {"a2a-hopgroup", "torus:4x4", {{"gap_slack", "3"}, {"directions", "both"}, {"hop_order", "descending"}}},
       {"a2a-hopgroup", "mesh:3x2x2", {{"mode3d", "concurrent"}, {"pacing", "false"}}},
