@@ -31,7 +31,7 @@
 //   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)
 // Contract: N = n_0*n_1*n_2*n_3 <= 65536 and 2*N*m <= 2^20 (the descriptor's
 // dest and offset widths; collectives/a2a_common.cpp message_words checks it).
-// Storage: 152 configuration bits; no table.
+// Storage: 153 configuration bits; no table.
 //
 // Timing: after start the engine spends sum_d (n_d + 1) cycles computing the
 // strides n_0*...*n_{d-1}, their multiples of m, rank and rank*m by repeated
