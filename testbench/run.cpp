@@ -15,13 +15,18 @@ namespace collnet::cli {
 
 const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario (issue 5)
 # A2AT, the optimal all-to-all of document 001, with 4 NIC controllers on an
-# 8x8 torus, next to the MPICH-style A2A baseline on the same NICs.
+# 8x8 torus, next to the MPICH-style A2A baseline on the same NICs. The
+# routers have 8 VCs (4 per dateline class) for the up to 7 flows a group
+# puts on a link, and a barrier follows every group of sends, which keeps the
+# groups aligned in a packet network (README, "A2AT in a packet network").
 topology: torus:8x8
 algorithm: a2a-optimal
 compare: a2a-spread
 nct: 4
 controllers: 4
 message_flits: 64
+vcs: 8
+group_barriers: true
 )";
 
 const char* const kDefaultSyntheticScenario = R"(# collnet run: embedded synthetic-traffic default

@@ -23,6 +23,8 @@ TEST(RunCollectiveCli, DefaultScenarioComparesA2atWithA2a) {
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["algorithm"], "a2a-optimal");
   EXPECT_EQ(j["controllers"], 4);
+  EXPECT_EQ(j["router"]["vcs"], 8);  // enough VCs for a group's flows
+  EXPECT_EQ(j["barriers"], 16);      // group_barriers: one per group of 4 (63 offsets)
   EXPECT_EQ(j["data_check"], "pass");
   EXPECT_EQ(j["link_utilization"]["per_link"].size(), 256u);
   EXPECT_TRUE(j["link_utilization"].contains("bisection_mean"));
