@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/params.hpp"
 #include "systemc/synthetic.hpp"
 
 namespace collnet::cli {
@@ -57,6 +58,8 @@ nlohmann::json measure(const std::string& topology, const BenchOptions& o) {
            {"ns_per_flit_hop", r.router_traversals ? 1e9 * r.sim_cpu_seconds / static_cast<double>(r.router_traversals)
                                                    : 0.0},
            {"peak_rss_kib", usage.ru_maxrss}};
+    } catch (const ConfigError& e) {
+      j = {{"error", e.what()}, {"bad_input", true}};
     } catch (const std::exception& e) {
       j = {{"error", e.what()}};
     }
@@ -74,7 +77,11 @@ nlohmann::json measure(const std::string& topology, const BenchOptions& o) {
   waitpid(pid, &status, 0);
   if (text.empty()) throw std::runtime_error("bench: the run of " + topology + " died");
   auto j = nlohmann::json::parse(text);
-  if (j.contains("error")) throw std::runtime_error("bench: " + topology + ": " + j["error"].get<std::string>());
+  if (j.contains("error")) {
+    const std::string what = "bench: " + topology + ": " + j["error"].get<std::string>();
+    if (j.contains("bad_input")) throw ConfigError(what);  // exit 2, like every bad input
+    throw std::runtime_error(what);
+  }
   return j;
 }
 

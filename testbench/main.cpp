@@ -72,8 +72,14 @@ int main(int argc, char** argv) {
   cli::BenchOptions bench_options;
   auto* bench = app.add_subcommand("bench", "speed and peak memory of the cycle-accurate network");
   bench->add_option("--topology", bench_options.topologies, "networks to measure (repeatable)");
-  bench->add_option("--repeat", bench_options.repeat, "runs per network; the fastest is reported");
-  bench->add_option("--measure-cycles", bench_options.measure_cycles, "measured cycles per run");
+  bench->add_option("--repeat", bench_options.repeat, "runs per network; the fastest is reported")
+      ->check(CLI::Range(1, 100));
+  bench->add_option("--measure-cycles", bench_options.measure_cycles, "measured cycles per run")
+      ->check(CLI::Range(1, 100000000));
+  bench->add_option("--injection-rate", bench_options.injection_rate,
+                    "offered load in flits per node per cycle (default 0.1; scale it as 1/k on k x k networks to "
+                    "keep the per-router work constant)")
+      ->check(CLI::Range(0.0001, 1.0));
   bench->add_option("--json", json_path, "write the machine-readable report to FILE");
 
   try {
