@@ -8,24 +8,16 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <memory>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <verilated.h>
-#include <verilated_fst_c.h>
+#include "testbench/verilator/bench_main.hpp"
 
 #include "collectives/descriptor.hpp"
 #include "driver/engine_loader.hpp"
 
 namespace collnet::bench {
-
-struct Mismatch : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 inline std::string hex(const DescriptorWord& w) {
   char text[40];
@@ -46,46 +38,22 @@ std::vector<CfgWrite> cfg_writes(const Writes& writes) {
   return out;
 }
 
-/// The benches' command line: [--seed N] [--trace FILE.fst].
-struct BenchArgs {
-  std::uint64_t seed = 1;
-  const char* trace_file = nullptr;
-};
-
-/// Parses argv; on anything else prints the usage and returns false.
-inline bool parse_bench_args(int argc, char** argv, BenchArgs& args) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--seed" && i + 1 < argc) {
-      args.seed = std::strtoull(argv[++i], nullptr, 10);
-    } else if (arg == "--trace" && i + 1 < argc) {
-      args.trace_file = argv[++i];
-    } else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--trace FILE.fst]\n", argv[0]);
-      return false;
-    }
-  }
-  return true;
+/// Compares a node's taken stream with its reference program.
+template <typename Program>
+void expect_program(const std::string& where, const std::vector<DescriptorWord>& taken, const Program& program) {
+  if (taken.size() != program.size())
+    throw Mismatch(where + ": " + std::to_string(taken.size()) + " descriptors, reference " +
+                   std::to_string(program.size()));
+  for (std::size_t i = 0; i < program.size(); ++i)
+    if (taken[i] != program[i].pack())
+      throw Mismatch(where + ": descriptor " + std::to_string(i) + " is " + hex(taken[i]) + ", reference " +
+                     hex(program[i].pack()));
 }
 
 template <typename Model, typename Hls, typename Inputs, typename Outputs>
 class EngineHarness {
  public:
-  explicit EngineHarness(const char* trace_file) : rtl_(std::make_unique<Model>(&context_)) {
-    if (trace_file != nullptr) {
-      context_.traceEverOn(true);
-      trace_ = std::make_unique<VerilatedFstC>();
-      rtl_->trace(trace_.get(), 99);
-      trace_->open(trace_file);
-    }
-    reset();
-  }
-  ~EngineHarness() {
-    if (trace_) trace_->close();
-    rtl_->final();
-  }
-  EngineHarness(const EngineHarness&) = delete;
-  EngineHarness& operator=(const EngineHarness&) = delete;
+  explicit EngineHarness(const char* trace_file) : rtl_(trace_file) { reset(); }
 
   /// Loads one node with `writes` (CONTROL last), runs it to END with a
   /// consumer stalled with `stall_probability`; returns the descriptors taken.
@@ -108,27 +76,44 @@ class EngineHarness {
     return taken;
   }
 
+  /// run(), then the stream taken must be the node's reference `program`
+  /// (expect_program); returns the number of descriptors.
+  template <typename Program>
+  std::size_t check(const std::string& where, const std::vector<CfgWrite>& writes, std::mt19937_64& rng,
+                    double stall_probability, const Program& program) {
+    const auto taken = run(where, writes, rng, stall_probability);
+    expect_program(where, taken, program);
+    return taken.size();
+  }
+
   /// Runs `writes` on the RTL alone (the HLS class never sees them) for
   /// `cycles` cycles, counting assertion failures; resets the RTL afterwards.
   int rtl_assertion_errors(const std::vector<CfgWrite>& writes, int cycles) {
-    context_.errorLimit(1000);  // count assertion failures instead of stopping
-    context_.errorCount(0);
-    reset();
-    const auto rtl_cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
-      rtl_->cfg_we_i = we;
-      rtl_->cfg_addr_i = addr;
-      rtl_->cfg_wdata_i = data;
-      rtl_->out_ready_i = 1;
-      rtl_->eval();
-      clock_edge();
-    };
-    for (const auto& w : writes) rtl_cycle(true, w.addr, w.data);
-    for (int c = 0; c < cycles; ++c) rtl_cycle(false, 0, 0);
-    const int errors = context_.errorCount();
-    context_.errorCount(0);
-    context_.errorLimit(1);
+    const int errors = rtl_.assertion_errors([&] {
+      reset();
+      const auto rtl_cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
+        rtl_->cfg_we_i = we;
+        rtl_->cfg_addr_i = addr;
+        rtl_->cfg_wdata_i = data;
+        rtl_->out_ready_i = 1;
+        rtl_->eval();
+        rtl_.clock_edge();
+      };
+      for (const auto& w : writes) rtl_cycle(true, w.addr, w.data);
+      for (int c = 0; c < cycles; ++c) rtl_cycle(false, 0, 0);
+    });
     reset();
     return errors;
+  }
+
+  /// An AssertionCheck of `legal` against `illegal` writes (each run for
+  /// `cycles` cycles); `what` names the illegal input.
+  AssertionCheck assertion_check(std::string what, const std::vector<CfgWrite>& legal,
+                                 const std::vector<CfgWrite>& illegal, int cycles) {
+    AssertionCheck check{std::move(what)};
+    check.legal_errors = rtl_assertion_errors(legal, cycles);
+    check.illegal_errors = rtl_assertion_errors(illegal, cycles);
+    return check;
   }
 
   [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
@@ -140,8 +125,8 @@ class EngineHarness {
     rtl_->cfg_we_i = 0;
     rtl_->out_ready_i = 0;
     rtl_->eval();
-    clock_edge();
-    clock_edge();
+    rtl_.clock_edge();
+    rtl_.clock_edge();
     rtl_->rst_ni = 1;
     rtl_->eval();
   }
@@ -161,40 +146,14 @@ class EngineHarness {
                      std::to_string(rtl_->out_valid_o) + " busy " + std::to_string(rtl_->busy_o) + " " +
                      hex(rtl_word) + ", HLS valid " + std::to_string(hls.out_valid) + " busy " +
                      std::to_string(hls.busy) + " " + hex(hls.out_desc) + ")");
-    clock_edge();
+    rtl_.clock_edge();
     ++cycles_;
     return hls;
   }
 
-  void clock_edge() {
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  VerilatedContext context_;
-  std::unique_ptr<Model> rtl_;
-  std::unique_ptr<VerilatedFstC> trace_;
+  VerilatedRtl<Model> rtl_;
   Hls hls_;
-  std::uint64_t time_ = 0;
   std::uint64_t cycles_ = 0;
 };
-
-/// Compares a node's taken stream with its reference program.
-template <typename Program>
-void expect_program(const std::string& where, const std::vector<DescriptorWord>& taken, const Program& program) {
-  if (taken.size() != program.size())
-    throw Mismatch(where + ": " + std::to_string(taken.size()) + " descriptors, reference " +
-                   std::to_string(program.size()));
-  for (std::size_t i = 0; i < program.size(); ++i)
-    if (taken[i] != program[i].pack())
-      throw Mismatch(where + ": descriptor " + std::to_string(i) + " is " + hex(taken[i]) + ", reference " +
-                     hex(program[i].pack()));
-}
 
 }  // namespace collnet::bench

@@ -7,15 +7,13 @@
 // group barriers (nct and group order varying with the case, every node
 // alternately with an always-ready and a randomly stalled consumer), plus torus:16x16 and mesh:2x64 at the table
 // limits, the stream of taken descriptors must equal the node's reference
-// program word for word.
+// program word for word. Also checks that the RTL assertion reports
+// COORD_X = SIZE_X.
 //
 //   collnet_schedule_engine_a2at_bench [--seed N] [--trace FILE.fst]
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -33,7 +31,6 @@ namespace {
 namespace reg = collnet::hls::a2at_engine_reg;
 namespace cc = collnet::collectives;
 using collnet::bench::CfgWrite;
-using collnet::bench::Mismatch;
 using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2at, collnet::hls::A2atScheduleEngine,
                                               collnet::hls::A2atEngineInputs, collnet::hls::A2atEngineOutputs>;
 
@@ -55,66 +52,47 @@ std::vector<std::string> topologies() {
   return list;
 }
 
+/// Node (1, 1) of torus:3x2 is quiet, COORD_X = SIZE_X (outside the map) is reported.
+collnet::bench::AssertionCheck check_assertions(Harness& harness) {
+  const collnet::Params small{{"nct", "2"}, {"group_order", "printed"}, {"message_flits", "1"}};
+  const auto legal = engine_writes("torus:3x2", small, 4);
+  auto bad = legal;
+  bad.insert(bad.end() - 1, CfgWrite{reg::coord_x, 3});
+  return harness.assertion_check("COORD_X = SIZE_X", legal, bad, 40);
+}
+
+std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
+  std::uint64_t nodes = 0, descriptors = 0;
+  int case_number = 0;
+  for (const std::string& topology : topologies()) {
+    ++case_number;
+    const int nct = 1 + case_number % 4;
+    const bool printed = case_number % 3 == 0;
+    const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
+    const auto topo = collnet::topology::make_topology(topology);
+    const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
+    for (const bool barriers : {false, true}) {
+      const collnet::Params params{{"nct", std::to_string(nct)},
+                                   {"group_order", printed ? "printed" : "reordered"},
+                                   {"group_barriers", barriers ? "true" : "false"},
+                                   {"message_flits", std::to_string(m)}};
+      const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
+      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+        const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
+                                  (printed ? " printed" : " reordered") + (barriers ? " group_barriers" : "") +
+                                  " node " + std::to_string(node);
+        descriptors += harness.check(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0,
+                                     schedule.programs[static_cast<std::size_t>(node)]);
+        ++nodes;
+      }
+    }
+  }
+  return "schedule engine a2at: RTL = HLS = reference on " + std::to_string(nodes) + " node programs of " +
+         std::to_string(topologies().size()) + " sizes, " + std::to_string(descriptors) + " descriptors";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  collnet::bench::BenchArgs args;
-  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
-  const std::uint64_t seed = args.seed;
-  const char* const trace_file = args.trace_file;
-  Verilated::commandArgs(argc, argv);
-  const auto start = std::chrono::steady_clock::now();
-  std::mt19937_64 rng(seed);
-  Harness harness(trace_file);
-  std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
-  std::fflush(stdout);
-  const collnet::Params small{{"nct", "2"}, {"group_order", "printed"}, {"message_flits", "1"}};
-  const int legal = harness.rtl_assertion_errors(engine_writes("torus:3x2", small, 4), 40);  // node (1, 1)
-  auto bad = engine_writes("torus:3x2", small, 4);
-  bad.insert(bad.end() - 1, CfgWrite{reg::coord_x, 3});  // COORD_X = SIZE_X: outside the map
-  const int illegal = harness.rtl_assertion_errors(bad, 40);
-  if (legal != 0 || illegal == 0) {
-    std::fprintf(stderr, "MISMATCH: RTL assertions: %d errors on a legal start, %d on COORD_X = SIZE_X\n", legal,
-                 illegal);
-    return 1;
-  }
-  std::printf("RTL assertion reports COORD_X = SIZE_X: yes\n");
-  std::uint64_t nodes = 0, descriptors = 0;
-  int case_number = 0;
-  try {
-    for (const std::string& topology : topologies()) {
-      ++case_number;
-      const int nct = 1 + case_number % 4;
-      const bool printed = case_number % 3 == 0;
-      const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
-      const auto topo = collnet::topology::make_topology(topology);
-      const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-      for (const bool barriers : {false, true}) {
-        const collnet::Params params{{"nct", std::to_string(nct)},
-                                     {"group_order", printed ? "printed" : "reordered"},
-                                     {"group_barriers", barriers ? "true" : "false"},
-                                     {"message_flits", std::to_string(m)}};
-        const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
-        for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-          const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
-                                    (printed ? " printed" : " reordered") + (barriers ? " group_barriers" : "") +
-                                    " node " + std::to_string(node);
-          const auto taken = harness.run(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0);
-          collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
-          descriptors += taken.size();
-          ++nodes;
-        }
-      }
-    }
-  } catch (const Mismatch& e) {
-    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
-    return 1;
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("schedule engine a2at: RTL = HLS = reference on %llu node programs of %zu sizes, %llu descriptors, "
-              "%llu cycles (%.1f s)\n",
-              static_cast<unsigned long long>(nodes), topologies().size(),
-              static_cast<unsigned long long>(descriptors), static_cast<unsigned long long>(harness.cycles()),
-              seconds);
-  return 0;
+  return collnet::bench::bench_main<Harness>(argc, argv, check_assertions, run_checks);
 }

@@ -14,10 +14,7 @@
 //   collnet_schedule_engine_hopgroup_bench [--seed N] [--trace FILE.fst]
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <random>
 #include <string>
@@ -34,7 +31,6 @@ namespace {
 
 namespace reg = collnet::hls::hopgroup_engine_reg;
 using collnet::bench::CfgWrite;
-using collnet::bench::Mismatch;
 using Harness =
     collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine,
                                   collnet::hls::HopgroupEngineInputs, collnet::hls::HopgroupEngineOutputs>;
@@ -60,80 +56,58 @@ std::vector<Case> cases() {
   return list;
 }
 
-}  // namespace
+/// A start of a2a-hopgroup is quiet, DIMS = 4 (for the direct program only) is reported.
+collnet::bench::AssertionCheck check_assertions(Harness& harness) {
+  const auto grid = collnet::topology::make_topology("torus:3x2");
+  const auto& g = dynamic_cast<const collnet::topology::Grid&>(*grid);
+  const auto good = collnet::driver::engine_writes("a2a-hopgroup", g, collnet::Params{{"message_flits", "2"}}, 1);
+  auto bad = good;
+  bad.insert(bad.end() - 1, CfgWrite{reg::dims, 4});
+  return harness.assertion_check("DIMS = 4 for a2a-hopgroup", good, bad, 200);
+}
 
-int main(int argc, char** argv) {
-  collnet::bench::BenchArgs args;
-  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
-  const std::uint64_t seed = args.seed;
-  const char* const trace_file = args.trace_file;
-  Verilated::commandArgs(argc, argv);
-  const auto start = std::chrono::steady_clock::now();
-  std::mt19937_64 rng(seed);
-  Harness harness(trace_file);
-  std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
-  std::fflush(stdout);
-  {
-    const auto grid = collnet::topology::make_topology("torus:3x2");
-    const auto& g = dynamic_cast<const collnet::topology::Grid&>(*grid);
-    auto good = collnet::driver::engine_writes("a2a-hopgroup", g, collnet::Params{{"message_flits", "2"}}, 1);
-    auto bad = good;
-    bad.insert(bad.end() - 1, CfgWrite{reg::dims, 4});  // DIMS 4 is for the direct program only
-    const int legal = harness.rtl_assertion_errors(good, 200);
-    const int illegal = harness.rtl_assertion_errors(bad, 200);
-    if (legal != 0 || illegal == 0) {
-      std::fprintf(stderr, "MISMATCH: RTL assertions: %d errors on a legal start, %d on DIMS = 4 for hopgroup\n",
-                   legal, illegal);
-      return 1;
-    }
-  }
-  std::printf("RTL assertion reports DIMS = 4 for a2a-hopgroup: yes\n");
+std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
   std::uint64_t nodes = 0, descriptors = 0;
   int case_number = 0;
   const auto list = cases();
-  try {
-    for (const Case& k : list) {
-      ++case_number;
-      const bool hopgroup = k.algorithm == "a2a-hopgroup";
-      const auto topo = collnet::topology::make_topology(k.topology);
-      const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
-      // options vary with the case number so that every combination occurs
-      const int bits = case_number * 7;
-      const bool pacing = bits % 2 == 0, descending = (bits / 2) % 2 == 1, both = (bits / 4) % 2 == 1,
-                 concurrent = (bits / 8) % 2 == 1, barriers = (bits / 3) % 2 == 0;
-      const std::uint32_t slack = static_cast<std::uint32_t>(case_number % 4);
-      const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 8);
-      collnet::Params params{{"pacing", pacing ? "true" : "false"},
-                             {"gap_slack", std::to_string(slack)},
-                             {"message_flits", std::to_string(m)}};
-      if (hopgroup) {
-        params.set("hop_order", descending ? "descending" : "ascending");
-        params.set("directions", both ? "both" : "plus");
-        params.set("mode3d", concurrent ? "concurrent" : "literal");
-      } else {
-        params.set("barriers", barriers ? "true" : "false");
-      }
-      const auto schedule = collnet::collectives::find_algorithm(k.algorithm).build(*topo, params);
-      std::string label = k.algorithm + " on " + k.topology;
-      for (const auto& [key, value] : params.values()) label += " " + key + "=" + value;
-      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-        const std::string where = label + " node " + std::to_string(node);
-        // the software loader turns the scenario's keys into OPTIONS bits
-        const auto taken = harness.run(where, collnet::driver::engine_writes(k.algorithm, grid, params, node), rng,
-                                       node % 2 ? 0.4 : 0.0);
-        collnet::bench::expect_program(where, taken, schedule.programs[static_cast<std::size_t>(node)]);
-        descriptors += taken.size();
-        ++nodes;
-      }
+  for (const Case& k : list) {
+    ++case_number;
+    const bool hopgroup = k.algorithm == "a2a-hopgroup";
+    const auto topo = collnet::topology::make_topology(k.topology);
+    const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
+    // options vary with the case number so that every combination occurs
+    const int bits = case_number * 7;
+    const bool pacing = bits % 2 == 0, descending = (bits / 2) % 2 == 1, both = (bits / 4) % 2 == 1,
+               concurrent = (bits / 8) % 2 == 1, barriers = (bits / 3) % 2 == 0;
+    const std::uint32_t slack = static_cast<std::uint32_t>(case_number % 4);
+    const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 8);
+    collnet::Params params{{"pacing", pacing ? "true" : "false"},
+                           {"gap_slack", std::to_string(slack)},
+                           {"message_flits", std::to_string(m)}};
+    if (hopgroup) {
+      params.set("hop_order", descending ? "descending" : "ascending");
+      params.set("directions", both ? "both" : "plus");
+      params.set("mode3d", concurrent ? "concurrent" : "literal");
+    } else {
+      params.set("barriers", barriers ? "true" : "false");
     }
-  } catch (const Mismatch& e) {
-    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
-    return 1;
+    const auto schedule = collnet::collectives::find_algorithm(k.algorithm).build(*topo, params);
+    std::string label = k.algorithm + " on " + k.topology;
+    for (const auto& [key, value] : params.values()) label += " " + key + "=" + value;
+    for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
+      const std::string where = label + " node " + std::to_string(node);
+      // the software loader turns the scenario's keys into OPTIONS bits
+      descriptors += harness.check(where, collnet::driver::engine_writes(k.algorithm, grid, params, node), rng,
+                                   node % 2 ? 0.4 : 0.0, schedule.programs[static_cast<std::size_t>(node)]);
+      ++nodes;
+    }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("schedule engine hopgroup: RTL = HLS = reference on %llu node programs of %zu cases, %llu descriptors, "
-              "%llu cycles (%.1f s)\n",
-              static_cast<unsigned long long>(nodes), list.size(), static_cast<unsigned long long>(descriptors),
-              static_cast<unsigned long long>(harness.cycles()), seconds);
-  return 0;
+  return "schedule engine hopgroup: RTL = HLS = reference on " + std::to_string(nodes) + " node programs of " +
+         std::to_string(list.size()) + " cases, " + std::to_string(descriptors) + " descriptors";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return collnet::bench::bench_main<Harness>(argc, argv, check_assertions, run_checks);
 }

@@ -13,27 +13,18 @@
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <deque>
 #include <map>
-#include <memory>
 #include <random>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <Vtree_bcast_rule.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
-
-#include "testbench/verilator/engine_harness.hpp"
 
 #include "collectives/tree_bcast.hpp"
 #include "hls/tree_bcast_rule.hpp"
+#include "testbench/verilator/bench_main.hpp"
 #include "topology/tree.hpp"
 
 namespace {
@@ -45,34 +36,18 @@ using collnet::hls::TreeBcastRuleOutputs;
 using collnet::topology::kNone;
 using collnet::topology::Tree;
 
-struct Mismatch : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using collnet::bench::Mismatch;
 
 class RuleHarness {
  public:
-  explicit RuleHarness(const char* trace_file) : rtl_(std::make_unique<Vtree_bcast_rule>(&context_)) {
-    if (trace_file != nullptr) {
-      context_.traceEverOn(true);
-      trace_ = std::make_unique<VerilatedFstC>();
-      rtl_->trace(trace_.get(), 99);
-      trace_->open(trace_file);
-    }
-    reset();
-  }
-  ~RuleHarness() {
-    if (trace_) trace_->close();
-    rtl_->final();
-  }
-  RuleHarness(const RuleHarness&) = delete;
-  RuleHarness& operator=(const RuleHarness&) = delete;
+  explicit RuleHarness(const char* trace_file) : rtl_(trace_file) { reset(); }
 
   void reset() {
     rtl_->clk_i = 0;
     rtl_->rst_ni = 0;
     rtl_->in_valid_i = 0;
     rtl_->eval();
-    clock_edge();
+    rtl_.clock_edge();
     rtl_->rst_ni = 1;
     rtl_->eval();
     hls_.reset();
@@ -109,30 +84,32 @@ class RuleHarness {
   }
 
   /// The RTL assertion is live: a request from a port that is no tree link
-  /// must be reported, a legal one must not.
-  bool assertion_catches_bad_port() {
+  /// must be reported (port 7), legal ones (the parent's 1, the child's 2)
+  /// must not.
+  collnet::bench::AssertionCheck assertion_check() {
     const auto errors_for = [&](std::uint8_t port) {
-      context_.errorLimit(1000);
-      context_.errorCount(0);
-      rtl_->parent_port_i = 1;
-      rtl_->is_root_i = 0;
-      rtl_->child_mask_i = 0x4;  // child on port 2
-      rtl_->in_valid_i = 1;
-      rtl_->from_none_i = 0;
-      rtl_->from_port_i = port;
-      rtl_->out_ready_i = 1;
-      rtl_->eval();
-      clock_edge();
-      rtl_->in_valid_i = 0;
-      rtl_->eval();
-      clock_edge();
-      const int errors = context_.errorCount();
-      context_.errorCount(0);
-      context_.errorLimit(1);
+      const int errors = rtl_.assertion_errors([&] {
+        rtl_->parent_port_i = 1;
+        rtl_->is_root_i = 0;
+        rtl_->child_mask_i = 0x4;  // child on port 2
+        rtl_->in_valid_i = 1;
+        rtl_->from_none_i = 0;
+        rtl_->from_port_i = port;
+        rtl_->out_ready_i = 1;
+        rtl_->eval();
+        rtl_.clock_edge();
+        rtl_->in_valid_i = 0;
+        rtl_->eval();
+        rtl_.clock_edge();
+      });
       reset();
       return errors;
     };
-    return errors_for(2) == 0 && errors_for(1) == 0 && errors_for(7) > 0;
+    collnet::bench::AssertionCheck check{"a non-tree port"};
+    check.legal_errors = errors_for(2);
+    check.legal_errors += errors_for(1);
+    check.illegal_errors = errors_for(7);
+    return check;
   }
 
   [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
@@ -148,101 +125,69 @@ class RuleHarness {
     if (rtl_->in_ready_o != hls.in_ready || rtl_->out_valid_o != hls.out_valid ||
         (hls.out_valid && rtl_->out_mask_o != hls.out_mask))
       throw Mismatch(where + ": RTL and HLS differ at cycle " + std::to_string(cycles_));
-    clock_edge();
+    rtl_.clock_edge();
     ++cycles_;
     return hls;
   }
 
-  void clock_edge() {
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  VerilatedContext context_;
-  std::unique_ptr<Vtree_bcast_rule> rtl_;
-  std::unique_ptr<VerilatedFstC> trace_;
+  collnet::bench::VerilatedRtl<Vtree_bcast_rule> rtl_;
   collnet::hls::TreeBcastRule hls_;
-  std::uint64_t time_ = 0;
   std::uint64_t cycles_ = 0;
 };
+
+std::string run_checks(RuleHarness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions& options) {
+  std::uint64_t answers = 0;
+  for (std::int32_t n : {1, 2, 3, 6, 11, 25, 40, 64}) {
+    const auto parents = Tree::random_parents(n, options.seed + static_cast<std::uint64_t>(n));
+    for (EndpointId root = 0; root < n; ++root) {
+      const Tree tree(parents, root);
+      for (EndpointId v = 0; v < n; ++v) {
+        std::vector<std::uint8_t> ports(64);
+        for (std::uint8_t p = 0; p < 64; ++p) ports[p] = p;
+        std::shuffle(ports.begin(), ports.end(), rng);
+        std::map<EndpointId, std::uint8_t> port_of;
+        std::map<std::uint8_t, EndpointId> node_at;
+        std::size_t i = 0;
+        for (EndpointId nb : tree.neighbours(v)) {
+          port_of[nb] = ports[i];
+          node_at[ports[i]] = nb;
+          ++i;
+        }
+        TreeBcastRuleConfig c;
+        c.is_root = tree.parent(v) == kNone;
+        if (!c.is_root) c.parent_port = port_of.at(tree.parent(v));
+        for (EndpointId ch : tree.children(v)) c.child_mask |= std::uint64_t{1} << port_of.at(ch);
+        harness.configure(c);
+
+        std::vector<EndpointId> froms{kNone};
+        for (EndpointId nb : tree.neighbours(v)) froms.push_back(nb);
+        std::vector<std::pair<bool, std::uint8_t>> requests;
+        for (EndpointId f : froms) requests.emplace_back(f == kNone, f == kNone ? 0 : port_of.at(f));
+        const std::string where = "n " + std::to_string(n) + " root " + std::to_string(root) + " node " +
+                                  std::to_string(v);
+        const auto taken = harness.run(where, requests, rng);
+        for (std::size_t r = 0; r < froms.size(); ++r) {
+          std::set<EndpointId> got;
+          for (unsigned p = 0; p < 64; ++p)
+            if ((taken[r] >> p) & 1u) {
+              auto it = node_at.find(static_cast<std::uint8_t>(p));
+              if (it == node_at.end()) throw Mismatch(where + ": mask names unused port " + std::to_string(p));
+              got.insert(it->second);
+            }
+          const auto ref = collnet::collectives::tree_bcast_targets(tree, v, froms[r]);
+          if (got != std::set<EndpointId>(ref.begin(), ref.end()) || got.size() != ref.size())
+            throw Mismatch(where + " from " + std::to_string(froms[r]) + ": mask differs from tree_bcast_targets");
+          ++answers;
+        }
+      }
+    }
+  }
+  return "tree bcast rule: RTL = HLS = tree_bcast_targets on " + std::to_string(answers) + " answers";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  collnet::bench::BenchArgs args;
-  if (!collnet::bench::parse_bench_args(argc, argv, args)) return 2;
-  const std::uint64_t seed = args.seed;
-  const char* const trace_file = args.trace_file;
-  Verilated::commandArgs(argc, argv);
-  const auto start = std::chrono::steady_clock::now();
-  std::mt19937_64 rng(seed);
-  RuleHarness harness(trace_file);
-  std::printf("checking that the RTL assertion fires (the %%Error lines below are expected):\n");
-  std::fflush(stdout);
-  if (!harness.assertion_catches_bad_port()) {
-    std::fprintf(stderr, "MISMATCH: the RTL assertion did not report a request from a non-tree port\n");
-    return 1;
-  }
-  std::printf("RTL assertion reports a non-tree port: yes\n");
-  std::uint64_t answers = 0;
-  try {
-    for (std::int32_t n : {1, 2, 3, 6, 11, 25, 40, 64}) {
-      const auto parents = Tree::random_parents(n, seed + static_cast<std::uint64_t>(n));
-      for (EndpointId root = 0; root < n; ++root) {
-        const Tree tree(parents, root);
-        for (EndpointId v = 0; v < n; ++v) {
-          std::vector<std::uint8_t> ports(64);
-          for (std::uint8_t p = 0; p < 64; ++p) ports[p] = p;
-          std::shuffle(ports.begin(), ports.end(), rng);
-          std::map<EndpointId, std::uint8_t> port_of;
-          std::map<std::uint8_t, EndpointId> node_at;
-          std::size_t i = 0;
-          for (EndpointId nb : tree.neighbours(v)) {
-            port_of[nb] = ports[i];
-            node_at[ports[i]] = nb;
-            ++i;
-          }
-          TreeBcastRuleConfig c;
-          c.is_root = tree.parent(v) == kNone;
-          if (!c.is_root) c.parent_port = port_of.at(tree.parent(v));
-          for (EndpointId ch : tree.children(v)) c.child_mask |= std::uint64_t{1} << port_of.at(ch);
-          harness.configure(c);
-
-          std::vector<EndpointId> froms{kNone};
-          for (EndpointId nb : tree.neighbours(v)) froms.push_back(nb);
-          std::vector<std::pair<bool, std::uint8_t>> requests;
-          for (EndpointId f : froms) requests.emplace_back(f == kNone, f == kNone ? 0 : port_of.at(f));
-          const std::string where = "n " + std::to_string(n) + " root " + std::to_string(root) + " node " +
-                                    std::to_string(v);
-          const auto taken = harness.run(where, requests, rng);
-          for (std::size_t r = 0; r < froms.size(); ++r) {
-            std::set<EndpointId> got;
-            for (unsigned p = 0; p < 64; ++p)
-              if ((taken[r] >> p) & 1u) {
-                auto it = node_at.find(static_cast<std::uint8_t>(p));
-                if (it == node_at.end()) throw Mismatch(where + ": mask names unused port " + std::to_string(p));
-                got.insert(it->second);
-              }
-            const auto ref = collnet::collectives::tree_bcast_targets(tree, v, froms[r]);
-            if (got != std::set<EndpointId>(ref.begin(), ref.end()) || got.size() != ref.size())
-              throw Mismatch(where + " from " + std::to_string(froms[r]) + ": mask differs from tree_bcast_targets");
-            ++answers;
-          }
-        }
-      }
-    }
-  } catch (const Mismatch& e) {
-    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
-    return 1;
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("tree_bcast_rule: %llu answers equal (RTL = HLS every cycle = tree_bcast_targets), %llu cycles, %.2f s\n",
-              static_cast<unsigned long long>(answers), static_cast<unsigned long long>(harness.cycles()), seconds);
-  return 0;
+  return collnet::bench::bench_main<RuleHarness>(
+      argc, argv, [](RuleHarness& harness) { return harness.assertion_check(); }, run_checks);
 }
