@@ -15,23 +15,19 @@
 // (--random 5 --no-collectives --trace pacer.fst gives a small waveform)
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <memory>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <Vpacket_pacer.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
 
 #include "collectives/algorithm.hpp"
 #include "collectives/pacer_timing.hpp"
 #include "hls/packet_pacer.hpp"
+#include "testbench/verilator/bench_main.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -46,9 +42,7 @@ struct Stream {
   std::uint64_t data_seed = 0;
 };
 
-struct Mismatch : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using collnet::bench::Mismatch;
 
 struct OutFlit {
   std::uint64_t cycle;
@@ -59,29 +53,13 @@ struct OutFlit {
 /// Runs one stream through the RTL and the HLS class in lockstep.
 class PacerHarness {
  public:
-  explicit PacerHarness(const char* trace_file) : rtl_(std::make_unique<Vpacket_pacer>(&context_)) {
-    if (trace_file != nullptr) {
-      context_.traceEverOn(true);
-      trace_ = std::make_unique<VerilatedFstC>();
-      rtl_->trace(trace_.get(), 99);
-      trace_->open(trace_file);
-    }
-  }
-  ~PacerHarness() {
-    if (trace_) trace_->close();
-    rtl_->final();
-  }
-  PacerHarness(const PacerHarness&) = delete;
-  PacerHarness& operator=(const PacerHarness&) = delete;
+  explicit PacerHarness(const char* trace_file) : rtl_(trace_file) {}
 
   /// The RTL assertions are live: a controller that withdraws an offered
   /// flit before it is taken must be reported, a legal transfer must not.
   /// (Runs in the harness's own context: Verilator keeps one context per
   /// thread, so the check must not create a second one.)
-  bool assertion_catches_withdrawn_flit() {
-    context_.errorLimit(1000);  // count assertion failures instead of stopping
-    context_.errorCount(0);
-    reset();
+  collnet::bench::AssertionCheck assertion_check() {
     const auto cycle = [&](bool valid, bool ready) {
       rtl_->in_valid_i = valid;
       rtl_->out_ready_i = ready;
@@ -90,21 +68,23 @@ class PacerHarness {
       rtl_->in_gap_i = 0;
       rtl_->in_slack_i = 0;
       rtl_->eval();
-      clock_edge();
+      rtl_.clock_edge();
     };
-    cycle(true, true);  // legal: offered and taken
-    const int legal_errors = context_.errorCount();
-    cycle(true, false);  // offered, not taken ...
-    cycle(false, true);  // ... and withdrawn: a contract violation
-    cycle(false, true);
-    const bool caught = legal_errors == 0 && context_.errorCount() > 0;
-    context_.errorCount(0);
-    context_.errorLimit(1);  // from here on an assertion failure stops the bench
-    return caught;
+    collnet::bench::AssertionCheck check{"a withdrawn flit"};
+    check.legal_errors = rtl_.assertion_errors([&] {
+      reset();
+      cycle(true, true);  // legal: offered and taken
+    });
+    check.illegal_errors = rtl_.assertion_errors([&] {
+      cycle(true, false);  // offered, not taken ...
+      cycle(false, true);  // ... and withdrawn: a contract violation
+      cycle(false, true);
+    });
+    return check;
   }
 
-  /// Returns the number of cycles the stream took.
-  std::uint64_t run(const Stream& s) {
+  /// Runs one stream; adds the cycles it took to cycles().
+  void run(const Stream& s) {
     struct Flit {
       std::uint64_t data;
       bool last;
@@ -157,8 +137,9 @@ class PacerHarness {
       if (rtl_->out_valid_o && in.out_ready) rtl_out.push_back({cycle, rtl_->out_data_o, rtl_->out_last_o != 0});
       // the controller sees the transfer on its own side of the gate
       if (in.in_valid && rtl_->in_ready_o) ++next;
-      clock_edge();
+      rtl_.clock_edge();
     }
+    cycles_ += cycle;
 
     const std::vector<std::uint64_t> reference =
         collnet::collectives::pacer_flit_cycles(s.packets, s.offered, s.stalled);
@@ -175,8 +156,9 @@ class PacerHarness {
           hls_out[i].last != flits[i].last)
         throw Mismatch(where + ": data or last marker lost, duplicated or reordered");
     }
-    return cycle;
   }
+
+  [[nodiscard]] std::uint64_t cycles() const { return cycles_; }
 
  private:
   static std::uint64_t limit_cycles(const Stream& s) {
@@ -192,28 +174,15 @@ class PacerHarness {
     rtl_->out_ready_i = 0;
     rtl_->clk_i = 0;
     rtl_->eval();
-    clock_edge();
-    clock_edge();
+    rtl_.clock_edge();
+    rtl_.clock_edge();
     rtl_->rst_ni = 1;
     rtl_->eval();
   }
 
-  void clock_edge() {
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 1;
-    rtl_->eval();
-    if (trace_) trace_->dump(time_);
-    context_.time(++time_);
-    rtl_->clk_i = 0;
-    rtl_->eval();
-  }
-
-  VerilatedContext context_;
-  std::unique_ptr<Vpacket_pacer> rtl_;
-  std::unique_ptr<VerilatedFstC> trace_;
+  collnet::bench::VerilatedRtl<Vpacket_pacer> rtl_;
   collnet::hls::PacketPacer<> hls_;
-  std::uint64_t time_ = 0;
+  std::uint64_t cycles_ = 0;
 };
 
 std::vector<std::uint64_t> bubbles(std::mt19937_64& rng, std::size_t flits, double probability) {
@@ -301,112 +270,98 @@ std::vector<CollectiveCase> collective_cases() {
   };
 }
 
+/// The pacer bench's own options.
+struct PacerOptions {
+  int random_count = 400;
+  bool no_collectives = false;
+  bool verbose = false;
+};
+
+std::string run_checks(PacerHarness& harness, std::mt19937_64& rng, const PacerOptions& options) {
+  std::uint64_t streams = 0, flits = 0;
+  for (const Stream& s : random_streams(rng, options.random_count)) {
+    harness.run(s);
+    flits += flit_count(s.packets);
+    ++streams;
+  }
+  std::printf("random streams: %llu streams, %llu flits, %llu cycles agree\n",
+              static_cast<unsigned long long>(streams), static_cast<unsigned long long>(flits),
+              static_cast<unsigned long long>(harness.cycles()));
+
+  for (const auto& algorithm : collnet::collectives::algorithms()) {
+    if (options.no_collectives) break;
+    std::uint64_t algorithm_streams = 0;
+    for (const CollectiveCase& c : collective_cases()) {
+      // a case that sets a key the algorithm does not read would repeat another
+      bool reads_every_key = true;
+      for (const auto& entry : c.params.values()) {
+        bool known = false;
+        for (const auto& key : collnet::collectives::common_keys()) known = known || key.name == entry.first;
+        for (const auto& key : algorithm.keys) known = known || key.name == entry.first;
+        reads_every_key = reads_every_key && known;
+      }
+      if (!reads_every_key) continue;
+      const auto topology = collnet::topology::make_topology(c.topology);
+      collnet::collectives::Schedule schedule;
+      try {
+        schedule = algorithm.build(*topology, c.params);
+      } catch (const collnet::ConfigError& e) {
+        if (options.verbose)
+          std::printf("  %s on %s: skipped (%s)\n", algorithm.name.c_str(), c.topology.c_str(), e.what());
+        continue;
+      }
+      std::string label = algorithm.name + " on " + c.topology;
+      for (const auto& [key, value] : c.params.values()) label += " " + key + "=" + value;
+      std::uint64_t case_flits = 0, case_streams = 0, max_gap = 0;
+      for (std::size_t e = 0; e < schedule.endpoints(); ++e)
+        for (int controller = 0; controller < schedule.controllers; ++controller)
+          for (const std::uint32_t packet_flits : {4u, 16u}) {
+            Stream s;
+            s.packets = collnet::collectives::controller_packets(
+                schedule.programs[e], static_cast<collnet::topology::EndpointId>(e), controller, packet_flits);
+            if (s.packets.empty()) continue;
+            for (const PacedPacket& p : s.packets) max_gap = std::max<std::uint64_t>(max_gap, p.gap);
+            s.data_seed = e * 8 + static_cast<std::uint64_t>(controller);
+            const std::string where = label + " endpoint " + std::to_string(e) + " controller " +
+                                      std::to_string(controller) + " packets of " + std::to_string(packet_flits);
+            s.name = where + " (port always ready)";
+            harness.run(s);
+            // and under back-pressure with controller bubbles
+            s.name = where + " (random back-pressure)";
+            s.offered = bubbles(rng, flit_count(s.packets), 0.2);
+            s.stalled = stalls(rng, s.packets, 0.3);
+            harness.run(s);
+            case_flits += 2 * flit_count(s.packets);
+            case_streams += 2;
+          }
+      flits += case_flits;
+      streams += case_streams;
+      algorithm_streams += case_streams;
+      std::printf("%s: %llu streams, %llu flits agree (largest gap %llu)\n", label.c_str(),
+                  static_cast<unsigned long long>(case_streams), static_cast<unsigned long long>(case_flits),
+                  static_cast<unsigned long long>(max_gap));
+    }
+    if (algorithm_streams == 0)
+      throw Mismatch(algorithm.name + ": no topology of the bench gives it a packet stream (add one to "
+                     "collective_cases())");
+  }
+  return "packet pacer: RTL = HLS = reference on " + std::to_string(streams) + " streams, " + std::to_string(flits) +
+         " flits";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t seed = 1;
-  int random_count = 400;
-  const char* trace_file = nullptr;
-  bool verbose = false;
-  bool collectives = true;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (arg == "--random" && i + 1 < argc) random_count = std::atoi(argv[++i]);
-    else if (arg == "--trace" && i + 1 < argc) trace_file = argv[++i];
-    else if (arg == "--verbose") verbose = true;
-    else if (arg == "--no-collectives") collectives = false;
-    else {
-      std::fprintf(stderr, "usage: %s [--seed N] [--random N] [--no-collectives] [--trace FILE.fst] [--verbose]\n", argv[0]);
-      return 2;
-    }
-  }
-  Verilated::commandArgs(argc, argv);
-  const auto start = std::chrono::steady_clock::now();
-  std::mt19937_64 rng(seed);
-  PacerHarness harness(trace_file);
-  std::uint64_t streams = 0, flits = 0, cycles = 0;
-
-  std::printf("checking that the RTL assertions fire (the %%Error lines below are expected):\n");
-  std::fflush(stdout);
-  if (!harness.assertion_catches_withdrawn_flit()) {
-    std::fprintf(stderr, "MISMATCH: the RTL assertion did not report a withdrawn flit\n");
-    return 1;
-  }
-  std::printf("RTL assertion reports a withdrawn flit: yes\n");
-  try {
-    for (const Stream& s : random_streams(rng, random_count)) {
-      cycles += harness.run(s);
-      flits += flit_count(s.packets);
-      ++streams;
-    }
-    std::printf("random streams: %llu streams, %llu flits, %llu cycles agree\n",
-                static_cast<unsigned long long>(streams), static_cast<unsigned long long>(flits),
-                static_cast<unsigned long long>(cycles));
-
-    for (const auto& algorithm : collnet::collectives::algorithms()) {
-      if (!collectives) break;
-      std::uint64_t algorithm_streams = 0;
-      for (const CollectiveCase& c : collective_cases()) {
-        // a case that sets a key the algorithm does not read would repeat another
-        bool reads_every_key = true;
-        for (const auto& entry : c.params.values()) {
-          bool known = false;
-          for (const auto& key : collnet::collectives::common_keys()) known = known || key.name == entry.first;
-          for (const auto& key : algorithm.keys) known = known || key.name == entry.first;
-          reads_every_key = reads_every_key && known;
-        }
-        if (!reads_every_key) continue;
-        const auto topology = collnet::topology::make_topology(c.topology);
-        collnet::collectives::Schedule schedule;
-        try {
-          schedule = algorithm.build(*topology, c.params);
-        } catch (const collnet::ConfigError& e) {
-          if (verbose) std::printf("  %s on %s: skipped (%s)\n", algorithm.name.c_str(), c.topology.c_str(), e.what());
-          continue;
-        }
-        std::string label = algorithm.name + " on " + c.topology;
-        for (const auto& [key, value] : c.params.values()) label += " " + key + "=" + value;
-        std::uint64_t case_flits = 0, case_streams = 0, max_gap = 0;
-        for (std::size_t e = 0; e < schedule.endpoints(); ++e)
-          for (int controller = 0; controller < schedule.controllers; ++controller)
-            for (const std::uint32_t packet_flits : {4u, 16u}) {
-              Stream s;
-              s.packets = collnet::collectives::controller_packets(
-                  schedule.programs[e], static_cast<collnet::topology::EndpointId>(e), controller, packet_flits);
-              if (s.packets.empty()) continue;
-              for (const PacedPacket& p : s.packets) max_gap = std::max<std::uint64_t>(max_gap, p.gap);
-              s.data_seed = e * 8 + static_cast<std::uint64_t>(controller);
-              const std::string where = label + " endpoint " + std::to_string(e) + " controller " +
-                                        std::to_string(controller) + " packets of " + std::to_string(packet_flits);
-              s.name = where + " (port always ready)";
-              cycles += harness.run(s);
-              // and under back-pressure with controller bubbles
-              s.name = where + " (random back-pressure)";
-              s.offered = bubbles(rng, flit_count(s.packets), 0.2);
-              s.stalled = stalls(rng, s.packets, 0.3);
-              cycles += harness.run(s);
-              case_flits += 2 * flit_count(s.packets);
-              case_streams += 2;
-            }
-        flits += case_flits;
-        streams += case_streams;
-        algorithm_streams += case_streams;
-        std::printf("%s: %llu streams, %llu flits agree (largest gap %llu)\n", label.c_str(),
-                    static_cast<unsigned long long>(case_streams), static_cast<unsigned long long>(case_flits),
-                    static_cast<unsigned long long>(max_gap));
-      }
-      if (algorithm_streams == 0)
-        throw Mismatch(algorithm.name + ": no topology of the bench gives it a packet stream (add one to "
-                       "collective_cases())");
-    }
-  } catch (const Mismatch& e) {
-    std::fprintf(stderr, "MISMATCH: %s\n", e.what());
-    return 1;
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("packet pacer: RTL = HLS = reference on %llu streams, %llu flits, %llu cycles (%.1f s)\n",
-              static_cast<unsigned long long>(streams), static_cast<unsigned long long>(flits),
-              static_cast<unsigned long long>(cycles), seconds);
-  return 0;
+  PacerOptions options;
+  return collnet::bench::bench_main<PacerHarness>(
+      argc, argv, [](PacerHarness& harness) { return harness.assertion_check(); },
+      [&](PacerHarness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
+        return run_checks(harness, rng, options);
+      },
+      [&](CLI::App& app) {
+        app.add_option("--random", options.random_count, "random streams (default 400)");
+        app.add_flag("--no-collectives", options.no_collectives,
+                     "only the random streams, not the collectives' packets");
+        app.add_flag("--verbose", options.verbose, "name the collectives skipped");
+      });
 }
