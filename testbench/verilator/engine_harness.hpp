@@ -38,6 +38,12 @@ std::vector<CfgWrite> cfg_writes(const Writes& writes) {
   return out;
 }
 
+/// `writes` (CONTROL last) with `extra` written just before CONTROL.
+inline std::vector<CfgWrite> with_write_before_control(std::vector<CfgWrite> writes, const CfgWrite& extra) {
+  writes.insert(writes.end() - 1, extra);
+  return writes;
+}
+
 /// Compares a node's taken stream with its reference program.
 template <typename Program>
 void expect_program(const std::string& where, const std::vector<DescriptorWord>& taken, const Program& program) {

@@ -56,9 +56,8 @@ std::vector<std::string> topologies() {
 collnet::bench::AssertionCheck check_assertions(Harness& harness) {
   const collnet::Params small{{"nct", "2"}, {"group_order", "printed"}, {"message_flits", "1"}};
   const auto legal = engine_writes("torus:3x2", small, 4);
-  auto bad = legal;
-  bad.insert(bad.end() - 1, CfgWrite{reg::coord_x, 3});
-  return harness.assertion_check("COORD_X = SIZE_X", legal, bad, 40);
+  return harness.assertion_check("COORD_X = SIZE_X", legal,
+                                 collnet::bench::with_write_before_control(legal, {reg::coord_x, 3}), 40);
 }
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {

@@ -30,7 +30,6 @@
 namespace {
 
 namespace reg = collnet::hls::hopgroup_engine_reg;
-using collnet::bench::CfgWrite;
 using Harness =
     collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine,
                                   collnet::hls::HopgroupEngineInputs, collnet::hls::HopgroupEngineOutputs>;
@@ -61,9 +60,8 @@ collnet::bench::AssertionCheck check_assertions(Harness& harness) {
   const auto grid = collnet::topology::make_topology("torus:3x2");
   const auto& g = dynamic_cast<const collnet::topology::Grid&>(*grid);
   const auto good = collnet::driver::engine_writes("a2a-hopgroup", g, collnet::Params{{"message_flits", "2"}}, 1);
-  auto bad = good;
-  bad.insert(bad.end() - 1, CfgWrite{reg::dims, 4});
-  return harness.assertion_check("DIMS = 4 for a2a-hopgroup", good, bad, 200);
+  return harness.assertion_check("DIMS = 4 for a2a-hopgroup", good,
+                                 collnet::bench::with_write_before_control(good, {reg::dims, 4}), 200);
 }
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
