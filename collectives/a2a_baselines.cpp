@@ -33,6 +33,18 @@ Schedule grouped_baseline(const topology::Topology& topology, const Params& para
                               [&](EndpointId e) { return consecutive_groups(list(grid, e), nct); });
 }
 
+/// The schedule_engine_a2a entry of a2a-spread (nd false) and a2a-nd.
+void run_on_a2a_engine(Algorithm& a, bool nd) {
+  a.nic = {Dispatch::next_idle, "nct"};
+  a.engine = EngineKind::a2a;
+  a.engine_params = [nd, name = a.name](const topology::Topology& topology, const Params& params) -> EngineParams {
+    const topology::Grid& grid = require_grid(topology, name, 1, 4);
+    return A2aEngineParams{nd, read_nct(params, grid),
+                           message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count())),
+                           read_group_barriers(params)};
+  };
+}
+
 }  // namespace
 
 Algorithm make_a2a_spread() {
@@ -50,6 +62,7 @@ Algorithm make_a2a_spread() {
       return sends;
     });
   };
+  run_on_a2a_engine(a, false);
   return a;
 }
 
@@ -77,6 +90,7 @@ Algorithm make_a2a_nd() {
       return sends;
     });
   };
+  run_on_a2a_engine(a, true);
   return a;
 }
 

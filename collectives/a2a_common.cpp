@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
+
 namespace collnet::collectives {
 
 Word a2a_initial_word(EndpointId origin, std::uint32_t address, std::uint32_t send_base, std::int32_t nodes,
@@ -50,7 +52,7 @@ const topology::Grid& require_grid(const topology::Topology& topology, const std
 }
 
 std::uint32_t message_words(const Params& params, std::uint64_t areas_per_node) {
-  const auto m = static_cast<std::uint32_t>(params.integer("message_flits", 16, 1, 65536));
+  const auto m = static_cast<std::uint32_t>(message_flits_key().integer(params));
   const std::uint64_t limit = descriptor_layout::src_offset.max() + 1;
   if (areas_per_node * m > limit)
     throw ConfigError(fmt::format("key 'message_flits': {} areas of {} words need {} words of memory per node; "

@@ -8,25 +8,29 @@
 
 namespace collnet::collectives {
 
-KeyDoc nct_key() {
-  return {"nct",
-          "NIC controllers a node keeps busy (document 001): sends issued as groups of this many concurrent "
-          "sends, one phase (tag) per group",
-          "2 on a mesh, 4 on a torus", "1..4"};
+const Key& nct_key() {
+  static const Key key = Key::integer("nct",
+                                      "NIC controllers a node keeps busy (document 001): sends issued as groups of "
+                                      "this many concurrent sends, one phase (tag) per group",
+                                      4, 1, 4)
+                             .default_from("2 on a mesh, 4 on a torus");
+  return key;
 }
 
 int read_nct(const Params& params, const topology::Grid& grid) {
-  return static_cast<int>(params.integer("nct", grid.torus() ? 4 : 2, 1, 4));
+  return static_cast<int>(nct_key().integer(params, grid.torus() ? 4 : 2));
 }
 
-KeyDoc group_barriers_key() {
-  return {"group_barriers",
-          "a barrier after every group of nct sends: keeps the groups aligned in a packet network, where the "
-          "messages of a group do not end together (the paper's schedule has none)",
-          "false", "true, false"};
+const Key& group_barriers_key() {
+  static const Key key =
+      Key::boolean("group_barriers",
+                   "a barrier after every group of nct sends: keeps the groups aligned in a packet network, where the "
+                   "messages of a group do not end together (the paper's schedule has none)",
+                   false);
+  return key;
 }
 
-bool read_group_barriers(const Params& params) { return params.boolean("group_barriers", false); }
+bool read_group_barriers(const Params& params) { return group_barriers_key().boolean(params); }
 
 Schedule a2a_grouped_schedule(const topology::Grid& grid, const std::string& algorithm, int nct,
                               std::uint32_t message_words, bool group_barriers,

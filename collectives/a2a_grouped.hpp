@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/keys.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
 #include "topology/grid.hpp"
@@ -56,11 +57,11 @@ std::vector<std::vector<T>> consecutive_groups(const std::vector<T>& items, int 
 
 /// The `nct` key shared by the three document-001 algorithms (default 2 on a
 /// mesh, 4 on a torus: spec a2a-optimal "NCT = 2 for the mesh, 4 for the torus").
-KeyDoc nct_key();
+const Key& nct_key();
 int read_nct(const Params& params, const topology::Grid& grid);
 
 /// The `group_barriers` key of the three (default false: the paper's schedule).
-KeyDoc group_barriers_key();
+const Key& group_barriers_key();
 bool read_group_barriers(const Params& params);
 
 /// Builds the schedule. `groups_of(e)` gives endpoint e's groups in issue

@@ -87,6 +87,40 @@ struct HopgroupOptions {
   bool concurrent = false;
 };
 
+// The keys of the two algorithms of document 000, declared once.
+struct HopgroupKeys {
+  Key hop_order = Key::choice("hop_order", "order of the hop counts inside a phase", "ascending",
+                              {"ascending", "descending"});
+  Key slack = Key::integer("gap_slack", "extra idle cycles added to every pacing gap (router pipeline overhead)", 0,
+                           0, descriptor_layout::slack.max(), "cycles");
+  Key pacing = Key::boolean("pacing",
+                            "packet pacing: gap = hops - 1 packet times between packets (false: gap 0, slack 0)", true);
+  Key directions = Key::choice("directions",
+                               "torus: + only (hop count k), or both (offsets k and N-k in one step, each the short "
+                               "way); ignored on a mesh, whose offsets have a sign",
+                               "plus", {"plus", "both"});
+  Key mode3d = Key::choice("mode3d",
+                           "3-D: dimension phases of a round one after another (X, Z, Y) or at once on three "
+                           "controllers",
+                           "literal", {"literal", "concurrent"});
+  Key barriers = Key::boolean("barriers", "a barrier after each offset (N-1 barriers)", true);
+};
+
+const HopgroupKeys& keys() {
+  static const HopgroupKeys k;
+  return k;
+}
+
+HopgroupOptions read_hopgroup_options(const Params& params) {
+  HopgroupOptions o;
+  o.descending = keys().hop_order.choice(params) == "descending";
+  o.slack = static_cast<std::uint8_t>(keys().slack.integer(params));
+  o.pacing = keys().pacing.boolean(params);
+  o.both = keys().directions.choice(params) == "both";
+  o.concurrent = keys().mode3d.choice(params) == "concurrent";
+  return o;
+}
+
 std::vector<PhaseGroup> plan_phases(const Grid& grid, const HopgroupOptions& o, int pieces) {
   auto phase = [&](int dim, int piece) {
     return Phase{dim, piece, phase_steps(grid.size(dim), grid.torus(), o.both, o.descending)};
@@ -150,12 +184,7 @@ Schedule finish_schedule(const char* name, const Grid& grid, std::uint32_t m, st
 
 Schedule build_hopgroup(const topology::Topology& topology, const Params& params) {
   const Grid& grid = require_grid(topology, kHopgroup, 1, 3);
-  HopgroupOptions o;
-  o.descending = params.choice("hop_order", "ascending", {"ascending", "descending"}) == "descending";
-  o.slack = static_cast<std::uint8_t>(params.integer("gap_slack", 0, 0, descriptor_layout::slack.max()));
-  o.pacing = params.boolean("pacing", true);
-  o.both = params.choice("directions", "plus", {"plus", "both"}) == "both";
-  o.concurrent = params.choice("mode3d", "literal", {"literal", "concurrent"}) == "concurrent";
+  const HopgroupOptions o = read_hopgroup_options(params);
   const std::int32_t n = grid.endpoint_count();
   const std::uint32_t m = message_words(params, 2u * static_cast<std::uint64_t>(n));
   const int pieces = grid.dims() == 3 ? 3 : 1;
@@ -254,9 +283,9 @@ Schedule build_hopgroup(const topology::Topology& topology, const Params& params
 
 Schedule build_direct(const topology::Topology& topology, const Params& params) {
   const Grid& grid = require_grid(topology, kDirect, 1, 4);
-  const bool barriers = params.boolean("barriers", true);
-  const bool pacing = params.boolean("pacing", true);
-  const auto slack = static_cast<std::uint8_t>(params.integer("gap_slack", 0, 0, descriptor_layout::slack.max()));
+  const bool barriers = keys().barriers.boolean(params);
+  const bool pacing = keys().pacing.boolean(params);
+  const auto slack = static_cast<std::uint8_t>(keys().slack.integer(params));
   const std::int32_t n = grid.endpoint_count();
   const std::uint32_t m = message_words(params, 2u * static_cast<std::uint64_t>(n));
   if (static_cast<std::uint32_t>(n) > kMaxTags)
@@ -303,13 +332,25 @@ Schedule build_direct(const topology::Topology& topology, const Params& params) 
   return s;
 }
 
-KeyDoc pacing_key(const char* default_value) {
-  return {"pacing", "packet pacing: gap = hops - 1 packet times between packets (false: gap 0, slack 0)",
-          default_value, "true, false"};
-}
-KeyDoc slack_key() {
-  return {"gap_slack", "extra idle cycles added to every pacing gap (router pipeline overhead)", "0",
-          "0..255 (cycles)"};
+/// schedule_engine_hopgroup runs both (a2a-hopgroup on 1 to 3 dimensions,
+/// the direct baseline on 1 to 4).
+void run_on_hopgroup_engine(Algorithm& a, bool direct) {
+  a.engine = EngineKind::hopgroup;
+  a.engine_params = [direct, name = a.name](const topology::Topology& topology, const Params& params) -> EngineParams {
+    const HopgroupOptions o = read_hopgroup_options(params);
+    HopgroupEngineParams e;
+    e.direct = direct;
+    e.max_dims = direct ? 4 : 3;
+    e.pacing = o.pacing;
+    e.descending = o.descending;
+    e.both = o.both;
+    e.concurrent = o.concurrent;
+    e.barriers = keys().barriers.boolean(params);
+    e.slack = o.slack;
+    const topology::Grid& grid = require_grid(topology, name, 1, 4);
+    e.message_words = message_words(params, 2u * static_cast<std::uint64_t>(grid.endpoint_count()));
+    return e;
+  };
 }
 
 }  // namespace
@@ -322,17 +363,10 @@ Algorithm make_a2a_hopgroup() {
       "all-to-all grouped by direction and hop count: one phase per dimension, one step per hop with gap = hops-1, "
       "a barrier between steps, double-buffered areas; 3-D splits every area in pieces a, b, c";
   a.topologies = "torus:N, torus:NXxNY, torus:NXxNYxNZ and the same as mesh:... (signed offsets)";
-  a.keys = {
-      {"hop_order", "order of the hop counts inside a phase", "ascending", "ascending, descending"},
-      slack_key(),
-      pacing_key("true"),
-      {"directions", "torus: + only (hop count k), or both (offsets k and N-k in one step, each the short way); "
-                     "ignored on a mesh, whose offsets have a sign",
-       "plus", "plus, both"},
-      {"mode3d", "3-D: dimension phases of a round one after another (X, Z, Y) or at once on three controllers",
-       "literal", "literal, concurrent"},
-  };
+  a.keys = {keys().hop_order, keys().slack, keys().pacing, keys().directions, keys().mode3d};
   a.build = build_hopgroup;
+  a.nic.controllers = "one per dimension";
+  run_on_hopgroup_engine(a, false);
   return a;
 }
 
@@ -344,12 +378,9 @@ Algorithm make_a2a_hopgroup_direct() {
       "comparative example of document 000: every node sends straight to n + offset, one offset at a time, "
       "dimension-order routing, a barrier after each offset (barriers=false pacing=false: the second baseline)";
   a.topologies = "torus:... and mesh:... with 1 to 4 dimensions";
-  a.keys = {
-      {"barriers", "a barrier after each offset (N-1 barriers)", "true", "true, false"},
-      pacing_key("true"),
-      slack_key(),
-  };
+  a.keys = {keys().barriers, keys().pacing, keys().slack};
   a.build = build_direct;
+  run_on_hopgroup_engine(a, true);
   return a;
 }
 

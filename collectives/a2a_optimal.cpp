@@ -177,18 +177,27 @@ Algorithm make_a2a_optimal() {
       "A2AT: every node sends the same signed offsets in groups of nct concurrent sends that load every link "
       "direction evenly; no barrier; optimal on every mesh (nct 2) and on odd x odd and even square tori (nct 4)";
   a.topologies = "2-D mesh or torus of any sizes (mesh:NXxNY, torus:NXxNY; 1xN and Nx1 included)";
-  a.keys = {nct_key(),
-            {"group_order",
-             "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "
-             "group of four loads +x, -x, +y, -y evenly (spec torus NCT 4); 'printed' is the paper's order",
-             "reordered", "printed, reordered"},
-            group_barriers_key()};
-  a.build = [](const topology::Topology& topology, const Params& params) {
+  static const Key group_order = Key::choice(
+      "group_order",
+      "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "
+      "group of four loads +x, -x, +y, -y evenly (spec torus NCT 4); 'printed' is the paper's order",
+      "reordered", {"printed", "reordered"});
+  const auto read_order = [](const Params& params) {
+    return group_order.choice(params) == "printed" ? A2atOrder::printed : A2atOrder::reordered;
+  };
+  a.keys = {nct_key(), group_order, group_barriers_key()};
+  a.nic = {Dispatch::next_idle, "nct"};
+  a.engine = EngineKind::a2at;
+  a.engine_params = [read_order](const topology::Topology& topology, const Params& params) -> EngineParams {
+    const topology::Grid& grid = require_grid(topology, "a2a-optimal", 2, 2);
+    return A2atEngineParams{read_nct(params, grid), read_order(params),
+                            message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count())),
+                            read_group_barriers(params)};
+  };
+  a.build = [read_order](const topology::Topology& topology, const Params& params) {
     const topology::Grid& grid = require_grid(topology, "a2a-optimal", 2, 2);
     const int nct = read_nct(params, grid);
-    const A2atOrder order =
-        params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed" ? A2atOrder::printed
-                                                                                         : A2atOrder::reordered;
+    const A2atOrder order = read_order(params);
     const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count()));
     const int nx = grid.size(0);
     const int ny = grid.size(1);

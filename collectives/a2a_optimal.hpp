@@ -55,8 +55,6 @@ struct Offset2 {
 };
 using OffsetGroup = std::vector<Offset2>;
 
-enum class A2atOrder { printed, reordered };
-
 /// Controllers the order's own groups fill: 2 (printed), 4 (reordered).
 int a2at_natural_nct(A2atOrder order);
 

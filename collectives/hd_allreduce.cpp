@@ -357,6 +357,49 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
 
 namespace {
 
+// The keys of both variants, declared once.
+struct HdKeys {
+  Key elements = Key::integer("elements", "array length L of every main unit, in words", 0, 1,
+                              static_cast<std::int64_t>(descriptor_layout::length.max()), "words")
+                     .default_from("4 x aggregation_units x boards")
+                     .accepting("a multiple of aggregation_units x boards, up to 2^20-1 (words)");
+  Key dtype = Key::choice("dtype", "element type of the reduction", "int64", {"int64", "float64"});
+  Key op = Key::choice("op", "reduction operator (average = sum, then one division by the number of main units)", "sum",
+                       {"sum", "product", "max", "min", "average"});
+  Key dim_order = Key::choice("dim_order",
+                              "order of the halving dimensions (doubling in reverse): wxyz (embodiment 1), bandwidth "
+                              "(embodiment 2: size-2 dimensions first, ties W < X < Y < Z)",
+                              "wxyz", {"wxyz", "bandwidth"});
+  Key aggregation_units =
+      Key::choice("aggregation_units", "aggregation units per board that reduce (planes)", "4", {"1", "2", "4"});
+};
+
+const HdKeys& hd_keys() {
+  static const HdKeys k;
+  return k;
+}
+
+HdOptions read_hd_options(const Boards& boards, HdVariant variant, const Params& params) {
+  const HdKeys& k = hd_keys();
+  HdOptions o;
+  o.variant = variant;
+  o.aggregation_units = std::stoi(k.aggregation_units.choice(params));
+  o.op = hd_parse_op(k.op.choice(params));
+  o.dtype = k.dtype.choice(params) == "float64" ? DataType::float64 : DataType::int64;
+  o.dim_order = k.dim_order.choice(params);
+  o.elements = static_cast<std::uint32_t>(k.elements.integer(params, 4LL * o.aggregation_units * boards.boards()));
+  return o;
+}
+
+const Boards& require_boards(const topology::Topology& topo, const std::string& name) {
+  const auto* boards = dynamic_cast<const Boards*>(&topo);
+  if (boards == nullptr)
+    throw ConfigError(fmt::format("key 'topology': algorithm '{}' runs on boards:WxXxYxZ (sizes 1, 2, 4), "
+                                  "not on '{}'",
+                                  name, topo.name()));
+  return *boards;
+}
+
 Algorithm hd_algorithm(HdVariant variant) {
   Algorithm a;
   const bool hier = variant == HdVariant::hierarchical;
@@ -366,32 +409,17 @@ Algorithm hd_algorithm(HdVariant variant) {
                          "all dimensions, doubling in reverse, in-board broadcast"
                        : "baseline of document 004: halving then doubling in each dimension in turn";
   a.topologies = "boards:WxXxYxZ";
-  a.keys = {
-      {"elements", "array length L of every main unit, in words", "4 x aggregation_units x boards",
-       "a multiple of aggregation_units x boards"},
-      {"dtype", "element type of the reduction", "int64", "int64, float64"},
-      {"op", "reduction operator (average = sum, then one division by the number of main units)", "sum",
-       "sum, product, max, min, average"},
-      {"dim_order", "order of the halving dimensions (doubling in reverse)", "wxyz",
-       "wxyz (embodiment 1), bandwidth (embodiment 2: size-2 dimensions first, ties W < X < Y < Z)"},
-      {"aggregation_units", "aggregation units per board that reduce (planes)", "4", "1, 2, 4"},
-  };
+  const HdKeys& k = hd_keys();
+  a.keys = {k.elements, k.dtype, k.op, k.dim_order, k.aggregation_units};
   a.build = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
-    const auto* boards = dynamic_cast<const Boards*>(&topo);
-    if (boards == nullptr)
-      throw ConfigError(fmt::format("key 'topology': algorithm '{}' runs on boards:WxXxYxZ (sizes 1, 2, 4), "
-                                    "not on '{}'",
-                                    name, topo.name()));
-    HdOptions o;
-    o.variant = variant;
-    o.aggregation_units = std::stoi(params.choice("aggregation_units", "4", {"1", "2", "4"}));
-    o.op = hd_parse_op(params.choice("op", "sum", {"sum", "product", "max", "min", "average"}));
-    o.dtype = params.choice("dtype", "int64", {"int64", "float64"}) == "float64" ? DataType::float64 : DataType::int64;
-    o.dim_order = params.choice("dim_order", "wxyz", {"wxyz", "bandwidth"});
-    const std::int64_t fallback = 4LL * o.aggregation_units * boards->boards();
-    o.elements = static_cast<std::uint32_t>(
-        params.integer("elements", fallback, 1, static_cast<std::int64_t>(descriptor_layout::length.max())));
-    return build_hd_allreduce(*boards, o);
+    const Boards& boards = require_boards(topo, name);
+    return build_hd_allreduce(boards, read_hd_options(boards, variant, params));
+  };
+  a.engine = EngineKind::hd;
+  a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {
+    const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);
+    return HdEngineParams{variant == HdVariant::conventional, o.dim_order == "bandwidth", o.op, o.dtype, o.elements,
+                          o.aggregation_units};
   };
   return a;
 }

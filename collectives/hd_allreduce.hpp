@@ -65,7 +65,6 @@
 namespace collnet::collectives {
 
 enum class HdVariant { hierarchical, conventional };
-enum class HdOp { sum, product, max, min, average };
 
 /// One step of the plan; its index in the plan is its global step number.
 struct HdStep {

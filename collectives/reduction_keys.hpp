@@ -11,8 +11,10 @@
 //   placement     baselines: consecutive (default) | grouped
 #pragma once
 
+#include <limits>
 #include <vector>
 
+#include "collectives/keys.hpp"
 #include "collectives/leafspine_placement.hpp"
 #include "collectives/params.hpp"
 #include "collectives/spine_choice.hpp"
@@ -26,9 +28,13 @@ int read_processes(const Params& params, int endpoints);
 SpineChoice read_spine_choice(const Params& params);
 Grouping read_grouping(const Params& params);
 
-/// KeyDocs of collective, op, dtype, elements, blocks, processes, spine_choice.
-std::vector<KeyDoc> reduction_key_docs();
-KeyDoc grouping_key_doc();
-KeyDoc placement_key_doc();
+/// `placement: grouped` (baselines).
+bool read_grouped_placement(const Params& params);
+
+/// The keys of collective, op, dtype, elements, blocks, processes,
+/// spine_choice, phase_barriers.
+std::vector<Key> reduction_keys();
+const Key& grouping_key();
+const Key& placement_key();
 
 }  // namespace collnet::collectives

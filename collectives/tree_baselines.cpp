@@ -17,8 +17,10 @@ Algorithm baseline(const char* name, const char* description) {
   a.document = "002";
   a.description = description;
   a.topologies = "any (placement=grouped: leafspine:p=P, leafspine-wiring:FILE)";
-  a.keys = reduction_key_docs();
-  a.keys.push_back(placement_key_doc());
+  a.keys = reduction_keys();
+  a.keys.push_back(placement_key());
+  a.engine = EngineKind::twotree;
+  a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
   a.build = [name](const topology::Topology& t, const Params& p) { return build_flat(t, p, name); };
   return a;
 }

@@ -5,6 +5,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "collectives/a2a_common.hpp"
@@ -115,12 +117,15 @@ Algorithm make_tree_bcast() {
   a.document = "003";
   a.description = "broadcast from a logical root on a tree whose physical root differs (forwarding rule on receipt)";
   a.topologies = "tree:parents=..., tree:kary=K,n=N, tree:random=N";
-  a.keys = {
-      {"root", "physical root of the tree: parent, child and leaf are defined by it",
-       "the topology's root (parent -1, or root=R of the form)", "0..N-1 (node number)"},
-      {"logical_root", "node that broadcasts the message (spec tree-broadcast)",
-       "the lowest-numbered leaf other than the physical root", "0..N-1 (node number)"},
-  };
+  static const Key root_key = Key::integer("root", "physical root of the tree: parent, child and leaf are defined by it",
+                                       0, 0, std::numeric_limits<std::int32_t>::max())
+                              .default_from("the topology's root (parent -1, or root=R of the form)")
+                              .accepting("0..N-1 (node number)");
+  static const Key logical_root_key = Key::integer("logical_root", "node that broadcasts the message (spec tree-broadcast)",
+                                               0, 0, std::numeric_limits<std::int32_t>::max())
+                                      .default_from("the lowest-numbered leaf other than the physical root")
+                                      .accepting("0..N-1 (node number)");
+  a.keys = {root_key, logical_root_key};
   a.build = [](const topology::Topology& topo, const Params& params) {
     const auto* tree = dynamic_cast<const Tree*>(&topo);
     if (tree == nullptr)
@@ -128,10 +133,10 @@ Algorithm make_tree_bcast() {
                                     "tree:kary=K,n=N, tree:random=N), not on '{}'",
                                     topo.name()));
     const std::int32_t n = tree->size();
-    const auto root = static_cast<EndpointId>(params.integer("root", tree->physical_root(), 0, n - 1));
+    const auto root = static_cast<EndpointId>(root_key.integer(params, tree->physical_root(), 0, n - 1));
     EndpointId fallback = default_logical_root(*tree);
     if (root != tree->physical_root()) fallback = default_logical_root(Tree(tree->parents_rooted_at(root)));
-    const auto logical = static_cast<EndpointId>(params.integer("logical_root", fallback, 0, n - 1));
+    const auto logical = static_cast<EndpointId>(logical_root_key.integer(params, fallback, 0, n - 1));
     return build_tree_bcast(*tree, root, logical, message_words(params, 1));
   };
   return a;

@@ -14,8 +14,7 @@ const topology::LeafSpine* fabric_of(const topology::Topology& topology) {
 }
 
 Placement baseline_placement(const topology::Topology& topology, const Params& params, int processes) {
-  const auto how = params.choice("placement", "consecutive", {"consecutive", "grouped"});
-  if (how == "consecutive") return place_consecutive(topology.endpoint_count(), processes);
+  if (!read_grouped_placement(params)) return place_consecutive(topology.endpoint_count(), processes);
   const auto* fabric = fabric_of(topology);
   if (!fabric)
     throw ConfigError("key 'placement': 'grouped' needs a leaf/spine fabric (leafspine:p=P, leafspine-wiring:FILE); "

@@ -49,8 +49,10 @@ Algorithm make_twotree_hier() {
       "hierarchical two-tree reduce/broadcast/allreduce: local two-trees per group (leaves with the same spines), "
       "a global two-tree among the representatives, pipelined blocks, 2-coloring, contention-free spine choice";
   a.topologies = "leafspine:p=P, leafspine-wiring:FILE";
-  a.keys = reduction_key_docs();
-  a.keys.push_back(grouping_key_doc());
+  a.keys = reduction_keys();
+  a.keys.push_back(grouping_key());
+  a.engine = EngineKind::twotree;
+  a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
   a.build = build;
   return a;
 }

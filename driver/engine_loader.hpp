@@ -44,26 +44,26 @@
 #include <string>
 #include <vector>
 
+#include "collectives/engine_params.hpp"
 #include "collectives/params.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::driver {
 
-enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd, twotree };
+/// The engines (collectives/engine_params.hpp); which one runs an algorithm
+/// is the algorithm's registry entry (collectives::Algorithm::engine).
+using EngineKind = collectives::EngineKind;
 
 /// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
 std::string engine_block(EngineKind kind);
 /// Short name used in reports ("a2at").
-std::string engine_short_name(EngineKind kind);
+using collectives::engine_short_name;
 
 /// One write of an engine's configuration port (cfg_we high for one cycle).
 struct EngineWrite {
   std::uint8_t addr = 0;
   std::uint32_t data = 0;
 };
-
-/// The engine that would run `algorithm` (nullopt: no engine has its program).
-std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm);
 
 /// Why the engine of `algorithm` cannot run this scenario: "" when it can,
 /// else a ConfigError message naming the key ("key 'topology': ...").

@@ -37,8 +37,10 @@ void print_list() {
   for (const auto& a : collectives::algorithms()) {
     fmt::print("  {:<28} [{}] {}\n", a.name, a.document, a.description);
     fmt::print("  {:<28} topologies: {}\n", "", a.topologies);
-    for (const auto& k : a.keys)
+    for (const auto& key : a.keys) {
+      const KeyDoc k = key.doc();
       fmt::print("  {:<28}   {} = {} ({}): {}\n", "", k.name, k.default_value, k.accepted, k.meaning);
+    }
   }
   fmt::print("\nScenario keys:\n");
   for (const auto& k : cli::known_keys())
@@ -94,19 +96,44 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*bench) {
+      if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) throw ConfigError(p);
       const auto outcome = cli::run_bench(bench_options);
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return 0;
     }
     if (*run) {
-      const auto outcome = cli::run_network(cli::load_run_scenario(scenario, sets), vcd_path);
+      // Everything is checked before anything is built: the scenario's keys
+      // and the output files, every problem reported at once.
+      std::vector<std::string> problems;
+      Params params;
+      try {
+        params = cli::load_run_scenario(scenario, sets);
+        problems = cli::run_problems(params);
+      } catch (const ConfigError& e) {
+        problems.push_back(e.what());
+      }
+      for (const auto& p : {cli::output_path_problem("--json", json_path), cli::output_path_problem("--vcd", vcd_path),
+                            vcd_path.empty() ? std::string()
+                                             : cli::output_path_problem("--vcd", vcd_path + ".gtkw")})
+        if (!p.empty()) problems.push_back(p);
+      cli::throw_problems(problems);
+      const auto outcome = cli::run_network(params, vcd_path);
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return outcome.exit_status;
     }
     // No subcommand: the main job on the embedded default scenario.
-    const Params params = cli::load_scenario(scenario, sets);
+    std::vector<std::string> problems;
+    Params params;
+    try {
+      params = cli::load_scenario(scenario, sets);
+      problems = cli::algorithm_key_problems(params, false);
+    } catch (const ConfigError& e) {
+      problems.push_back(e.what());
+    }
+    if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) problems.push_back(p);
+    cli::throw_problems(problems);
     const auto outcome = cli::run_check(params);
     std::cout << outcome.text;
     write_json(json_path, outcome.json);

@@ -9,6 +9,7 @@
 #include "systemc/waveform.hpp"
 #include "testbench/run_collective.hpp"
 #include "testbench/scenario.hpp"
+#include "collectives/algorithm.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -39,18 +40,29 @@ measure_cycles: 10000
 )";
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  const Params over = load_scenario("", overrides);
-  // Without a file: a synthetic-traffic key among the overrides selects the
-  // synthetic default; an `algorithm` override runs that collective from the
-  // keys' own defaults; otherwise the collective default (A2AT next to A2A).
-  const bool synthetic = std::any_of(over.values().begin(), over.values().end(),
+  // One rule for a scenario file and --set alike (README, "collnet run"):
+  // the keys given, from the file and then the overrides, decide the run.
+  // With `algorithm`: that collective from the keys' own defaults; else with
+  // a synthetic-traffic key: synthetic traffic; else the embedded default
+  // collective (A2AT next to A2A), the keys given replacing its own.
+  const Params given = load_scenario(path, overrides);
+  const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
-  Params p = !path.empty()           ? load_scenario(path, {})
-             : over.has("algorithm") ? Params{}
-             : synthetic             ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
-                                     : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
-  for (const auto& [k, v] : over.values()) p.set(k, v);
+  Params p = given.has("algorithm") ? Params{}
+             : synthetic            ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
+                                    : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
+  for (const auto& [k, v] : given.values()) p.set(k, v);
   return p;
+}
+
+std::vector<std::string> run_problems(const Params& params) {
+  if (params.has("algorithm")) return collective_run_problems(params);
+  std::vector<std::string> problems;
+  collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, problems);
+  if (const std::string why = collectives::topology_key().problem(params); !why.empty() &&
+      std::find(problems.begin(), problems.end(), why) == problems.end())
+    problems.push_back(why);
+  return problems;
 }
 
 nlohmann::json router_json(const systemc::RouterConfig& rc) {
@@ -72,12 +84,8 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
-  if (params.has("algorithm")) {
-    if (params.has("traffic"))
-      throw ConfigError("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic "
-                        "traffic); set only one");
-    return run_collective_scenario(params, vcd_path);
-  }
+  throw_problems(run_problems(params));
+  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
   const systemc::SyntheticResult r = systemc::run_synthetic(s);

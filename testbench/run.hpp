@@ -28,9 +28,16 @@ extern const char* const kDefaultRunScenario;
 /// random traffic on an 8x8 torus at a moderate load.
 extern const char* const kDefaultSyntheticScenario;
 
-/// The scenario file (or the embedded default when `path` is empty) with the
-/// `--set key=value` overrides applied.
+/// The scenario of `collnet run`: the keys of the file at `path` (may be
+/// empty) and the `--set key=value` overrides, completed by one rule that
+/// treats both alike: with `algorithm`, that collective from the keys'
+/// defaults; else with a synthetic-traffic key, synthetic traffic; else the
+/// embedded default collective, the given keys replacing its own.
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides);
+
+/// Every problem of a run's scenario (collective or synthetic), each naming
+/// its key; checked before anything is built.
+std::vector<std::string> run_problems(const Params& params);
 
 struct RunOutcome {
   nlohmann::json json;  // contract fields: see README "collnet run"
