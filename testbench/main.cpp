@@ -106,13 +106,8 @@ int main(int argc, char** argv) {
       // Everything is checked before anything is built: the scenario's keys
       // and the output files, every problem reported at once.
       std::vector<std::string> problems;
-      Params params;
-      try {
-        params = cli::load_run_scenario(scenario, sets);
-        problems = cli::run_problems(params);
-      } catch (const ConfigError& e) {
-        problems.push_back(e.what());
-      }
+      const Params params = cli::load_run_scenario(scenario, sets, problems);
+      for (auto& p : cli::run_problems(params)) problems.push_back(std::move(p));
       for (const auto& p : {cli::output_path_problem("--json", json_path), cli::output_path_problem("--vcd", vcd_path),
                             vcd_path.empty() ? std::string()
                                              : cli::output_path_problem("--vcd", vcd_path + ".gtkw")})
@@ -125,13 +120,8 @@ int main(int argc, char** argv) {
     }
     // No subcommand: the main job on the embedded default scenario.
     std::vector<std::string> problems;
-    Params params;
-    try {
-      params = cli::load_scenario(scenario, sets);
-      problems = cli::algorithm_key_problems(params, false);
-    } catch (const ConfigError& e) {
-      problems.push_back(e.what());
-    }
+    const Params params = cli::load_scenario(scenario, sets, problems);
+    for (auto& p : cli::algorithm_key_problems(params, false)) problems.push_back(std::move(p));
     if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) problems.push_back(p);
     cli::throw_problems(problems);
     const auto outcome = cli::run_check(params);

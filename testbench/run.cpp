@@ -40,12 +40,20 @@ measure_cycles: 10000
 )";
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::vector<std::string> problems;
+  Params p = load_run_scenario(path, overrides, problems);
+  throw_problems(problems);
+  return p;
+}
+
+Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                         std::vector<std::string>& problems) {
   // One rule for a scenario file and --set alike (README, "collnet run"):
   // the keys given, from the file and then the overrides, decide the run.
   // With `algorithm`: that collective from the keys' own defaults; else with
   // a synthetic-traffic key: synthetic traffic; else the embedded default
   // collective (A2AT next to A2A), the keys given replacing its own.
-  const Params given = load_scenario(path, overrides);
+  const Params given = load_scenario(path, overrides, problems);
   const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
   Params p = given.has("algorithm") ? Params{}

@@ -34,6 +34,9 @@ extern const char* const kDefaultSyntheticScenario;
 /// defaults; else with a synthetic-traffic key, synthetic traffic; else the
 /// embedded default collective, the given keys replacing its own.
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides);
+/// The same, adding the problems of the file and the overrides to `problems`.
+Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                         std::vector<std::string>& problems);
 
 /// Every problem of a run's scenario (collective or synthetic), each naming
 /// its key; checked before anything is built.

@@ -96,8 +96,15 @@ Params parse_scenario_text(const std::string& yaml, const std::string& source_na
 }
 
 Params load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  Params p;
   std::vector<std::string> problems;
+  Params p = load_scenario(path, overrides, problems);
+  throw_problems(problems);
+  return p;
+}
+
+Params load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                     std::vector<std::string>& problems) {
+  Params p;
   if (!path.empty()) {
     std::ifstream in(path);
     if (!in) {
@@ -123,7 +130,6 @@ Params load_scenario(const std::string& path, const std::vector<std::string>& ov
     }
     p.set(key, o.substr(eq + 1));
   }
-  throw_problems(problems);
   return p;
 }
 

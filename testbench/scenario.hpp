@@ -23,6 +23,10 @@ std::vector<KeyDoc> known_keys();
 /// file, a non-scalar value, a key given twice in the file (both lines),
 /// an unknown key, a malformed override.
 Params load_scenario(const std::string& path, const std::vector<std::string>& overrides);
+/// The same, adding the problems to `problems` instead of throwing; the
+/// result holds the keys that were accepted.
+Params load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                     std::vector<std::string>& problems);
 
 /// Parses a YAML document held in a string (the embedded default scenarios).
 Params parse_scenario_text(const std::string& yaml, const std::string& source_name);
