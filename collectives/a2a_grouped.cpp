@@ -25,7 +25,8 @@ const Key& group_barriers_key() {
   static const Key key =
       Key::boolean("group_barriers",
                    "a barrier after every group of nct sends: keeps the groups aligned in a packet network, where the "
-                   "messages of a group do not end together (the paper's schedule has none)",
+                   "messages of a group do not end together (the paper's schedule has none); the schedule engines emit "
+                   "them too (register GROUP_BARRIERS)",
                    false);
   return key;
 }

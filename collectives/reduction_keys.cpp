@@ -23,7 +23,7 @@ struct ReductionKeys {
   Key phase_barriers = Key::boolean("phase_barriers",
                                     "a barrier after every phase on every endpoint, so that the phases run in lock "
                                     "step (the document's phase-time model); default: each node runs on as its data "
-                                    "arrives",
+                                    "arrives; the two-tree engine emits none, so with it the reference programs run",
                                     false);
   Key grouping = Key::choice("grouping",
                              "twotree-hier groups: one per set of leaves with identical spine sets, or one per leaf",

@@ -107,9 +107,16 @@ const Key& message_flits_key() {
 
 const Key& controllers_key() {
   static const Key key = [] {
+    // "nct (a2a-optimal, a2a-spread, a2a-nd); ...": algorithms grouped by default
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_default;
+    for (const auto& a : algorithms()) {
+      if (a.nic.controllers == "1") continue;
+      auto it = std::find_if(by_default.begin(), by_default.end(), [&](const auto& d) { return d.first == a.nic.controllers; });
+      if (it == by_default.end()) by_default.push_back({a.nic.controllers, {a.name}});
+      else it->second.push_back(a.name);
+    }
     std::vector<std::string> defaults;
-    for (const auto& a : algorithms())
-      if (a.nic.controllers != "1") defaults.push_back(a.name + ": " + a.nic.controllers);
+    for (const auto& [value, names] : by_default) defaults.push_back(value + " for " + join(names));
     return Key::integer("controllers", "NIC controllers per node (each with its own pacer, injection and ejection port)",
                         1, 1, 8)
         .default_from("the schedule's (" + join(defaults, "; ") + "; else 1)");

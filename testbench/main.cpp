@@ -15,6 +15,7 @@
 #include "collectives/executor.hpp"
 #include "testbench/bench.hpp"
 #include "testbench/check.hpp"
+#include "testbench/key_tables.hpp"
 #include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
@@ -63,6 +64,8 @@ int main(int argc, char** argv) {
   check->add_option("--json", json_path, "write the machine-readable report to FILE");
 
   auto* list = app.add_subcommand("list", "list topologies, algorithms and scenario keys");
+  bool markdown = false;
+  list->add_flag("--markdown", markdown, "print the README's key tables (generated from the key declarations)");
 
   std::string vcd_path;
   auto* run = app.add_subcommand("run", "cycle-accurate simulation: a collective on the NICs (key algorithm) or synthetic traffic (key traffic)");
@@ -92,7 +95,8 @@ int main(int argc, char** argv) {
 
   try {
     if (*list) {
-      print_list();
+      if (markdown) std::cout << cli::key_tables_markdown();
+      else print_list();
       return 0;
     }
     if (*bench) {
