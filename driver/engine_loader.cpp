@@ -3,9 +3,9 @@
 #include <array>
 #include <stdexcept>
 
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
-#include "collectives/tree_collective.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
 #include "hls/schedule_engine_hd.hpp"
@@ -131,7 +131,7 @@ std::vector<EngineWrite> a2at_writes(const collectives::A2atEngineParams& p, con
   return w;
 }
 
-/// The options the reference reads (collectives/a2a_hopgroup.cpp, the same
+/// The options the reference reads (collectives/algorithms/a2a_hopgroup.cpp, the same
 /// key declarations), as OPTIONS bits.
 std::vector<EngineWrite> hopgroup_writes(const collectives::HopgroupEngineParams& p, const std::string& algorithm,
                                          const topology::Grid& grid, topology::EndpointId self) {
@@ -159,7 +159,7 @@ std::vector<EngineWrite> hopgroup_writes(const collectives::HopgroupEngineParams
   return w;
 }
 
-/// The values the reference reads (collectives/hd_allreduce.cpp, the same key
+/// The values the reference reads (collectives/algorithms/hd_allreduce.cpp, the same key
 /// declarations), as the engine's registers; UNIT and COORD from the endpoint.
 std::vector<EngineWrite> hd_writes(const collectives::HdEngineParams& p, const topology::Boards& boards,
                                    topology::EndpointId self) {

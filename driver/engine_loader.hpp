@@ -33,7 +33,7 @@
 // (collectives::message_words); the hd engine's memory layout is checked by
 // collectives::build_hd_allreduce, which a run builds first.
 // The two-tree engine is loaded from the procedure tables of the plan the
-// reference schedule is built from (collectives/tree_collective.hpp), with
+// reference schedule is built from (collectives/algorithms/tree_collective.hpp), with
 // per entry the tree, the child slot, the pipeline level and the partner's
 // endpoint, and the spine hint of every SEND; tree_schedule checks its
 // memory and phase limits.

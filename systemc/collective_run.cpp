@@ -5,7 +5,6 @@
 #include <memory>
 #include <sstream>
 
-#include "collectives/a2a_common.hpp"
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"

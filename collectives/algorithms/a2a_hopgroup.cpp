@@ -1,4 +1,4 @@
-#include "collectives/a2a_hopgroup.hpp"
+#include "collectives/algorithms/a2a_hopgroup.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 
 namespace collnet::collectives {
 

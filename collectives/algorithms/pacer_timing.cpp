@@ -1,4 +1,4 @@
-#include "collectives/pacer_timing.hpp"
+#include "collectives/algorithms/pacer_timing.hpp"
 
 #include <algorithm>
 

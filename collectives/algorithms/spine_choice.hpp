@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "collectives/leafspine_placement.hpp"
-#include "collectives/tree_pipeline.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::collectives {

@@ -1,8 +1,8 @@
-#include "collectives/tree_collective.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 
-#include "collectives/reduction_keys.hpp"
-#include "collectives/spine_choice.hpp"
-#include "collectives/twotree_hier.hpp"
+#include "collectives/algorithms/reduction_keys.hpp"
+#include "collectives/algorithms/spine_choice.hpp"
+#include "collectives/algorithms/twotree_hier.hpp"
 #include "topology/leafspine.hpp"
 
 namespace collnet::collectives {

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "collectives/keys.hpp"
-#include "collectives/leafspine_placement.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
 #include "collectives/params.hpp"
-#include "collectives/spine_choice.hpp"
-#include "collectives/tree_pipeline.hpp"
+#include "collectives/algorithms/spine_choice.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
 
 namespace collnet::collectives {
 

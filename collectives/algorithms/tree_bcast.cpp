@@ -1,4 +1,4 @@
-#include "collectives/tree_bcast.hpp"
+#include "collectives/algorithms/tree_bcast.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 
 namespace collnet::collectives {
 

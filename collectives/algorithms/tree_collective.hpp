@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "collectives/leafspine_placement.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
 #include "collectives/params.hpp"
-#include "collectives/tree_pipeline.hpp"
-#include "collectives/twotree_tables.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
+#include "collectives/algorithms/twotree_tables.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::collectives {

@@ -1,7 +1,7 @@
-#include "collectives/twotree_hier.hpp"
+#include "collectives/algorithms/twotree_hier.hpp"
 
-#include "collectives/reduction_keys.hpp"
-#include "collectives/tree_collective.hpp"
+#include "collectives/algorithms/reduction_keys.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 
 namespace collnet::collectives {
 

@@ -1,4 +1,4 @@
-#include "collectives/reduction_keys.hpp"
+#include "collectives/algorithms/reduction_keys.hpp"
 
 namespace collnet::collectives {
 

@@ -15,7 +15,7 @@
 #include <array>
 #include <vector>
 
-#include "collectives/tree_pipeline.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
 
 namespace collnet::collectives {
 

@@ -1,4 +1,4 @@
-#include "collectives/twotree_tables.hpp"
+#include "collectives/algorithms/twotree_tables.hpp"
 
 #include <stdexcept>
 

@@ -14,8 +14,8 @@
 // routing (route hint 0: dimension order, torus minimal, ties +).
 #include <string>
 
-#include "collectives/a2a_common.hpp"
-#include "collectives/a2a_grouped.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
+#include "collectives/algorithms/a2a_grouped.hpp"
 #include "collectives/algorithm.hpp"
 
 namespace collnet::collectives {

@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
-#include "collectives/leafspine_placement.hpp"
-#include "collectives/tree_pipeline.hpp"
-#include "collectives/twotree_tables.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
+#include "collectives/algorithms/twotree_tables.hpp"
 #include "topology/leafspine.hpp"
 
 namespace collnet::collectives {

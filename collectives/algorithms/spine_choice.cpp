@@ -1,4 +1,4 @@
-#include "collectives/spine_choice.hpp"
+#include "collectives/algorithms/spine_choice.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "collectives/twotree.hpp"
+#include "collectives/algorithms/twotree.hpp"
 
 #include <bit>
 #include <deque>

@@ -37,9 +37,9 @@
 #include <vector>
 
 #include "collectives/descriptor.hpp"
-#include "collectives/leafspine_placement.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
 #include "collectives/schedule.hpp"
-#include "collectives/twotree.hpp"
+#include "collectives/algorithms/twotree.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::collectives {

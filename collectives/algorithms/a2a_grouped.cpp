@@ -1,10 +1,10 @@
-#include "collectives/a2a_grouped.hpp"
+#include "collectives/algorithms/a2a_grouped.hpp"
 
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 
 namespace collnet::collectives {
 

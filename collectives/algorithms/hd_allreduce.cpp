@@ -1,4 +1,4 @@
-#include "collectives/hd_allreduce.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,4 +1,4 @@
-#include "collectives/leafspine_placement.hpp"
+#include "collectives/algorithms/leafspine_placement.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,4 @@
-#include "collectives/tree_pipeline.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
 
 #include <algorithm>
 #include <bit>

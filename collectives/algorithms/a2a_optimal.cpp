@@ -1,4 +1,4 @@
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "collectives/a2a_common.hpp"
-#include "collectives/a2a_grouped.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
+#include "collectives/algorithms/a2a_grouped.hpp"
 
 namespace collnet::collectives {
 

@@ -1,4 +1,4 @@
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 
 #include <fmt/format.h>
 
