@@ -85,11 +85,21 @@ std::string engine_coverage() {
 }
 
 const Key& topology_key() {
-  static const Key key = Key::text("topology", "network the collective runs on", "torus:8x8", [] {
-    std::vector<std::string> forms;
-    for (const auto& f : topology::topology_forms()) forms.push_back(f.prefix + ":...");
-    return join(forms) + " (see `collnet list`)";
-  }());
+  static const Key key = Key::text(
+      "topology", "network the collective runs on", "torus:8x8",
+      [] {
+        std::vector<std::string> forms;
+        for (const auto& f : topology::topology_forms()) forms.push_back(f.prefix + ":...");
+        return join(forms) + " (see `collnet list`)";
+      }(),
+      [](const std::string& value) -> std::string {
+        try {
+          (void)topology::make_topology(value);
+        } catch (const topology::TopologyError& e) {
+          return e.what();
+        }
+        return "";
+      });
   return key;
 }
 
