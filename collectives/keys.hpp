@@ -78,6 +78,14 @@ class Key : public KeyDoc {
   std::function<std::string(const std::string&)> check_;
 };
 
+/// The one instance of a struct of Key declarations (an algorithm's keys),
+/// built on first use.
+template <typename Keys>
+const Keys& declared() {
+  static const Keys keys;
+  return keys;
+}
+
 /// "2^40" for powers of two above 2^16, "10^8" for powers of ten above 10^5,
 /// else the number (documentation of ranges).
 std::string format_bound(std::int64_t v);

@@ -4,12 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
 #include "testbench/run_collective.hpp"
 #include "testbench/scenario.hpp"
-#include "collectives/algorithm.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -40,10 +40,8 @@ measure_cycles: 10000
 )";
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::vector<std::string> problems;
-  Params p = load_run_scenario(path, overrides, problems);
-  throw_problems(problems);
-  return p;
+  return without_problems(
+      [&](std::vector<std::string>& problems) { return load_run_scenario(path, overrides, problems); });
 }
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
@@ -132,15 +130,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
-  if (r.deadlock) {
-    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
-                     {"last_move", r.deadlock->last_move},
-                     {"waiting_cycle", r.deadlock->cycle},
-                     {"blocked_vcs", r.deadlock->blocked_vcs},
-                     {"blocked", r.deadlock->blocked}};
-  } else {
-    j["deadlock"] = nullptr;
-  }
+  j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
 
   std::string& t = out.text;
   t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,
@@ -172,18 +162,27 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
     out.exit_status = 1;
   }
   if (r.deadlock) {
-    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
-                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
-    if (r.deadlock->cycle.empty()) {
-      t += "  no waiting cycle among router buffers; blocked VCs:\n";
-      for (const auto& line : r.deadlock->blocked) t += "    " + line + "\n";
-    } else {
-      t += "  waiting cycle:\n";
-      for (const auto& line : r.deadlock->cycle) t += "    " + line + "\n";
-    }
+    t += deadlock_text(*r.deadlock);
     out.exit_status = 3;
   }
   return out;
+}
+
+nlohmann::json deadlock_json(const systemc::DeadlockReport& d) {
+  return {{"detected_at", d.detected_at},
+          {"last_move", d.last_move},
+          {"waiting_cycle", d.cycle},
+          {"blocked_vcs", d.blocked_vcs},
+          {"blocked", d.blocked}};
+}
+
+std::string deadlock_text(const systemc::DeadlockReport& d) {
+  std::string t = fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold "
+                              "flits\n",
+                              d.last_move, d.detected_at, d.blocked_vcs);
+  t += d.cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
+  for (const auto& line : d.cycle.empty() ? d.blocked : d.cycle) t += "    " + line + "\n";
+  return t;
 }
 
 }  // namespace collnet::cli

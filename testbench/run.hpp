@@ -14,12 +14,18 @@
 
 namespace collnet::systemc {
 struct RouterConfig;
+struct DeadlockReport;
 }
 
 namespace collnet::cli {
 
 /// The JSON object `router` of both kinds of run: every router key as run.
 nlohmann::json router_json(const systemc::RouterConfig& rc);
+
+/// The JSON object `deadlock` and the report lines of a network deadlock,
+/// for both kinds of run.
+nlohmann::json deadlock_json(const systemc::DeadlockReport& d);
+std::string deadlock_text(const systemc::DeadlockReport& d);
 
 /// Embedded default of `collnet run`: A2AT with 4 controllers on an 8x8 torus
 /// next to the A2A baseline (issue 5).

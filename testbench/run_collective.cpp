@@ -70,11 +70,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
   if (r.deadlock) {
-    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
-                     {"last_move", r.deadlock->last_move},
-                     {"waiting_cycle", r.deadlock->cycle},
-                     {"blocked_vcs", r.deadlock->blocked_vcs},
-                     {"blocked", r.deadlock->blocked}};
+    j["deadlock"] = deadlock_json(*r.deadlock);
   } else if (!r.stuck.empty()) {
     j["deadlock"] = {{"programs", r.stuck}};
   } else {
@@ -116,11 +112,7 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
   for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
   if (r.deadlock) {
-    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
-                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
-    const auto& lines = r.deadlock->cycle.empty() ? r.deadlock->blocked : r.deadlock->cycle;
-    t += r.deadlock->cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
-    for (const auto& line : lines) t += "    " + line + "\n";
+    t += deadlock_text(*r.deadlock);
   } else if (!r.stuck.empty()) {
     t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress (or max_cycles was reached):\n";
     for (std::size_t i = 0; i < r.stuck.size() && i < 16; ++i) t += "    " + r.stuck[i] + "\n";

@@ -95,11 +95,15 @@ Params parse_scenario_text(const std::string& yaml, const std::string& source_na
   return p;
 }
 
-Params load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+Params without_problems(const std::function<Params(std::vector<std::string>&)>& load) {
   std::vector<std::string> problems;
-  Params p = load_scenario(path, overrides, problems);
+  Params p = load(problems);
   throw_problems(problems);
   return p;
+}
+
+Params load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return without_problems([&](std::vector<std::string>& problems) { return load_scenario(path, overrides, problems); });
 }
 
 Params load_scenario(const std::string& path, const std::vector<std::string>& overrides,

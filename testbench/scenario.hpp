@@ -34,6 +34,9 @@ Params parse_scenario_text(const std::string& yaml, const std::string& source_na
 /// Throws one ConfigError listing `problems` (nothing when empty).
 void throw_problems(const std::vector<std::string>& problems);
 
+/// `load(problems)`, throwing the problems it collects.
+Params without_problems(const std::function<Params(std::vector<std::string>&)>& load);
+
 /// Problems of an output file given on the command line (`option` names it:
 /// "--json"): its directory must exist and be writable, and the file, if it
 /// exists, writable. "" when fine.

@@ -106,10 +106,7 @@ struct HopgroupKeys {
   Key barriers = Key::boolean("barriers", "a barrier after each offset (N-1 barriers)", true);
 };
 
-const HopgroupKeys& keys() {
-  static const HopgroupKeys k;
-  return k;
-}
+const HopgroupKeys& keys() { return declared<HopgroupKeys>(); }
 
 HopgroupOptions read_hopgroup_options(const Params& params) {
   HopgroupOptions o;

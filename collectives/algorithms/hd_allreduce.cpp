@@ -374,10 +374,7 @@ struct HdKeys {
       Key::choice("aggregation_units", "aggregation units per board that reduce (planes)", "4", {"1", "2", "4"});
 };
 
-const HdKeys& hd_keys() {
-  static const HdKeys k;
-  return k;
-}
+const HdKeys& hd_keys() { return declared<HdKeys>(); }
 
 HdOptions read_hd_options(const Boards& boards, HdVariant variant, const Params& params) {
   const HdKeys& k = hd_keys();

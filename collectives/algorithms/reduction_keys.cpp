@@ -34,10 +34,7 @@ struct ReductionKeys {
                               "consecutive", {"consecutive", "grouped"});
 };
 
-const ReductionKeys& keys() {
-  static const ReductionKeys k;
-  return k;
-}
+const ReductionKeys& keys() { return declared<ReductionKeys>(); }
 
 }  // namespace
 
