@@ -6,8 +6,11 @@
 //
 // Why a layer of its own (driver/, between collectives/ and systemc/): the
 // writes are computed from the software reference (the A2AT offset table
-// comes from collectives::a2at_offset_groups, message words and nct from the
-// algorithm's own key readers), which hls/ may not include (hls/CMakeLists.txt:
+// comes from collectives::a2at_offset_groups; which engine runs an algorithm
+// and the values it is loaded with (message words, nct, options) come from
+// the algorithm's registry entry, collectives::Algorithm::engine and
+// engine_params, read with the algorithm's own key declarations: the loader
+// compares no algorithm name and reads no key), which hls/ may not include (hls/CMakeLists.txt:
 // a block sees only the descriptor word); and the Verilator benches need the
 // same writes without SystemC. So the HLS engines and the Verilated engines
 // in the NIC (systemc/descriptor_source.cpp) and the benches
