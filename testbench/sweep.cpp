@@ -63,7 +63,7 @@ struct Axis {
   std::vector<Value> values;
 };
 
-Axis parse_axis(const std::string& name, const YAML::Node& node, const std::string& source) {
+Axis parse_axis(const std::string& name, const YAML::Node& node, const std::string& source, bool zip) {
   const std::string where = source + ": axis '" + name + "'";
   Axis axis{name, {}};
   if (node.IsMap()) {
@@ -140,7 +140,7 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
         value.shown = s;
       }
     }
-    if (!seen.insert(value.shown.dump()).second)
+    if (!seen.insert(value.shown.dump()).second && !zip)  // zip pairs: a value may repeat
       throw ConfigError(where + ": value " + value.shown.dump() + " is listed twice");
     axis.values.push_back(std::move(value));
   }
@@ -198,7 +198,7 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
     throw ConfigError(source + ": 'axes' must be a map of at least one axis (key: [values] or key: {from, to, step})");
   std::vector<Axis> axes;
   for (const auto& kv : axes_node) {
-    axes.push_back(parse_axis(kv.first.as<std::string>(), kv.second, source));
+    axes.push_back(parse_axis(kv.first.as<std::string>(), kv.second, source, sweep.zip));
     sweep.axes.push_back(axes.back().name);
   }
   // Two axes must not set the same key: the later would silently win.
