@@ -235,7 +235,12 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   const auto t1 = std::chrono::steady_clock::now();
   // The run ends by sc_stop(): every node finished, the watchdog or the
   // monitor fired, or an error; or at max_cycles.
-  run_for(s.max_cycles);
+  if (s.progress)
+    run_for(s.max_cycles, progress_slice(network.router_count()), [&] {
+      s.progress({Clocked::now(), book.delivered_messages, network.router_count()});
+    });
+  else
+    run_for(s.max_cycles);
   const auto t2 = std::chrono::steady_clock::now();
   const Cycle end = Clocked::now();
   if (tracer) tracer->finish(end);

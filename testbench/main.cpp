@@ -22,6 +22,7 @@
 #include "testbench/bench.hpp"
 #include "testbench/check.hpp"
 #include "testbench/run.hpp"
+#include "testbench/run_progress_display.hpp"
 #include "testbench/scenario.hpp"
 #include "testbench/sweep.hpp"
 #include "topology/topology.hpp"
@@ -103,6 +104,14 @@ int main(int argc, char** argv) {
   run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
+  bool run_progress = false;
+  double progress_delay = 1.0;
+  run->add_flag("--progress", run_progress,
+                "show cycles, messages delivered and router-cycles/s on stderr while the run lasts (default: only when "
+                "stderr is a terminal)");
+  run->add_option("--progress-delay", progress_delay, "seconds before the progress display starts")
+      ->check(CLI::Range(0.0, 1e6))
+      ->group("");
 
   cli::BenchOptions bench_options;
   auto* bench = app.add_subcommand("bench", "speed and peak memory of the cycle-accurate network");
@@ -170,7 +179,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) {
-      const auto outcome = cli::run_network(cli::load_run_scenario(scenario, sets), vcd_path);
+      const Params params = cli::load_run_scenario(scenario, sets);
+      cli::RunProgressDisplay display(run_progress, progress_delay);
+      const auto outcome = cli::run_network(params, vcd_path, display.callback());
+      display.finish();
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return outcome.exit_status;

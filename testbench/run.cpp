@@ -70,16 +70,17 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"dateline", rc.dateline}};
 }
 
-RunOutcome run_network(const Params& params, const std::string& vcd_path) {
+RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
   if (params.has("algorithm")) {
     if (params.has("traffic"))
       throw ConfigError("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic "
                         "traffic); set only one");
-    return run_collective_scenario(params, vcd_path);
+    return run_collective_scenario(params, vcd_path, progress);
   }
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
+  s.progress = progress;
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
 
   RunOutcome out;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/params.hpp"
+#include "systemc/run_progress.hpp"
 
 namespace collnet::systemc {
 struct RouterConfig;
@@ -39,6 +40,7 @@ struct RunOutcome {
 };
 
 /// `vcd_path` empty: no waveform.
-RunOutcome run_network(const Params& params, const std::string& vcd_path);
+RunOutcome run_network(const Params& params, const std::string& vcd_path,
+                       const systemc::RunProgressFn& progress = {});
 
 }  // namespace collnet::cli

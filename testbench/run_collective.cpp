@@ -141,7 +141,8 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
 
 }  // namespace
 
-RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path) {
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
+                                   const systemc::RunProgressFn& progress) {
   for (const auto& [key, value] : params.values())
     if (synthetic_only_key(key))
       throw ConfigError("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
@@ -157,6 +158,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     p.set("algorithm", algorithms[i]);
     systemc::CollectiveScenario s = systemc::collective_from(p);
     if (i == 0) s.vcd_path = vcd_path;
+    s.progress = progress;
     rc = s.router;
     results.push_back(systemc::run_collective(s));
     const auto& r = results.back();

@@ -19,6 +19,7 @@ bool synthetic_only_key(const std::string& key);
 
 /// `vcd_path` empty: no waveform (a waveform is written for the first
 /// algorithm only).
-RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path);
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
+                                   const systemc::RunProgressFn& progress = {});
 
 }  // namespace collnet::cli
