@@ -29,6 +29,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.ticker  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -179,25 +180,29 @@ def plot_sweep(records, x, ys, by, out_dir, title=None, names=None, logx=None, l
         fig, ax = plt.subplots(figsize=(7, 4.5))
         numeric_x = all(isinstance(p[0], (int, float)) for pts in lines.values() for p in pts)
         categories = []
-        for label, pts in lines.items():
+        for pts in lines.values():
+            for p in pts:
+                if p[0] not in categories:
+                    categories.append(p[0])
+        width = 0.8 / max(1, len(lines))
+        for n, (label, pts) in enumerate(lines.items()):
+            label = str(label).replace("`", "")
             if numeric_x:
                 pts.sort()
-                xs = [p[0] for p in pts]
-            else:
-                for p in pts:
-                    if p[0] not in categories:
-                        categories.append(p[0])
-                xs = [categories.index(p[0]) for p in pts]
-            ax.plot(xs, [p[1] for p in pts], marker="o", label=label)
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+            else:  # categories: grouped bars
+                xs = [categories.index(p[0]) - 0.4 + width * (n + 0.5) for p in pts]
+                ax.bar(xs, [p[1] for p in pts], width=width, label=label)
         if not numeric_x:
             ax.set_xticks(range(len(categories)))
-            ax.set_xticklabels([str(c) for c in categories], rotation=20)
+            ax.set_xticklabels([str(c).replace("`", "") for c in categories], rotation=20, ha="right", fontsize=8)
         xvals = [p[0] for pts in lines.values() for p in pts]
         yvals = [p[1] for pts in lines.values() for p in pts]
         want_logx = logx if logx is not None else (numeric_x and min(xvals) > 0 and max(xvals) / min(xvals) >= 16)
         want_logy = (logy or {}).get(y) if logy else (min(yvals) > 0 and max(yvals) / min(yvals) >= 30)
         if want_logx and numeric_x:
             ax.set_xscale("log", base=2)
+            ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
         if want_logy:
             ax.set_yscale("log")
         ax.set_xlabel(x)
@@ -247,6 +252,7 @@ def flatten(d, prefix=""):
 def print_table(records, spec):
     """spec: rows (keys), columns (a key), cell (format), row_cells {header: format},
     optional row_header {key: header}, column_header (format with {value})."""
+    row_format = spec.get("row_format", {}) or {}
     rows_keys = spec.get("rows", [])
     if isinstance(rows_keys, str):
         rows_keys = [rows_keys]
@@ -259,17 +265,21 @@ def print_table(records, spec):
     row_order = []
     col_order = []
     for r in records:
-        rk = tuple(str(lookup(r, k)) for k in rows_keys)
+        rk = tuple(row_format[k].format(lookup(r, k)) if k in row_format else str(lookup(r, k)) for k in rows_keys)
         if rk not in by_row:
             by_row[rk] = {}
             row_order.append(rk)
-        ck = str(lookup(r, col_key)) if col_key else ""
+        col_keys = col_key if isinstance(col_key, list) else [col_key] if col_key else []
+        ck = " ".join(str(lookup(r, k)) for k in col_keys)
         if ck not in col_order:
             col_order.append(ck)
         by_row[rk][ck] = r
     cols = [headers.get(k, k) for k in rows_keys] + list(row_cells.keys())
-    cols += [col_header.format(value=c) for c in col_order] if col_key else [spec.get("cell_header", "value")]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    names = {str(k): v for k, v in (spec.get("column_names", {}) or {}).items()}
+    cols += [names.get(c, col_header.format(value=c)) for c in col_order] if col_key else [spec.get("cell_header", "value")]
+    header = " | ".join(cols)
+    # A label or header may hold " | " (two table columns in one): count them all.
+    lines = ["| " + header + " |", "|" + "---|" * len(header.split(" | "))]
     for rk in row_order:
         cells = list(rk)
         any_rec = next(iter(by_row[rk].values()))

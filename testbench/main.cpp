@@ -134,6 +134,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
   sweep->add_option("--backend", sweep_options.backend, "local (child processes) or slurm (a job array)")
       ->check(CLI::IsMember({"local", "slurm"}));
+  sweep->add_flag("--dry-run", sweep_options.dry_run, "check every point and list them; run nothing");
   sweep->add_flag("--retry-failed", sweep_options.retry_failed, "run the points recorded as failed again");
   sweep->add_option("--timeout", sweep_options.timeout_seconds, "seconds a point may run before it is stopped (0: none)")
       ->check(CLI::Range(0.0, 1e9));

@@ -117,8 +117,13 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
       if (!v.IsMap())
         throw ConfigError(where + ": value " + std::to_string(i + 1) + " must be a map of scenario keys like the first");
       std::string label;
+      std::string given_label;
       for (const auto& kv : v) {
         const auto key = kv.first.as<std::string>();
+        if (key == "label" && kv.second.IsScalar()) {  // the name the results and tables show
+          given_label = scalar(kv.second);
+          continue;
+        }
         if (!is_scenario_key(key))
           throw ConfigError(where + ": value " + std::to_string(i + 1) + ": unknown key '" + key + "' (collnet list names the scenario keys)");
         if (!kv.second.IsScalar())
@@ -126,7 +131,7 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
         value.sets.emplace_back(key, scalar(kv.second));
         label += (label.empty() ? "" : " ") + key + "=" + scalar(kv.second);
       }
-      value.shown = label;
+      value.shown = given_label.empty() ? label : given_label;
     } else {
       if (!v.IsScalar())
         throw ConfigError(where + ": value " + std::to_string(i + 1) + " must be a single value (a number or word)");

@@ -6,7 +6,8 @@
 //   base:  a scenario (key: value, as in a scenario file)
 //   axes:  key: [v1, v2, ...]                  a list of values
 //          key: {from: A, to: B, step: S}      a numeric range (or factor: F, geometric)
-//          label: [{k1: v, k2: w}, {k1: u}]    a group axis: each value sets several keys
+//          name: [{k1: v, k2: w}, {k1: u}]     a group axis: each value sets several keys
+//                                             (and `label: text` names the value; default "k1=v k2=w")
 //   zip:   false (default: the product of the axes) | true (the i-th values together)
 //   table, plot: read by `collnet plot --table` (scripts/collnet_plot.py), ignored here
 //
@@ -79,6 +80,7 @@ struct SweepOptions {
   int jobs = 0;     // 0: the number of cores
   std::string backend = "local";
   bool retry_failed = false;
+  bool dry_run = false;  // validate and list the points, run nothing
   double timeout_seconds = 0;     // per point; 0: none
   double progress_seconds = 10;   // non-terminal progress lines
   // Slurm backend

@@ -397,6 +397,11 @@ int run_sweep(const SweepOptions& options_in) {
     for (const auto& pr : problems) all += "\n  " + pr;
     throw ConfigError(all);
   }
+  if (options.dry_run) {
+    for (const auto& p : sweep.points) std::cout << fmt::format("{} {} {}\n", p.index + 1, p.hash, p.keys.dump());
+    std::cerr << fmt::format("sweep: {} points, every one valid; nothing run (--dry-run)\n", sweep.points.size());
+    return 0;
+  }
   {
     const fs::path parent = fs::path(options.out).parent_path();
     if (!parent.empty() && !fs::is_directory(parent))
