@@ -177,7 +177,8 @@ def plot_sweep(records, x, ys, by, out_dir, title=None, names=None, logx=None, l
             if xv is None or yv is None:
                 continue
             lines.setdefault(label_of(r, by_keys) if by_keys else y, []).append((xv, yv))
-        fig, ax = plt.subplots(figsize=(7, 4.5))
+        many = len(lines) > 5
+        fig, ax = plt.subplots(figsize=(11.5 if many else 7, 4.5))
         numeric_x = all(isinstance(p[0], (int, float)) for pts in lines.values() for p in pts)
         categories = []
         for pts in lines.values():
@@ -209,7 +210,8 @@ def plot_sweep(records, x, ys, by, out_dir, title=None, names=None, logx=None, l
         ax.set_ylabel(y)
         ax.grid(True, alpha=0.3)
         if by_keys and len(lines) > 1:
-            ax.legend(fontsize=8, title=", ".join(by_keys) if len(by_keys) == 1 else None)
+            where = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {}
+            ax.legend(fontsize=7 if many else 8, title=", ".join(by_keys) if len(by_keys) == 1 else None, **where)
         ax.set_title(title or f"{y} against {x}")
         fig.tight_layout()
         name = (names[i] if names and i < len(names) else f"{y.replace('.', '_')}_vs_{x.replace('.', '_')}") + ".png"
