@@ -8,6 +8,7 @@
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
+#include "systemc/memory_estimate.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/grid.hpp"
@@ -50,6 +51,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.schedule_engine = params.choice("schedule_engine", "auto", {"auto", "reference", "hls"});
   s.nic.blocks = params.choice("nic_blocks", "hls", {"hls", "rtl"}) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
   s.barrier = barrier_config_from(params, s.router.link_latency);
+  s.link_faults = link_faults_from(params);
   s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
   s.max_cycles = static_cast<Cycle>(params.integer("max_cycles", 100000000, 1, std::int64_t{1} << 40));
   s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
@@ -151,6 +153,10 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("key 'topology': ") + e.what());
   }
+  // Size limit (memory_estimate.hpp): refuse before building anything large.
+  require_memory(estimate_collective_memory(*topo, s.algorithm, s.params, s.router, s.nic.controllers,
+                                            s.nic.descriptor_queue),
+                 s.algorithm + " on " + topo->name());
   const collectives::Schedule schedule =
       s.custom_schedule ? s.custom_schedule(*topo) : collectives::find_algorithm(s.algorithm).build(*topo, s.params);
   const auto endpoints = static_cast<std::size_t>(topo->endpoint_count());
@@ -203,6 +209,7 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   const auto t0 = std::chrono::steady_clock::now();
   KernelSession session;
   Network network(*topo, s.router, nic.controllers);
+  network.enable_link_faults(s.link_faults);
   CollectiveBook book;
   book.memory_words = schedule.memory_words;
   book.unfinished = endpoints;
@@ -274,6 +281,9 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   if (monitor.stuck() || (!book.finished && !watchdog.fired()))
     for (const auto& n : nics)
       if (!n->finished()) r.stuck.push_back(n->describe());
+  r.link_flits_corrupted = network.link_fault_totals().corrupted;
+  r.link_flits_retransmitted = network.link_fault_totals().retransmitted;
+  r.down_links = network.down_links();
   r.check = collectives::check_data(schedule, memory);
   r.data_check = r.completed && r.check.pass;
   try {
