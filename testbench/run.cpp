@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "systemc/link_faults.hpp"
+#include "systemc/memory_estimate.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
@@ -78,8 +80,21 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
                         "traffic); set only one");
     return run_collective_scenario(params, vcd_path);
   }
+  for (const auto& k : systemc::link_fault_keys())
+    if (params.has(k.name))
+      throw ConfigError("key '" + k.name + "': link faults are modelled in collective runs (set 'algorithm'), "
+                        "not in synthetic-traffic runs");
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
+  {
+    std::unique_ptr<topology::Topology> topo;
+    try {
+      topo = topology::make_topology(s.topology);
+    } catch (const topology::TopologyError& e) {
+      throw ConfigError(std::string("key 'topology': ") + e.what());
+    }
+    systemc::require_memory(systemc::estimate_network_memory(*topo, s.router, 1), "synthetic traffic on " + topo->name());
+  }
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
 
   RunOutcome out;
