@@ -8,6 +8,7 @@
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
+#include "systemc/memory_estimate.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/grid.hpp"
@@ -82,6 +83,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.schedule_engine = collective_key("schedule_engine").choice(params);
   s.nic.blocks = collective_key("nic_blocks").choice(params) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
   s.barrier = barrier_config_from(params, s.router.link_latency);
+  s.link_faults = link_faults_from(params);
   s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
   s.max_cycles = static_cast<Cycle>(collective_key("max_cycles").integer(params));
   s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
@@ -239,6 +241,7 @@ struct Elaboration {
       : network(*p.topo, s.router, p.nic.controllers),
         barrier(*p.topo, s.barrier,
                 [this](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); }) {
+    network.enable_link_faults(s.link_faults);
     book.memory_words = p.schedule.memory_words;
     book.unfinished = p.endpoints;
     book.nics.assign(p.endpoints, nullptr);
@@ -376,6 +379,9 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, co
   if (m.monitor->stuck() || (!m.book.finished && !m.watchdog->fired()))
     for (const auto& n : m.nics)
       if (!n->finished()) r.stuck.push_back(n->describe());
+  r.link_flits_corrupted = m.network.link_fault_totals().corrupted;
+  r.link_flits_retransmitted = m.network.link_fault_totals().retransmitted;
+  r.down_links = m.network.down_links();
   check_memory(p, m, r);
   network_statistics(p, m, r);
   r.elaboration_seconds = t.elaboration_seconds;
@@ -394,6 +400,10 @@ CollectivePlan plan_collective(const CollectiveScenario& s) {
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("key 'topology': ") + e.what());
   }
+  // Size limit (memory_estimate.hpp): refuse before building anything large.
+  require_memory(estimate_collective_memory(*p.topo, s.algorithm, s.params, s.router, s.nic.controllers,
+                                            s.nic.descriptor_queue),
+                 s.algorithm + " on " + p.topo->name());
   p.schedule =
       s.custom_schedule ? s.custom_schedule(*p.topo) : collectives::find_algorithm(s.algorithm).build(*p.topo, s.params);
   p.endpoints = static_cast<std::size_t>(p.topo->endpoint_count());

@@ -40,6 +40,7 @@
 #include "driver/engine_loader.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/descriptor_source.hpp"
+#include "systemc/link_faults.hpp"
 #include "systemc/nic.hpp"
 #include "systemc/router_config.hpp"
 #include "systemc/run_progress.hpp"
@@ -56,6 +57,7 @@ struct CollectiveScenario {
   std::string dispatch = "auto";
   std::string schedule_engine = "auto";
   BarrierConfig barrier;
+  LinkFaultConfig link_faults;  // link_error_rate, link_retry, ... (link_faults.hpp)
   Cycle watchdog_cycles = 1000;
   Cycle max_cycles = 100000000;  // the run stops here unfinished (reported like a deadlock)
   std::string vcd_path;    // empty: no waveform
@@ -118,6 +120,9 @@ struct CollectiveResult {
   std::vector<Cycle> node_finish;  // per endpoint
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for
+  std::uint64_t link_flits_corrupted = 0;      // link traversals that corrupted a flit
+  std::uint64_t link_flits_retransmitted = 0;  // flits sent again by go-back-n
+  std::vector<std::string> down_links;         // link_down: the failed links and the flits they hold
   double sim_seconds = 0;
   double elaboration_seconds = 0;
   double router_cycles_per_second = 0;

@@ -18,6 +18,7 @@ template <typename T>
 class DelayLine {
  public:
   explicit DelayLine(std::size_t expected_in_flight = 4) {
+    data_ = inline_.data();  // here, not in data_'s initializer: inline_ is declared after it
     std::size_t cap = 4;
     while (cap < expected_in_flight + 1) cap *= 2;
     if (cap > kInline) {
@@ -70,7 +71,7 @@ class DelayLine {
   std::size_t head_ = 0;
   std::size_t count_ = 0;
   std::size_t mask_ = 0;
-  Entry* data_ = inline_.data();
+  Entry* data_ = nullptr;
   std::array<Entry, kInline> inline_{};
   std::vector<Entry> heap_;
 };

@@ -1,6 +1,8 @@
 #include "systemc/link.hpp"
 
 #include <stdexcept>
+
+#include "systemc/link_faults.hpp"
 #include <typeinfo>
 
 namespace collnet::systemc {
@@ -29,6 +31,20 @@ void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
 
 void Link::two_flits_in_one_cycle() const {
   throw std::logic_error(std::string(name()) + ": two flits in one cycle");
+}
+
+// Out of line: only links of a scenario with fault keys come here.
+void Link::send_with_faults(const Flit& flit, Cycle submitted) {
+  Flit wire = flit;
+  const Cycle depart = faults_->transmit(wire, submitted);
+  if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer
+  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
+  flits_.push(wire, arrival);
+  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
+  ++total_flits_;
+  if (window_->contains(depart)) ++window_flits_;
+  if (observer_ != nullptr) observer_->on_flit(*this, wire, depart);
+  receiver_->wake_at(arrival);
 }
 
 }  // namespace collnet::systemc

@@ -29,6 +29,7 @@
 namespace collnet::systemc {
 
 class Link;
+class LinkFaults;
 
 /// The sending end: router output port or NIC controller (injection).
 class LinkSenderIf : public virtual sc_core::sc_interface {
@@ -94,6 +95,9 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[nodiscard]] Clocked* sender() const { return sender_; }
   [[nodiscard]] Clocked* receiver() const { return receiver_; }
   void set_observer(LinkObserver* observer) { observer_ = observer; }
+  /// Link faults (link_faults.hpp); nullptr (the default): a fault-free link.
+  void set_faults(LinkFaults* faults) { faults_ = faults; }
+  [[nodiscard]] const LinkFaults* faults() const { return faults_; }
   /// The receiving (sending) module asks to have `bit` set in `*word` when a
   /// flit (credit) enters the link, so that it reads only links with traffic.
   void mark_flits_in(std::uint64_t* word, int bit) {
@@ -110,6 +114,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
  private:
   void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
   [[noreturn]] void two_flits_in_one_cycle() const;
+  void send_with_faults(const Flit& flit, Cycle submitted);
 
   Params params_;
   topology::LinkId graph_link_;
@@ -119,6 +124,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   Clocked* sender_ = nullptr;
   Clocked* receiver_ = nullptr;
   LinkObserver* observer_ = nullptr;
+  LinkFaults* faults_ = nullptr;
   std::uint64_t* flit_word_ = nullptr;
   std::uint64_t flit_bit_ = 0;
   std::uint64_t* credit_word_ = nullptr;
@@ -135,6 +141,10 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   // guarantee it, this catches a model bug.
   if (depart == last_send_) two_flits_in_one_cycle();
   last_send_ = depart;
+  if (faults_ != nullptr) [[unlikely]] {
+    send_with_faults(flit, depart);
+    return;
+  }
   const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
   flits_.push(flit, arrival);
   if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;

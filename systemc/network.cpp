@@ -126,4 +126,36 @@ void Network::set_router_observer(RouterObserver* observer) {
   for (auto& r : routers_) r->set_observer(observer);
 }
 
+void Network::enable_link_faults(const LinkFaultConfig& config) {
+  if (!config.enabled) return;
+  down_ = resolve_link_down(config.down_text, topology_);
+  link_faults_.clear();
+  for (std::size_t l = 0; l < links_.size(); ++l) {
+    Cycle down_at = kNever;
+    for (const LinkDown& d : down_)
+      if (static_cast<std::size_t>(d.link) == l) down_at = std::min(down_at, d.at);
+    link_faults_.push_back(std::make_unique<LinkFaults>(config, links_[l]->latency(), l, down_at));
+    links_[l]->set_faults(link_faults_.back().get());
+  }
+}
+
+Network::LinkFaultTotals Network::link_fault_totals() const {
+  LinkFaultTotals t;
+  for (const auto& f : link_faults_) {
+    t.corrupted += f->corrupted();
+    t.retransmitted += f->retransmitted();
+  }
+  return t;
+}
+
+std::vector<std::string> Network::down_links() const {
+  std::vector<std::string> lines;
+  for (const LinkDown& d : down_) {
+    const LinkFaults& f = *link_faults_.at(static_cast<std::size_t>(d.link));
+    lines.push_back(d.name + " down since cycle " + std::to_string(f.down_at()) + ", " + std::to_string(f.held()) +
+                    " flits held in its replay buffer");
+  }
+  return lines;
+}
+
 }  // namespace collnet::systemc

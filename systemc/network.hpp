@@ -17,6 +17,7 @@
 
 #include "systemc/activity.hpp"
 #include "systemc/link.hpp"
+#include "systemc/link_faults.hpp"
 #include "systemc/packet.hpp"
 #include "systemc/router.hpp"
 #include "systemc/router_config.hpp"
@@ -62,6 +63,18 @@ class Network {
   PacketId create_packet(const PacketHeader& header);
 
   void set_link_observer(LinkObserver* observer);
+
+  /// Runs every network link under the fault model (link_faults.hpp); a
+  /// config that is not `enabled` leaves the links fault-free.
+  void enable_link_faults(const LinkFaultConfig& config);
+  struct LinkFaultTotals {
+    std::uint64_t corrupted = 0;
+    std::uint64_t retransmitted = 0;
+  };
+  [[nodiscard]] LinkFaultTotals link_fault_totals() const;
+  /// The failed links (link_down) with the flits held at each, e.g.
+  /// "r0:x+->r1 down since cycle 500, 3 flits held in its replay buffer".
+  [[nodiscard]] std::vector<std::string> down_links() const;
   void set_router_observer(RouterObserver* observer);
 
  private:
@@ -79,6 +92,8 @@ class Network {
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<Link>> injection_;  // [endpoint * controllers + c]
   std::vector<std::unique_ptr<Link>> ejection_;
+  std::vector<std::unique_ptr<LinkFaults>> link_faults_;  // per graph link, when enabled
+  std::vector<LinkDown> down_;
 };
 
 }  // namespace collnet::systemc

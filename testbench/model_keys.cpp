@@ -2,6 +2,7 @@
 
 #include "systemc/barrier_network.hpp"
 #include "systemc/collective_run.hpp"
+#include "systemc/link_faults.hpp"
 #include "systemc/nic.hpp"
 #include "systemc/router_config.hpp"
 #include "systemc/synthetic.hpp"
@@ -15,7 +16,7 @@ std::vector<KeyDoc> model_keys() {
   // run` traffic, windows, watchdog, waveforms; nic.cpp, barrier_network.cpp,
   // collective_run.cpp: collectives on the NICs).
   for (const auto* docs : {&systemc::router_keys(), &systemc::synthetic_keys(), &systemc::nic_keys(),
-                           &systemc::barrier_keys()})
+                           &systemc::barrier_keys(), &systemc::link_fault_keys()})
     keys.insert(keys.end(), docs->begin(), docs->end());
   for (const Key& k : systemc::collective_keys()) keys.push_back(k.doc());
   return keys;

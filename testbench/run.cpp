@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
+#include "systemc/link_faults.hpp"
+#include "systemc/memory_estimate.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
@@ -68,6 +70,10 @@ std::vector<std::string> run_problems(const Params& params) {
   if (params.has("algorithm")) return collective_run_problems(params);
   std::vector<std::string> problems;
   collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, problems);
+  for (const auto& k : systemc::link_fault_keys())
+    if (params.has(k.name))
+      problems.push_back("key '" + k.name + "': link faults are modelled in collective runs (set 'algorithm'), not "
+                         "in synthetic-traffic runs");
   if (const std::string why = collectives::topology_key().problem(params); !why.empty() &&
       std::find(problems.begin(), problems.end(), why) == problems.end())
     problems.push_back(why);
@@ -101,6 +107,15 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
   s.progress = progress;
+  {
+    std::unique_ptr<topology::Topology> topo;
+    try {
+      topo = topology::make_topology(s.topology);
+    } catch (const topology::TopologyError& e) {
+      throw ConfigError(std::string("key 'topology': ") + e.what());
+    }
+    systemc::require_memory(systemc::estimate_network_memory(*topo, s.router, 1), "synthetic traffic on " + topo->name());
+  }
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
 
   RunOutcome out;

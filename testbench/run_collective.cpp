@@ -73,6 +73,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["sim_seconds"] = r.sim_seconds;
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
+  j["link_flits_corrupted"] = r.link_flits_corrupted;
+  j["link_flits_retransmitted"] = r.link_flits_retransmitted;
   if (r.deadlock) {
     j["deadlock"] = deadlock_json(*r.deadlock);
   } else if (!r.stuck.empty()) {
@@ -80,6 +82,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   } else {
     j["deadlock"] = nullptr;
   }
+  if (!r.down_links.empty() && j["deadlock"].is_object()) j["deadlock"]["down_links"] = r.down_links;
   return j;
 }
 
@@ -119,7 +122,12 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    r.flits, r.local_copies);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s elaboration)\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
+  if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
+    t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
+                     r.link_flits_retransmitted);
   for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
+  if (r.deadlocked())
+    for (const auto& d : r.down_links) t += "  LINK DOWN         " + d + "\n";
   if (r.deadlock) {
     t += deadlock_text(*r.deadlock);
   } else if (!r.stuck.empty()) {

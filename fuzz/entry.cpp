@@ -1,0 +1,115 @@
+#include "fuzz/entry.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+
+#include "collectives/descriptor.hpp"
+#include "collectives/params.hpp"
+#include "testbench/scenario.hpp"
+#include "topology/leafspine.hpp"
+#include "topology/topology.hpp"
+
+namespace collnet::fuzz {
+
+namespace {
+
+std::string_view text_of(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+/// Routes a few endpoint pairs of a built topology: every route is a
+/// connected path from the source's node to the destination's node.
+void route_some(const topology::Topology& t) {
+  const auto n = t.endpoint_count();
+  if (n <= 0) throw std::logic_error("topology '" + t.name() + "' has no endpoint");
+  const topology::Graph& g = t.graph();
+  const topology::EndpointId pairs[][2] = {{0, n - 1}, {n - 1, 0}, {n / 2, n / 3}, {0, 0}};
+  for (const auto& pr : pairs) {
+    const auto route = t.route(pr[0], pr[1]);
+    topology::NodeId at = g.endpoint_node(pr[0]);
+    for (const auto& hop : route) {
+      if (g.link(hop.link).src != at) throw std::logic_error(t.name() + ": route is not a connected path");
+      at = g.link(hop.link).dst;
+    }
+    if (at != g.endpoint_node(pr[1])) throw std::logic_error(t.name() + ": route ends elsewhere");
+  }
+}
+
+}  // namespace
+
+void scenario(const std::uint8_t* data, std::size_t size) {
+  const std::string_view in = text_of(data, size);
+  const auto nul = in.find('\0');
+  const std::string yaml(in.substr(0, nul));
+  std::vector<std::string> overrides;
+  if (nul != std::string_view::npos) {
+    std::string_view rest = in.substr(nul + 1);
+    while (!rest.empty()) {
+      const auto eol = rest.find('\n');
+      overrides.emplace_back(rest.substr(0, eol));
+      rest = eol == std::string_view::npos ? std::string_view{} : rest.substr(eol + 1);
+    }
+  }
+  try {
+    Params p = cli::parse_scenario_text(yaml, "fuzz");
+    const Params with_sets = cli::load_scenario("", overrides);
+    for (const auto& [k, v] : with_sets.values()) p.set(k, v);
+    // Every key that survived the parser is one the CLI documents.
+    const auto keys = cli::known_keys();
+    for (const auto& [k, v] : p.values()) {
+      bool known = false;
+      for (const auto& d : keys) known = known || d.name == k;
+      if (!known) throw std::logic_error("parser accepted the undocumented key '" + k + "'");
+    }
+  } catch (const ConfigError&) {
+  }
+}
+
+void topology(const std::uint8_t* data, std::size_t size) {
+  const std::string_view spec = text_of(data, size);
+  if (spec.starts_with("leafspine-wiring")) return;  // a file name: wiring() fuzzes the file's text
+  try {
+    const auto t = topology::make_topology(spec);
+    route_some(*t);
+  } catch (const topology::TopologyError&) {
+  } catch (const ConfigError&) {
+  }
+}
+
+void wiring(const std::uint8_t* data, std::size_t size) {
+  try {
+    const auto t = topology::LeafSpine::from_wiring(text_of(data, size), "fuzz", "leafspine-wiring:fuzz");
+    route_some(*t);
+  } catch (const topology::TopologyError&) {
+  } catch (const ConfigError&) {
+  }
+}
+
+void descriptor(const std::uint8_t* data, std::size_t size) {
+  std::uint8_t bytes[16] = {};
+  std::memcpy(bytes, data, size < 16 ? size : 16);
+  DescriptorWord w;
+  std::memcpy(&w.lo, bytes, 8);
+  std::memcpy(&w.hi, bytes + 8, 8);
+  const Descriptor d = Descriptor::unpack(w);
+  // The bits above the used ones carry nothing: pack(unpack(w)) is w with
+  // them cleared, and unpacking that again gives the same descriptor.
+  DescriptorWord used = w;
+  used.hi &= (std::uint64_t{1} << (descriptor_layout::used_bits - 64)) - 1;
+  if (!d.fits()) throw std::logic_error("unpack produced a field wider than its slot");
+  if (d.pack() != used) throw std::logic_error("pack(unpack(w)) differs from w in a used bit");
+  if (Descriptor::unpack(d.pack()) != d) throw std::logic_error("unpack(pack(d)) != d");
+}
+
+Entry entry(const std::string& target) {
+  if (target == "scenario") return &scenario;
+  if (target == "topology") return &topology;
+  if (target == "wiring") return &wiring;
+  if (target == "descriptor") return &descriptor;
+  return nullptr;
+}
+
+std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "descriptor"}; }
+
+}  // namespace collnet::fuzz

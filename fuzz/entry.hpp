@@ -1,0 +1,32 @@
+// Entry points of the fuzz targets (fuzz/fuzz_*.cpp) and of their corpus
+// replay test (tests/fuzz/): each feeds one input a user controls to the code
+// that parses it. Rejected input (ConfigError, TopologyError: the CLI's exit
+// 2) returns normally; anything else (another exception, a sanitizer report,
+// a broken invariant checked here) is a bug the fuzzer reports as a crash.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace collnet::fuzz {
+
+/// A scenario: YAML text, then optionally a NUL byte and one `key=value`
+/// override (`--set`) per line.
+void scenario(const std::uint8_t* data, std::size_t size);
+/// A `topology` key value (every form but leafspine-wiring:FILE, which reads a
+/// file: see wiring()); a topology that builds is routed between a few pairs.
+void topology(const std::uint8_t* data, std::size_t size);
+/// The text of a leafspine-wiring list.
+void wiring(const std::uint8_t* data, std::size_t size);
+/// A 128-bit descriptor word (16 bytes, lo half first; shorter input is
+/// zero-padded): unpack, and pack back when every field is in range.
+void descriptor(const std::uint8_t* data, std::size_t size);
+
+/// The entry point of a target by its name ("scenario", ...); nullptr if none.
+using Entry = void (*)(const std::uint8_t*, std::size_t);
+Entry entry(const std::string& target);
+std::vector<std::string> targets();
+
+}  // namespace collnet::fuzz

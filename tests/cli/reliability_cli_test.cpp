@@ -1,0 +1,103 @@
+// Issue 16 at the command line: a scenario too large for the machine is
+// refused (exit 2) within a second, naming the estimate and the keys that
+// drive it; link faults show in the report; a failed link is a deadlock
+// (exit 3) naming the link; without retry the data check fails (exit 1).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "tests/cli/cli_runner.hpp"
+
+using namespace collnet::test;
+
+namespace {
+
+/// Sets COLLNET_AVAILABLE_MEMORY (the documented override of the measured
+/// available memory) for the collnet processes of one test.
+struct AvailableMemory {
+  explicit AvailableMemory(const char* value) { ::setenv("COLLNET_AVAILABLE_MEMORY", value, 1); }
+  ~AvailableMemory() { ::unsetenv("COLLNET_AVAILABLE_MEMORY"); }
+};
+
+}  // namespace
+
+// torus:128x128, 32-flit messages: 16384 nodes, each with 2 x 16384 x 32
+// words of all-to-all memory (8 MiB): 128 GiB of node memories alone.
+TEST(SizeLimit, AnAllToAllTooLargeForTheMachineIsRefusedWithinASecond) {
+  const AvailableMemory limit("64G");
+  const auto t0 = std::chrono::steady_clock::now();
+  const CliRun r = run_words("run --set topology=torus:128x128 --set message_flits=32 --set algorithm=a2a-optimal");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_NE(r.err.find("more than the 64.0 GiB available"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("node memories 128.0 GiB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("message_flits"), std::string::npos) << r.err;
+}
+
+// Same scenario against the machine's own available memory (this machine
+// kind has far less than the 384 GiB the estimate counts).
+TEST(SizeLimit, TheRefusalUsesTheMachinesMemoryByDefault) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const CliRun r = run_words("run --set topology=torus:128x128 --set message_flits=32");
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_NE(r.err.find("available"), std::string::npos) << r.err;
+}
+
+TEST(SizeLimit, AScenarioThatFitsRunsAndOneThatDoesNotIsRefused) {
+  {
+    const AvailableMemory limit("1G");
+    EXPECT_EQ(run_words("run --set topology=torus:4x4 --set algorithm=a2a-optimal").status, 0);
+  }
+  {
+    // Synthetic traffic: the network's buffers alone (65536 routers x 16 VCs x 4096 flits).
+    const AvailableMemory limit("1G");
+    const CliRun r = run_words("run --set traffic=uniform --set topology=torus:256x256 --set vcs=16 --set buffer_flits=4096");
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("network buffers"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("buffer_flits"), std::string::npos) << r.err;
+  }
+}
+
+TEST(LinkFaultsCli, GoBackNReportsCorruptedAndRetransmittedFlits) {
+  const fs::path json = scratch() / "faults.json";
+  const CliRun r = run_words("run --set topology=torus:4x4 --set algorithm=a2a-optimal --set message_flits=64 "
+                             "--set link_error_rate=0.01 --set fault_seed=3 --json",
+                             {json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_GT(j["link_flits_corrupted"].get<int>(), 0);
+  EXPECT_GE(j["link_flits_retransmitted"].get<int>(), j["link_flits_corrupted"].get<int>());
+  EXPECT_NE(r.out.find("link faults"), std::string::npos);
+}
+
+TEST(LinkFaultsCli, WithoutRetryTheRunExits1NamingTheWords) {
+  const CliRun r = run_words("run --set topology=torus:4x4 --set algorithm=a2a-optimal --set link_error_rate=0.01 "
+                             "--set link_retry=none");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("data check        FAIL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("endpoint "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" word "), std::string::npos) << r.out;
+}
+
+TEST(LinkFaultsCli, ADownLinkIsADeadlockNamingTheLink) {
+  const fs::path json = scratch() / "down.json";
+  const CliRun r = run_words("run --set topology=torus:4x4 --set algorithm=a2a-optimal --set link_down=r5:y+->r9@10 "
+                             "--json",
+                             {json.string()});
+  EXPECT_EQ(r.status, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("LINK DOWN         r5:y+->r9 down since cycle 10"), std::string::npos) << r.out;
+  const auto j = read_json(json);
+  ASSERT_TRUE(j["deadlock"].is_object());
+  EXPECT_NE(j["deadlock"]["down_links"][0].get<std::string>().find("r5:y+->r9"), std::string::npos);
+}
+
+TEST(LinkFaultsCli, FaultKeysInASyntheticRunAreRefused) {
+  const CliRun r = run_words("run --set traffic=uniform --set link_error_rate=0.01");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("key 'link_error_rate'"), std::string::npos) << r.err;
+}
