@@ -7,6 +7,7 @@
 #include "collectives/algorithm.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/collective_run.hpp"
+#include "systemc/link_faults.hpp"
 #include "systemc/nic.hpp"
 #include "systemc/router_config.hpp"
 #include "systemc/synthetic.hpp"
@@ -67,7 +68,7 @@ std::vector<KeyTable> key_tables() {
   for (const auto& k : systemc::synthetic_keys()) (synthetic_only_key(k.name) ? synthetic : router).push_back(k);
   std::vector<KeyDoc> collective;
   for (const auto* k : {&collectives::controllers_key(), &collectives::dispatch_key()}) collective.push_back(k->doc());
-  for (const auto* docs : {&systemc::nic_keys(), &systemc::barrier_keys()})
+  for (const auto* docs : {&systemc::nic_keys(), &systemc::barrier_keys(), &systemc::link_fault_keys()})
     collective.insert(collective.end(), docs->begin(), docs->end());
   for (const Key& k : systemc::collective_keys()) collective.push_back(k.doc());
 
