@@ -129,6 +129,8 @@ class Nic final : public Clocked {
       CollectiveBook& book);
 
   [[nodiscard]] const std::vector<collectives::Word>& memory() const { return memory_; }
+  /// Hands the memory over after the run (the NIC keeps none).
+  [[nodiscard]] std::vector<collectives::Word> take_memory() { return std::move(memory_); }
   [[nodiscard]] bool finished() const { return state_ == State::finished; }
   [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
   /// Something will happen without outside help (a controller busy, a
