@@ -23,6 +23,8 @@
 //   link_utilization     per directed network link: flits / cycles; the mean
 //                        and max, and the mean over the bisection links (the
 //                        links across the cut of the bisection bound).
+//   flit_hops            flits that crossed a network link, summed over the
+//                        links (injection and ejection ports not counted).
 //   arbitration_conflicts  head flits that waited at least one cycle for
 //                        their output (another packet held it or won it),
 //                        once per packet and router (router.hpp).
@@ -117,6 +119,7 @@ struct CollectiveResult {
   std::uint64_t local_copies = 0;
   std::uint64_t packets = 0;
   std::uint64_t flits = 0;
+  std::uint64_t flit_hops = 0;     // flits that crossed a network link, summed over the links
   std::vector<Cycle> node_finish;  // per endpoint
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for
@@ -124,6 +127,7 @@ struct CollectiveResult {
   std::uint64_t link_flits_retransmitted = 0;  // flits sent again by go-back-n
   std::vector<std::string> down_links;         // link_down: the failed links and the flits they hold
   double sim_seconds = 0;
+  double sim_cpu_seconds = 0;     // process CPU time of the simulation (machine load aside)
   double elaboration_seconds = 0;
   double router_cycles_per_second = 0;
 

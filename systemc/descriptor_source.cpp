@@ -1,6 +1,9 @@
 #include "systemc/descriptor_source.hpp"
 
+#include <array>
+#include <cstring>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
@@ -45,9 +48,19 @@ class HlsEngine final : public EngineBlock {
     return {out.out_valid, out.out_desc, out.busy};
   }
   void step(const EngineInputs& in) override { engine_.step(Inputs{in.cfg_we, in.cfg_addr, in.cfg_wdata, in.out_ready}); }
+  bool step_idle() override {
+    // The engine's state is its bytes (a plain class of registers and
+    // tables): equal bytes before and after the step mean a fixed point.
+    // Padding that happened to change only makes this answer false.
+    static_assert(std::is_trivially_copyable_v<Engine>);
+    std::memcpy(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine));
+    engine_.step(Inputs{false, 0, 0, false});
+    return std::memcmp(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine)) == 0;
+  }
 
  private:
   Engine engine_;
+  std::array<unsigned char, sizeof(Engine)> before_{};
 };
 
 /// A schedule engine (HLS or RTL), stepped once per cycle from cycle 0.
@@ -62,19 +75,37 @@ class EngineSource final : public DescriptorSource {
 
   std::optional<Descriptor> peek(Cycle now) override {
     // Cycles [stepped_, now) had ready low; replay them exactly (the engine
-    // may keep computing while its output waits).
-    while (stepped_ < now) {
-      engine_->step(EngineInputs{});
-      ++stepped_;
+    // may keep computing while its output waits). Once an idle cycle leaves
+    // the engine's state unchanged (its offer waiting for the NIC), the
+    // remaining idle cycles are no-ops until the next take.
+    if (!at_rest_) {
+      while (stepped_ < now) {
+        ++stepped_;
+        // Only an engine holding its offer is likely at rest (one comparison
+        // per take); one still computing is stepped plainly.
+        if (!engine_->outputs().out_valid) {
+          engine_->step(EngineInputs{});
+        } else if (engine_->step_idle()) {
+          at_rest_ = true;
+          break;
+        }
+      }
     }
+    if (at_rest_) stepped_ = std::max(stepped_, now);
     const EngineOutputs out = engine_->outputs();
     if (!out.out_valid) return std::nullopt;
-    return Descriptor::unpack(out.out_desc);
+    if (!unpacked_ || !(out.out_desc == word_)) {
+      word_ = out.out_desc;
+      descriptor_ = Descriptor::unpack(word_);
+      unpacked_ = true;
+    }
+    return descriptor_;
   }
 
   void take(Cycle now) override {
     if (now != stepped_ || !engine_->outputs().out_valid) throw std::logic_error("schedule engine: take without offer");
     engine_->step(EngineInputs{false, 0, 0, true});
+    at_rest_ = false;
     ++stepped_;
     ++taken_;
   }
@@ -85,6 +116,10 @@ class EngineSource final : public DescriptorSource {
  private:
   std::unique_ptr<EngineBlock> engine_;
   Cycle stepped_ = 0;  // the engine has been stepped through cycle stepped_ - 1
+  bool at_rest_ = false;  // an idle cycle left the engine unchanged (since the last take)
+  bool unpacked_ = false;
+  DescriptorWord word_;   // the last offered word and its unpacked descriptor
+  Descriptor descriptor_;
   std::size_t taken_ = 0;
 };
 

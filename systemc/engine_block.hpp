@@ -36,6 +36,14 @@ class EngineBlock {
   [[nodiscard]] virtual EngineOutputs outputs() const = 0;
   /// One clock cycle with inputs `in`.
   virtual void step(const EngineInputs& in) = 0;
+  /// One clock cycle with idle inputs (no write, ready low). Returns true
+  /// only if the block's whole state is unchanged by it: the step function
+  /// is deterministic, so every further idle cycle is then a no-op as well
+  /// and may be skipped. False is always safe.
+  virtual bool step_idle() {
+    step(EngineInputs{});
+    return false;
+  }
 };
 
 /// The HLS class of engine `kind`, after reset (its RTL: rtl_blocks.hpp).

@@ -104,14 +104,26 @@ void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, to
   }
 }
 
-PacketId Network::create_packet(const PacketHeader& header) {
+PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   const PacketId id = packets_.allocate();
   Packet& p = packets_[id];
-  try {
-    route_steps(header.source, header.destination, header.route_hint, p.route);
-  } catch (...) {
-    packets_.release(id);
-    throw;
+  if (memo != nullptr && memo->valid && memo->source == header.source && memo->destination == header.destination &&
+      memo->hint == header.route_hint) {
+    p.route = memo->steps;  // same route as the sender's previous packet
+  } else {
+    try {
+      route_steps(header.source, header.destination, header.route_hint, p.route);
+    } catch (...) {
+      packets_.release(id);
+      throw;
+    }
+    if (memo != nullptr) {
+      memo->valid = true;
+      memo->source = header.source;
+      memo->destination = header.destination;
+      memo->hint = header.route_hint;
+      memo->steps = p.route;  // keeps its capacity: no allocation once warm
+    }
   }
   p.header = header;
   p.header.hops = static_cast<std::uint8_t>(p.route.size());

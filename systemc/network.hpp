@@ -58,9 +58,20 @@ class Network {
   /// Cycles in which links count flits for utilization.
   [[nodiscard]] MeasureWindow& window() { return window_; }
 
+  /// The last route a sender computed (a NIC controller cuts a message into
+  /// packets with one source, destination and hint: one route for all).
+  struct RouteMemo {
+    bool valid = false;
+    topology::EndpointId source = 0;
+    topology::EndpointId destination = 0;
+    topology::RouteHint hint = 0;
+    std::vector<RouteStep> steps;
+  };
   /// Allocates a packet with `header` (hops and route filled in here).
   /// Throws ConfigError if the topology cannot route it (e.g. a bad hint).
-  PacketId create_packet(const PacketHeader& header);
+  /// With `memo`, the route is copied from it when it is for the same
+  /// source, destination and hint, and stored in it otherwise.
+  PacketId create_packet(const PacketHeader& header, RouteMemo* memo = nullptr);
 
   void set_link_observer(LinkObserver* observer);
 

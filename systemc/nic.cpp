@@ -63,7 +63,7 @@ bool Nic::busy() const {
   if (state_ == State::finished) return false;
   if (std::any_of(controllers_.begin(), controllers_.end(), [](const Controller& c) { return c.busy; })) return true;
   if (barrier_.inside(self_)) return barrier_.released(self_, kNever - 1);  // release scheduled
-  return blocked_on_ == "the schedule engine";
+  return blocked_.kind == Blocked::engine;
 }
 
 std::string Nic::describe() const {
@@ -71,7 +71,7 @@ std::string Nic::describe() const {
   if (state_ == State::finished) return s + "finished";
   s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_) +
        " messages undelivered";
-  if (!blocked_on_.empty()) s += ", waiting for " + blocked_on_;
+  if (blocked_.kind != Blocked::none) s += ", waiting for " + blocked_text();
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     const Controller& c = controllers_[k];
     if (!c.busy) continue;
@@ -81,6 +81,22 @@ std::string Nic::describe() const {
          ", injection VC with room: " + std::to_string(c.channel.free_vc(1)) + ")";
   }
   return s;
+}
+
+std::string Nic::blocked_text() const {
+  const std::string tag = std::to_string(blocked_.tag);
+  switch (blocked_.kind) {
+    case Blocked::none: return "";
+    case Blocked::engine: return "the schedule engine";
+    case Blocked::fifo: return "a free descriptor FIFO slot";
+    case Blocked::wait:
+      return "WAIT tag " + tag + " (" + std::to_string(blocked_.have) + " of " + std::to_string(blocked_.need) +
+             " messages arrived)";
+    case Blocked::barrier_release: return "release of barrier " + tag;
+    case Blocked::delivery_before_barrier: return "delivery of its messages before barrier " + tag;
+    case Blocked::delivery_after_end: return "delivery of its messages after END";
+  }
+  return "";
 }
 
 bool Nic::check_range(std::uint32_t offset, std::uint32_t length, const char* what) {
@@ -137,7 +153,8 @@ void Nic::receive(Cycle now) {
         return;
       }
       try {
-        memory_[address] = collectives::combine(m.op, m.dtype, memory_[address], f.payload);
+        memory_[address] =
+            m.op == ReceiveOp::copy ? f.payload : collectives::combine(m.op, m.dtype, memory_[address], f.payload);
       } catch (const collectives::ExecutionError& e) {
         book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
         return;
@@ -165,7 +182,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
                  std::to_string(source_->taken()) + " descriptors");
       return false;
     }
-    blocked_on_ = "the schedule engine";  // starting up: it offers soon
+    blocked_ = {Blocked::engine};  // starting up: it offers soon
     next = std::min(next, now + 1);
     return false;
   }
@@ -184,7 +201,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
         queue = &controllers_[d.controller].queue;
       }
       if (queue->size() >= static_cast<std::size_t>(config_.descriptor_queue)) {
-        blocked_on_ = "a free descriptor FIFO slot";
+        blocked_ = {Blocked::fifo};
         return false;  // a controller taking a descriptor wakes the dispatcher
       }
       queue->push_back(d);
@@ -194,8 +211,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
       const auto it = arrivals_.find(d.tag);
       const std::uint32_t have = it == arrivals_.end() ? 0 : it->second;
       if (have < d.length) {
-        blocked_on_ = "WAIT tag " + std::to_string(d.tag) + " (" + std::to_string(have) + " of " +
-                      std::to_string(d.length) + " messages arrived)";
+        blocked_ = {Blocked::wait, d.tag, have, d.length};
         return false;  // an arrival wakes the NIC
       }
       break;
@@ -203,31 +219,31 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
     case Opcode::barrier: {
       if (barrier_.inside(self_)) {
         if (!barrier_.released(self_, now)) {
-          blocked_on_ = "release of barrier " + std::to_string(d.tag);
+          blocked_ = {Blocked::barrier_release, d.tag};
           return false;  // the barrier network wakes the NIC
         }
         barrier_.leave(self_);
         break;
       }
       if (!drained()) {
-        blocked_on_ = "delivery of its messages before barrier " + std::to_string(d.tag);
+        blocked_ = {Blocked::delivery_before_barrier, d.tag};
         return false;  // the last delivery acknowledgement wakes the NIC
       }
       barrier_.enter(self_, d.tag, now);
       ++book_.progress;
       if (!barrier_.error().empty()) book_.fail(barrier_.error());
-      blocked_on_ = "release of barrier " + std::to_string(d.tag);
+      blocked_ = {Blocked::barrier_release, d.tag};
       return false;
     }
     case Opcode::end:
       state_ = State::ended;
-      blocked_on_ = "delivery of its messages after END";
+      blocked_ = {Blocked::delivery_after_end};
       break;
   }
   source_->take(now);
   ++book_.progress;
   if (state_ == State::running) {
-    blocked_on_.clear();
+    blocked_ = {};
     next = std::min(next, now + 1);
   }
   return true;
@@ -364,7 +380,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
       h.route_hint = d.route_hint;
       h.flits = static_cast<std::uint16_t>(packet_words);
       try {
-        c.packet = network_.create_packet(h);
+        c.packet = network_.create_packet(h, &c.route);
       } catch (const ConfigError& e) {
         book_.fail(e.what());
         return kNever;
@@ -432,7 +448,7 @@ Cycle Nic::evaluate(Cycle now) {
   if (state_ == State::ended && drained()) {
     state_ = State::finished;
     finish_cycle_ = now;
-    blocked_on_.clear();
+    blocked_ = {};
     ++book_.progress;
     if (--book_.unfinished == 0) {
       book_.finished = true;

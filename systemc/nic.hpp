@@ -130,6 +130,8 @@ class Nic final : public Clocked {
       CollectiveBook& book);
 
   [[nodiscard]] const std::vector<collectives::Word>& memory() const { return memory_; }
+  /// Hands the memory over after the run (the NIC keeps none).
+  [[nodiscard]] std::vector<collectives::Word> take_memory() { return std::move(memory_); }
   [[nodiscard]] bool finished() const { return state_ == State::finished; }
   [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
   /// Something will happen without outside help (a controller busy, a
@@ -166,6 +168,7 @@ class Nic final : public Clocked {
     PacketId packet = 0;
     int vc = 0;
     Cycle copy_done = 0;
+    Network::RouteMemo route;  // the route of its last packet
   };
 
   void receive(Cycle now);
@@ -194,7 +197,18 @@ class Nic final : public Clocked {
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
   State state_ = State::running;
   Cycle finish_cycle_ = 0;
-  std::string blocked_on_;  // last reason the dispatcher stalled (diagnosis)
+  // Last reason the dispatcher stalled (diagnosis), kept as numbers and
+  // worded only by describe(): a stall happens in most evaluations.
+  struct Blocked {
+    enum Kind : std::uint8_t {
+      none, engine, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end
+    } kind = none;
+    std::uint32_t tag = 0;
+    std::uint32_t have = 0;
+    std::uint32_t need = 0;
+  };
+  Blocked blocked_;
+  [[nodiscard]] std::string blocked_text() const;
 };
 
 /// Keys of the NIC (controllers, dispatch, packet_flits is shared with the

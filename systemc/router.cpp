@@ -42,7 +42,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   }
   buffers_.resize(ports * vcs * static_cast<std::size_t>(depth_));
   input_vcs_.resize(ports * vcs);
-  port_flits_.assign(ports, 0);
+  if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
+  nonempty_vcs_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
   owned_.assign(ports * vcs, 0);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
@@ -198,9 +199,11 @@ Cycle Router::evaluate(Cycle now) {
         buffers_[slot * static_cast<std::size_t>(depth_) + static_cast<std::size_t>(tail)] = f;
         ++ivc.count;
         max_vc_flits_ = std::max(max_vc_flits_, static_cast<int>(ivc.count));
-        ++port_flits_[static_cast<std::size_t>(p)];
         ++occupancy_;
-        if (ivc.count == 1) front_changed(ivc, slot, now);
+        if (ivc.count == 1) {
+          nonempty_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << f.vc);
+          front_changed(ivc, slot, now);
+        }
       }
       if (link->flits_in_flight() == 0) flits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
@@ -224,13 +227,14 @@ Cycle Router::evaluate(Cycle now) {
   sc.grants.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
   for (int p = 0; p < ports_; ++p) {
-    if (port_flits_[static_cast<std::size_t>(p)] == 0) continue;
+    const std::uint32_t occupied = nonempty_vcs_[static_cast<std::size_t>(p)];
+    if (occupied == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
-    for (int v = 0; v < vcs_; ++v) {
+    for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
+      const int v = std::countr_zero(bits);
       const std::size_t slot = base + static_cast<std::size_t>(v);
       const InputVc& ivc = input_vcs_[slot];
-      if (ivc.count == 0) continue;
       int o;
       int ov;
       if (ivc.out_port >= 0) {  // body flit (or a head granted earlier: impossible, heads leave on grant)
@@ -440,8 +444,7 @@ void Router::apply(const Grant& g, Cycle now) {
   InputVc& ivc = input_vcs_[slot];
   Flit f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
   ivc.head = static_cast<std::uint16_t>(ivc.head + 1 == depth_ ? 0 : ivc.head + 1);
-  --ivc.count;
-  --port_flits_[g.in_port];
+  if (--ivc.count == 0) nonempty_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
   --occupancy_;
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {

@@ -175,7 +175,9 @@ class Router final : public Clocked {
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   std::vector<Flit> buffers_;           // [port][vc][depth]
   std::vector<InputVc> input_vcs_;      // [port][vc]
-  std::vector<int> port_flits_;         // flits buffered per input port
+  // Bit v of [p]: input VC v of port p holds a flit (vcs <= 16), so that the
+  // request scan touches only the VCs with flits.
+  std::vector<std::uint16_t> nonempty_vcs_;
   std::vector<std::int32_t> credits_;   // [out port][vc]
   std::vector<std::uint8_t> owned_;     // [out port][vc]
   // Separate VC allocation stage (vc_allocator_stage): first cycle in which a

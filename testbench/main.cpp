@@ -129,6 +129,12 @@ int main(int argc, char** argv) {
                     "offered load in flits per node per cycle (default 0.1; scale it as 1/k on k x k networks to "
                     "keep the per-router work constant)")
       ->check(CLI::Range(0.0001, 1.0));
+  bench->add_flag("--collectives", bench_options.collectives,
+                  "also run the collective points (A2AT on torus:32x32 and 16x16, hd-allreduce on boards:4x4x4x4, "
+                  "twotree-hier on leafspine:p=16), each with its data check");
+  bench->add_option("--point", bench_options.points, "with --collectives: only these collective points (repeatable)");
+  bool no_synthetic = false;
+  bench->add_flag("--no-synthetic", no_synthetic, "with --collectives: skip the synthetic points");
   bench->add_option("--json", json_path, "write the machine-readable report to FILE");
 
   cli::SweepOptions sweep_options;
@@ -180,6 +186,11 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*bench) {
+      // --topology chooses the networks: no saturated point added then.
+      bench_options.saturated_point = bench->count("--topology") == 0;
+      bench_options.synthetic = !no_synthetic;
+      if (!bench_options.collectives && (!bench_options.points.empty() || !bench_options.synthetic))
+        throw ConfigError("--point and --no-synthetic go with --collectives");
       if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) throw ConfigError(p);
       const auto outcome = cli::run_bench(bench_options);
       std::cout << outcome.text;

@@ -70,7 +70,9 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["local_copies"] = r.local_copies;
   j["packets"] = r.packets;
   j["flits"] = r.flits;
+  j["flit_hops"] = r.flit_hops;
   j["sim_seconds"] = r.sim_seconds;
+  j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
   j["link_flits_corrupted"] = r.link_flits_corrupted;
@@ -120,8 +122,10 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    r.arbitration_conflicts);
   t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
                    r.flits, r.local_copies);
-  t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s elaboration)\n",
-                   r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
+  t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
+                   "elaboration), {} flit-hops\n",
+                   r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
+                   r.flit_hops);
   if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
     t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
                      r.link_flits_retransmitted);

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,4 +53,35 @@ TEST(BenchCli, BadInputExits2NamingIt) {
     EXPECT_EQ(r.status, 2) << names << "\n" << r.out << r.err;
     EXPECT_THAT(r.err, HasSubstr(names)) << names;
   }
+}
+
+// issue 17: a collective point reports its fields, and its flit-hops are the
+// closed form of A2AT on a 16x16 torus (every ordered pair once, minimal
+// routes: 16 words times the sum of the torus distances, 256 x 2048).
+TEST(BenchCli, CollectivePointReportsFlitHopsAndItsFields) {
+  const fs::path json = scratch() / "bench_collectives.json";
+  const CliRun r = run_collnet(
+      {"bench", "--collectives", "--no-synthetic", "--point", "a2at-torus:16x16", "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("a2at-torus:16x16"));
+  const auto j = read_json(json);
+  EXPECT_TRUE(j["runs"].empty());
+  ASSERT_EQ(j["collective_runs"].size(), 1u);
+  const auto& run = j["collective_runs"][0];
+  for (const char* key : {"topology", "algorithm", "cycles", "sim_seconds", "sim_cpu_seconds", "flit_hops",
+                          "ns_per_flit_hop", "peak_rss_kib", "run_seconds", "run_cpu_seconds"})
+    EXPECT_TRUE(run.contains(key)) << key;
+  EXPECT_EQ(run["topology"], "torus:16x16");
+  EXPECT_EQ(run["algorithm"], "a2a-optimal");
+  EXPECT_EQ(run["data_check"], "pass");
+  EXPECT_EQ(run["flit_hops"].get<std::uint64_t>(), 256ull * 2048ull * 16ull);
+  EXPECT_EQ(run["flits"].get<std::uint64_t>(), 256ull * 255ull * 16ull);
+  EXPECT_GT(run["peak_rss_kib"].get<double>(), 0.0);
+}
+
+TEST(BenchCli, UnknownCollectivePointExits2NamingIt) {
+  const CliRun r = run_collnet({"bench", "--collectives", "--no-synthetic", "--point", "a2at-ring:7"});
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--point"));
+  EXPECT_THAT(r.err, HasSubstr("a2at-torus:32x32"));  // the accepted names
 }
