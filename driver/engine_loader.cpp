@@ -97,12 +97,8 @@ std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology
   namespace R = hls::a2a_engine_reg;
   const std::uint8_t code = algorithm == "a2a-nd" ? R::algorithm_nd : R::algorithm_spread;
   const auto nct = static_cast<std::uint32_t>(collectives::read_nct(params, grid));  // 1..4 = NCT register
-  std::vector<EngineWrite> w;
-  for (const auto& x :
-       hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1), padded(grid.coord(self), 0),
-                              collectives::read_group_barriers(params)))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1),
+                                padded(grid.coord(self), 0), collectives::read_group_barriers(params));
 }
 
 /// Configuration, the offset table from collectives::a2at_offset_groups (the
@@ -151,12 +147,9 @@ std::vector<EngineWrite> hopgroup_writes(const std::string& algorithm, const top
   }
   const auto slack = static_cast<std::uint32_t>(params.integer("gap_slack", 0, 0, 255));  // GAP_SLACK [7:0]
   const std::uint8_t code = algorithm == "a2a-hopgroup" ? R::algorithm_hopgroup : R::algorithm_direct;
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::hopgroup_engine_writes(code, words_of(params, grid), options, slack,
-                                                   static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
-                                                   padded(grid.coord(self), 0)))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::hopgroup_engine_writes(code, words_of(params, grid), options, slack,
+                                     static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
+                                     padded(grid.coord(self), 0));
 }
 
 /// The keys and defaults the reference reads (collectives/hd_allreduce.cpp),
@@ -185,12 +178,9 @@ std::vector<EngineWrite> hd_writes(const std::string& algorithm, const topology:
     sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
     coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(board[static_cast<std::size_t>(d)]);
   }
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::hd_engine_writes(algorithm == "hd-allreduce-conventional", bandwidth, op_code, float64,
-                                             static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
-                                             static_cast<std::uint32_t>(elements), agg_units, sizes, coord))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::hd_engine_writes(algorithm == "hd-allreduce-conventional", bandwidth, op_code, float64,
+                               static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
+                               static_cast<std::uint32_t>(elements), agg_units, sizes, coord);
 }
 
 /// A child's slot at its parent: its index among the parent's children of
@@ -300,13 +290,9 @@ std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& p
     for (const auto& x : plan.transfers)
       if (x.sender == rank) hints.push_back(x.route_hint);
   }
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::twotree_engine_writes(plan.setup.dtype == DataType::float64,
-                                                  static_cast<std::uint32_t>(plan.setup.op), plan.single_tree,
-                                                  static_cast<std::uint32_t>(endpoint), plan.setup.elements,
-                                                  static_cast<std::uint32_t>(plan.setup.blocks), stages, hints))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::twotree_engine_writes(plan.setup.dtype == DataType::float64, static_cast<std::uint32_t>(plan.setup.op),
+                                    plan.single_tree, static_cast<std::uint32_t>(endpoint), plan.setup.elements,
+                                    static_cast<std::uint32_t>(plan.setup.blocks), stages, hints);
 }
 
 }  // namespace

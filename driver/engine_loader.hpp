@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
+#include "hls/schedule_engine.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::driver {
@@ -57,10 +58,7 @@ std::string engine_block(EngineKind kind);
 std::string engine_short_name(EngineKind kind);
 
 /// One write of an engine's configuration port (cfg_we high for one cycle).
-struct EngineWrite {
-  std::uint8_t addr = 0;
-  std::uint32_t data = 0;
-};
+using EngineWrite = hls::EngineWrite;
 
 /// The engine that would run `algorithm` (nullopt: no engine has its program).
 std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm);

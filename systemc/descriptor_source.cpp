@@ -33,17 +33,14 @@ class ProgramSource final : public DescriptorSource {
   std::size_t next_ = 0;
 };
 
-/// An HLS engine class behind the EngineBlock interface (the classes share
-/// the port shape; only the structs' names differ).
-template <typename Engine, typename Inputs>
+/// An HLS engine class behind the EngineBlock interface (every engine has
+/// the ports of hls/schedule_engine.hpp).
+template <typename Engine>
 class HlsEngine final : public EngineBlock {
  public:
   HlsEngine() { engine_.reset(); }
-  [[nodiscard]] EngineOutputs outputs() const override {
-    const auto out = engine_.outputs();
-    return {out.out_valid, out.out_desc, out.busy};
-  }
-  void step(const EngineInputs& in) override { engine_.step(Inputs{in.cfg_we, in.cfg_addr, in.cfg_wdata, in.out_ready}); }
+  [[nodiscard]] EngineOutputs outputs() const override { return engine_.outputs(); }
+  void step(const EngineInputs& in) override { engine_.step(in); }
 
  private:
   Engine engine_;
@@ -91,14 +88,11 @@ class EngineSource final : public DescriptorSource {
 
 std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
   switch (kind) {
-    case driver::EngineKind::a2a: return std::make_unique<HlsEngine<hls::A2aScheduleEngine, hls::A2aEngineInputs>>();
-    case driver::EngineKind::a2at:
-      return std::make_unique<HlsEngine<hls::A2atScheduleEngine, hls::A2atEngineInputs>>();
-    case driver::EngineKind::hopgroup:
-      return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>>();
-    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine, hls::HdEngineInputs>>();
-    case driver::EngineKind::twotree:
-      return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine, hls::TwotreeEngineInputs>>();
+    case driver::EngineKind::a2a: return std::make_unique<HlsEngine<hls::A2aScheduleEngine>>();
+    case driver::EngineKind::a2at: return std::make_unique<HlsEngine<hls::A2atScheduleEngine>>();
+    case driver::EngineKind::hopgroup: return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine>>();
+    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine>>();
+    case driver::EngineKind::twotree: return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine>>();
   }
   throw std::logic_error("make_hls_engine: unknown engine");
 }

@@ -1,9 +1,9 @@
 // A Verilator harness shared by the schedule engine benches: one Verilated
 // RTL engine and its HLS class, clocked side by side with the same inputs;
 // every cycle their outputs (out_valid, the 128-bit descriptor, busy) must
-// be equal. `Model` is the Verilated class (ports clk_i, rst_ni, cfg_we_i,
-// cfg_addr_i, cfg_wdata_i, out_ready_i, out_valid_o, out_desc_o, busy_o),
-// `Hls` the HLS class with step(Inputs) -> Outputs.
+// be equal. `Model` is the Verilated class (the ports of
+// rtl/schedule_engine_ports.svh), `Hls` the HLS class (the ports of
+// hls/schedule_engine.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 #include "collectives/descriptor.hpp"
 #include "driver/engine_loader.hpp"
+#include "hls/schedule_engine.hpp"
 
 namespace collnet::bench {
 
@@ -29,14 +30,6 @@ inline std::string hex(const DescriptorWord& w) {
 /// One register write of a configuration port: the benches load the engines
 /// with the software loader's writes (driver/engine_loader.hpp), as the NIC does.
 using CfgWrite = driver::EngineWrite;
-
-/// A block header's own write list ({addr, data} records) as CfgWrites.
-template <typename Writes>
-std::vector<CfgWrite> cfg_writes(const Writes& writes) {
-  std::vector<CfgWrite> out;
-  for (const auto& w : writes) out.push_back({w.addr, w.data});
-  return out;
-}
 
 /// `writes` (CONTROL last) with `extra` written just before CONTROL.
 inline std::vector<CfgWrite> with_write_before_control(std::vector<CfgWrite> writes, const CfgWrite& extra) {
@@ -56,8 +49,11 @@ void expect_program(const std::string& where, const std::vector<DescriptorWord>&
                      hex(program[i].pack()));
 }
 
-template <typename Model, typename Hls, typename Inputs, typename Outputs>
+template <typename Model, typename Hls>
 class EngineHarness {
+  using Inputs = hls::EngineInputs;
+  using Outputs = hls::EngineOutputs;
+
  public:
   explicit EngineHarness(const char* trace_file) : rtl_(trace_file) { reset(); }
 

@@ -12,20 +12,18 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
 using collnet::Descriptor;
 using collnet::DescriptorWord;
-using collnet::hls::A2aEngineInputs;
+using collnet::hls::EngineInputs;
 using collnet::hls::A2aScheduleEngine;
 namespace reg = collnet::hls::a2a_engine_reg;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;  // cycle (from the start write) each word was taken
-};
+using collnet::testing::EngineRun;
 
 /// Loads the engine through its register port, starts it and collects the
 /// stream up to END; the consumer is not ready when `stall(cycle)`.
@@ -33,24 +31,7 @@ template <typename Stall>
 EngineRun run_engine(A2aScheduleEngine& engine, std::uint8_t algorithm, std::uint32_t nct, std::uint32_t m,
                      const std::array<std::uint32_t, 4>& sizes, const std::array<std::uint32_t, 4>& coord,
                      Stall stall) {
-  for (const auto& w : collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord)) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    A2aEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy || run.words.empty() == false);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
+  return collnet::testing::run_engine(engine, collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord), stall);
 }
 
 std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {

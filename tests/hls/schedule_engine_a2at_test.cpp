@@ -12,21 +12,19 @@
 
 #include "collectives/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
 using collnet::Descriptor;
 using collnet::DescriptorWord;
-using collnet::hls::A2atEngineInputs;
+using collnet::hls::EngineInputs;
 using collnet::hls::A2atScheduleEngine;
 namespace reg = collnet::hls::a2at_engine_reg;
 namespace cc = collnet::collectives;
 
 namespace {
 
-struct Write {
-  std::uint8_t addr;
-  std::uint32_t data;
-};
+using Write = collnet::hls::EngineWrite;
 
 /// The register writes software issues for one node: configuration, the
 /// offset table from a2at_offset_groups, CONTROL last.
@@ -48,32 +46,8 @@ std::vector<Write> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOr
   return w;
 }
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;  // cycle (CONTROL write = 0) each word was taken
-};
-
-template <typename Stall>
-EngineRun run_engine(A2atScheduleEngine& engine, const std::vector<Write>& writes, Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    A2atEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
-}
+using collnet::testing::EngineRun;
+using collnet::testing::run_engine;
 
 void expect_engine_equals_reference(const std::string& topology, int nct, const char* order, std::uint32_t m,
                                     bool back_pressure) {

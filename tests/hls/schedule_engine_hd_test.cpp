@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "collectives/hd_allreduce.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/boards.hpp"
 
 using collnet::DataType;
@@ -29,10 +30,7 @@ using collnet::topology::Boards;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;
-};
+using collnet::testing::EngineRun;
 
 template <typename Stall>
 EngineRun run_engine(HdScheduleEngine& engine, const HdOptions& o, const Boards& boards, collnet::topology::EndpointId e,
@@ -47,24 +45,7 @@ EngineRun run_engine(HdScheduleEngine& engine, const HdOptions& o, const Boards&
       o.variant == HdVariant::conventional, o.dim_order == "bandwidth", static_cast<std::uint32_t>(o.op),
       o.dtype == DataType::float64, static_cast<std::uint32_t>(e % Boards::kUnitsPerBoard), o.elements,
       static_cast<std::uint32_t>(o.aggregation_units), sizes, coord);
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 100'000; ++cycle) {
-    collnet::hls::HdEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
+  return collnet::testing::run_engine(engine, writes, stall, 100'000);
 }
 
 std::string describe(const Boards& b, const HdOptions& o, collnet::topology::EndpointId e) {

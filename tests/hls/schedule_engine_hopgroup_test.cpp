@@ -15,42 +15,23 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
 using collnet::Descriptor;
 using collnet::DescriptorWord;
-using collnet::hls::HopgroupEngineInputs;
+using collnet::hls::EngineInputs;
 using collnet::hls::HopgroupScheduleEngine;
 namespace reg = collnet::hls::hopgroup_engine_reg;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;
-};
+using collnet::testing::EngineRun;
 
 template <typename Stall>
-EngineRun run_engine(HopgroupScheduleEngine& engine, const std::array<collnet::hls::HopgroupEngineWrite, 14>& writes,
+EngineRun run_engine(HopgroupScheduleEngine& engine, const std::vector<collnet::hls::EngineWrite>& writes,
                      Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 10'000'000; ++cycle) {
-    HopgroupEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
+  return collnet::testing::run_engine(engine, writes, stall, 10'000'000);
 }
 
 std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/hls/engine_run.hpp"
 #include "tests/hls/twotree_engine_load.hpp"
 
 namespace cc = collnet::collectives;
@@ -26,25 +27,9 @@ using collnet::testing::describe;
 namespace {
 
 template <typename Stall>
-std::vector<DescriptorWord> run_engine(TwotreeScheduleEngine& engine,
-                                       const std::vector<collnet::hls::TwotreeEngineWrite>& writes, Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  std::vector<DescriptorWord> words;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    collnet::hls::TwotreeEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      words.push_back(out.out_desc);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy);
-  return words;
+std::vector<DescriptorWord> run_engine(TwotreeScheduleEngine& engine, const std::vector<collnet::hls::EngineWrite>& writes,
+                                       Stall stall) {
+  return collnet::testing::run_engine(engine, writes, stall).words;
 }
 
 /// The case's reference schedule and the loader's writes, then the engine on

@@ -1,0 +1,47 @@
+// Runs an HLS schedule engine the way its tests need: load it through its
+// configuration port, then clock it to END with a consumer that stalls when
+// `stall(cycle)`; every engine has the ports of hls/schedule_engine.hpp.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "collectives/descriptor.hpp"
+#include "hls/schedule_engine.hpp"
+
+namespace collnet::testing {
+
+struct EngineRun {
+  std::vector<DescriptorWord> words;
+  std::vector<std::uint64_t> cycles;  // cycle (CONTROL write = 0) each word was taken
+};
+
+/// Writes `writes` (CONTROL last; the engine must be idle for each), then
+/// collects the stream up to END; busy must hold from start until END is
+/// taken and drop after it.
+template <typename Engine, typename Stall>
+EngineRun run_engine(Engine& engine, const std::vector<hls::EngineWrite>& writes, Stall stall,
+                     std::uint64_t max_cycles = 1'000'000) {
+  for (const auto& w : writes) {
+    EXPECT_FALSE(engine.outputs().busy);
+    engine.step({true, w.addr, w.data, false});
+  }
+  EngineRun run;
+  for (std::uint64_t cycle = 1; cycle < max_cycles; ++cycle) {
+    hls::EngineInputs in;
+    in.out_ready = !stall(cycle);
+    const hls::EngineOutputs out = engine.step(in);
+    EXPECT_TRUE(out.busy);
+    if (out.out_valid && in.out_ready) {
+      run.words.push_back(out.out_desc);
+      run.cycles.push_back(cycle);
+      if (Descriptor::unpack(out.out_desc).opcode == Opcode::end) break;
+    }
+  }
+  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
+  return run;
+}
+
+}  // namespace collnet::testing
