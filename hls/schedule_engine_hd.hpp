@@ -170,7 +170,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     // plan position and the held block
     std::uint32_t g = 0;        // global step number
     std::uint32_t idx = 0;      // position in `order`
-    std::uint32_t bit = 0;      // s
+    std::uint32_t bit_index = 0;  // s
     bool halving = true;        // kind of step g
     std::uint32_t lo = 0, len = 0;
     std::uint32_t cursor = 0;   // next free aggregation-unit word (slots, then divisor)
@@ -301,7 +301,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   [[nodiscard]] bool last_halving() const {
     const std::uint32_t dim = r_.order[r_.idx];
-    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit + 1 == r_.log_size[dim];
+    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.log_size[dim];
   }
 
   [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
@@ -336,7 +336,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.abase = 0;
     d.g = 0;
     d.idx = 0;
-    d.bit = 0;
+    d.bit_index = 0;
     d.halving = true;
     d.lo = 0;
     d.len = d.B;
@@ -363,7 +363,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     const std::uint32_t dim = r_.order[r_.idx];
     const std::uint32_t g = r_.g + 1;
     d.g = g;
-    const std::uint32_t pos = r_.shift[dim] + r_.bit;
+    const std::uint32_t pos = r_.shift[dim] + r_.bit_index;
     const std::uint32_t partner_board = r_.board ^ (1u << pos);
     d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
     const std::uint32_t b = (r_.board >> pos) & 1u;
@@ -394,30 +394,30 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
   void advance_plan(Registers& d) const {
     if (!r_.halving) {
       const std::uint32_t dim = r_.order[r_.idx];
-      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit)) & 1u;
+      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit_index)) & 1u;
       d.lo = r_.lo - (b ? r_.len : 0);
       d.len = r_.len << 1;
     }
     const std::uint32_t k = r_.log_size[r_.order[r_.idx]];
     bool done = false;
     if (r_.halving) {
-      if (r_.bit + 1 < k) {
-        d.bit = r_.bit + 1;
+      if (r_.bit_index + 1 < k) {
+        d.bit_index = r_.bit_index + 1;
       } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
         d.idx = r_.idx + 1;
-        d.bit = 0;
+        d.bit_index = 0;
       } else {
         d.halving = false;  // doubling of the same dimension, from its top bit
-        d.bit = k - 1;
+        d.bit_index = k - 1;
       }
-    } else if (r_.bit > 0) {
-      d.bit = r_.bit - 1;
+    } else if (r_.bit_index > 0) {
+      d.bit_index = r_.bit_index - 1;
     } else if (!r_.conventional && r_.idx > 0) {
       d.idx = r_.idx - 1;
-      d.bit = r_.log_size[r_.order[r_.idx - 1]] - 1;
+      d.bit_index = r_.log_size[r_.order[r_.idx - 1]] - 1;
     } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
       d.idx = r_.idx + 1;
-      d.bit = 0;
+      d.bit_index = 0;
       d.halving = true;
     } else {
       done = true;
