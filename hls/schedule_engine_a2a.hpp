@@ -19,9 +19,9 @@
 // rank+1, rank+2, ... mod N: the same odometer over one dimension of size N
 // at coordinate `rank`, which is how the engine runs it.
 //
-// Register map: a2a_engine_registers below (docs/engine_registers.md and
-// rtl/schedule_engine_a2a_regs_pkg.sv are generated from it); ports and
-// handshake: hls/schedule_engine.hpp.
+// Register map: a2a_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_a2a_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 //   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)
 // Contract: N = n_0*n_1*n_2*n_3 <= 65536 and 2*N*m <= 2^20 (the descriptor's
 // dest and offset widths; collectives/a2a_common.cpp message_words checks it).
@@ -45,32 +45,9 @@
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
 #include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-/// The configuration registers (the one table of the map).
-inline constexpr EngineRegisterMap a2a_engine_registers{
-    "schedule_engine_a2a",
-    {{"CONTROL", 0x0, 1, 1, "bit 0: write 1 to start (ignored while busy)"},
-     {"ALGORITHM", 0x1, 1, 1, "0 = spread (one dimension of size N), 1 = nd (dimension-wise odometer)"},
-     {"NCT", 0x2, 1, 3, "controllers kept busy, 1..4"},
-     {"MESSAGE_WORDS", 0x3, 1, 20, "m, words per message (1..2^19)"},
-     {"SIZE", 0x4, 4, 16, "n_d, dimension sizes; 1 for unused dimensions"},
-     {"COORD", 0x8, 4, 16, "c_d, this node's coordinate, 0 <= c_d < n_d"},
-     {"GROUP_BARRIERS", 0xC, 1, 1, "1 = a BARRIER after every group"}}};
-
-/// Register addresses of the engine's configuration port.
-namespace a2a_engine_reg {
-inline constexpr std::uint8_t control = a2a_engine_registers.address("CONTROL");
-inline constexpr std::uint8_t algorithm = a2a_engine_registers.address("ALGORITHM");
-inline constexpr std::uint8_t nct = a2a_engine_registers.address("NCT");
-inline constexpr std::uint8_t message_words = a2a_engine_registers.address("MESSAGE_WORDS");
-inline constexpr std::uint8_t size0 = a2a_engine_registers.address("SIZE");    // size0 + d
-inline constexpr std::uint8_t coord0 = a2a_engine_registers.address("COORD");  // coord0 + d
-inline constexpr std::uint8_t group_barriers = a2a_engine_registers.address("GROUP_BARRIERS");
-inline constexpr std::uint8_t algorithm_spread = 0;
-inline constexpr std::uint8_t algorithm_nd = 1;
-}  // namespace a2a_engine_reg
 
 class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
  public:

@@ -24,10 +24,11 @@
 //        tag = number of groups                           (local copy)
 //   END
 //
-// Register map: a2at_engine_registers below (docs/engine_registers.md and
-// rtl/schedule_engine_a2at_regs_pkg.sv are generated from it); ports and
-// handshake: hls/schedule_engine.hpp. TABLE_DATA is written at TABLE_ADDR,
-// which then increments; the last entry must have [16] = 1.
+// Register map: a2at_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_a2at_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
+// TABLE_DATA is written at TABLE_ADDR, which then increments; the last entry
+// must have [16] = 1.
 // Contract: N = Nx*Ny <= 257 (offset table of 256 entries), 2*N*m <= 2^20.
 // Storage: offset table 256 x 17 bits; column table Nx <= 64 x 20 bits
 // (t*m); row tables 64 x 16 bits (t*Nx) and 64 x 20 bits (t*Nx*m); every
@@ -52,47 +53,9 @@
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
 #include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-/// The configuration registers (the one table of the map).
-inline constexpr EngineRegisterMap a2at_engine_registers{
-    "schedule_engine_a2at",
-    {{"CONTROL", 0x0, 1, 1, "bit 0: write 1 to start (ignored while busy)"},
-     {"MESSAGE_WORDS", 0x1, 1, 20, "m, words per message (1..2^19)"},
-     {"SIZE_X", 0x2, 1, 7, "Nx, 1..64"},
-     {"SIZE_Y", 0x3, 1, 7, "Ny, 1..64"},
-     {"COORD_X", 0x4, 1, 6, "x < Nx"},
-     {"COORD_Y", 0x5, 1, 6, "y < Ny"},
-     {"TORUS", 0x6, 1, 1, "1 = torus (route hints for half-ring offsets)"},
-     {"TABLE_COUNT", 0x7, 1, 9, "entries in the offset table, 0..256 (= N-1)"},
-     {"TABLE_ADDR", 0x8, 1, 8, "write pointer of the offset table"},
-     {"TABLE_DATA", 0x9, 1, 17,
-      "[7:0] dx, [15:8] dy (two's complement, |d| < size), [16] last entry of its group; written at TABLE_ADDR, "
-      "which then increments"},
-     {"GROUP_BARRIERS", 0xA, 1, 1, "1 = a BARRIER after every group"}}};
-
-namespace a2at_engine_reg {
-inline constexpr std::uint8_t control = a2at_engine_registers.address("CONTROL");
-inline constexpr std::uint8_t message_words = a2at_engine_registers.address("MESSAGE_WORDS");
-inline constexpr std::uint8_t size_x = a2at_engine_registers.address("SIZE_X");
-inline constexpr std::uint8_t size_y = a2at_engine_registers.address("SIZE_Y");
-inline constexpr std::uint8_t coord_x = a2at_engine_registers.address("COORD_X");
-inline constexpr std::uint8_t coord_y = a2at_engine_registers.address("COORD_Y");
-inline constexpr std::uint8_t torus = a2at_engine_registers.address("TORUS");
-inline constexpr std::uint8_t table_count = a2at_engine_registers.address("TABLE_COUNT");
-inline constexpr std::uint8_t table_addr = a2at_engine_registers.address("TABLE_ADDR");
-inline constexpr std::uint8_t table_data = a2at_engine_registers.address("TABLE_DATA");
-inline constexpr std::uint8_t group_barriers = a2at_engine_registers.address("GROUP_BARRIERS");
-inline constexpr unsigned table_entries = 256;
-inline constexpr unsigned max_size = 64;
-
-/// TABLE_DATA word of one offset.
-constexpr std::uint32_t table_word(int dx, int dy, bool last) {
-  return (static_cast<std::uint32_t>(dx) & 0xffu) | ((static_cast<std::uint32_t>(dy) & 0xffu) << 8) |
-         (last ? 1u << 16 : 0u);
-}
-}  // namespace a2at_engine_reg
 
 class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
  public:

@@ -37,9 +37,9 @@
 // unit = (board << 3) + (board << 2) + unit; m*B and a*B are accumulated by
 // addition; B = L >> log2 A; halving halves by a shift.
 //
-// Register map: hd_engine_registers below (docs/engine_registers.md and
-// rtl/schedule_engine_hd_regs_pkg.sv are generated from it); ports and
-// handshake: hls/schedule_engine.hpp.
+// Register map: hd_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_hd_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract (software checks it: build_hd_allreduce's ConfigErrors): sizes
 // 1/2/4, A in {1,2,4}, A*boards divides L, and the aggregation-unit memory
 // (8B + halving slots + divisor area) fits the 20-bit offsets.
@@ -62,37 +62,9 @@
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
 #include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-/// The configuration registers (the one table of the map).
-inline constexpr EngineRegisterMap hd_engine_registers{
-    "schedule_engine_hd",
-    {{"CONTROL", 0x0, 1, 1, "bit 0: write 1 to start (ignored while busy)"},
-     {"VARIANT", 0x1, 1, 1, "0 = hierarchical, 1 = conventional"},
-     {"DIM_ORDER", 0x2, 1, 1, "0 = wxyz, 1 = bandwidth"},
-     {"OP", 0x3, 1, 3, "0 sum, 1 product, 2 max, 3 min, 4 average"},
-     {"DTYPE", 0x4, 1, 1, "0 int64, 1 float64"},
-     {"UNIT", 0x5, 1, 4, "endpoint mod 12: 0..7 main unit m, 8..11 aggregation unit a+8"},
-     {"ELEMENTS", 0x6, 1, 20, "L, a multiple of A x boards"},
-     {"AGG_UNITS", 0x7, 1, 3, "A = 1, 2 or 4"},
-     {"SIZE", 0x8, 4, 3, "board sizes W, X, Y, Z: 1, 2 or 4"},
-     {"COORD", 0xC, 4, 2, "this board's coordinate"}}};
-
-/// Register addresses of the engine's configuration port.
-namespace hd_engine_reg {
-inline constexpr std::uint8_t control = hd_engine_registers.address("CONTROL");
-inline constexpr std::uint8_t variant = hd_engine_registers.address("VARIANT");
-inline constexpr std::uint8_t dim_order = hd_engine_registers.address("DIM_ORDER");
-inline constexpr std::uint8_t op = hd_engine_registers.address("OP");
-inline constexpr std::uint8_t dtype = hd_engine_registers.address("DTYPE");
-inline constexpr std::uint8_t unit = hd_engine_registers.address("UNIT");
-inline constexpr std::uint8_t elements = hd_engine_registers.address("ELEMENTS");
-inline constexpr std::uint8_t agg_units = hd_engine_registers.address("AGG_UNITS");
-inline constexpr std::uint8_t size0 = hd_engine_registers.address("SIZE");    // size0 + d
-inline constexpr std::uint8_t coord0 = hd_engine_registers.address("COORD");  // coord0 + d
-inline constexpr std::uint32_t op_sum = 0, op_product = 1, op_max = 2, op_min = 3, op_average = 4;
-}  // namespace hd_engine_reg
 
 /// The configuration writes that load one endpoint and start it (CONTROL
 /// last).

@@ -27,9 +27,9 @@
 // just pass the borrow), SEND tag t with gap = hops - 1, and BARRIER t after
 // each when BARRIERS is on; END.
 //
-// Register map: hopgroup_engine_registers below (docs/engine_registers.md
-// and rtl/schedule_engine_hopgroup_regs_pkg.sv are generated from it); ports
-// and handshake: hls/schedule_engine.hpp.
+// Register map: hopgroup_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_hopgroup_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: 2*N*m <= 2^20 (collectives/a2a_common.cpp message_words).
 // Storage: 4 x 64 x (16 + 20) bits of coordinate tables (t * stride_d and
 // t * stride_d * m; one write port and one synchronous read port each, read
@@ -62,42 +62,9 @@
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
 #include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-/// The configuration registers (the one table of the map).
-inline constexpr EngineRegisterMap hopgroup_engine_registers{
-    "schedule_engine_hopgroup",
-    {{"CONTROL", 0x0, 1, 1, "bit 0: write 1 to start (ignored while busy)"},
-     {"ALGORITHM", 0x1, 1, 1, "0 = hop groups, 1 = direct (the comparative example)"},
-     {"MESSAGE_WORDS", 0x2, 1, 20, "m (1..2^19)"},
-     {"OPTIONS", 0x3, 1, 6,
-      "[0] torus, [1] pacing, [2] hop_order descending, [3] directions both, [4] mode3d concurrent, [5] barriers"},
-     {"GAP_SLACK", 0x4, 1, 8, "slack added to every paced gap"},
-     {"DIMS", 0x5, 1, 3,
-      "number of dimensions of the grid (1..3 hop groups, 1..4 direct); 3 splits every area in pieces a, b, c"},
-     {"SIZE", 0x6, 4, 7, "n_d, 1..64; 1 for unused dimensions"},
-     {"COORD", 0xA, 4, 6, "c_d < n_d"}}};
-
-namespace hopgroup_engine_reg {
-inline constexpr std::uint8_t control = hopgroup_engine_registers.address("CONTROL");
-inline constexpr std::uint8_t algorithm = hopgroup_engine_registers.address("ALGORITHM");
-inline constexpr std::uint8_t message_words = hopgroup_engine_registers.address("MESSAGE_WORDS");
-inline constexpr std::uint8_t options = hopgroup_engine_registers.address("OPTIONS");
-inline constexpr std::uint8_t gap_slack = hopgroup_engine_registers.address("GAP_SLACK");
-inline constexpr std::uint8_t dims = hopgroup_engine_registers.address("DIMS");
-inline constexpr std::uint8_t size0 = hopgroup_engine_registers.address("SIZE");    // size0 + d
-inline constexpr std::uint8_t coord0 = hopgroup_engine_registers.address("COORD");  // coord0 + d
-inline constexpr std::uint8_t algorithm_hopgroup = 0;
-inline constexpr std::uint8_t algorithm_direct = 1;
-inline constexpr std::uint32_t opt_torus = 1u << 0;
-inline constexpr std::uint32_t opt_pacing = 1u << 1;
-inline constexpr std::uint32_t opt_descending = 1u << 2;
-inline constexpr std::uint32_t opt_both = 1u << 3;
-inline constexpr std::uint32_t opt_concurrent = 1u << 4;
-inline constexpr std::uint32_t opt_barriers = 1u << 5;
-inline constexpr unsigned max_size = 64;
-}  // namespace hopgroup_engine_reg
 
 class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
  public:

@@ -39,9 +39,9 @@
 // 17-step restoring divider at start (no multiplier or divider in the
 // datapath: L(1 + 2r + slot) is L shifted, or 2L + L).
 //
-// Register map: twotree_engine_registers below (docs/engine_registers.md
-// and rtl/schedule_engine_twotree_regs_pkg.sv are generated from it); ports
-// and handshake: hls/schedule_engine.hpp.
+// Register map: twotree_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_twotree_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: at most 1024 SENDs per rank (B <= 128 for an allreduce), memory
 // L(1 + 2 x reduce stages) < 2^20 and phases < 0x8000 (tree_schedule checks
 // both); in a phase at most one send and one receive entry fire (spec: a
@@ -75,38 +75,9 @@
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
 #include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-/// The configuration registers (the one table of the map).
-inline constexpr EngineRegisterMap twotree_engine_registers{
-    "schedule_engine_twotree",
-    {{"CONTROL", 0x00, 1, 1, "bit 0: write 1 to start (ignored while busy)"},
-     {"MODE", 0x01, 1, 5,
-      "[0] dtype (0 int64, 1 float64), [3:1] receive op (1 sum, 2 product, 3 max, 4 min), [4] single tree"},
-     {"SELF", 0x02, 1, 16, "this rank's endpoint"},
-     {"ELEMENTS", 0x03, 1, 17, "L (1..65536)"},
-     {"BLOCKS", 0x04, 1, 11, "B (1..1024)"},
-     {"STAGES", 0x05, 1, 3, "stages this rank runs, 0..4 (0: END only)"},
-     {"STAGE", 0x08, 4, 32, "stage s: [0] 1 = broadcast, [1] reduce index r (0/1), [31:16] first global phase"},
-     {"ENTRY", 0x10, 16, 32,
-      "entry 4s + e of stage s, e = 0/1: send color 0/1, e = 2/3: receive color 0/1: [0] valid, [1] tree, [2] slot, "
-      "[12:3] level, [31:16] partner endpoint"},
-     {"HINT_ADDR", 0x30, 1, 10, "next hint table address"},
-     {"HINT_DATA", 0x31, 1, 8, "route hint; writes HINT[HINT_ADDR++]"}}};
-
-namespace twotree_engine_reg {
-inline constexpr std::uint8_t control = twotree_engine_registers.address("CONTROL");
-inline constexpr std::uint8_t mode = twotree_engine_registers.address("MODE");
-inline constexpr std::uint8_t self = twotree_engine_registers.address("SELF");
-inline constexpr std::uint8_t elements = twotree_engine_registers.address("ELEMENTS");
-inline constexpr std::uint8_t blocks = twotree_engine_registers.address("BLOCKS");
-inline constexpr std::uint8_t stages = twotree_engine_registers.address("STAGES");
-inline constexpr std::uint8_t stage0 = twotree_engine_registers.address("STAGE");  // stage0 + s
-inline constexpr std::uint8_t entry0 = twotree_engine_registers.address("ENTRY");  // entry0 + 4s + e
-inline constexpr std::uint8_t hint_addr = twotree_engine_registers.address("HINT_ADDR");
-inline constexpr std::uint8_t hint_data = twotree_engine_registers.address("HINT_DATA");
-}  // namespace twotree_engine_reg
 
 /// One procedure-table entry as the engine reads it.
 struct TwotreeEngineEntry {

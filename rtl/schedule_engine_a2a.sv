@@ -9,7 +9,8 @@
 // multi-dimensional arrays. Slot j holds dimension 3 - j (slot 0 is the
 // fastest digit of the offset odometer).
 //
-// Register map: schedule_engine_a2a_regs_pkg.sv (generated from the table in hls/schedule_engine_a2a.hpp);
+// Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from a2a_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
 module schedule_engine_a2a (
 `include "schedule_engine_ports.svh"

@@ -10,7 +10,8 @@
 // offset table 256 x 17, column table 64 x 20 (t*m), row tables 64 x 16
 // (t*Nx) and 64 x 20 (t*Nx*m).
 //
-// Register map: schedule_engine_a2at_regs_pkg.sv (generated from the table in hls/schedule_engine_a2at.hpp);
+// Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
 module schedule_engine_a2at (
 `include "schedule_engine_ports.svh"

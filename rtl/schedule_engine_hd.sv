@@ -10,7 +10,8 @@
 // powers of two), board*12 = (board << 3) + (board << 2), m*B by shift-add.
 // Arrays are flat vectors (dimension d at [d*W +: W]).
 //
-// Register map: schedule_engine_hd_regs_pkg.sv (generated from the table in hls/schedule_engine_hd.hpp);
+// Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from hd_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"

@@ -16,7 +16,8 @@
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 //
-// Register map: schedule_engine_hopgroup_regs_pkg.sv (generated from the table in hls/schedule_engine_hopgroup.hpp);
+// Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from hopgroup_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
 module schedule_engine_hopgroup (
 `include "schedule_engine_ports.svh"

@@ -14,7 +14,8 @@
 // streams of a stage in one cycle through 4:1 multiplexers, and did not route
 // on an iCE40 HX8K (docs/synthesis.md). A stage now loads in six cycles.
 //
-// Register map: schedule_engine_twotree_regs_pkg.sv (generated from the table in hls/schedule_engine_twotree.hpp);
+// Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from twotree_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"

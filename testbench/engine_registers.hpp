@@ -1,6 +1,7 @@
 // The register maps of the schedule engines, rendered from their one table
 // (EngineRegisterMap in hls/schedule_engine_*.hpp) as the SystemVerilog
-// package each RTL engine decodes (rtl/schedule_engine_*_regs_pkg.sv) and as
+// packages the RTL engines decode (rtl/schedule_engine_regs_pkg.sv: one
+// package per engine, schedule_engine_<name>_regs_pkg) and as
 // the register documentation (docs/engine_registers.md). The files are
 // written by `collnet_engine_registers --write SOURCE_DIR`;
 // tests/rtl/engine_registers_test.cpp fails when a committed file differs
@@ -13,11 +14,7 @@
 #include <vector>
 
 #include "hls/schedule_engine.hpp"
-#include "hls/schedule_engine_a2a.hpp"
-#include "hls/schedule_engine_a2at.hpp"
-#include "hls/schedule_engine_hd.hpp"
-#include "hls/schedule_engine_hopgroup.hpp"
-#include "hls/schedule_engine_twotree.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::registers {
 
@@ -73,16 +70,14 @@ inline std::string bits(const hls::EngineRegister& r) {
 }
 
 inline std::string package_name(const RegisterMapView& map) { return map.block + "_regs_pkg"; }
-inline std::string package_path(const RegisterMapView& map) { return "rtl/" + package_name(map) + ".sv"; }
+inline std::string packages_path() { return "rtl/schedule_engine_regs_pkg.sv"; }
 inline std::string documentation_path() { return "docs/engine_registers.md"; }
 
-/// rtl/<block>_regs_pkg.sv: per register its address (Reg<Name>, Reg<Name>0
-/// for a run), its width (Reg<Name>Width) and, for a run, Reg<Name>Count.
+/// One package: per register its address (Reg<Name>, Reg<Name>0 for a
+/// run), its width (Reg<Name>Width) and, for a run, Reg<Name>Count.
 inline std::string sv_package(const RegisterMapView& map) {
-  std::string s = "// Register map of " + map.block + " (generated from the table in hls/" + map.block +
-                  ".hpp\n// by collnet_engine_registers --write; do not edit: "
-                  "tests/rtl/engine_registers_test.cpp\n// fails when this file differs from the table).\n";
-  s += "package " + package_name(map) + ";\n";
+  std::string s = "\n// " + map.block + ": the table " + map.block.substr(std::string("schedule_engine_").size()) +
+                  "_engine_registers.\npackage " + package_name(map) + ";\n";
   s += "  /* verilator lint_off UNUSEDPARAM */\n";
   for (const hls::EngineRegister& r : map.registers) {
     const std::string stem = "Reg" + camel(r.name);
@@ -95,20 +90,33 @@ inline std::string sv_package(const RegisterMapView& map) {
   return s;
 }
 
+/// rtl/schedule_engine_regs_pkg.sv: every engine's package.
+inline std::string sv_packages(const std::vector<RegisterMapView>& maps) {
+  std::string s =
+      "// The register maps of the schedule engines, one package per engine, rendered\n"
+      "// from the tables in hls/schedule_engine_registers.hpp by\n"
+      "// `collnet_engine_registers --write .`; do not edit (tests/rtl/engine_registers_test.cpp\n"
+      "// fails when this file differs from the tables).\n"
+      "/* verilator lint_off DECLFILENAME */\n";
+  for (const RegisterMapView& map : maps) s += sv_package(map);
+  return s;
+}
+
 /// docs/engine_registers.md: one table per engine.
 inline std::string documentation(const std::vector<RegisterMapView>& maps) {
   std::string s =
       "# Schedule engine register maps\n\n"
-      "Generated from the tables in `hls/schedule_engine_*.hpp` by `./build/collnet_engine_registers --write .`\n"
-      "(do not edit: `tests/rtl/engine_registers_test.cpp` fails when this page, or a\n"
-      "`rtl/*_regs_pkg.sv` package, differs from the tables). Every engine has the\n"
+      "Generated from the tables in `hls/schedule_engine_registers.hpp` by\n"
+      "`./build/collnet_engine_registers --write .` (do not edit:\n"
+      "`tests/rtl/engine_registers_test.cpp` fails when this page, or the packages in\n"
+      "`rtl/schedule_engine_regs_pkg.sv`, differ from the tables). Every engine has the\n"
       "ports of `hls/schedule_engine.hpp` (`rtl/schedule_engine_ports.svh`): an 8-bit\n"
       "`cfg_addr`, a 32-bit `cfg_wdata`, write-only, a write is taken only while `busy`\n"
       "is 0; a register keeps bits `[width-1:0]` of the write. The software loader\n"
       "(`driver/engine_loader.cpp`) computes the writes of a scenario, CONTROL last.\n";
   for (const RegisterMapView& map : maps) {
     s += "\n## " + map.block + "\n\n";
-    s += "Table `hls/" + map.block + ".hpp`, package `" + package_path(map) + "`.\n\n";
+    s += "Engine `hls/" + map.block + ".hpp`, `rtl/" + map.block + ".sv`; package `" + package_name(map) + "`.\n\n";
     s += "| address | register | bits | meaning |\n|---|---|---|---|\n";
     for (const hls::EngineRegister& r : map.registers) {
       const std::string address = r.count > 1 ? hex_address(r.address) + ".." + hex_address(r.address + r.count - 1u)

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   namespace reg = collnet::registers;
   const auto maps = reg::engine_register_maps();
   if (argc == 1) {
-    for (const auto& map : maps) std::printf("%s", reg::sv_package(map).c_str());
+    std::printf("%s", reg::sv_packages(maps).c_str());
     std::printf("%s", reg::documentation(maps).c_str());
     return 0;
   }
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     return true;
   };
   bool ok = true;
-  for (const auto& map : maps) ok = write(reg::package_path(map), reg::sv_package(map)) && ok;
+  ok = write(reg::packages_path(), reg::sv_packages(maps)) && ok;
   ok = write(reg::documentation_path(), reg::documentation(maps)) && ok;
   return ok ? 0 : 1;
 }
