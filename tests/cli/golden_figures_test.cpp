@@ -1,0 +1,126 @@
+// Golden figures: every scenario of tests/golden/scenarios.txt, run again with
+// the `collnet run` of this build, must reproduce the figures that the
+// reference build recorded in tests/golden/figures.json (scripts/golden_record.py):
+// the same cycles, data check, barriers, traffic counts and latencies. Speed
+// work and refactoring must leave every one of them identical; a change that
+// means to change what is simulated re-records the scenarios it changes, in
+// the same commit, and says why.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace collnet::test {
+namespace {
+
+struct Golden {
+  std::string name;
+  std::vector<std::string> args;
+};
+
+// Test names carry the scenario name; this keeps gtest from printing the bytes.
+[[maybe_unused]] void PrintTo(const Golden& g, std::ostream* os) { *os << g.name; }
+
+std::vector<Golden> golden_scenarios() {
+  std::ifstream in(std::string(COLLNET_SOURCE_DIR) + "/tests/golden/scenarios.txt");
+  std::vector<Golden> all;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    all.push_back({line.substr(0, colon), words(line.substr(colon + 1))});
+  }
+  return all;
+}
+
+const nlohmann::json& recorded() {
+  static const nlohmann::json figures =
+      nlohmann::json::parse(slurp(std::string(COLLNET_SOURCE_DIR) + "/tests/golden/figures.json"));
+  return figures;
+}
+
+const nlohmann::json& at_path(const nlohmann::json& doc, const std::string& path) {
+  const nlohmann::json* node = &doc;
+  std::stringstream parts(path);
+  for (std::string part; std::getline(parts, part, '.');) node = &node->at(part);
+  return *node;
+}
+
+// Doubles are computed by the same arithmetic in the same order; the
+// tolerance only absorbs the last digit of the JSON round trip.
+void expect_same(const nlohmann::json& want, const nlohmann::json& got, const std::string& what) {
+  if (want.is_number_float() || got.is_number_float()) {
+    ASSERT_TRUE(got.is_number()) << what << ": " << got;
+    const double w = want.get<double>();
+    const double g = got.get<double>();
+    EXPECT_LE(std::abs(w - g), 1e-12 * std::max(1.0, std::abs(w))) << what << ": recorded " << w << ", now " << g;
+  } else {
+    EXPECT_EQ(want, got) << what;
+  }
+}
+
+class GoldenFigures : public ::testing::TestWithParam<Golden> {};
+
+TEST_P(GoldenFigures, ReproducesTheRecordedRun) {
+  const Golden& g = GetParam();
+  ASSERT_TRUE(recorded().contains(g.name)) << "scenario '" << g.name
+                                          << "' has no recorded figures: run scripts/golden_record.py on the "
+                                             "reference build";
+  const nlohmann::json& want = recorded().at(g.name);
+  const fs::path json = scratch() / (g.name + ".json");
+  std::vector<std::string> args{"run"};
+  args.insert(args.end(), g.args.begin(), g.args.end());
+  args.insert(args.end(), {"--json", json.string()});
+  const CliRun r = run_collnet(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json got = read_json(json);
+  for (const auto& [path, value] : want.items()) {
+    if (path == "compare") continue;
+    expect_same(value, at_path(got, path), g.name + " " + path);
+  }
+  if (want.contains("compare")) {
+    const auto& runs = got.at("compare");
+    ASSERT_EQ(runs.size(), want["compare"].size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      for (const auto& [key, value] : want["compare"][i].items())
+        expect_same(value, runs[i].at(key), g.name + " compare[" + std::to_string(i) + "]." + key);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenFigures, ::testing::ValuesIn(golden_scenarios()),
+                         [](const ::testing::TestParamInfo<Golden>& scenario) { return scenario.param.name; });
+
+// The list covers every algorithm `collnet list` names (so a new algorithm
+// cannot land without golden figures) and both NIC block implementations.
+TEST(GoldenFiguresCoverage, EveryAlgorithmAndBothNicBlocks) {
+  const CliRun list = run_words("list");
+  ASSERT_EQ(list.status, 0);
+  std::string scenarios_text;
+  for (const auto& g : golden_scenarios())
+    for (const auto& a : g.args) scenarios_text += " " + a;
+  const auto algorithms_section = list.out.substr(0, list.out.find("Scenario keys:"));
+  std::istringstream lines(algorithms_section.substr(algorithms_section.find("Algorithms")));
+  int algorithms = 0;
+  for (std::string line; std::getline(lines, line);) {
+    // Algorithm lines start with two spaces and the name (option lines are indented further).
+    if (line.size() < 3 || line[0] != ' ' || line[1] != ' ' || line[2] == ' ') continue;
+    const std::string name = words(line).front();
+    ++algorithms;
+    EXPECT_NE(scenarios_text.find("algorithm=" + name + " "), std::string::npos)
+        << "no golden scenario runs algorithm " << name;
+  }
+  EXPECT_GE(algorithms, 11);
+  EXPECT_NE(scenarios_text.find("nic_blocks=rtl"), std::string::npos);
+  EXPECT_NE(scenarios_text.find("schedule_engine=reference"), std::string::npos);
+  EXPECT_NE(scenarios_text.find("schedule_engine=hls"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace collnet::test
