@@ -2,7 +2,7 @@
 // _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
 // configuration gate, start, output register and reset, and the register map
 // type from which each engine's constants, its SystemVerilog package
-// (rtl/schedule_engine_*_regs_pkg.sv) and docs/engine_registers.md come.
+// (rtl/schedule_engine_regs_pkg.sv) and docs/engine_registers.md come.
 //
 // Ports (the same in every engine and its RTL, rtl/schedule_engine_ports.svh):
 //   cfg_we, cfg_addr [7:0], cfg_wdata [31:0]  configuration write port;
@@ -20,13 +20,16 @@
 // register, if any, and may load only when `can_load`: the output register is
 // empty or being taken), then commits. An engine writes only `configure` and
 // `next_state` over its own `Registers` (with a `state` whose `idle` value
-// means not started). rtl/schedule_engine_output.sv is the same output
-// register in SystemVerilog.
+// means not started). rtl/common/schedule_engine_skeleton.sv is the same
+// skeleton in SystemVerilog (registers, output register, busy, gate).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
+#include <vector>
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
@@ -63,23 +66,18 @@ struct EngineLoad {
 inline EngineLoad load(const DescriptorWord& word) { return {true, word}; }
 inline EngineLoad load(const Descriptor& descriptor) { return {true, descriptor.pack()}; }
 
-/// A descriptor word from its fields, each truncated to its width (as the
-/// RTL's assignments to the packed struct's members truncate).
+/// A descriptor word from its fields, each truncated to its width by
+/// Descriptor::pack (as the RTL's assignments to the packed struct's members
+/// truncate).
 inline DescriptorWord descriptor_word(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
                                       std::uint32_t length, std::uint32_t tag, std::uint32_t op, bool float64,
                                       std::uint32_t hint) {
-  namespace L = descriptor_layout;
-  DescriptorWord w;
-  w.set(L::opcode, static_cast<std::uint64_t>(opcode));
-  w.set(L::op, op);
-  w.set(L::dtype, float64 ? 1u : 0u);
-  w.set(L::route_hint, hint);
-  w.set(L::dest, dest);
-  w.set(L::src_offset, src);
-  w.set(L::dst_offset, dst);
-  w.set(L::length, length);
-  w.set(L::tag, tag);
-  return w;
+  Descriptor d = Descriptor::send(dest, src, dst, length, tag);
+  d.opcode = opcode;
+  d.op = static_cast<ReceiveOp>(op & descriptor_layout::op.max());
+  d.dtype = float64 ? DataType::float64 : DataType::int64;
+  d.route_hint = static_cast<std::uint8_t>(hint);
+  return d.pack();
 }
 
 constexpr std::uint32_t mask(unsigned width) {
@@ -127,6 +125,14 @@ class ScheduleEngine {
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
 
+ protected:
+  /// The END descriptor (the zero word); the engine is idle after it.
+  template <typename Registers>
+  static EngineLoad end_of_program(Registers& d) {
+    d.state = Engine::State::idle;
+    return load(Descriptor::end());
+  }
+
  private:
   Engine& engine() { return static_cast<Engine&>(*this); }
   const Engine& engine() const { return static_cast<const Engine&>(*this); }
@@ -134,6 +140,38 @@ class ScheduleEngine {
   bool out_valid_q_ = false;
   DescriptorWord out_q_;
 };
+
+/// The writes that load an engine whose map has the runs SIZE0..3 and
+/// COORD0..3: `registers`, the sizes, the coordinates, `more`, then CONTROL
+/// = 1 (start, last).
+inline std::vector<EngineWrite> grid_engine_writes(std::initializer_list<EngineWrite> registers, std::uint8_t size0,
+                                                   const std::array<std::uint32_t, 4>& sizes, std::uint8_t coord0,
+                                                   const std::array<std::uint32_t, 4>& coord,
+                                                   std::initializer_list<EngineWrite> more = {}) {
+  std::vector<EngineWrite> w(registers);
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(size0 + d), sizes[d]});
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(coord0 + d), coord[d]});
+  w.insert(w.end(), more);
+  w.push_back({0x0, 1});  // CONTROL (every map has it at 0x0: tests/rtl/engine_registers_test.cpp)
+  return w;
+}
+
+/// One cycle of engine class `Engine` (one instance per class) with the flat
+/// ports of an engine's top function for an HLS tool
+/// (schedule_engine_<name>_top).
+template <typename Engine>
+void engine_top_cycle(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                      std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INLINE)
+  COLLNET_HLS(PIPELINE II = 1)
+  static Engine engine;
+  const EngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
+  out_valid = out.out_valid;
+  out_desc_lo = out.out_desc.lo;
+  out_desc_hi = out.out_desc.hi;
+  busy = out.busy;
+}
+
 
 /// One entry of an engine's register map: a register, or `count` registers
 /// at consecutive addresses (NAME0, NAME1, ...).

@@ -140,10 +140,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         }
         break;
       case State::end:
-        if (can_load) {
-          d.state = State::idle;
-          return load(Descriptor::end());
-        }
+        if (can_load) return end_of_program(d);
         break;
     }
     return {};
@@ -293,31 +290,15 @@ inline std::vector<EngineWrite> a2a_engine_writes(std::uint8_t algorithm, std::u
                                                          const std::array<std::uint32_t, 4>& coord,
                                                          bool group_barriers = false) {
   namespace R = a2a_engine_reg;
-  std::vector<EngineWrite> w(13);
-  w[0] = {R::algorithm, algorithm};
-  w[1] = {R::nct, nct};
-  w[2] = {R::message_words, message_words};
-  for (std::uint8_t d = 0; d < 4; ++d) {
-    w[3 + d] = {static_cast<std::uint8_t>(R::size0 + d), sizes[d]};
-    w[7 + d] = {static_cast<std::uint8_t>(R::coord0 + d), coord[d]};
-  }
-  w[11] = {R::group_barriers, group_barriers ? 1u : 0u};
-  w[12] = {R::control, 1};
-  return w;
+  return grid_engine_writes({{R::algorithm, algorithm}, {R::nct, nct}, {R::message_words, message_words}}, R::size0,
+                            sizes, R::coord0, coord, {{R::group_barriers, group_barriers ? 1u : 0u}});
 }
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_a2a_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                    bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                    bool& busy) {
+inline void schedule_engine_a2a_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                    std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static A2aScheduleEngine engine;
-  const EngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<A2aScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

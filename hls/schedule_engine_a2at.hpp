@@ -261,7 +261,7 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
       }
       case Kind::copy: return load(Descriptor::send(r_.self_id, r_.self_m, dst, r_.message_words, r_.b_tag));
       case Kind::barrier: return load(Descriptor::barrier(r_.b_tag));
-      case Kind::end: d.state = State::idle; return load(Descriptor::end());
+      case Kind::end: return end_of_program(d);
       case Kind::none: break;
     }
     return {};
@@ -290,17 +290,10 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
 };
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_a2at_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                     bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                     bool& busy) {
+inline void schedule_engine_a2at_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                     std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static A2atScheduleEngine engine;
-  const EngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<A2atScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

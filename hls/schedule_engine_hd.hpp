@@ -73,16 +73,14 @@ inline std::vector<EngineWrite> hd_engine_writes(bool conventional, bool bandwid
                                                  const std::array<std::uint32_t, 4>& sizes,
                                                  const std::array<std::uint32_t, 4>& coord) {
   namespace r = hd_engine_reg;
-  std::vector<EngineWrite> w{{r::variant, conventional ? 1u : 0u}, {r::dim_order, bandwidth ? 1u : 0u},
+  return grid_engine_writes({{r::variant, conventional ? 1u : 0u},
+                             {r::dim_order, bandwidth ? 1u : 0u},
                              {r::op, op},
                              {r::dtype, float64 ? 1u : 0u},
                              {r::unit, unit},
                              {r::elements, elements},
-                             {r::agg_units, agg_units}};
-  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::size0 + d), sizes[d]});
-  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::coord0 + d), coord[d]});
-  w.push_back({r::control, 1});
-  return w;
+                             {r::agg_units, agg_units}},
+                            r::size0, sizes, r::coord0, coord);
 }
 
 class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
@@ -241,7 +239,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.count = r_.count + 1;
         if (r_.count + 1 == main_units) d.state = State::end;
         return make(Opcode::send, r_.board_base + r_.count, 0, r_.abase, r_.B, last_step(), 0, 0);
-      case State::end: d.state = State::idle; return load(Descriptor::end());
+      case State::end: return end_of_program(d);
       default: return {};
     }
   }
@@ -400,5 +398,12 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   Registers r_;
 };
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_hd_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                   std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  engine_top_cycle<HdScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
+}
 
 }  // namespace collnet::hls

@@ -201,9 +201,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.state = r_.remaining == 0 ? State::end : State::d_send;
         return load(Descriptor::barrier(r_.tag));
       case State::end:
-        if (!can_load) break;
-        d.state = State::idle;
-        return load(Descriptor::end());
+        if (can_load) return end_of_program(d);
+        break;
     }
     return {};
   }
@@ -565,32 +564,19 @@ inline std::vector<EngineWrite> hopgroup_engine_writes(std::uint8_t algorithm, s
                                                                   const std::array<std::uint32_t, 4>& sizes,
                                                                   const std::array<std::uint32_t, 4>& coord) {
   namespace R = hopgroup_engine_reg;
-  std::vector<EngineWrite> w(14);
-  w[0] = {R::algorithm, algorithm};
-  w[1] = {R::message_words, message_words};
-  w[2] = {R::options, options};
-  w[3] = {R::gap_slack, gap_slack};
-  w[4] = {R::dims, dims};
-  for (std::uint8_t e = 0; e < 4; ++e) {
-    w[5 + e] = {static_cast<std::uint8_t>(R::size0 + e), sizes[e]};
-    w[9 + e] = {static_cast<std::uint8_t>(R::coord0 + e), coord[e]};
-  }
-  w[13] = {R::control, 1};
-  return w;
+  return grid_engine_writes({{R::algorithm, algorithm},
+                             {R::message_words, message_words},
+                             {R::options, options},
+                             {R::gap_slack, gap_slack},
+                             {R::dims, dims}},
+                            R::size0, sizes, R::coord0, coord);
 }
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_hopgroup_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                         bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                         bool& busy) {
+inline void schedule_engine_hopgroup_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                         std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static HopgroupScheduleEngine engine;
-  const EngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<HopgroupScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

@@ -262,10 +262,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
         }
         break;
       case State::end:
-        if (can_load) {
-          d.state = State::idle;
-          return load(Descriptor::end());
-        }
+        if (can_load) return end_of_program(d);
         break;
     }
     return {};
@@ -412,5 +409,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   std::array<std::uint8_t, hint_entries> hints_{};    // spine hint RAM
   bool hint_written_ = false;                         // this cycle's write is HINT_DATA (a wire)
 };
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_twotree_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                        std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  engine_top_cycle<TwotreeScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
+}
 
 }  // namespace collnet::hls

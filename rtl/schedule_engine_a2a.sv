@@ -11,7 +11,7 @@
 //
 // Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from a2a_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_a2a (
 `include "schedule_engine_ports.svh"
 );
@@ -24,15 +24,7 @@ module schedule_engine_a2a (
 
   localparam logic AlgorithmSpread = 1'b0;
 
-  typedef enum logic [2:0] {
-    StateIdle  = 3'd0,
-    StateInit  = 3'd1,
-    StateFirst = 3'd2,
-    StateSend  = 3'd3,
-    StateCopy  = 3'd4,
-    StateEnd   = 3'd5,
-    StateBarrier = 3'd6
-  } state_e;
+  typedef enum logic [2:0] {StateIdle, StateInit, StateFirst, StateSend, StateCopy, StateEnd, StateBarrier} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -68,16 +60,14 @@ module schedule_engine_a2a (
     logic [GroupWidth-1:0]         barrier_tag;       // the group whose BARRIER is next
     logic                          barrier_then_copy;  // it follows the last send
   } regs_t;
-  regs_t r_d, r_q;
+  regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-
 
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
   // ---- the odometer's next offset, from the registers (hls: advance()) ----
-  logic [Dims-1:0]               adv_apply;  // slot j steps (carry into it)
   logic                          adv_done;   // carry out of the last slot
   logic [Dims*CountWidth-1:0]    adv_offset, adv_target, adv_part;
   logic [Dims*AddrWidth-1:0]     adv_mpart;
@@ -86,23 +76,24 @@ module schedule_engine_a2a (
     logic carry;
     logic offset_wraps, target_wraps;
     carry = 1'b1;
-    adv_apply = '0;
     adv_offset = r_q.slot_offset;
     adv_target = r_q.slot_target;
     adv_part = r_q.slot_part;
     adv_mpart = r_q.slot_mpart;
     for (int j = 0; j < Dims; j++) begin
-      adv_apply[j] = carry;
+      // slot j steps when the carry reaches it
       offset_wraps = (r_q.slot_offset[j*CountWidth +: CountWidth] + 1'b1) == r_q.slot_size[j*CountWidth +: CountWidth];
       target_wraps = (r_q.slot_target[j*CountWidth +: CountWidth] + 1'b1) == r_q.slot_size[j*CountWidth +: CountWidth];
-      adv_offset[j*CountWidth +: CountWidth] =
-          offset_wraps ? '0 : r_q.slot_offset[j*CountWidth +: CountWidth] + 1'b1;
-      adv_target[j*CountWidth +: CountWidth] =
-          target_wraps ? '0 : r_q.slot_target[j*CountWidth +: CountWidth] + 1'b1;
-      adv_part[j*CountWidth +: CountWidth] = target_wraps ? '0 :
-          r_q.slot_part[j*CountWidth +: CountWidth] + r_q.slot_stride[j*CountWidth +: CountWidth];
-      adv_mpart[j*AddrWidth +: AddrWidth] = target_wraps ? '0 :
-          r_q.slot_mpart[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
+      if (carry) begin
+        adv_offset[j*CountWidth +: CountWidth] =
+            offset_wraps ? '0 : r_q.slot_offset[j*CountWidth +: CountWidth] + 1'b1;
+        adv_target[j*CountWidth +: CountWidth] =
+            target_wraps ? '0 : r_q.slot_target[j*CountWidth +: CountWidth] + 1'b1;
+        adv_part[j*CountWidth +: CountWidth] = target_wraps ? '0 :
+            r_q.slot_part[j*CountWidth +: CountWidth] + r_q.slot_stride[j*CountWidth +: CountWidth];
+        adv_mpart[j*AddrWidth +: AddrWidth] = target_wraps ? '0 :
+            r_q.slot_mpart[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
+      end
       carry = carry && offset_wraps;
     end
     adv_done = carry;
@@ -131,6 +122,9 @@ module schedule_engine_a2a (
   always_comb begin
     // every _d starts as its _q
     r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.nct = 3'd1; regs_reset.message_words = AddrWidth'(1);
+    regs_reset.size = {Dims{SizeWidth'(1)}}; regs_reset.stride_cur = CountWidth'(1);
     load = 1'b0;
     load_word = '0;
     slot = 2'd3 - r_q.dim;
@@ -141,16 +135,10 @@ module schedule_engine_a2a (
         schedule_engine_a2a_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            r_d.dim = '0;
-            r_d.count = '0;
-            r_d.acc = '0;
-            r_d.macc = '0;
+            {r_d.dim, r_d.count, r_d.acc, r_d.macc} = '0;
             r_d.stride_cur = CountWidth'(1);
             r_d.mstride_cur = r_q.message_words;
-            r_d.self_id = '0;
-            r_d.self_m = '0;
-            r_d.controller = '0;
-            r_d.group = '0;
+            {r_d.self_id, r_d.self_m, r_d.controller, r_d.group} = '0;
           end
         end
         schedule_engine_a2a_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -182,9 +170,7 @@ module schedule_engine_a2a (
           end
           r_d.stride_cur = r_q.acc;
           r_d.mstride_cur = r_q.macc;
-          r_d.count = '0;
-          r_d.acc = '0;
-          r_d.macc = '0;
+          {r_d.count, r_d.acc, r_d.macc} = '0;
           if (r_q.dim == 2'd3) begin
             r_d.result_base = r_q.macc;  // N x m
             r_d.state = StateFirst;
@@ -220,14 +206,7 @@ module schedule_engine_a2a (
       end
       StateFirst: begin
         // the zero offset is this node itself: step past it without a send
-        for (int j = 0; j < Dims; j++) begin
-          if (adv_apply[j]) begin
-            r_d.slot_offset[j*CountWidth +: CountWidth] = adv_offset[j*CountWidth +: CountWidth];
-            r_d.slot_target[j*CountWidth +: CountWidth] = adv_target[j*CountWidth +: CountWidth];
-            r_d.slot_part[j*CountWidth +: CountWidth] = adv_part[j*CountWidth +: CountWidth];
-            r_d.slot_mpart[j*AddrWidth +: AddrWidth] = adv_mpart[j*AddrWidth +: AddrWidth];
-          end
-        end
+        {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
         r_d.state = adv_done ? StateCopy : StateSend;
       end
       StateSend: begin
@@ -246,14 +225,7 @@ module schedule_engine_a2a (
           end else begin
             r_d.controller = r_q.controller + 2'd1;
           end
-          for (int j = 0; j < Dims; j++) begin
-            if (adv_apply[j]) begin
-              r_d.slot_offset[j*CountWidth +: CountWidth] = adv_offset[j*CountWidth +: CountWidth];
-              r_d.slot_target[j*CountWidth +: CountWidth] = adv_target[j*CountWidth +: CountWidth];
-              r_d.slot_part[j*CountWidth +: CountWidth] = adv_part[j*CountWidth +: CountWidth];
-              r_d.slot_mpart[j*AddrWidth +: AddrWidth] = adv_mpart[j*AddrWidth +: AddrWidth];
-            end
-          end
+          {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
           if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
             r_d.state = StateBarrier;  // the group's BARRIER, then on
             r_d.barrier_tag = r_q.group;
@@ -284,55 +256,26 @@ module schedule_engine_a2a (
           r_d.state = StateEnd;
         end
       end
-      StateEnd: begin
-        if (can_load) begin
-          load = 1'b1;  // END is the zero word
-          r_d.state = StateIdle;
-        end
-      end
+      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       default: r_d.state = StateIdle;
     endcase
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      r_q <= '0;
-      r_q.nct <= 3'd1;
-      r_q.message_words <= AddrWidth'(1);
-      r_q.size <= {Dims{SizeWidth'(1)}};
-      r_q.stride_cur <= CountWidth'(1);
-    end else begin
-      r_q <= r_d;
-    end
-  end
-
-  schedule_engine_output u_output (
-    .clk_i,
-    .rst_ni,
-    .cfg_we_i,
-    .running_i   (r_q.state != StateIdle),
-    .load_i      (load),
-    .load_word_i (load_word),
-    .out_ready_i,
-    .out_valid_o,
-    .out_desc_o,
-    .busy_o,
-    .cfg_write_o (cfg_write),
-    .can_load_o  (can_load)
-  );
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
+      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
+      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Register map contracts, checked in every cycle of the start-up (immediate
   // assertions on the registers: Verilator 5.006 mis-generates the sampled
   // copy of a register struct this wide for a concurrent one): NCT is 1..4,
   // every coordinate is below its size.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && r_q.state == StateInit) begin
-      assert (r_q.nct >= 3'd1 && r_q.nct <= 3'd4) else $error("schedule_engine_a2a: NCT must be 1..4");
-      for (int d = 0; d < Dims; d++)
-        assert (r_q.coord[d*SizeWidth +: SizeWidth] < r_q.size[d*SizeWidth +: SizeWidth])
-          else $error("schedule_engine_a2a: COORD%0d must be below SIZE%0d", d, d);
-    end
+  always_ff @(posedge clk_i) if (rst_ni && r_q.state == StateInit) begin
+    assert (r_q.nct >= 3'd1 && r_q.nct <= 3'd4) else $error("schedule_engine_a2a: NCT must be 1..4");
+    for (int d = 0; d < Dims; d++)
+      assert (r_q.coord[d*SizeWidth +: SizeWidth] < r_q.size[d*SizeWidth +: SizeWidth])
+        else $error("schedule_engine_a2a: COORD%0d must be below SIZE%0d", d, d);
   end
 `endif
 

@@ -12,7 +12,7 @@
 //
 // Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_a2at (
 `include "schedule_engine_ports.svh"
 );
@@ -24,22 +24,10 @@ module schedule_engine_a2at (
   localparam int unsigned TableDepth = 256;
   localparam int unsigned SizeDepth = 64;
 
-
-  typedef enum logic [1:0] {
-    StateIdle    = 2'd0,
-    StateInitCol = 2'd1,
-    StateInitRow = 2'd2,
-    StateRun     = 2'd3
-  } state_e;
+  typedef enum logic [1:0] {StateIdle, StateInitCol, StateInitRow, StateRun} state_e;
 
   /// What a pipeline stage holds.
-  typedef enum logic [2:0] {
-    KindNone    = 3'd0,
-    KindSend    = 3'd1,
-    KindCopy    = 3'd2,
-    KindEnd     = 3'd3,
-    KindBarrier = 3'd4
-  } kind_e;
+  typedef enum logic [2:0] {KindNone, KindSend, KindCopy, KindEnd, KindBarrier} kind_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -77,7 +65,7 @@ module schedule_engine_a2at (
     logic [2:0]            b_controller;
     logic [TagWidth-1:0]   b_tag;
   } regs_t;
-  regs_t r_d, r_q;
+  regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
   logic  can_load;   // the output register can take a descriptor
   logic [EntryWidth-1:0] a_entry_q;
@@ -90,7 +78,6 @@ module schedule_engine_a2at (
   logic [AddrWidth-1:0]  col_m_mem [SizeDepth];
   logic [IdWidth-1:0]    row_id_mem [SizeDepth];
   logic [AddrWidth-1:0]  row_m_mem [SizeDepth];
-
 
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
@@ -141,6 +128,8 @@ module schedule_engine_a2at (
 
   always_comb begin
     r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.message_words = AddrWidth'(1); regs_reset.size_x = 7'd1; regs_reset.size_y = 7'd1;
     load = 1'b0;
     load_word = '0;
     table_we = 1'b0;
@@ -155,9 +144,7 @@ module schedule_engine_a2at (
         schedule_engine_a2at_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInitCol;
-            r_d.t = '0;
-            r_d.acc = '0;
-            r_d.acc_m = '0;
+            {r_d.t, r_d.acc, r_d.acc_m} = '0;
           end
         end
         schedule_engine_a2at_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
@@ -186,9 +173,7 @@ module schedule_engine_a2at (
         if (r_q.t == r_q.size_x) begin
           r_d.nx_m = r_q.acc_m;
           r_d.state = StateInitRow;
-          r_d.t = '0;
-          r_d.acc = '0;
-          r_d.acc_m = '0;
+          {r_d.t, r_d.acc, r_d.acc_m} = '0;
         end else begin
           r_d.t = r_q.t + 7'd1;
           r_d.acc_m = r_q.acc_m + r_q.message_words;
@@ -208,8 +193,7 @@ module schedule_engine_a2at (
           r_d.fetch_done = KindNone;
           r_d.a_kind = KindNone;
           r_d.b_kind = KindNone;
-          r_d.position = '0;
-          r_d.group = '0;
+          {r_d.position, r_d.group} = '0;
           r_d.barrier_pending = 1'b0;
         end else begin
           r_d.t = r_q.t + 7'd1;
@@ -260,30 +244,29 @@ module schedule_engine_a2at (
           end
           // stage C: the output register
           load = r_q.b_kind != KindNone;
+          if (r_q.b_kind == KindSend || r_q.b_kind == KindCopy) begin
+            // both SENDs: to this node's area of every receiver, m words
+            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+            load_word.dst_offset = own_area;
+            load_word.length = r_q.message_words;
+          end
+          load_word.tag = r_q.b_tag;  // END is the zero word
           unique case (r_q.b_kind)
             KindSend: begin
-              load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
               load_word.controller = r_q.b_controller;
               load_word.route_hint = {4'b0000, r_q.b_hint};
               load_word.dest = IdWidth'(r_q.b_tx) + b_row_id_q;
               load_word.src_offset = b_col_m_q + b_row_m_q;
-              load_word.dst_offset = own_area;
-              load_word.length = r_q.message_words;
-              load_word.tag = r_q.b_tag;
             end
             KindCopy: begin
-              load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
               load_word.dest = r_q.self_id;
               load_word.src_offset = r_q.self_m;
-              load_word.dst_offset = own_area;
-              load_word.length = r_q.message_words;
-              load_word.tag = r_q.b_tag;
             end
-            KindBarrier: begin
-              load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-              load_word.tag = r_q.b_tag;
+            KindBarrier: load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
+            KindEnd: begin
+              r_d.state = StateIdle;
+              load_word.tag = '0;
             end
-            KindEnd: r_d.state = StateIdle;  // END is the zero word
             default: ;
           endcase
         end
@@ -310,31 +293,10 @@ module schedule_engine_a2at (
     if (stage_b_en) b_row_m_q <= row_m_mem[ty];
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      r_q <= '0;
-      r_q.message_words <= AddrWidth'(1);
-      r_q.size_x <= 7'd1;
-      r_q.size_y <= 7'd1;
-    end else begin
-      r_q <= r_d;
-    end
-  end
-
-  schedule_engine_output u_output (
-    .clk_i,
-    .rst_ni,
-    .cfg_we_i,
-    .running_i   (r_q.state != StateIdle),
-    .load_i      (load),
-    .load_word_i (load_word),
-    .out_ready_i,
-    .out_valid_o,
-    .out_desc_o,
-    .busy_o,
-    .cfg_write_o (cfg_write),
-    .can_load_o  (can_load)
-  );
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
+      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
+      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Register map and offset table contracts (immediate assertions on the

@@ -12,7 +12,7 @@
 //
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hd_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"
 );
@@ -21,25 +21,9 @@ module schedule_engine_hd (
   localparam logic [15:0] LocalTag = 16'h8000;
   localparam logic [3:0] MainUnits = 4'd8;
 
-  typedef enum logic [4:0] {
-    StateIdle     = 5'd0,
-    StateInit     = 5'd1,
-    StateMainSend = 5'd2,
-    StateMainWait = 5'd3,
-    StateS2Wait   = 5'd4,
-    StateS2Local  = 5'd5,
-    StateS2Lwait  = 5'd6,
-    StateDivSend  = 5'd7,
-    StateDivWait  = 5'd8,
-    StateStepPlan = 5'd9,
-    StatePart0    = 5'd10,
-    StatePart1    = 5'd11,
-    StateNetWait  = 5'd12,
-    StateHLocal   = 5'd13,
-    StateHLwait   = 5'd14,
-    StateBcast    = 5'd15,
-    StateEnd      = 5'd16
-  } state_e;
+  typedef enum logic [4:0] {StateIdle, StateInit, StateMainSend, StateMainWait, StateS2Wait, StateS2Local,
+    StateS2Lwait, StateDivSend, StateDivWait, StateStepPlan, StatePart0, StatePart1, StateNetWait, StateHLocal,
+    StateHLwait, StateBcast, StateEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -84,7 +68,7 @@ module schedule_engine_hd (
     logic                   two_parts;
     logic [7:0]             hint0;
   } regs_t;
-  regs_t r_d, r_q;
+  regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
   // ---- combinational helpers ------------------------------------------------
@@ -142,6 +126,8 @@ module schedule_engine_hd (
 
   always_comb begin
     r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
 
     load = 1'b0;
     load_end = 1'b0;
@@ -213,11 +199,7 @@ module schedule_engine_hd (
         r_d.self = (16'(board_tmp) << 3) + (16'(board_tmp) << 2) + 16'(r_q.unit);
         b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
         r_d.b = b_tmp;
-        r_d.count = '0;
-        r_d.abase = '0;
-        r_d.g = '0;
-        r_d.idx = '0;
-        r_d.bit_index = '0;
+        {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
         r_d.halving = 1'b1;
         r_d.lo = '0;
         r_d.len = b_tmp;
@@ -442,34 +424,12 @@ module schedule_engine_hd (
       load_word.length = w_len;
       load_word.tag = w_tag;
     end
-
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      r_q <= '0;
-      r_q.agg_units <= 3'd1;
-      r_q.halving <= 1'b1;
-    end else begin
-      r_q <= r_d;
-    end
-  end
-
-
-  schedule_engine_output u_output (
-    .clk_i,
-    .rst_ni,
-    .cfg_we_i,
-    .running_i   (r_q.state != StateIdle),
-    .load_i      (load),
-    .load_word_i (load_word),
-    .out_ready_i,
-    .out_valid_o,
-    .out_desc_o,
-    .busy_o,
-    .cfg_write_o (cfg_write),
-    .can_load_o  (can_load)
-  );
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
+      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
+      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // AGG_UNITS is 1, 2 or 4 (the planes of the board's aggregation units);

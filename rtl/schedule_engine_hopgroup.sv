@@ -18,7 +18,7 @@
 //
 // Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hopgroup_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_hopgroup (
 `include "schedule_engine_ports.svh"
 );
@@ -39,19 +39,8 @@ module schedule_engine_hopgroup (
   localparam int unsigned OptConcurrent = 4;
   localparam int unsigned OptBarriers = 5;
 
-  typedef enum logic [3:0] {
-    StateIdle     = 4'd0,
-    StateInit     = 4'd1,   // coordinate tables
-    StateDivide   = 4'd2,   // m / 3
-    StateGroup    = 4'd3,   // hopgroup: plan group gi
-    StateBarrier  = 4'd4,   // hopgroup: BARRIER tag-1 before step tag > 0
-    StateSelect   = 4'd5,   // hopgroup: set up the next run of the step
-    StateRun      = 4'd6,   // hopgroup: one SEND per label of the run
-    StateDCopy    = 4'd7,   // direct: local copy
-    StateDSend    = 4'd8,   // direct: SEND of one offset
-    StateDBarrier = 4'd9,   // direct: BARRIER after it
-    StateEnd      = 4'd10
-  } state_e;
+  typedef enum logic [3:0] {StateIdle, StateInit, StateDivide, StateGroup, StateBarrier, StateSelect, StateRun,
+    StateDCopy, StateDSend, StateDBarrier, StateEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -116,7 +105,7 @@ module schedule_engine_hopgroup (
     logic [Dims*IdWidth-1:0]    part_id;  // direct: target * stride
     logic [CountWidth-1:0]      remaining;
   } regs_t;
-  regs_t r_d, r_q;
+  regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
   logic [IdWidth-1:0]         rd_id_q;               // table read port (run setup)
   logic [AddrWidth-1:0]       rd_m_q;
@@ -126,7 +115,6 @@ module schedule_engine_hopgroup (
   logic [AddrWidth-1:0]       m_mem [Dims*64];
   logic                       table_we;
   logic                       table_re;
-
 
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
@@ -352,6 +340,9 @@ module schedule_engine_hopgroup (
 
   always_comb begin
     r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1;
+    regs_reset.size = {Dims{SizeWidth'(1)}}; regs_reset.stride_cur = CountWidth'(1);
     plan_p = '0;
     load = 1'b0;
     load_word = '0;
@@ -367,19 +358,10 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            r_d.dim = '0;
-            r_d.t = '0;
-            r_d.acc = '0;
-            r_d.acc_m = '0;
+            {r_d.dim, r_d.t, r_d.acc, r_d.acc_m} = '0;
             r_d.stride_cur = CountWidth'(1);
             r_d.mstride_cur = r_q.message_words;
-            r_d.self_id = '0;
-            r_d.self_m = '0;
-            r_d.rem = '0;
-            r_d.quot = '0;
-            r_d.group = '0;
-            r_d.tag = '0;
-            r_d.bank = '0;
+            {r_d.self_id, r_d.self_m, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -416,9 +398,7 @@ module schedule_engine_hopgroup (
           r_d.mstride[r_q.dim*AddrWidth +: AddrWidth] = r_q.mstride_cur;
           r_d.stride_cur = r_q.acc;
           r_d.mstride_cur = r_q.acc_m;
-          r_d.t = '0;
-          r_d.acc = '0;
-          r_d.acc_m = '0;
+          {r_d.t, r_d.acc, r_d.acc_m} = '0;
           if (r_q.dim == 2'd3) begin
             r_d.node_count = r_q.acc;
             r_d.bank_words = r_q.acc_m;
@@ -475,9 +455,7 @@ module schedule_engine_hopgroup (
             r_d.plan_poff[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
                                                     (plan_p[1:0] >= 2'd2 ? piece_words(2'd1) : '0);
           end
-          r_d.step = '0;
-          r_d.slot = '0;
-          r_d.sub = '0;
+          {r_d.step, r_d.slot, r_d.sub} = '0;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
       end
@@ -493,8 +471,7 @@ module schedule_engine_hopgroup (
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
-          r_d.slot = '0;
-          r_d.sub = '0;
+          {r_d.slot, r_d.sub} = '0;
           if (r_q.step + 8'd1 == r_q.group_steps) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
@@ -517,16 +494,13 @@ module schedule_engine_hopgroup (
           r_d.run_src = (r_q.bank[sel_piece] ? r_q.bank_words : '0) + sel_poff;
           r_d.run_dst = (r_q.bank[sel_piece] ? '0 : r_q.bank_words) + r_q.own_m[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
           if (r_q.sub == 2'd0) begin
-            r_d.run_hint = '0;
-            r_d.run_gap = '0;
-            r_d.run_slack = '0;
+            {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
           end else begin
             r_d.run_hint = (sel_negative ? 8'd2 : 8'd1) << {sel_dim, 1'b0};
             r_d.run_gap = pacing ? sel_flows - 8'd1 : 8'd0;
             r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
           end
-          r_d.digit = '0;
-          r_d.part = '0;
+          {r_d.digit, r_d.part} = '0;
           r_d.state = StateRun;
         end
       end
@@ -596,12 +570,7 @@ module schedule_engine_hopgroup (
           r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
         end
       end
-      StateEnd: begin
-        if (can_load) begin
-          load = 1'b1;  // END is the zero word
-          r_d.state = StateIdle;
-        end
-      end
+      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       default: r_d.state = StateIdle;
     endcase
   end
@@ -616,47 +585,23 @@ module schedule_engine_hopgroup (
     if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      r_q <= '0;
-      r_q.message_words <= AddrWidth'(1);
-      r_q.dims <= 3'd1;
-      r_q.size <= {Dims{SizeWidth'(1)}};
-      r_q.stride_cur <= CountWidth'(1);
-    end else begin
-      r_q <= r_d;
-    end
-  end
-
-  schedule_engine_output u_output (
-    .clk_i,
-    .rst_ni,
-    .cfg_we_i,
-    .running_i   (r_q.state != StateIdle),
-    .load_i      (load),
-    .load_word_i (load_word),
-    .out_ready_i,
-    .out_valid_o,
-    .out_desc_o,
-    .busy_o,
-    .cfg_write_o (cfg_write),
-    .can_load_o  (can_load)
-  );
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
+      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
+      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Register map contract (immediate assertions on the registers, as in
   // schedule_engine_a2a.sv): sizes 1..64 with coordinates below them; DIMS
   // 1..3 for a2a-hopgroup, 1..4 for the direct program.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni && r_q.state == StateInit) begin
-      for (int e = 0; e < Dims; e++)
-        assert (r_q.size[e*SizeWidth +: SizeWidth] >= SizeWidth'(1) &&
-                r_q.size[e*SizeWidth +: SizeWidth] <= SizeWidth'(64) &&
-                {1'b0, r_q.coord[e*CoordWidth +: CoordWidth]} < r_q.size[e*SizeWidth +: SizeWidth])
-          else $error("schedule_engine_hopgroup: SIZE%0d must be 1..64 and COORD%0d below it", e, e);
-      assert (r_q.dims >= 3'd1 && r_q.dims <= (r_q.algorithm == AlgorithmDirect ? 3'd4 : 3'd3))
-        else $error("schedule_engine_hopgroup: DIMS must be 1..3 (hopgroup) or 1..4 (direct)");
-    end
+  always_ff @(posedge clk_i) if (rst_ni && r_q.state == StateInit) begin
+    for (int e = 0; e < Dims; e++)
+      assert (r_q.size[e*SizeWidth +: SizeWidth] >= SizeWidth'(1) &&
+              r_q.size[e*SizeWidth +: SizeWidth] <= SizeWidth'(64) &&
+              {1'b0, r_q.coord[e*CoordWidth +: CoordWidth]} < r_q.size[e*SizeWidth +: SizeWidth])
+        else $error("schedule_engine_hopgroup: SIZE%0d must be 1..64 and COORD%0d below it", e, e);
+    assert (r_q.dims >= 3'd1 && r_q.dims <= (r_q.algorithm == AlgorithmDirect ? 3'd4 : 3'd3))
+      else $error("schedule_engine_hopgroup: DIMS must be 1..3 (hopgroup) or 1..4 (direct)");
   end
 `endif
 

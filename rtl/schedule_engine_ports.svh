@@ -4,7 +4,7 @@
 //
 // Handshake contract (descriptor side, valid/ready): out_valid_o is a
 // register output and does not depend on out_ready_i; a descriptor offered
-// and not taken stays offered and unchanged (rtl/common/schedule_engine_output.sv
+// and not taken stays offered and unchanged (rtl/common/schedule_engine_skeleton.sv
 // holds the register and asserts it).
 
   /// Clock; every register samples on its rising edge.

@@ -16,7 +16,7 @@
 //
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from twotree_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; output register: common/schedule_engine_output.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"
 );
@@ -30,18 +30,8 @@ module schedule_engine_twotree (
   localparam int unsigned AddrWidth = 20;
   localparam logic [15:0] LocalTag = 16'h8000;
 
-
-  typedef enum logic [3:0] {
-    StateIdle        = 4'd0,
-    StateDivide      = 4'd1,
-    StateSetup       = 4'd2,
-    StateStageLoad   = 4'd3,
-    StatePhaseSend   = 4'd4,
-    StatePhaseRecv   = 4'd5,
-    StateCombine     = 4'd6,
-    StateCombineWait = 4'd7,
-    StateEnd         = 4'd8
-  } state_e;
+  typedef enum logic [3:0] {StateIdle, StateDivide, StateSetup, StateStageLoad, StatePhaseSend, StatePhaseRecv,
+    StateCombine, StateCombineWait, StateEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -82,7 +72,7 @@ module schedule_engine_twotree (
     logic [CountWidth-1:0]      comb_dst;
     logic [CountWidth-1:0]      comb_len;
   } regs_t;
-  regs_t r_d, r_q;
+  regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
   // tables: one write port (configuration), one synchronous read port each
@@ -179,9 +169,10 @@ module schedule_engine_twotree (
 
   // ---- next state ---------------------------------------------------------
   logic                                load;
-  collnet_descriptor_pkg::descriptor_t word;
+  collnet_descriptor_pkg::descriptor_t load_word;
   logic                                can_load;
-  logic                                any;
+  logic                                phase_end;  // this phase (or the stage's load) ends: hls next_phase()
+  logic [3:0]                          fired;      // the stream whose block leaves (hls fire())
   logic [CountWidth-1:0]               h1;
   logic [BlockWidth:0]                 rem_shift;
   /* verilator lint_off UNUSEDSIGNAL */  // reserved table bits
@@ -191,12 +182,15 @@ module schedule_engine_twotree (
 
   always_comb begin
     r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.op = 3'd1; regs_reset.elements = CountWidth'(1); regs_reset.blocks = BlockWidth'(1);
     table_we = 1'b0;
     table_waddr = '0;
     hint_we = 1'b0;
     load = 1'b0;
-    word = '0;
-    any = 1'b0;
+    load_word = '0;
+    phase_end = 1'b0;
+    fired = '0;
     h1 = '0;
     rem_shift = '0;
     w = '0;
@@ -209,8 +203,7 @@ module schedule_engine_twotree (
           h1 = r_q.single ? r_q.elements : CountWidth'(({1'b0, r_q.elements} + (CountWidth+1)'(1)) >> 1);  // T1 gets the extra element
           r_d.half = {r_q.elements - h1, h1};
           r_d.tree_base1 = h1;
-          r_d.quot = '0;
-          r_d.rem = '0;
+          {r_d.quot, r_d.rem} = '0;
           r_d.div_bit = 5'd17;
           r_d.hint_ptr = '0;
           r_d.state = StateDivide;
@@ -267,8 +260,7 @@ module schedule_engine_twotree (
                        (AddrWidth'(r_q.elements) << 1) + AddrWidth'(r_q.elements),
                        AddrWidth'(r_q.elements) << 1,
                        AddrWidth'(r_q.elements)};
-        r_d.stage = '0;
-        r_d.ld = '0;
+        {r_d.stage, r_d.ld} = '0;
         r_d.state = r_q.stages == '0 ? StateEnd : StateStageLoad;
       end
       StateStageLoad: begin
@@ -298,83 +290,43 @@ module schedule_engine_twotree (
         if (r_q.ld != 3'(LoadCycles - 1)) begin
           r_d.ld = r_q.ld + 3'd1;
         end else begin
-          any = |r_d.s_active;
-          r_d.q = '0;
-          if (any) begin
-            r_d.state = StatePhaseSend;
-          end else begin
-            r_d.stage = r_q.stage + 3'd1;
-            r_d.ld = '0;
-            r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
-          end
+          phase_end = 1'b1;  // the stage's first phase next
         end
       end
       StatePhaseSend: begin
         if (!(send_fires && !can_load)) begin
           if (send_fires) begin
             load = 1'b1;
-            word.opcode = collnet_descriptor_pkg::OpcodeSend;
-            word.dtype = r_q.float64;
-            word.route_hint = hint_rd_q;
-            word.dest = send_partner;
-            word.src_offset = AddrWidth'(send_off);
-            word.dst_offset = (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off);
-            word.length = AddrWidth'(send_len);
-            word.tag = tag;
+            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+            load_word.dtype = r_q.float64;
+            load_word.route_hint = hint_rd_q;
+            load_word.dest = send_partner;
+            load_word.src_offset = AddrWidth'(send_off);
+            load_word.dst_offset = (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off);
+            load_word.length = AddrWidth'(send_len);
+            load_word.tag = tag;
             r_d.hint_ptr = r_q.hint_ptr + 10'd1;
-            for (int i = 0; i < 2; i++) begin
-              if (send_e == i[0]) begin
-                r_d.s_off[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
-                r_d.s_k[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
-                r_d.s_len[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
-                r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
-                r_d.s_active[i] = !r_q.s_last[i];
-                r_d.s_last[i] = f_last[i];
-              end
-            end
+            fired[send_e ? 1 : 0] = 1'b1;
           end
           if (recv_fires) begin
             r_d.state = StatePhaseRecv;
           end else begin
-            any = |r_d.s_active;
-            r_d.q = r_q.q + PhaseWidth'(1);
-            if (!any) begin
-              r_d.stage = r_q.stage + 3'd1;
-              r_d.ld = '0;
-              r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
-            end
+            phase_end = 1'b1;
           end
         end
       end
       StatePhaseRecv: begin
         if (can_load) begin
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          word.length = AddrWidth'(1);
-          word.tag = tag;
+          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
+          load_word.length = AddrWidth'(1);
+          load_word.tag = tag;
           r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
           r_d.comb_dst = recv_off;
           r_d.comb_len = recv_len;
-          for (int i = 2; i < 4; i++) begin
-            if (recv_e == i[0]) begin
-              r_d.s_off[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
-              r_d.s_k[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
-              r_d.s_len[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
-              r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
-              r_d.s_active[i] = !r_q.s_last[i];
-              r_d.s_last[i] = f_last[i];
-            end
-          end
+          fired[recv_e ? 3 : 2] = 1'b1;
           if (r_q.broadcast) begin
-            any = |r_d.s_active;
-            r_d.q = r_q.q + PhaseWidth'(1);
-            if (any) begin
-              r_d.state = StatePhaseSend;
-            end else begin
-              r_d.stage = r_q.stage + 3'd1;
-              r_d.ld = '0;
-              r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
-            end
+            phase_end = 1'b1;
           end else begin
             r_d.state = StateCombine;
           end
@@ -384,43 +336,53 @@ module schedule_engine_twotree (
         if (can_load) begin
           // spec twotree-leafspine: fixed-order reduction, one arrival at a time
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          word.op = r_q.op;
-          word.dtype = r_q.float64;
-          word.dest = r_q.self;
-          word.src_offset = r_q.comb_src;
-          word.dst_offset = AddrWidth'(r_q.comb_dst);
-          word.length = AddrWidth'(r_q.comb_len);
-          word.tag = LocalTag + tag;
+          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+          load_word.op = r_q.op;
+          load_word.dtype = r_q.float64;
+          load_word.dest = r_q.self;
+          load_word.src_offset = r_q.comb_src;
+          load_word.dst_offset = AddrWidth'(r_q.comb_dst);
+          load_word.length = AddrWidth'(r_q.comb_len);
+          load_word.tag = LocalTag + tag;
           r_d.state = StateCombineWait;
         end
       end
       StateCombineWait: begin
         if (can_load) begin
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          word.length = AddrWidth'(1);
-          word.tag = LocalTag + tag;
-          any = |r_d.s_active;
-          r_d.q = r_q.q + PhaseWidth'(1);
-          if (any) begin
-            r_d.state = StatePhaseSend;
-          end else begin
-            r_d.stage = r_q.stage + 3'd1;
-            r_d.ld = '0;
-            r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
-          end
+          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
+          load_word.length = AddrWidth'(1);
+          load_word.tag = LocalTag + tag;
+          phase_end = 1'b1;
         end
       end
-      StateEnd: begin
-        if (can_load) begin
-          load = 1'b1;
-          word = '0;  // END
-          r_d.state = StateIdle;
-        end
-      end
+      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       default: r_d.state = StateIdle;
     endcase
+
+    // the stream that fired moves to its next block (hls: fire())
+    for (int i = 0; i < 4; i++) begin
+      if (fired[i]) begin
+        r_d.s_off[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
+        r_d.s_k[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
+        r_d.s_len[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
+        r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
+        r_d.s_active[i] = !r_q.s_last[i];
+        r_d.s_last[i] = f_last[i];
+      end
+    end
+    // the next phase, or the next stage once every stream of this one is
+    // done (hls: next_phase(), advance_stage()); a stage starts at phase 0
+    if (phase_end) begin
+      r_d.q = r_q.state == StateStageLoad ? '0 : r_q.q + PhaseWidth'(1);
+      if (|r_d.s_active) begin
+        r_d.state = StatePhaseSend;
+      end else begin
+        r_d.stage = r_q.stage + 3'd1;
+        r_d.ld = '0;
+        r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
+      end
+    end
   end
 
   // ---- tables: one write port, one synchronous read port each --------------
@@ -433,32 +395,10 @@ module schedule_engine_twotree (
     if (!hint_we) hint_rd_q <= hints_q[r_d.hint_ptr];
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      r_q <= '0;
-      r_q.op <= 3'd1;
-      r_q.elements <= CountWidth'(1);
-      r_q.blocks <= BlockWidth'(1);
-    end else begin
-      r_q <= r_d;
-    end
-  end
-
-
-  schedule_engine_output u_output (
-    .clk_i,
-    .rst_ni,
-    .cfg_we_i,
-    .running_i   (r_q.state != StateIdle),
-    .load_i      (load),
-    .load_word_i (word),
-    .out_ready_i,
-    .out_valid_o,
-    .out_desc_o,
-    .busy_o,
-    .cfg_write_o (cfg_write),
-    .can_load_o  (can_load)
-  );
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
+      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
+      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Immediate assertions on the registers, as in schedule_engine_a2a.sv.

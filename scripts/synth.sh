@@ -20,10 +20,17 @@ for arg in "$@"; do
     *) blocks+=("$arg") ;;
   esac
 done
+# Every block is read with the packages (the descriptor's first) and the
+# shared modules (rtl/common/); `include files are found in rtl/.
 package="$root/rtl/collnet_descriptor_pkg.sv"
+support=("$package")
+for f in "$root"/rtl/*_pkg.sv "$root"/rtl/common/*.sv; do
+  [ "$f" = "$package" ] || support+=("$f")
+done
+package="-I$root/rtl ${support[*]}"
 if [ ${#blocks[@]} -eq 0 ]; then
   for f in "$root"/rtl/*.sv; do
-    [ "$f" = "$package" ] || blocks+=("$(basename "$f" .sv)")
+    case "$f" in *_pkg.sv) ;; *) blocks+=("$(basename "$f" .sv)") ;; esac
   done
 fi
 mkdir -p "$out"

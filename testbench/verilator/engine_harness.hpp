@@ -93,16 +93,12 @@ class EngineHarness {
   int rtl_assertion_errors(const std::vector<CfgWrite>& writes, int cycles) {
     const int errors = rtl_.assertion_errors([&] {
       reset();
-      const auto rtl_cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
-        rtl_->cfg_we_i = we;
-        rtl_->cfg_addr_i = addr;
-        rtl_->cfg_wdata_i = data;
-        rtl_->out_ready_i = 1;
-        rtl_->eval();
+      const auto rtl_cycle = [&](const Inputs& in) {
+        drive(in);
         rtl_.clock_edge();
       };
-      for (const auto& w : writes) rtl_cycle(true, w.addr, w.data);
-      for (int c = 0; c < cycles; ++c) rtl_cycle(false, 0, 0);
+      for (const auto& w : writes) rtl_cycle({true, w.addr, w.data, true});
+      for (int c = 0; c < cycles; ++c) rtl_cycle({false, 0, 0, true});
     });
     reset();
     return errors;
@@ -122,24 +118,24 @@ class EngineHarness {
 
  private:
   void reset() {
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->cfg_we_i = 0;
-    rtl_->out_ready_i = 0;
-    rtl_->eval();
-    rtl_.clock_edge();
-    rtl_.clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    rtl_.reset([](Model& m) {
+      m.cfg_we_i = 0;
+      m.out_ready_i = 0;
+    });
   }
 
-  Outputs cycle(const std::string& where, const Inputs& in) {
-    const Outputs hls = hls_.step(in);
+  /// The RTL's inputs of this cycle, evaluated (the clock still low).
+  void drive(const Inputs& in) {
     rtl_->cfg_we_i = in.cfg_we;
     rtl_->cfg_addr_i = in.cfg_addr;
     rtl_->cfg_wdata_i = in.cfg_wdata;
     rtl_->out_ready_i = in.out_ready;
     rtl_->eval();
+  }
+
+  Outputs cycle(const std::string& where, const Inputs& in) {
+    const Outputs hls = hls_.step(in);
+    drive(in);
     DescriptorWord rtl_word;
     rtl_word.lo = std::uint64_t{rtl_->out_desc_o[0]} | (std::uint64_t{rtl_->out_desc_o[1]} << 32);
     rtl_word.hi = std::uint64_t{rtl_->out_desc_o[2]} | (std::uint64_t{rtl_->out_desc_o[3]} << 32);

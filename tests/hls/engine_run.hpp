@@ -44,4 +44,25 @@ EngineRun run_engine(Engine& engine, const std::vector<hls::EngineWrite>& writes
   return run;
 }
 
+/// Whether `words` is `program` (Descriptors) word for word; a failure
+/// names the first difference.
+template <typename Program>
+::testing::AssertionResult equals_program(const std::vector<DescriptorWord>& words, const Program& program) {
+  if (words.size() != program.size())
+    return ::testing::AssertionFailure() << words.size() << " descriptors, reference " << program.size();
+  for (std::size_t i = 0; i < program.size(); ++i)
+    if (words[i] != program[i].pack()) return ::testing::AssertionFailure() << "descriptor " << i << " differs";
+  return ::testing::AssertionSuccess();
+}
+
+/// A consumer stalled in 3 cycles of 4 at random (seeded), or never.
+struct RandomStall {
+  bool back_pressure = true;
+  std::uint64_t lcg = 7;
+  bool operator()(std::uint64_t /*cycle*/) {
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return back_pressure && (lcg >> 62) != 0;
+  }
+};
+
 }  // namespace collnet::testing

@@ -1,13 +1,18 @@
-// The output register every schedule engine shares (hls/schedule_engine.hpp,
-// ScheduleEngine::step): the descriptor offered on the valid/ready port,
-// busy, and the configuration gate.
+// What every schedule engine shares (hls/schedule_engine.hpp,
+// ScheduleEngine::step): its registers (a packed struct regs_t of the engine,
+// passed flat: the engine computes regs_d_i from regs_q_o and the inputs),
+// their reset, the output register with the descriptor offered on the
+// valid/ready port, busy, and the configuration gate.
 //
 // A cycle in which the engine loads a descriptor (load_i, only while
 // can_load_o) offers it from the next cycle on; a descriptor taken
 // (out_ready_i) and not replaced leaves the port empty. busy_o is 1 while the
 // engine runs (running_i: its state is not idle) or a descriptor is offered;
 // a configuration write is taken (cfg_write_o) only while busy_o is 0.
-module schedule_engine_output (
+module schedule_engine_skeleton #(
+  /// Width of the engine's register struct ($bits(r_q)).
+  parameter int unsigned RegsWidth = 1
+) (
   /// Clock; every register samples on its rising edge.
   input  logic                                clk_i,
   /// Reset, active low, synchronous to clk_i.
@@ -31,7 +36,13 @@ module schedule_engine_output (
   /// The configuration write of this cycle is taken.
   output logic                                cfg_write_o,
   /// The output register is empty or being taken: the engine may load.
-  output logic                                can_load_o
+  output logic                                can_load_o,
+  /// The engine's registers: next value.
+  input  logic [RegsWidth-1:0]                regs_d_i,
+  /// The engine's registers: value after reset.
+  input  logic [RegsWidth-1:0]                regs_reset_i,
+  /// The engine's registers: current value.
+  output logic [RegsWidth-1:0]                regs_q_o
 );
 
   logic                                out_valid_q;
@@ -42,6 +53,11 @@ module schedule_engine_output (
   assign busy_o      = running_i || out_valid_q;
   assign cfg_write_o = cfg_we_i && !busy_o;
   assign can_load_o  = !out_valid_q || out_ready_i;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) regs_q_o <= regs_reset_i;
+    else regs_q_o <= regs_d_i;
+  end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
