@@ -93,6 +93,10 @@ constexpr std::uint32_t mask(unsigned width) {
 template <typename Engine>
 class ScheduleEngine {
  public:
+  static constexpr unsigned addr_width = descriptor_layout::src_offset.width;  // word addresses (20)
+  static constexpr unsigned id_width = descriptor_layout::dest.width;          // endpoint ids (16)
+  static constexpr unsigned tag_width = descriptor_layout::tag.width;          // tags (16)
+
   /// The outputs of this cycle (registers only).
   [[nodiscard]] EngineOutputs outputs() const {
     return {out_valid_q_, out_q_, engine().r_.state != Engine::State::idle || out_valid_q_};

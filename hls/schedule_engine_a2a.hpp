@@ -54,7 +54,6 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   static constexpr int dims = 4;
   static constexpr unsigned size_width = 16;   // n_d, c_d
   static constexpr unsigned count_width = 17;  // node counts and strides, up to 65536
-  static constexpr unsigned addr_width = 20;   // word addresses, up to 2^20 - 1
   static constexpr unsigned group_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5, barrier = 6 };

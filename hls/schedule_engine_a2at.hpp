@@ -59,9 +59,6 @@ namespace collnet::hls {
 
 class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
  public:
-  static constexpr unsigned addr_width = 20;
-  static constexpr unsigned id_width = 16;
-  static constexpr unsigned tag_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t { idle = 0, init_col = 1, init_row = 2, run = 3 };
   /// What a pipeline stage holds.

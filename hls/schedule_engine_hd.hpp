@@ -85,7 +85,6 @@ inline std::vector<EngineWrite> hd_engine_writes(bool conventional, bool bandwid
 
 class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
  public:
-  static constexpr unsigned addr_width = 20;
   static constexpr std::uint32_t main_units = 8;
   static constexpr std::uint32_t units_per_board = 12;
   static constexpr std::uint32_t local_tag = 0x8000;

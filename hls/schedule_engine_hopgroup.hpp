@@ -69,9 +69,6 @@ namespace collnet::hls {
 class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
  public:
   static constexpr int max_dims = 4;
-  static constexpr unsigned addr_width = 20;
-  static constexpr unsigned id_width = 16;
-  static constexpr unsigned tag_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t {
     idle = 0,

@@ -155,7 +155,6 @@ module schedule_engine_a2a (
     end
 
     unique case (r_q.state)
-      StateIdle: ;
       StateInit: begin
         // count runs 0..n_d with acc = count x stride_d (hls: init_step())
         if (r_q.count == CountWidth'(r_q.size[r_q.dim*SizeWidth +: SizeWidth])) begin
@@ -257,14 +256,10 @@ module schedule_engine_a2a (
         end
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
+      StateIdle: ;
       default: r_d.state = StateIdle;
     endcase
   end
-
-  // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
-      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
-      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Register map contracts, checked in every cycle of the start-up (immediate
@@ -278,5 +273,9 @@ module schedule_engine_a2a (
         else $error("schedule_engine_a2a: COORD%0d must be below SIZE%0d", d, d);
   end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

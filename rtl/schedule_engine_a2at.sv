@@ -165,7 +165,6 @@ module schedule_engine_a2at (
     end
 
     unique case (r_q.state)
-      StateIdle: ;
       StateInitCol: begin
         // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (hls: init_col)
         col_we = r_q.t < r_q.size_x;
@@ -271,6 +270,7 @@ module schedule_engine_a2at (
           endcase
         end
       end
+      StateIdle: ;
       default: r_d.state = StateIdle;
     endcase
   end
@@ -293,11 +293,6 @@ module schedule_engine_a2at (
     if (stage_b_en) b_row_m_q <= row_m_mem[ty];
   end
 
-  // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
-      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
-      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
-
 `ifndef SYNTHESIS
   // Register map and offset table contracts (immediate assertions on the
   // registers, as in schedule_engine_a2a.sv).
@@ -314,5 +309,9 @@ module schedule_engine_a2at (
         else $error("schedule_engine_a2at: table offset not shorter than its ring");
   end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

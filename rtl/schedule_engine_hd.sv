@@ -173,7 +173,6 @@ module schedule_engine_hd (
     end
 
     unique case (r_q.state)
-      StateIdle: ;
       StateInit: begin
         // dimension order: wxyz = every dimension of size > 1; bandwidth =
         // size 2 first, then size 4 (spec embodiment 2)
@@ -376,6 +375,7 @@ module schedule_engine_hd (
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
+      StateIdle: ;
       default: r_d.state = StateIdle;
     endcase
 
@@ -426,11 +426,6 @@ module schedule_engine_hd (
     end
   end
 
-  // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
-      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
-      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
-
 `ifndef SYNTHESIS
   // AGG_UNITS is 1, 2 or 4 (the planes of the board's aggregation units);
   // an immediate assertion on the registers, as in schedule_engine_a2a.sv.
@@ -440,5 +435,9 @@ module schedule_engine_hd (
         else $error("schedule_engine_hd: AGG_UNITS = %0d, accepted 1, 2, 4", r_q.agg_units);
   end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

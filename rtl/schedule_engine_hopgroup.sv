@@ -379,7 +379,6 @@ module schedule_engine_hopgroup (
     end
 
     unique case (r_q.state)
-      StateIdle: ;
       StateInit: begin
         // t*stride_d, t*stride_d*m for t < n_d; own share at t = c_d; next stride at t = n_d
         table_we = r_q.t < size_of(r_q.size, r_q.dim);
@@ -571,6 +570,7 @@ module schedule_engine_hopgroup (
         end
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
+      StateIdle: ;
       default: r_d.state = StateIdle;
     endcase
   end
@@ -584,11 +584,6 @@ module schedule_engine_hopgroup (
     if (table_we) m_mem[{r_q.dim, r_q.t[5:0]}] <= r_q.acc_m;
     if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
   end
-
-  // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
-      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
-      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 `ifndef SYNTHESIS
   // Register map contract (immediate assertions on the registers, as in
@@ -604,5 +599,9 @@ module schedule_engine_hopgroup (
       else $error("schedule_engine_hopgroup: DIMS must be 1..3 (hopgroup) or 1..4 (direct)");
   end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

@@ -235,7 +235,6 @@ module schedule_engine_twotree (
     end
 
     unique case (r_q.state)
-      StateIdle: ;
       StateDivide: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
@@ -357,6 +356,7 @@ module schedule_engine_twotree (
         end
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
+      StateIdle: ;
       default: r_d.state = StateIdle;
     endcase
 
@@ -395,11 +395,6 @@ module schedule_engine_twotree (
     if (!hint_we) hint_rd_q <= hints_q[r_d.hint_ptr];
   end
 
-  // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o,
-      .out_desc_o, .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write),
-      .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
-
 `ifndef SYNTHESIS
   // Immediate assertions on the registers, as in schedule_engine_a2a.sv.
   always_ff @(posedge clk_i) begin
@@ -413,5 +408,9 @@ module schedule_engine_twotree (
       assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
   end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

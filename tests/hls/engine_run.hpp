@@ -55,6 +55,25 @@ template <typename Program>
   return ::testing::AssertionSuccess();
 }
 
+/// Runs `engine` on endpoints 0..endpoints-1, loaded with `writes_of(e)`,
+/// and requires each stream to be `programs[e]`; stops at the first
+/// mismatch (a failure naming `where(e)`). Returns the descriptors compared.
+template <typename Engine, typename WritesOf, typename Programs, typename Stall, typename Where>
+std::int64_t compare_endpoints(Engine& engine, std::size_t endpoints, WritesOf&& writes_of, const Programs& programs,
+                               Stall stall, Where&& where, std::uint64_t max_cycles = 1'000'000) {
+  std::int64_t words = 0;
+  for (std::size_t e = 0; e < endpoints; ++e) {
+    const auto same = equals_program(run_engine(engine, writes_of(e), stall, max_cycles).words, programs[e]);
+    EXPECT_TRUE(same) << where(e);
+    if (!same) return words;
+    words += static_cast<std::int64_t>(programs[e].size());
+  }
+  return words;
+}
+
+/// A consumer that is always ready.
+inline bool never(std::uint64_t /*cycle*/) { return false; }
+
 /// A consumer stalled in 3 cycles of 4 at random (seeded), or never.
 struct RandomStall {
   bool back_pressure = true;

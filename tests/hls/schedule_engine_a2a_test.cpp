@@ -16,9 +16,6 @@
 #include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::EngineInputs;
 using collnet::hls::A2aScheduleEngine;
 namespace reg = collnet::hls::a2a_engine_reg;
 

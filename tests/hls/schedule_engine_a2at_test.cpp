@@ -16,9 +16,6 @@
 #include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::EngineInputs;
 using collnet::hls::A2atScheduleEngine;
 namespace reg = collnet::hls::a2at_engine_reg;
 namespace cc = collnet::collectives;
@@ -47,7 +44,6 @@ std::vector<Write> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOr
   return w;
 }
 
-using collnet::testing::EngineRun;
 using collnet::testing::run_engine;
 
 void expect_engine_equals_reference(const std::string& topology, int nct, const char* order, std::uint32_t m,

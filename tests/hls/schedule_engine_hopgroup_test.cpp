@@ -19,9 +19,6 @@
 #include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::EngineInputs;
 using collnet::hls::HopgroupScheduleEngine;
 namespace reg = collnet::hls::hopgroup_engine_reg;
 

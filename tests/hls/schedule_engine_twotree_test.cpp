@@ -19,18 +19,11 @@
 
 namespace cc = collnet::collectives;
 using collnet::Descriptor;
-using collnet::DescriptorWord;
 using collnet::hls::TwotreeScheduleEngine;
 using collnet::testing::Case;
 using collnet::testing::describe;
 
 namespace {
-
-template <typename Stall>
-std::vector<DescriptorWord> run_engine(TwotreeScheduleEngine& engine, const std::vector<collnet::hls::EngineWrite>& writes,
-                                       Stall stall) {
-  return collnet::testing::run_engine(engine, writes, stall).words;
-}
 
 /// The case's reference schedule and the loader's writes, then the engine on
 /// every endpoint. Returns the descriptors compared.
@@ -38,19 +31,12 @@ template <typename Stall>
 std::int64_t check_case(const Case& c, collnet::ReceiveOp op, collnet::DataType dtype, Stall stall) {
   const auto build = collnet::testing::build_twotree_case(c, op, dtype);
   TwotreeScheduleEngine engine;
-  std::int64_t words = 0;
-  for (std::size_t e = 0; e < build.writes.size(); ++e) {
-    const auto got = run_engine(engine, build.writes[e], stall);
-    const auto& ref = build.reference.programs[e];
-    const auto same = collnet::testing::equals_program(got, ref);
-    EXPECT_TRUE(same) << describe(c) << " endpoint " << e;
-    if (!same) return words;
-    words += static_cast<std::int64_t>(ref.size());
-  }
-  return words;
+  return collnet::testing::compare_endpoints(
+      engine, build.writes.size(), [&](std::size_t e) { return build.writes[e]; }, build.reference.programs, stall,
+      [&](std::size_t e) { return describe(c) + " endpoint " + std::to_string(e); });
 }
 
-auto never = [](std::uint64_t) { return false; };
+using collnet::testing::never;
 
 }  // namespace
 
