@@ -1,6 +1,9 @@
 #include "systemc/network.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "topology/grid.hpp"
 
 namespace collnet::systemc {
 
@@ -15,6 +18,12 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +
                       " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
                       " (got " + std::to_string(config_.vcs) + "); or set dateline: false");
+  if (config_.dateline_whole_dimension) {
+    const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
+    if (grid == nullptr || !grid->torus())
+      throw ConfigError("key 'dateline_class': whole-dimension applies to a torus, not " + topology.name() +
+                        "; accepted here: from-wrap");
+  }
   const topology::Graph& g = topology.graph();
 
   for (std::size_t n = 0; n < g.node_count(); ++n) {
@@ -80,6 +89,18 @@ void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, to
     at = l.dst;
   }
   if (at != g.endpoint_node(dst)) throw std::logic_error("route of " + topology_.name() + " ends elsewhere");
+  if (config_.dateline_whole_dimension) {
+    // A run of hops in one dimension that reaches the wrap link takes class 1
+    // from its first hop on.
+    for (std::size_t first = 0; first < route.size();) {
+      const std::int8_t dim = g.link(route[first].link).dim;
+      std::size_t end = first;
+      std::uint8_t cls = 0;
+      while (end < route.size() && g.link(route[end].link).dim == dim) cls = std::max(cls, route[end++].vc_class);
+      for (std::size_t i = first; i < end; ++i) steps[i].vc_class = cls;
+      first = end;
+    }
+  }
 }
 
 PacketId Network::create_packet(const PacketHeader& header) {

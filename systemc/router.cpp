@@ -18,6 +18,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       depth_(config.buffer_flits),
       routing_delay_(config.routing_delay),
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
+      credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       cut_through_(config.switching == Switching::virtual_cut_through),
       allocator_iterations_(config.allocator_iterations),
       output_first_(config.allocator == Allocator::output_first),
@@ -44,6 +45,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   port_flits_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
   owned_.assign(ports * vcs, 0);
+  if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   // Class k owns VCs v with floor(v * classes / vcs) == k (contiguous blocks).
   const int classes = std::max(vc_classes, 1);
   if (classes > vcs_)
@@ -159,7 +161,7 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_);
 }
 
-int Router::free_vc(const InputVc& ivc) const {
+int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
   int first = 0;
   int end = vcs_;
   if (ivc.want_class != kAnyClass) {
@@ -169,7 +171,9 @@ int Router::free_vc(const InputVc& ivc) const {
   }
   for (int v = first; v < end; ++v) {
     const std::size_t o = index(ivc.want_port, v);
-    if (owned_[o] == 0 && credits_[o] >= ivc.need) return v;
+    if (owned_[o] != 0 || credits_[o] < ivc.need) continue;
+    if (vc_reusable_at_.empty() || vc_reusable_at_[o] <= now) return v;
+    retry = std::min(retry, vc_reusable_at_[o]);
   }
   return -1;
 }
@@ -239,7 +243,7 @@ Cycle Router::evaluate(Cycle now) {
           continue;
         }
         o = ivc.want_port;
-        ov = free_vc(ivc);
+        ov = free_vc(ivc, now, next);
         if (ov < 0) continue;
       }
       sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
@@ -450,9 +454,12 @@ void Router::apply(const Grant& g, Cycle now) {
   --credits_[o];
   f.vc = g.out_vc;
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
-  in_links_[g.in_port]->send_credit(g.in_vc, now);
+  in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
   if (f.tail()) {
     owned_[o] = 0;
+    // Separate stages: the VC allocator sees the release next cycle, and its
+    // winner bids for the switch the cycle after (router_config.hpp).
+    if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;
     ivc.out_port = -1;
   }
   activity_.moved(now);

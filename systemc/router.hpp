@@ -140,7 +140,9 @@ class Router final : public Clocked {
   }
   void front_changed(InputVc& ivc, std::size_t slot, Cycle base);
   /// A free output VC able to take the front head of `ivc`, or -1.
-  [[nodiscard]] int free_vc(const InputVc& ivc) const;
+  /// A free output VC for the head of `ivc`, or -1; `retry` is lowered to the
+  /// cycle a released VC becomes allocatable (separate VC allocation).
+  [[nodiscard]] int free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const;
   void apply(const Grant& grant, Cycle now);
   /// Match the gathered candidates (Scratch) to outputs; grants go to
   /// Scratch::grants. See router_config.hpp, key `allocator`.
@@ -154,6 +156,7 @@ class Router final : public Clocked {
   int depth_;
   int routing_delay_;
   Cycle pipeline_delay_;
+  Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool cut_through_;
   int allocator_iterations_;
   bool output_first_;
@@ -175,6 +178,10 @@ class Router final : public Clocked {
   std::vector<int> port_flits_;         // flits buffered per input port
   std::vector<std::int32_t> credits_;   // [out port][vc]
   std::vector<std::uint8_t> owned_;     // [out port][vc]
+  // Separate VC allocation stage (vc_allocator_stage): first cycle in which a
+  // new head may be given the output VC after a tail released it; empty
+  // when the stage is combined.
+  std::vector<Cycle> vc_reusable_at_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
   std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;

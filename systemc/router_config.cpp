@@ -19,6 +19,8 @@ void RouterConfig::validate() const {
   require(link_latency >= 1 && link_latency <= 1000, "link_latency", "1..1000", link_latency);
   require(nic_latency >= 1 && nic_latency <= 1000, "nic_latency", "1..1000", nic_latency);
   require(age_width >= 0 && age_width <= 63, "age_width", "0..63", age_width);
+  require(credit_release_delay >= 0 && credit_release_delay <= allocation_delay, "credit_release_delay",
+          "0..allocation_delay", credit_release_delay);
   require(allocator_iterations >= 1 && allocator_iterations <= 4, "allocator_iterations", "1..4",
           allocator_iterations);
   (void)find_arbitration(arbitration);
@@ -50,6 +52,20 @@ const std::vector<KeyDoc>& router_keys() {
        "left unmatched by a round try again with their other VCs; priorities move on first-round grants only", "1", "1..4"},
       {"dateline", "use the topology's dateline VC classes (torus); false lets a packet use any VC", "true",
        "true, false"},
+      {"credit_release_delay", "cycles after a flit's allocation decision at which its input buffer slot is "
+                               "freed and its credit leaves upstream: 0 = in the decision cycle; a router with "
+                               "separate VC and switch allocation stages reads the flit out of its buffer at switch "
+                               "allocation, 1 cycle after the VC allocation decision", "0",
+       "0..allocation_delay"},
+      {"vc_allocator_stage", "combined (one allocation decision gives a head its output VC and the switch) or "
+                             "separate (VC allocation is a pipeline stage of its own: an output VC released by a "
+                             "tail is granted to a new head by the VC allocator in the next cycle, and that head "
+                             "bids for the switch in the cycle after; zero-load latency stays router_delay)",
+       "combined", "combined, separate"},
+      {"dateline_class", "torus: which hops of a packet take dateline VC class 1: from-wrap (the wrap link and "
+                         "the hops after it in that dimension) or whole-dimension (every hop of a dimension whose "
+                         "route wraps, chosen when the packet enters the dimension; class 0 otherwise)",
+       "from-wrap", "from-wrap, whole-dimension"},
   };
   return keys;
 }
@@ -70,6 +86,11 @@ RouterConfig router_config_from(const Params& params) {
   c.traversal_delay = total - c.routing_delay - c.allocation_delay;
   c.link_latency = static_cast<int>(params.integer("link_latency", 1, 1, 1000));
   c.dateline = params.boolean("dateline", true);
+  c.separate_vc_allocation =
+      params.choice("vc_allocator_stage", "combined", {"combined", "separate"}) == "separate";
+  c.credit_release_delay = static_cast<int>(params.integer("credit_release_delay", 0, 0, c.allocation_delay));
+  c.dateline_whole_dimension =
+      params.choice("dateline_class", "from-wrap", {"from-wrap", "whole-dimension"}) == "whole-dimension";
   c.allocator = params.choice("allocator", "input-first", {"input-first", "output-first"}) == "output-first"
                     ? Allocator::output_first
                     : Allocator::input_first;

@@ -46,6 +46,16 @@ struct RouterConfig {
   std::string arbitration = "age";
   int age_width = 0;           // bits of the age counter; 0 = exact
   bool dateline = true;        // VC classes from the topology's dateline
+  /// Dateline class 1 for the whole of a dimension whose route wraps (chosen
+  /// when the packet enters the dimension), instead of from the wrap link on.
+  bool dateline_whole_dimension = false;
+  /// Cycles from the allocation decision to the release of the flit's buffer
+  /// slot and the departure of its credit upstream (0: at the decision).
+  int credit_release_delay = 0;
+  /// VC allocation as a pipeline stage of its own before switch allocation
+  /// (a head bids for the switch the cycle after it won its output VC), not
+  /// one decision for both.
+  bool separate_vc_allocation = false;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)

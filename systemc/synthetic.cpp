@@ -28,8 +28,10 @@ const std::vector<KeyDoc>& synthetic_keys() {
       {"packets_per_node", "closed run: each endpoint sends this many packets, then the run ends when all arrive "
                            "(0: open loop with warm-up and window)", "0", "0..100000000"},
       {"seed", "random seed of the traffic sources", "1", "0..2^63"},
-      {"route_direction", "torus/mesh route hint of every packet: minimal (ties +), plus or minus only",
-       "minimal", "minimal, plus, minus"},
+      {"route_direction", "torus/mesh route hint of every packet: minimal (a half-way tie goes +), "
+                          "minimal-random-tie (a half-way tie goes + or - at random, drawn per packet and "
+                          "dimension), plus or minus only",
+       "minimal", "minimal, minimal-random-tie, plus, minus"},
       {"traffic_shift", "offset per dimension of the neighbour pattern", "1", "-65536..65536"},
       {"hotspot_node", "destination endpoint of the hotspot pattern", "0", "0..endpoints-1"},
       {"hotspot_fraction", "share of packets sent to the hotspot", "0.2", "0..1"},
@@ -54,18 +56,20 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.load.periodic = params.choice("injection_process", "bernoulli", {"bernoulli", "periodic"}) == "periodic";
   s.load.packets_per_node = static_cast<std::uint64_t>(params.integer("packets_per_node", 0, 0, 100000000));
   s.load.seed = static_cast<std::uint64_t>(params.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  const std::string direction = params.choice("route_direction", "minimal", {"minimal", "plus", "minus"});
+  const std::string direction =
+      params.choice("route_direction", "minimal", {"minimal", "minimal-random-tie", "plus", "minus"});
   s.warmup_cycles = static_cast<Cycle>(params.integer("warmup_cycles", 1000, 0, 100000000));
   s.measure_cycles = static_cast<Cycle>(params.integer("measure_cycles", 10000, 1, 100000000));
   s.drain_cycles = static_cast<Cycle>(params.integer("drain_cycles", 50000, 0, 100000000));
   s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
   s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
-  if (direction != "minimal") {
+  s.load.random_ties = direction == "minimal-random-tie";
+  s.route_direction = direction;
+  if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
     topology::RouteHint hint = 0;
     for (int dim = 0; dim < 4; ++dim) hint |= topology::Grid::direction_hint(dim, d);
     s.load.route_hint = hint;
-    s.grid_direction_hint = true;
   }
   return s;
 }
@@ -104,8 +108,8 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(s.load.packet_flits));
   if (!(s.load.injection_rate >= 0.0 && s.load.injection_rate <= 1.0))
     throw ConfigError("key 'injection_rate': expected 0..1 flits per endpoint per cycle");
-  if (s.grid_direction_hint && dynamic_cast<const topology::Grid*>(topo.get()) == nullptr)
-    throw ConfigError("key 'route_direction': plus and minus need a mesh or torus, not " + topo->name() +
+  if (s.route_direction != "minimal" && dynamic_cast<const topology::Grid*>(topo.get()) == nullptr)
+    throw ConfigError("key 'route_direction': " + s.route_direction + " needs a mesh or torus, not " + topo->name() +
                       "; accepted on this topology: minimal");
   const DestinationFn destination =
       s.custom_destination ? s.custom_destination : make_pattern(*topo, s.traffic);

@@ -38,8 +38,8 @@ struct SyntheticScenario {
   Cycle watchdog_cycles = 1000;
   std::string vcd_path;         // empty: no waveform (and no tracing cost)
   Cycle vcd_flow_window = 100;  // cycles a flow counts as sharing a link after its last flit
-  /// Set when load.route_hint came from the key `route_direction` (grids only).
-  bool grid_direction_hint = false;
+  /// The key `route_direction`: anything but minimal needs a mesh or torus.
+  std::string route_direction = "minimal";
   /// Tests: replaces the pattern (e.g. only some nodes send).
   DestinationFn custom_destination;
   /// Tests: keep one record per received measured packet.

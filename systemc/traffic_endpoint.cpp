@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "topology/grid.hpp"
+
 namespace collnet::systemc {
 
 void InjectionChannel::reset(const Link& link, Switching switching) {
@@ -116,6 +118,13 @@ void TrafficEndpoint::create(Cycle now) {
   }
 }
 
+topology::RouteHint TrafficEndpoint::random_tie_hint() {
+  topology::RouteHint hint = 0;
+  for (int dim = 0; dim < 4; ++dim)
+    if (random_.below(2) != 0) hint |= topology::Grid::direction_hint(dim, topology::Direction::minimal_tie_minus);
+  return hint;
+}
+
 bool TrafficEndpoint::send(Cycle now) {
   if (!sending_) {
     if (queue_.empty()) return false;
@@ -127,7 +136,7 @@ bool TrafficEndpoint::send(Cycle now) {
     h.source = self_;
     h.destination = next.destination;
     h.inject_cycle = next.created;
-    h.route_hint = config_.route_hint;
+    h.route_hint = config_.random_ties ? random_tie_hint() : config_.route_hint;
     h.flits = static_cast<std::uint16_t>(config_.packet_flits);
     try {
       current_ = network_.create_packet(h);

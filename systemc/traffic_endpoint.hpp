@@ -52,6 +52,9 @@ struct TrafficConfig {
   bool periodic = false;                 // a packet every packet_flits / injection_rate cycles from cycle 0
   std::uint64_t seed = 1;
   topology::RouteHint route_hint = 0;
+  /// Torus: each packet breaks half-way ties (offset N/2) in each dimension
+  /// at random, + or - with equal probability (route_hint is then unused).
+  bool random_ties = false;
 };
 
 /// Counters shared by all endpoints of a run (SystemC runs one process at a
@@ -107,6 +110,8 @@ class TrafficEndpoint final : public Clocked {
   void receive(Cycle now);
   void create(Cycle now);
   bool send(Cycle now);
+  /// A route hint with every dimension's half-way tie drawn at random.
+  topology::RouteHint random_tie_hint();
 
   topology::EndpointId self_;
   Network& network_;

@@ -67,7 +67,10 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"allocation_delay", rc.allocation_delay},
           {"traversal_delay", rc.traversal_delay},
           {"link_latency", rc.link_latency},
-          {"dateline", rc.dateline}};
+          {"dateline", rc.dateline},
+          {"dateline_class", rc.dateline_whole_dimension ? "whole-dimension" : "from-wrap"},
+          {"credit_release_delay", rc.credit_release_delay},
+          {"vc_allocator_stage", rc.separate_vc_allocation ? "separate" : "combined"}};
 }
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path) {

@@ -84,7 +84,6 @@ int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
   const int a = coord(src)[static_cast<std::size_t>(dim)];
   const int b = coord(dst)[static_cast<std::size_t>(dim)];
   const Direction want = hint_direction(hint, dim);
-  if (want == Direction{3}) throw TopologyError("route hint: direction code 3 is not defined");
   if (!torus_) {
     const int delta = b - a;
     if ((want == Direction::plus && delta < 0) || (want == Direction::minus && delta > 0))
@@ -99,6 +98,7 @@ int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
   switch (want) {
     case Direction::plus: return up;
     case Direction::minus: return -down;
+    case Direction::minimal_tie_minus: return up < down ? up : -down;  // tie: - direction
     default: return up <= down ? up : -down;  // tie (up == down == N/2): + direction
   }
 }

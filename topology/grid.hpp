@@ -22,7 +22,11 @@
 
 namespace collnet::topology {
 
-enum class Direction : std::uint8_t { minimal = 0, plus = 1, minus = 2 };
+/// Route hint per dimension (2 bits): minimal (a half-way tie on a torus goes
+/// +), plus only, minus only, or minimal with a half-way tie going - (a
+/// source that splits ties at random sets minimal or minimal_tie_minus per
+/// packet).
+enum class Direction : std::uint8_t { minimal = 0, plus = 1, minus = 2, minimal_tie_minus = 3 };
 
 class Grid final : public Topology {
  public:
