@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 
 #include <fmt/format.h>
@@ -139,7 +140,45 @@ Groups natural_groups(int nx, int ny, bool torus, A2atOrder order) {
   return g;
 }
 
+// The route hints and destinations of one group as sent by endpoint e.
+SendGroup group_sends(const topology::Grid& grid, EndpointId e, const OffsetGroup& og) {
+  SendGroup g;
+  for (const Offset2& o : og) {
+    const int shift[2] = {o.dx, o.dy};
+    g.push_back({grid.shifted(e, shift), a2at_route_hint(o, grid.size(0), grid.size(1), grid.torus())});
+  }
+  return g;
+}
+
 }  // namespace
+
+A2atPacing read_a2at_pacing(const Params& params) {
+  const std::string v = params.choice("group_pacing", "off", {"off", "hops", "load"});
+  return v == "hops" ? A2atPacing::hops : v == "load" ? A2atPacing::load : A2atPacing::off;
+}
+
+std::vector<int> a2at_group_gaps(const topology::Grid& grid, const std::vector<OffsetGroup>& groups,
+                                 A2atPacing pacing) {
+  std::vector<int> gaps(groups.size(), 0);
+  if (pacing == A2atPacing::off) return gaps;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    int most = 0;
+    if (pacing == A2atPacing::hops) {
+      // Every node sends the same offsets: the hop count does not depend on the sender.
+      for (const Offset2& o : groups[g]) {
+        const SendGroup sends = group_sends(grid, 0, {o});
+        most = std::max(most, static_cast<int>(grid.route(0, sends[0].dest, sends[0].route_hint).size()));
+      }
+    } else {
+      std::map<topology::LinkId, int> load;
+      for (EndpointId e = 0; e < grid.endpoint_count(); ++e)
+        for (const GroupedSend& s : group_sends(grid, e, groups[g]))
+          for (const topology::Hop& h : grid.route(e, s.dest, s.route_hint)) most = std::max(most, ++load[h.link]);
+    }
+    gaps[g] = std::max(0, most - 1);
+  }
+  return gaps;
+}
 
 int a2at_natural_nct(A2atOrder order) { return order == A2atOrder::printed ? 2 : 4; }
 
@@ -182,7 +221,21 @@ Algorithm make_a2a_optimal() {
              "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "
              "group of four loads +x, -x, +y, -y evenly (spec torus NCT 4); 'printed' is the paper's order",
              "reordered", "printed, reordered"},
-            group_barriers_key()};
+            group_barriers_key(),
+            {"group_pacing",
+             "a2a-optimal: every SEND of a group paced at the group's fair share of a link (document 000's pacer on "
+             "document 001's groups): gap = the group's largest hop count - 1 ('hops') or its largest directed-link "
+             "load over all nodes - 1 ('load') packet times, plus gap_slack cycles; 'off' sends at full rate",
+             "off", "off, hops, load"},
+            {"gap_slack", "a2a-optimal with group_pacing: extra idle cycles added to every pacing gap", "0",
+             "0..255"},
+            {"pacing_lead", "a2a-optimal with group_pacing: cycles taken off every pacing hold (a flow slightly "
+             "above its fair share catches up after a collision)", "0", "0..255"},
+            {"self_copy",
+             "a2a-optimal: the node's own block (a local DMA copy of message_flits words) after the network sends "
+             "on controller 0 ('last'), or on a controller of its own, number nct ('extra': needs controllers = "
+             "nct + 1 and dispatch named), where it runs beside the first group instead of after the last",
+             "last", "last, extra"}};
   a.build = [](const topology::Topology& topology, const Params& params) {
     const topology::Grid& grid = require_grid(topology, "a2a-optimal", 2, 2);
     const int nct = read_nct(params, grid);
@@ -194,19 +247,41 @@ Algorithm make_a2a_optimal() {
     const int ny = grid.size(1);
     const bool torus = grid.torus();
     const auto offsets = a2at_offset_groups(nx, ny, torus, nct, order);
-    return a2a_grouped_schedule(grid, "a2a-optimal", nct, m, read_group_barriers(params), [&](EndpointId e) {
+    const A2atPacing pacing = read_a2at_pacing(params);
+    const auto slack = static_cast<std::uint8_t>(params.integer("gap_slack", 0, 0, descriptor_layout::slack.max()));
+    const std::vector<int> gaps = a2at_group_gaps(grid, offsets, pacing);
+    for (int gap : gaps)
+      if (gap > static_cast<int>(descriptor_layout::gap.max()))
+        throw ConfigError(fmt::format("key 'group_pacing': a2a-optimal on '{}' needs a gap of {} packet times, more "
+                                      "than the descriptor's gap field holds ({}); accepted values here: off",
+                                      grid.name(), gap, descriptor_layout::gap.max()));
+    Schedule s = a2a_grouped_schedule(grid, "a2a-optimal", nct, m, read_group_barriers(params), [&](EndpointId e) {
       std::vector<SendGroup> groups;
       groups.reserve(offsets.size());
-      for (const auto& og : offsets) {
-        SendGroup g;
-        for (const Offset2& o : og) {
-          const int shift[2] = {o.dx, o.dy};
-          g.push_back({grid.shifted(e, shift), a2at_route_hint(o, nx, ny, torus)});
-        }
-        groups.push_back(std::move(g));
-      }
+      for (const auto& og : offsets) groups.push_back(group_sends(grid, e, og));
       return groups;
     });
+    if (params.choice("self_copy", "last", {"last", "extra"}) == "extra") {
+      s.controllers = nct + 1;
+      for (Program& prog : s.programs)
+        for (Descriptor& d : prog)
+          if (d.opcode == Opcode::send && d.tag == offsets.size()) d.controller = static_cast<std::uint8_t>(nct);
+    }
+    if (pacing != A2atPacing::off) {
+      // The hold after a full packet of P flits is gap x P + slack cycles.
+      // pacing_lead shortens it by that many cycles (sending a little above
+      // the fair share, so that a flow delayed by a collision catches up).
+      const auto p = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
+      const auto lead = static_cast<int>(params.integer("pacing_lead", 0, 0, 255));
+      for (Program& prog : s.programs)
+        for (Descriptor& d : prog)
+          if (d.opcode == Opcode::send && d.tag < gaps.size()) {
+            const int hold = std::max(0, gaps[d.tag] * p + slack - lead);
+            d.gap = static_cast<std::uint8_t>(std::min(hold / p, static_cast<int>(descriptor_layout::gap.max())));
+            d.slack = static_cast<std::uint8_t>(std::min(hold - d.gap * p, static_cast<int>(descriptor_layout::slack.max())));
+          }
+    }
+    return s;
   };
   return a;
 }

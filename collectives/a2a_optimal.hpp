@@ -70,6 +70,18 @@ std::vector<OffsetGroup> a2at_offset_groups(int nx, int ny, bool torus, int nct,
 /// half the ring, the direction of its sign; 0 (default routing) otherwise.
 topology::RouteHint a2at_route_hint(Offset2 offset, int nx, int ny, bool torus);
 
+/// Key `group_pacing` (default off): every SEND of group g carries gap =
+/// (the group's largest hop count, or its largest directed-link load over all
+/// nodes) - 1 packet times, so that every message of a group runs at the
+/// group's fair share of a link (document 000's pacer on document 001's
+/// groups; README "A2AT in a packet network").
+enum class A2atPacing { off, hops, load };
+A2atPacing read_a2at_pacing(const Params& params);
+
+/// Gap of every group under `pacing` (0 for off).
+std::vector<int> a2at_group_gaps(const topology::Grid& grid, const std::vector<OffsetGroup>& groups,
+                                 A2atPacing pacing);
+
 Algorithm make_a2a_optimal();
 
 }  // namespace collnet::collectives

@@ -233,6 +233,7 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
   Schedule s;
   s.algorithm = o.variant == HdVariant::hierarchical ? "hd-allreduce" : "hd-allreduce-conventional";
   s.memory_words = static_cast<std::uint32_t>(memory);
+  s.elements = static_cast<std::int64_t>(L);
   s.programs.assign(static_cast<std::size_t>(boards.endpoint_count()), {});
 
   // Every descriptor is filed under its step, so that a prefix of the

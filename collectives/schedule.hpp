@@ -31,6 +31,9 @@ struct Schedule {
   /// The algorithm's lower bound on completion, in flit times (payload
   /// words), or -1 where the document gives none.
   std::int64_t lower_bound = -1;
+  /// Words per rank where the message size comes from the key `elements`
+  /// (tree collectives, hd-allreduce), -1 where it is message_flits.
+  std::int64_t elements = -1;
   /// Initial memory: word at `address` of endpoint `e` (0 where unused).
   std::function<Word(EndpointId e, std::uint32_t address)> initial;
   /// What each endpoint must hold at the end (computed independently of the

@@ -220,6 +220,7 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
   // Sound bound: the root's single link must carry the L result words
   // (reduce: in, broadcast: out, allreduce: both ways, one direction suffices).
   s.lower_bound = P > 1 ? static_cast<std::int64_t>(L) : 0;
+  s.elements = static_cast<std::int64_t>(L);
   return s;
 }
 

@@ -105,6 +105,13 @@ std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology
 /// same groups the reference sends), CONTROL last.
 std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& params, topology::EndpointId self) {
   namespace R = hls::a2at_engine_reg;
+  if (collectives::read_a2at_pacing(params) != collectives::A2atPacing::off)
+    throw ConfigError("key 'group_pacing': schedule_engine_a2at emits its SENDs without a pacing gap; accepted with "
+                      "the engine: off (the reference programs carry the gaps: schedule_engine auto or reference)");
+  if (params.choice("self_copy", "last", {"last", "extra"}) != "last")
+    throw ConfigError("key 'self_copy': schedule_engine_a2at emits the self copy on controller 0 after the last "
+                      "group; accepted with the engine: last (schedule_engine auto or reference run the reference "
+                      "programs)");
   const int nct = collectives::read_nct(params, grid);
   const auto order = params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed"
                          ? collectives::A2atOrder::printed

@@ -249,7 +249,9 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
   r.topology = topo->name();
   r.endpoints = endpoints;
   r.routers = network.router_count();
-  r.message_words = static_cast<std::uint32_t>(s.params.integer("message_flits", 16, 1, 65536));
+  r.elements = schedule.elements;
+  r.message_words =
+      schedule.elements >= 0 ? 0 : static_cast<std::uint32_t>(s.params.integer("message_flits", 16, 1, 65536));
   r.packet_flits = nic.packet_flits;
   r.controllers = nic.controllers;
   r.dispatch = nic.dispatch == Dispatch::named ? "named" : "next-idle";

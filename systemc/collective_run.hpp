@@ -75,7 +75,8 @@ struct CollectiveResult {
   std::string topology;
   std::size_t endpoints = 0;
   std::size_t routers = 0;
-  std::uint32_t message_words = 0;  // message_flits
+  std::uint32_t message_words = 0;  // message_flits (0 where the size comes from `elements`)
+  std::int64_t elements = -1;       // key elements (tree collectives, hd-allreduce), else -1
   int packet_flits = 0;
   int controllers = 0;
   std::string dispatch;

@@ -40,7 +40,10 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["topology"] = r.topology;
   j["endpoints"] = r.endpoints;
   j["routers"] = r.routers;
-  j["message_flits"] = r.message_words;
+  // Where the size comes from `elements`, message_flits is null and
+  // elements holds it (and the other way round).
+  j["message_flits"] = r.elements >= 0 ? nlohmann::json(nullptr) : nlohmann::json(r.message_words);
+  j["elements"] = r.elements >= 0 ? nlohmann::json(r.elements) : nlohmann::json(nullptr);
   j["packet_flits"] = r.packet_flits;
   j["controllers"] = r.controllers;
   j["dispatch"] = r.dispatch;
@@ -50,8 +53,9 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
   j["completed"] = r.completed;
-  j["lower_bound_cycles"] = r.lower_bound_cycles;
-  j["efficiency"] = r.efficiency;
+  // No bound for the algorithm: both null (not -1 and 0).
+  j["lower_bound_cycles"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.lower_bound_cycles) : nlohmann::json(nullptr);
+  j["efficiency"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.efficiency) : nlohmann::json(nullptr);
   j["data_check"] = r.data_check ? "pass" : "fail";
   j["data_mismatches"] = r.check.mismatches;
   j["data_errors"] = r.check.first_errors;
@@ -93,10 +97,15 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   return j;
 }
 
+/// "64-flit messages", or "4096 elements" where the size comes from `elements`.
+std::string message_size(const systemc::CollectiveResult& r) {
+  return r.elements >= 0 ? fmt::format("{} elements", r.elements) : fmt::format("{}-flit messages", r.message_words);
+}
+
 std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc) {
   std::string t;
-  t += fmt::format("collnet run: {} on {} ({} endpoints, {} routers), {}-flit messages\n", r.algorithm, r.topology,
-                   r.endpoints, r.routers, r.message_words);
+  t += fmt::format("collnet run: {} on {} ({} endpoints, {} routers), {}\n", r.algorithm, r.topology, r.endpoints,
+                   r.routers, message_size(r));
   t += fmt::format("  NIC               {} controller{} ({}), {}-flit packets, descriptors from {}, {} blocks\n",
                    r.controllers, r.controllers == 1 ? "" : "s", r.dispatch, r.packet_flits, r.schedule_engine,
                    r.nic_blocks);
@@ -174,13 +183,15 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));
-    out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}-flit messages):\n", "cycle model",
-                            results[0].topology, results[0].message_words);
+    out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
+                            message_size(results[0]));
     out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
                             "lower bound", "efficiency", "barriers", "controllers", "data check");
     for (const auto& r : results)
-      out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10.3f} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
-                              r.lower_bound_cycles, r.efficiency, r.barriers, r.controllers,
+      out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
+                              r.lower_bound_cycles > 0 ? std::to_string(r.lower_bound_cycles) : "none",
+                              r.lower_bound_cycles > 0 ? fmt::format("{:.3f}", r.efficiency) : "-", r.barriers,
+                              r.controllers,
                               r.deadlocked() ? "DEADLOCK" : (r.data_check ? "pass" : "FAIL"));
     for (std::size_t i = 1; i < results.size(); ++i)
       if (results[i].cycles > 0)

@@ -1,0 +1,74 @@
+// Issue 15: the scenario files under examples/ reproduce the README's
+// headline figures, and the report of a run without a bound (or whose size
+// comes from `elements`) says so instead of printing -1 and 0.000.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli_runner.hpp"
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using namespace collnet::test;
+
+namespace {
+
+nlohmann::json run_example(const std::string& name, const std::vector<std::string>& extra = {}) {
+  const fs::path json = scratch() / (name + ".json");
+  std::vector<std::string> args{"run", std::string(COLLNET_SOURCE_DIR) + "/examples/" + name + ".yaml"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"--json", json.string()});
+  const CliRun r = run_collnet(args);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  return read_json(json);
+}
+
+}  // namespace
+
+// README "A2AT in a packet network": no barrier, at least 0.97 of the
+// bisection bound at 256-flit messages on both 8x8 networks.
+TEST(HeadlineExamples, A2atWithoutBarriersReachesTheBound) {
+  for (const std::string name : {"a2at-torus-8x8", "a2at-mesh-8x8"}) {
+    const auto j = run_example(name);
+    EXPECT_EQ(j["data_check"], "pass") << name;
+    EXPECT_EQ(j["barriers"], 0) << name;
+    EXPECT_EQ(j["message_flits"], 256) << name;
+    EXPECT_GE(j["efficiency"].get<double>(), 0.97) << name;
+  }
+  // The same file serves another size without retuning.
+  const auto small = run_example("a2at-torus-8x8", {"--set", "topology=torus:6x6", "--set", "message_flits=64"});
+  EXPECT_EQ(small["data_check"], "pass");
+  EXPECT_GE(small["efficiency"].get<double>(), 0.95);
+}
+
+TEST(HeadlineReport, NoBoundIsNullAndElementsAreNamed) {
+  const fs::path json = scratch() / "hd_nobound.json";
+  const CliRun r = run_collnet({"run", "--set", "topology=boards:2x2x2x2", "--set", "algorithm=hd-allreduce",
+                                "--set", "elements=64", "--set", "compare=hd-allreduce-conventional", "--json",
+                                json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("64 elements"));
+  EXPECT_THAT(r.out, Not(HasSubstr("flit messages")));
+  EXPECT_THAT(r.out, HasSubstr("no lower bound for this algorithm"));
+  EXPECT_THAT(r.out, Not(HasSubstr("lower bound -1")));
+  EXPECT_THAT(r.out, Not(HasSubstr("efficiency 0.000")));
+  // The side-by-side table: "none" and "-" in the bound and efficiency columns.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("hd-allreduce-conventional +[0-9]+ +none +- "));
+  const auto j = read_json(json);
+  EXPECT_TRUE(j["lower_bound_cycles"].is_null());
+  EXPECT_TRUE(j["efficiency"].is_null());
+  EXPECT_TRUE(j["message_flits"].is_null());
+  EXPECT_EQ(j["elements"], 64);
+  EXPECT_TRUE(j["compare"][0]["lower_bound_cycles"].is_null());
+  // An all-to-all keeps its bound and its message size.
+  const fs::path a2a = scratch() / "a2a_bound.json";
+  ASSERT_EQ(run_collnet({"run", "--set", "algorithm=a2a-optimal", "--set", "topology=torus:4x4", "--set",
+                         "message_flits=8", "--json", a2a.string()})
+                .status,
+            0);
+  const auto k = read_json(a2a);
+  EXPECT_EQ(k["lower_bound_cycles"], 64);  // torus 4x4: 8 messages (spec fact 3) x 8 flits
+  EXPECT_EQ(k["message_flits"], 8);
+  EXPECT_TRUE(k["elements"].is_null());
+}
