@@ -16,7 +16,8 @@
 // in the NIC (systemc/descriptor_source.cpp) and the benches
 // (testbench/verilator/) all load through this one function.
 //
-// The register and table maps and their sizes are documented once, in the
+// The register maps are one table per engine in
+// hls/schedule_engine_registers.hpp, the tables' sizes are documented in the
 // engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp,
 // _hd.hpp, _twotree.hpp);
 // this loader validates every value against those sizes and throws
@@ -49,6 +50,7 @@
 
 #include "collectives/engine_params.hpp"
 #include "collectives/params.hpp"
+#include "hls/schedule_engine.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::driver {
@@ -63,10 +65,7 @@ std::string engine_block(EngineKind kind);
 using collectives::engine_short_name;
 
 /// One write of an engine's configuration port (cfg_we high for one cycle).
-struct EngineWrite {
-  std::uint8_t addr = 0;
-  std::uint32_t data = 0;
-};
+using EngineWrite = hls::EngineWrite;
 
 /// Why the engine of `algorithm` cannot run this scenario: "" when it can,
 /// else a ConfigError message naming the key ("key 'topology': ...").

@@ -19,15 +19,9 @@
 // rank+1, rank+2, ... mod N: the same odometer over one dimension of size N
 // at coordinate `rank`, which is how the engine runs it.
 //
-// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
-// write-only; write only while busy is 0):
-//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
-//   0x1 ALGORITHM      [0]     0 = a2a-spread, 1 = a2a-nd
-//   0x2 NCT            [2:0]   controllers kept busy, 1..4
-//   0x3 MESSAGE_WORDS  [19:0]  m, words per message (1..2^19)
-//   0x4..0x7 SIZE0..3  [15:0]  n_d, dimension sizes; 1 for unused dimensions
-//   0x8..0xB COORD0..3 [15:0]  c_d, this node's coordinate, 0 <= c_d < n_d
-//   0xC GROUP_BARRIERS [0]     1 = a BARRIER after every group
+// Register map: a2a_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_a2a_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 //   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)
 // Contract: N = n_0*n_1*n_2*n_3 <= 65536 and 2*N*m <= 2^20 (the descriptor's
 // dest and offset widths; collectives/a2a_common.cpp message_words checks it).
@@ -40,170 +34,33 @@
 // descriptor is offered in cycle sum_d (n_d + 1) + 3; then one descriptor per
 // cycle while the consumer is ready (initiation interval 1).
 //
-// Output (descriptor side): valid/ready. out_valid is a register output and
-// never depends on out_ready; the descriptor stays stable while out_valid and
-// not out_ready. busy is 1 from start until END has been taken.
-//
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_a2a.sv.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
 
-/// Register addresses of the engine's configuration port.
-namespace a2a_engine_reg {
-inline constexpr std::uint8_t control = 0x0;
-inline constexpr std::uint8_t algorithm = 0x1;
-inline constexpr std::uint8_t nct = 0x2;
-inline constexpr std::uint8_t message_words = 0x3;
-inline constexpr std::uint8_t size0 = 0x4;   // size0 + d
-inline constexpr std::uint8_t coord0 = 0x8;  // coord0 + d
-inline constexpr std::uint8_t group_barriers = 0xC;
-inline constexpr std::uint8_t algorithm_spread = 0;
-inline constexpr std::uint8_t algorithm_nd = 1;
-}  // namespace a2a_engine_reg
-
-struct A2aEngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
-struct A2aEngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
-
-class A2aScheduleEngine {
+class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
  public:
   static constexpr int dims = 4;
   static constexpr unsigned size_width = 16;   // n_d, c_d
   static constexpr unsigned count_width = 17;  // node counts and strides, up to 65536
-  static constexpr unsigned addr_width = 20;   // word addresses, up to 2^20 - 1
   static constexpr unsigned group_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5, barrier = 6 };
 
-  /// The combinational outputs of this cycle (registers only: out_valid
-  /// does not depend on out_ready).
-  [[nodiscard]] A2aEngineOutputs outputs() const {
-    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
-  }
-
-  /// One clock cycle: returns this cycle's outputs, then commits.
-  A2aEngineOutputs step(const A2aEngineInputs& in) {
-    COLLNET_HLS(INLINE)
-    const A2aEngineOutputs out = outputs();
-    Registers d = r_;  // every _d starts as its _q
-
-    // Configuration port.
-    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
-      const std::uint32_t w = in.cfg_wdata;
-      switch (in.cfg_addr) {
-        case a2a_engine_reg::control:
-          if (w & 1u) start(d);
-          break;
-        case a2a_engine_reg::algorithm: d.algorithm = w & 1u; break;
-        case a2a_engine_reg::nct: d.nct = w & 7u; break;
-        case a2a_engine_reg::message_words: d.message_words = w & mask(addr_width); break;
-        case a2a_engine_reg::group_barriers: d.group_barriers = (w & 1u) != 0; break;
-        default:
-          if (in.cfg_addr >= a2a_engine_reg::size0 && in.cfg_addr < a2a_engine_reg::size0 + dims)
-            d.size[in.cfg_addr - a2a_engine_reg::size0] = w & mask(size_width);
-          else if (in.cfg_addr >= a2a_engine_reg::coord0 && in.cfg_addr < a2a_engine_reg::coord0 + dims)
-            d.coord[in.cfg_addr - a2a_engine_reg::coord0] = w & mask(size_width);
-          break;
-      }
-    }
-
-    const bool can_load = !out_valid_q_ || in.out_ready;
-    bool load = false;
-    DescriptorWord load_word;
-
-    switch (r_.state) {
-      case State::idle: break;
-      case State::init: init_step(d); break;
-      case State::first: {
-        // the zero offset is this node itself: step past it without a send
-        d.state = advance(d) ? State::copy : State::send;
-        break;
-      }
-      case State::send:
-        if (can_load) {
-          load = true;
-          load_word = send_word(sum(r_.slot_part, count_width), sum(r_.slot_mpart, addr_width), r_.controller, r_.group);
-          const bool group_full = r_.controller + 1u == r_.nct;
-          if (group_full) {
-            d.controller = 0;
-            d.group = (r_.group + 1u) & mask(group_width);
-          } else {
-            d.controller = (r_.controller + 1u) & 3u;
-          }
-          const bool last = advance(d);
-          if (r_.group_barriers && (group_full || last)) {
-            d.state = State::barrier;  // the group's BARRIER, then on
-            d.barrier_tag = r_.group;
-            d.barrier_then_copy = last;
-          } else if (last) {
-            d.state = State::copy;
-          }
-        }
-        break;
-      case State::barrier:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::barrier(r_.barrier_tag).pack();
-          d.state = r_.barrier_then_copy ? State::copy : State::send;
-        }
-        break;
-      case State::copy:
-        if (can_load) {
-          load = true;
-          load_word = send_word(r_.self_id, r_.self_m, 0, (r_.group + (r_.controller != 0 ? 1u : 0u)) & mask(group_width));
-          d.state = State::end;
-        }
-        break;
-      case State::end:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::end().pack();
-          d.state = State::idle;
-        }
-        break;
-    }
-
-    bool out_valid_d = out_valid_q_;
-    DescriptorWord out_d = out_q_;
-    if (load) {
-      out_valid_d = true;
-      out_d = load_word;
-    } else if (in.out_ready) {
-      out_valid_d = false;
-    }
-
-    r_ = d;
-    out_valid_q_ = out_valid_d;
-    out_q_ = out_d;
-    return out;
-  }
-
-  void reset() {
-    r_ = Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
-  }
-
-  [[nodiscard]] State state_q() const { return r_.state; }
-
  private:
+  friend class ScheduleEngine<A2aScheduleEngine>;
+
   struct Registers {
     // configuration
     std::uint32_t algorithm = 0;
@@ -238,7 +95,79 @@ class A2aScheduleEngine {
     bool barrier_then_copy = false;  // the BARRIER follows the last send
   };
 
-  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
+    const auto& map = a2a_engine_registers;
+    namespace R = a2a_engine_reg;
+    if (addr == R::control) {
+      if (w & 1u) start(d);
+    } else if (addr == R::algorithm) {
+      d.algorithm = map.field("ALGORITHM", w);
+    } else if (addr == R::nct) {
+      d.nct = map.field("NCT", w);
+    } else if (addr == R::message_words) {
+      d.message_words = map.field("MESSAGE_WORDS", w);
+    } else if (addr == R::group_barriers) {
+      d.group_barriers = map.field("GROUP_BARRIERS", w) != 0;
+    } else if (addr >= R::size0 && addr < R::size0 + dims) {
+      d.size[addr - R::size0] = map.field("SIZE", w);
+    } else if (addr >= R::coord0 && addr < R::coord0 + dims) {
+      d.coord[addr - R::coord0] = map.field("COORD", w);
+    }
+  }
+
+  EngineLoad next_state(Registers& d, bool can_load) const {
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init: init_step(d); break;
+      case State::first:
+        // the zero offset is this node itself: step past it without a send
+        d.state = advance(d) ? State::copy : State::send;
+        break;
+      case State::send:
+        if (can_load) return send_step(d);
+        break;
+      case State::barrier:
+        if (can_load) {
+          d.state = r_.barrier_then_copy ? State::copy : State::send;
+          return load(Descriptor::barrier(r_.barrier_tag));
+        }
+        break;
+      case State::copy:
+        if (can_load) {
+          d.state = State::end;
+          return load(send_word(r_.self_id, r_.self_m, 0, (r_.group + (r_.controller != 0 ? 1u : 0u)) & mask(group_width)));
+        }
+        break;
+      case State::end:
+        if (can_load) return end_of_program(d);
+        break;
+    }
+    return {};
+  }
+
+  /// The SEND to the current destination; then the next offset, and the
+  /// group's BARRIER after its last send.
+  EngineLoad send_step(Registers& d) const {
+    const EngineLoad out =
+        load(send_word(sum(r_.slot_part, count_width), sum(r_.slot_mpart, addr_width), r_.controller, r_.group));
+    const bool group_full = r_.controller + 1u == r_.nct;
+    if (group_full) {
+      d.controller = 0;
+      d.group = (r_.group + 1u) & mask(group_width);
+    } else {
+      d.controller = (r_.controller + 1u) & 3u;
+    }
+    const bool last = advance(d);
+    if (r_.group_barriers && (group_full || last)) {
+      d.state = State::barrier;  // the group's BARRIER, then on
+      d.barrier_tag = r_.group;
+      d.barrier_then_copy = last;
+    } else if (last) {
+      d.state = State::copy;
+    }
+    return out;
+  }
+
 
   static std::uint32_t sum(const std::array<std::uint32_t, dims>& v, unsigned width) {
     std::uint32_t s = 0;
@@ -350,49 +279,25 @@ class A2aScheduleEngine {
   }
 
   Registers r_;
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
-};
-
-/// One write of the configuration port.
-struct A2aEngineWrite {
-  std::uint8_t addr = 0;
-  std::uint32_t data = 0;
 };
 
 /// The writes that load a node's collective and start it (CONTROL last).
 /// sizes/coord: dimensions 0..3, size 1 and coordinate 0 for unused ones.
-inline std::array<A2aEngineWrite, 13> a2a_engine_writes(std::uint8_t algorithm, std::uint32_t nct,
+inline std::vector<EngineWrite> a2a_engine_writes(std::uint8_t algorithm, std::uint32_t nct,
                                                          std::uint32_t message_words,
                                                          const std::array<std::uint32_t, 4>& sizes,
                                                          const std::array<std::uint32_t, 4>& coord,
                                                          bool group_barriers = false) {
   namespace R = a2a_engine_reg;
-  std::array<A2aEngineWrite, 13> w{};
-  w[0] = {R::algorithm, algorithm};
-  w[1] = {R::nct, nct};
-  w[2] = {R::message_words, message_words};
-  for (std::uint8_t d = 0; d < 4; ++d) {
-    w[3 + d] = {static_cast<std::uint8_t>(R::size0 + d), sizes[d]};
-    w[7 + d] = {static_cast<std::uint8_t>(R::coord0 + d), coord[d]};
-  }
-  w[11] = {R::group_barriers, group_barriers ? 1u : 0u};
-  w[12] = {R::control, 1};
-  return w;
+  return grid_engine_writes({{R::algorithm, algorithm}, {R::nct, nct}, {R::message_words, message_words}}, R::size0,
+                            sizes, R::coord0, coord, {{R::group_barriers, group_barriers ? 1u : 0u}});
 }
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_a2a_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                    bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                    bool& busy) {
+inline void schedule_engine_a2a_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                    std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static A2aScheduleEngine engine;
-  const A2aEngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<A2aScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

@@ -24,21 +24,11 @@
 //        tag = number of groups                           (local copy)
 //   END
 //
-// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
-// write-only; write only while busy is 0):
-//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
-//   0x1 MESSAGE_WORDS  [19:0]  m (1..2^19)
-//   0x2 SIZE_X         [6:0]   Nx, 1..64
-//   0x3 SIZE_Y         [6:0]   Ny, 1..64
-//   0x4 COORD_X        [5:0]   x < Nx
-//   0x5 COORD_Y        [5:0]   y < Ny
-//   0x6 TORUS          [0]     1 = torus (route hints for half-ring offsets)
-//   0x7 TABLE_COUNT    [8:0]   entries in the offset table, 0..256 (= N-1)
-//   0x8 TABLE_ADDR     [7:0]   write pointer of the offset table
-//   0x9 TABLE_DATA     [7:0] dx, [15:8] dy (two's complement, |d| < size),
-//                      [16] last entry of its group; written at TABLE_ADDR,
-//                      which then increments. The last entry must have [16] = 1.
-//   0xA GROUP_BARRIERS [0]     1 = a BARRIER after every group
+// Register map: a2at_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_a2at_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
+// TABLE_DATA is written at TABLE_ADDR, which then increments; the last entry
+// must have [16] = 1.
 // Contract: N = Nx*Ny <= 257 (offset table of 256 entries), 2*N*m <= 2^20.
 // Storage: offset table 256 x 17 bits; column table Nx <= 64 x 20 bits
 // (t*m); row tables 64 x 16 bits (t*Nx) and 64 x 20 bits (t*Nx*m); every
@@ -53,10 +43,6 @@
 // Nx + Ny + 6, then one per cycle while the consumer is ready (II = 1); a
 // group's BARRIER holds stage A for one cycle (one descriptor more, no bubble).
 //
-// Output: valid/ready. out_valid is a register output and never depends on
-// out_ready; the descriptor stays stable while out_valid and not out_ready.
-// busy is 1 from start until END has been taken.
-//
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_a2at.sv.
 #pragma once
@@ -66,236 +52,21 @@
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
 
-namespace a2at_engine_reg {
-inline constexpr std::uint8_t control = 0x0;
-inline constexpr std::uint8_t message_words = 0x1;
-inline constexpr std::uint8_t size_x = 0x2;
-inline constexpr std::uint8_t size_y = 0x3;
-inline constexpr std::uint8_t coord_x = 0x4;
-inline constexpr std::uint8_t coord_y = 0x5;
-inline constexpr std::uint8_t torus = 0x6;
-inline constexpr std::uint8_t table_count = 0x7;
-inline constexpr std::uint8_t table_addr = 0x8;
-inline constexpr std::uint8_t table_data = 0x9;
-inline constexpr std::uint8_t group_barriers = 0xA;
-inline constexpr unsigned table_entries = 256;
-inline constexpr unsigned max_size = 64;
-
-/// TABLE_DATA word of one offset.
-constexpr std::uint32_t table_word(int dx, int dy, bool last) {
-  return (static_cast<std::uint32_t>(dx) & 0xffu) | ((static_cast<std::uint32_t>(dy) & 0xffu) << 8) |
-         (last ? 1u << 16 : 0u);
-}
-}  // namespace a2at_engine_reg
-
-struct A2atEngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
-struct A2atEngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
-
-class A2atScheduleEngine {
+class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
  public:
-  static constexpr unsigned addr_width = 20;
-  static constexpr unsigned id_width = 16;
-  static constexpr unsigned tag_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t { idle = 0, init_col = 1, init_row = 2, run = 3 };
   /// What a pipeline stage holds.
   enum class Kind : std::uint8_t { none = 0, send = 1, copy = 2, end = 3, barrier = 4 };
 
-  [[nodiscard]] A2atEngineOutputs outputs() const {
-    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
-  }
-
-  A2atEngineOutputs step(const A2atEngineInputs& in) {
-    COLLNET_HLS(INLINE)
-    namespace R = a2at_engine_reg;
-    const A2atEngineOutputs out = outputs();
-    Registers d = r_;
-    const bool idle = r_.state == State::idle && !out_valid_q_;
-
-    if (in.cfg_we && idle) {
-      const std::uint32_t w = in.cfg_wdata;
-      switch (in.cfg_addr) {
-        case R::control:
-          if (w & 1u) {
-            d.state = State::init_col;
-            d.t = 0;
-            d.acc = 0;
-            d.acc_m = 0;
-          }
-          break;
-        case R::message_words: d.message_words = w & mask(addr_width); break;
-        case R::size_x: d.size_x = w & 0x7fu; break;
-        case R::size_y: d.size_y = w & 0x7fu; break;
-        case R::coord_x: d.coord_x = w & 0x3fu; break;
-        case R::coord_y: d.coord_y = w & 0x3fu; break;
-        case R::torus: d.torus = (w & 1u) != 0; break;
-        case R::group_barriers: d.group_barriers = (w & 1u) != 0; break;
-        case R::table_count: d.table_count = w & 0x1ffu; break;
-        case R::table_addr: d.table_ptr = w & 0xffu; break;
-        case R::table_data:
-          offset_table_[r_.table_ptr] = w & 0x1ffffu;
-          d.table_ptr = (r_.table_ptr + 1u) & 0xffu;
-          break;
-        default: break;
-      }
-    }
-
-    const bool advance = !out_valid_q_ || in.out_ready;  // the whole pipeline moves
-    bool out_valid_d = out_valid_q_;
-    DescriptorWord out_d = out_q_;
-
-    switch (r_.state) {
-      case State::idle: break;
-      case State::init_col:
-        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx.
-        if (r_.t < r_.size_x) col_m_[r_.t] = r_.acc_m;
-        if (r_.t == r_.coord_x) d.self_xm = r_.acc_m;
-        if (r_.t == r_.size_x) {
-          d.nx_m = r_.acc_m;
-          d.state = State::init_row;
-          d.t = 0;
-          d.acc = 0;
-          d.acc_m = 0;
-        } else {
-          d.t = r_.t + 1;
-          d.acc_m = (r_.acc_m + r_.message_words) & mask(addr_width);
-        }
-        break;
-      case State::init_row:
-        // t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N and N*m at t = Ny.
-        if (r_.t < r_.size_y) {
-          row_id_[r_.t] = r_.acc;
-          row_m_[r_.t] = r_.acc_m;
-        }
-        if (r_.t == r_.coord_y) {
-          d.self_id = (r_.acc + r_.coord_x) & mask(id_width);
-          d.self_m = (r_.acc_m + r_.self_xm) & mask(addr_width);
-        }
-        if (r_.t == r_.size_y) {
-          d.result_base = r_.acc_m;
-          d.state = State::run;
-          d.fetch_index = 0;
-          d.fetch_done = Kind::none;
-          d.a_kind = Kind::none;
-          d.b_kind = Kind::none;
-          d.position = 0;
-          d.group = 0;
-          d.barrier_pending = false;
-        } else {
-          d.t = r_.t + 1;
-          d.acc = (r_.acc + r_.size_x) & mask(id_width + 1);
-          d.acc_m = (r_.acc_m + r_.nx_m) & mask(addr_width);
-        }
-        break;
-      case State::run:
-        if (advance) {
-          if (r_.barrier_pending) {
-            // The group's BARRIER enters stage B; stage A holds its entry.
-            d.barrier_pending = false;
-            d.b_kind = Kind::barrier;
-            d.b_tag = (r_.group - 1u) & mask(tag_width);  // the group that just ended
-          } else {
-            // Stage A: read the offset table (then the copy, then END).
-            if (r_.fetch_index < r_.table_count) {
-              d.a_kind = Kind::send;
-              d.a_entry = offset_table_[r_.fetch_index & 0xffu];
-              d.fetch_index = r_.fetch_index + 1;
-            } else if (r_.fetch_done == Kind::none) {
-              d.a_kind = Kind::copy;
-              d.fetch_done = Kind::copy;
-            } else if (r_.fetch_done == Kind::copy) {
-              d.a_kind = Kind::end;
-              d.fetch_done = Kind::end;
-            } else {
-              d.a_kind = Kind::none;
-            }
-            // Stage B: this node's target coordinates, read the row and column tables.
-            d.b_kind = r_.a_kind;
-            if (r_.a_kind == Kind::send) {
-              const int dx = static_cast<std::int8_t>(r_.a_entry & 0xffu);
-              const int dy = static_cast<std::int8_t>((r_.a_entry >> 8) & 0xffu);
-              const bool last = ((r_.a_entry >> 16) & 1u) != 0;
-              const std::uint32_t tx = wrap(r_.coord_x, dx, r_.size_x);
-              const std::uint32_t ty = wrap(r_.coord_y, dy, r_.size_y);
-              d.b_tx = tx;
-              d.b_row_id = row_id_[ty];
-              d.b_col_m = col_m_[tx];
-              d.b_row_m = row_m_[ty];
-              d.b_hint = (tie(dx, r_.size_x) ? (dx > 0 ? 1u : 2u) : 0u) | (tie(dy, r_.size_y) ? (dy > 0 ? 4u : 8u) : 0u);
-              d.b_controller = r_.position;
-              d.b_tag = r_.group;
-              if (last) {
-                d.position = 0;
-                d.group = (r_.group + 1u) & mask(tag_width);
-                d.barrier_pending = r_.group_barriers;
-              } else {
-                d.position = (r_.position + 1u) & 7u;
-              }
-            } else if (r_.a_kind == Kind::copy) {
-              d.b_tag = r_.group;  // the table ends a group: group = number of groups
-            }
-          }
-          // Stage C: the output register.
-          const std::uint32_t dst = (r_.result_base + r_.self_m) & mask(addr_width);
-          switch (r_.b_kind) {
-            case Kind::send: {
-              Descriptor s = Descriptor::send((r_.b_tx + r_.b_row_id) & mask(id_width),
-                                              (r_.b_col_m + r_.b_row_m) & mask(addr_width), dst, r_.message_words,
-                                              r_.b_tag);
-              s.controller = static_cast<std::uint8_t>(r_.b_controller);
-              s.route_hint = static_cast<std::uint8_t>(r_.b_hint);
-              out_d = s.pack();
-              out_valid_d = true;
-              break;
-            }
-            case Kind::copy:
-              out_d = Descriptor::send(r_.self_id, r_.self_m, dst, r_.message_words, r_.b_tag).pack();
-              out_valid_d = true;
-              break;
-            case Kind::barrier:
-              out_d = Descriptor::barrier(r_.b_tag).pack();
-              out_valid_d = true;
-              break;
-            case Kind::end:
-              out_d = Descriptor::end().pack();
-              out_valid_d = true;
-              d.state = State::idle;
-              break;
-            case Kind::none: out_valid_d = false; break;
-          }
-        }
-        break;
-    }
-    if (r_.state != State::run && in.out_ready) out_valid_d = false;
-
-    r_ = d;
-    out_valid_q_ = out_valid_d;
-    out_q_ = out_d;
-    return out;
-  }
-
-  void reset() {
-    r_ = Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
-  }
-
-  [[nodiscard]] State state_q() const { return r_.state; }
-
  private:
+  friend class ScheduleEngine<A2atScheduleEngine>;
+
   struct Registers {
     // configuration
     std::uint32_t message_words = 1;
@@ -336,7 +107,163 @@ class A2atScheduleEngine {
     std::uint32_t b_tag = 0;
   };
 
-  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) {
+    const auto& map = a2at_engine_registers;
+    namespace R = a2at_engine_reg;
+    switch (addr) {
+      case R::control:
+        if (w & 1u) {
+          d.state = State::init_col;
+          d.t = 0;
+          d.acc = 0;
+          d.acc_m = 0;
+        }
+        break;
+      case R::message_words: d.message_words = map.field("MESSAGE_WORDS", w); break;
+      case R::size_x: d.size_x = map.field("SIZE_X", w); break;
+      case R::size_y: d.size_y = map.field("SIZE_Y", w); break;
+      case R::coord_x: d.coord_x = map.field("COORD_X", w); break;
+      case R::coord_y: d.coord_y = map.field("COORD_Y", w); break;
+      case R::torus: d.torus = map.field("TORUS", w) != 0; break;
+      case R::group_barriers: d.group_barriers = map.field("GROUP_BARRIERS", w) != 0; break;
+      case R::table_count: d.table_count = map.field("TABLE_COUNT", w); break;
+      case R::table_addr: d.table_ptr = map.field("TABLE_ADDR", w); break;
+      case R::table_data:
+        offset_table_[r_.table_ptr] = map.field("TABLE_DATA", w);
+        d.table_ptr = (r_.table_ptr + 1u) & 0xffu;
+        break;
+      default: break;
+    }
+  }
+
+  EngineLoad next_state(Registers& d, bool can_load) {
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init_col:
+        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx.
+        if (r_.t < r_.size_x) col_m_[r_.t] = r_.acc_m;
+        if (r_.t == r_.coord_x) d.self_xm = r_.acc_m;
+        if (r_.t == r_.size_x) {
+          d.nx_m = r_.acc_m;
+          d.state = State::init_row;
+          d.t = 0;
+          d.acc = 0;
+          d.acc_m = 0;
+        } else {
+          d.t = r_.t + 1;
+          d.acc_m = (r_.acc_m + r_.message_words) & mask(addr_width);
+        }
+        break;
+      case State::init_row: init_row_step(d); break;
+      case State::run:
+        if (can_load) {  // the whole pipeline moves
+          if (r_.barrier_pending) {
+            // The group's BARRIER enters stage B; stage A holds its entry.
+            d.barrier_pending = false;
+            d.b_kind = Kind::barrier;
+            d.b_tag = (r_.group - 1u) & mask(tag_width);  // the group that just ended
+          } else {
+            stage_a(d);
+            stage_b(d);
+          }
+          return stage_c(d);
+        }
+        break;
+    }
+    return {};
+  }
+
+  /// t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N and N*m at t = Ny.
+  void init_row_step(Registers& d) {
+    if (r_.t < r_.size_y) {
+      row_id_[r_.t] = r_.acc;
+      row_m_[r_.t] = r_.acc_m;
+    }
+    if (r_.t == r_.coord_y) {
+      d.self_id = (r_.acc + r_.coord_x) & mask(id_width);
+      d.self_m = (r_.acc_m + r_.self_xm) & mask(addr_width);
+    }
+    if (r_.t == r_.size_y) {
+      d.result_base = r_.acc_m;
+      d.state = State::run;
+      d.fetch_index = 0;
+      d.fetch_done = Kind::none;
+      d.a_kind = Kind::none;
+      d.b_kind = Kind::none;
+      d.position = 0;
+      d.group = 0;
+      d.barrier_pending = false;
+    } else {
+      d.t = r_.t + 1;
+      d.acc = (r_.acc + r_.size_x) & mask(id_width + 1);
+      d.acc_m = (r_.acc_m + r_.nx_m) & mask(addr_width);
+    }
+  }
+
+  /// Stage A: read the offset table (then the copy, then END).
+  void stage_a(Registers& d) const {
+    if (r_.fetch_index < r_.table_count) {
+      d.a_kind = Kind::send;
+      d.a_entry = offset_table_[r_.fetch_index & 0xffu];
+      d.fetch_index = r_.fetch_index + 1;
+    } else if (r_.fetch_done == Kind::none) {
+      d.a_kind = Kind::copy;
+      d.fetch_done = Kind::copy;
+    } else if (r_.fetch_done == Kind::copy) {
+      d.a_kind = Kind::end;
+      d.fetch_done = Kind::end;
+    } else {
+      d.a_kind = Kind::none;
+    }
+  }
+
+  /// Stage B: this node's target coordinates, read the row and column tables.
+  void stage_b(Registers& d) const {
+    d.b_kind = r_.a_kind;
+    if (r_.a_kind == Kind::send) {
+      const int dx = static_cast<std::int8_t>(r_.a_entry & 0xffu);
+      const int dy = static_cast<std::int8_t>((r_.a_entry >> 8) & 0xffu);
+      const bool last = ((r_.a_entry >> 16) & 1u) != 0;
+      const std::uint32_t tx = wrap(r_.coord_x, dx, r_.size_x);
+      const std::uint32_t ty = wrap(r_.coord_y, dy, r_.size_y);
+      d.b_tx = tx;
+      d.b_row_id = row_id_[ty];
+      d.b_col_m = col_m_[tx];
+      d.b_row_m = row_m_[ty];
+      d.b_hint = (tie(dx, r_.size_x) ? (dx > 0 ? 1u : 2u) : 0u) | (tie(dy, r_.size_y) ? (dy > 0 ? 4u : 8u) : 0u);
+      d.b_controller = r_.position;
+      d.b_tag = r_.group;
+      if (last) {
+        d.position = 0;
+        d.group = (r_.group + 1u) & mask(tag_width);
+        d.barrier_pending = r_.group_barriers;
+      } else {
+        d.position = (r_.position + 1u) & 7u;
+      }
+    } else if (r_.a_kind == Kind::copy) {
+      d.b_tag = r_.group;  // the table ends a group: group = number of groups
+    }
+  }
+
+  /// Stage C: what stage B holds goes into the output register.
+  EngineLoad stage_c(Registers& d) const {
+    const std::uint32_t dst = (r_.result_base + r_.self_m) & mask(addr_width);
+    switch (r_.b_kind) {
+      case Kind::send: {
+        Descriptor s = Descriptor::send((r_.b_tx + r_.b_row_id) & mask(id_width),
+                                        (r_.b_col_m + r_.b_row_m) & mask(addr_width), dst, r_.message_words, r_.b_tag);
+        s.controller = static_cast<std::uint8_t>(r_.b_controller);
+        s.route_hint = static_cast<std::uint8_t>(r_.b_hint);
+        return load(s);
+      }
+      case Kind::copy: return load(Descriptor::send(r_.self_id, r_.self_m, dst, r_.message_words, r_.b_tag));
+      case Kind::barrier: return load(Descriptor::barrier(r_.b_tag));
+      case Kind::end: return end_of_program(d);
+      case Kind::none: break;
+    }
+    return {};
+  }
+
 
   /// (c + delta) mod n for |delta| < n: one correction either way.
   static std::uint32_t wrap(std::uint32_t c, int delta, std::uint32_t n) {
@@ -353,8 +280,6 @@ class A2atScheduleEngine {
   }
 
   Registers r_;
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
   std::array<std::uint32_t, a2at_engine_reg::table_entries> offset_table_{};
   std::array<std::uint32_t, a2at_engine_reg::max_size> col_m_{};
   std::array<std::uint32_t, a2at_engine_reg::max_size> row_id_{};
@@ -362,17 +287,10 @@ class A2atScheduleEngine {
 };
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_a2at_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                     bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                     bool& busy) {
+inline void schedule_engine_a2at_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                     std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static A2atScheduleEngine engine;
-  const A2atEngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<A2atScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

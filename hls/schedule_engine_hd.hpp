@@ -37,18 +37,9 @@
 // unit = (board << 3) + (board << 2) + unit; m*B and a*B are accumulated by
 // addition; B = L >> log2 A; halving halves by a shift.
 //
-// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
-// write-only; write only while busy is 0):
-//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
-//   0x1 VARIANT        [0]     0 = hd-allreduce (hierarchical), 1 = conventional
-//   0x2 DIM_ORDER      [0]     0 = wxyz, 1 = bandwidth
-//   0x3 OP             [2:0]   0 sum, 1 product, 2 max, 3 min, 4 average
-//   0x4 DTYPE          [0]     0 int64, 1 float64
-//   0x5 UNIT           [3:0]   endpoint mod 12: 0..7 main unit m, 8..11 aggregation unit a+8
-//   0x6 ELEMENTS       [19:0]  L, a multiple of A x boards
-//   0x7 AGG_UNITS      [2:0]   A = 1, 2 or 4
-//   0x8..0xB SIZE0..3  [2:0]   board sizes W, X, Y, Z: 1, 2 or 4
-//   0xC..0xF COORD0..3 [1:0]   this board's coordinate
+// Register map: hd_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_hd_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract (software checks it: build_hd_allreduce's ConfigErrors): sizes
 // 1/2/4, A in {1,2,4}, A*boards divides L, and the aggregation-unit memory
 // (8B + halving slots + divisor area) fits the 20-bit offsets.
@@ -61,10 +52,7 @@
 // consumer is ready, with one extra cycle (no descriptor) before each
 // network step g = 1..2H, where its partner and block are computed: END is
 // offered in cycle 2 + descriptors + 2H (aggregation unit), 2 + descriptors
-// (main unit). Output: valid/ready;
-// out_valid is a register output and never depends on out_ready; the
-// descriptor stays stable while out_valid and not out_ready. busy is 1 from
-// start until END has been taken.
+// (main unit).
 #pragma once
 
 #include <array>
@@ -73,64 +61,30 @@
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
 
-/// Register addresses of the engine's configuration port.
-namespace hd_engine_reg {
-inline constexpr std::uint8_t control = 0x0;
-inline constexpr std::uint8_t variant = 0x1;
-inline constexpr std::uint8_t dim_order = 0x2;
-inline constexpr std::uint8_t op = 0x3;
-inline constexpr std::uint8_t dtype = 0x4;
-inline constexpr std::uint8_t unit = 0x5;
-inline constexpr std::uint8_t elements = 0x6;
-inline constexpr std::uint8_t agg_units = 0x7;
-inline constexpr std::uint8_t size0 = 0x8;   // size0 + d
-inline constexpr std::uint8_t coord0 = 0xC;  // coord0 + d
-inline constexpr std::uint32_t op_sum = 0, op_product = 1, op_max = 2, op_min = 3, op_average = 4;
-}  // namespace hd_engine_reg
-
-struct HdEngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
-struct HdEngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
-
-struct HdEngineWrite {
-  std::uint8_t addr;
-  std::uint32_t data;
-};
-
 /// The configuration writes that load one endpoint and start it (CONTROL
 /// last).
-inline std::vector<HdEngineWrite> hd_engine_writes(bool conventional, bool bandwidth, std::uint32_t op, bool float64,
-                                                   std::uint32_t unit, std::uint32_t elements, std::uint32_t agg_units,
-                                                   const std::array<std::uint32_t, 4>& sizes,
-                                                   const std::array<std::uint32_t, 4>& coord) {
+inline std::vector<EngineWrite> hd_engine_writes(bool conventional, bool bandwidth, std::uint32_t op, bool float64,
+                                                 std::uint32_t unit, std::uint32_t elements, std::uint32_t agg_units,
+                                                 const std::array<std::uint32_t, 4>& sizes,
+                                                 const std::array<std::uint32_t, 4>& coord) {
   namespace r = hd_engine_reg;
-  std::vector<HdEngineWrite> w{{r::variant, conventional ? 1u : 0u}, {r::dim_order, bandwidth ? 1u : 0u},
-                               {r::op, op},
-                               {r::dtype, float64 ? 1u : 0u},
-                               {r::unit, unit},
-                               {r::elements, elements},
-                               {r::agg_units, agg_units}};
-  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::size0 + d), sizes[d]});
-  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(r::coord0 + d), coord[d]});
-  w.push_back({r::control, 1});
-  return w;
+  return grid_engine_writes({{r::variant, conventional ? 1u : 0u},
+                             {r::dim_order, bandwidth ? 1u : 0u},
+                             {r::op, op},
+                             {r::dtype, float64 ? 1u : 0u},
+                             {r::unit, unit},
+                             {r::elements, elements},
+                             {r::agg_units, agg_units}},
+                            r::size0, sizes, r::coord0, coord);
 }
 
-class HdScheduleEngine {
+class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
  public:
-  static constexpr unsigned addr_width = 20;
   static constexpr std::uint32_t main_units = 8;
   static constexpr std::uint32_t units_per_board = 12;
   static constexpr std::uint32_t local_tag = 0x8000;
@@ -155,200 +109,9 @@ class HdScheduleEngine {
     end
   };
 
-  [[nodiscard]] HdEngineOutputs outputs() const { return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_}; }
-
-  /// One clock cycle: returns this cycle's outputs, then commits.
-  HdEngineOutputs step(const HdEngineInputs& in) {
-    COLLNET_HLS(INLINE)
-    const HdEngineOutputs out = outputs();
-    Registers d = r_;
-
-    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
-      const std::uint32_t w = in.cfg_wdata;
-      namespace reg = hd_engine_reg;
-      switch (in.cfg_addr) {
-        case reg::control:
-          if (w & 1u) d.state = State::init;
-          break;
-        case reg::variant: d.conventional = w & 1u; break;
-        case reg::dim_order: d.bandwidth = w & 1u; break;
-        case reg::op: d.op = w & 7u; break;
-        case reg::dtype: d.float64 = w & 1u; break;
-        case reg::unit: d.unit = w & 15u; break;
-        case reg::elements: d.elements = w & mask(addr_width); break;
-        case reg::agg_units: d.agg_units = w & 7u; break;
-        default:
-          if (in.cfg_addr >= reg::size0 && in.cfg_addr < reg::size0 + 4)
-            d.log_size[in.cfg_addr - reg::size0] = (w & 7u) == 4 ? 2 : (w & 7u) == 2 ? 1 : 0;
-          else if (in.cfg_addr >= reg::coord0 && in.cfg_addr < reg::coord0 + 4)
-            d.coord[in.cfg_addr - reg::coord0] = w & 3u;
-          break;
-      }
-    }
-
-    const bool can_load = !out_valid_q_ || in.out_ready;
-    bool load = false;
-    DescriptorWord word;
-    const bool average = r_.op == hd_engine_reg::op_average;
-    const std::uint32_t rop = average ? 1u : r_.op + 1u;  // ReceiveOp: sum 1, product 2, max 3, min 4
-    const std::uint32_t divide = static_cast<std::uint32_t>(ReceiveOp::divide);
-
-    switch (r_.state) {
-      case State::idle: break;
-      case State::init: init_step(d); break;
-      case State::main_send:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.mbase, r_.B, 0, 0, 0);
-          d.count = r_.count + 1;
-          d.abase = r_.abase + r_.B;
-          if (r_.count + 1 == r_.agg_units) d.state = State::main_wait;
-        }
-        break;
-      case State::main_wait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
-          d.state = State::end;
-        }
-        break;
-      case State::s2_wait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, main_units, 0, 0, 0);
-          d.count = 1;
-          d.mbase = r_.B;
-          d.state = State::s2_local;
-        }
-        break;
-      case State::s2_local:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.self, r_.mbase, 0, r_.B, local_tag, rop, 0);
-          d.state = State::s2_lwait;
-        }
-        break;
-      case State::s2_lwait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, r_.count, local_tag, 0, 0);
-          d.count = r_.count + 1;
-          d.mbase = r_.mbase + r_.B;
-          if (r_.count + 1 < main_units) {
-            d.state = State::s2_local;
-          } else if (average && r_.ndims == 0) {
-            // spec hd-allreduce: average divides after the last halving (none here)
-            d.state = State::div_send;
-            d.lcount = main_units;
-          } else {
-            d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
-            d.count = 0;
-          }
-        }
-        break;
-      case State::div_send:
-        if (can_load) {
-          load = true;
-          // the divisor area follows the halving slots: the cursor after the last one
-          word = make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, local_tag + r_.g, divide, 0);
-          d.state = State::div_wait;
-        }
-        break;
-      case State::div_wait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, r_.lcount, local_tag + r_.g, 0, 0);
-          d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
-          d.count = 0;
-          if (r_.g != 0) advance_plan(d);
-        }
-        break;
-      case State::step_plan: plan_step(d); break;
-      case State::part0:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.partner, r_.src, r_.dst, r_.first, r_.g, 0, r_.hint0);
-          d.state = r_.two_parts ? State::part1 : State::net_wait;
-        }
-        break;
-      case State::part1:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.partner, r_.src + r_.first, r_.dst + r_.first, r_.n - r_.first, r_.g, 0,
-                      r_.hint0 << 1);  // minus = 2 << 2d
-          d.state = State::net_wait;
-        }
-        break;
-      case State::net_wait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, r_.two_parts ? 2u : 1u, r_.g, 0, 0);
-          if (r_.halving) {
-            d.state = State::h_local;
-          } else {
-            advance_plan(d);
-          }
-        }
-        break;
-      case State::h_local:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, local_tag + r_.g, rop, 0);
-          d.state = State::h_lwait;
-        }
-        break;
-      case State::h_lwait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, 1, local_tag + r_.g, 0, 0);
-          if (average && last_halving()) {
-            d.state = State::div_send;
-            d.lcount = 2;
-          } else {
-            advance_plan(d);
-          }
-        }
-        break;
-      case State::bcast:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::send, r_.board_base + r_.count, 0, r_.abase, r_.B, last_step(), 0, 0);
-          d.count = r_.count + 1;
-          if (r_.count + 1 == main_units) d.state = State::end;
-        }
-        break;
-      case State::end:
-        if (can_load) {
-          load = true;
-          word = Descriptor::end().pack();
-          d.state = State::idle;
-        }
-        break;
-    }
-
-    bool out_valid_d = out_valid_q_;
-    DescriptorWord out_d = out_q_;
-    if (load) {
-      out_valid_d = true;
-      out_d = word;
-    } else if (in.out_ready) {
-      out_valid_d = false;
-    }
-    r_ = d;
-    out_valid_q_ = out_valid_d;
-    out_q_ = out_d;
-    return out;
-  }
-
-  void reset() {
-    r_ = Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
-  }
-
-  [[nodiscard]] State state_q() const { return r_.state; }
-
  private:
+  friend class ScheduleEngine<HdScheduleEngine>;
+
   struct Registers {
     // configuration
     bool conventional = false;
@@ -376,7 +139,7 @@ class HdScheduleEngine {
     // plan position and the held block
     std::uint32_t g = 0;        // global step number
     std::uint32_t idx = 0;      // position in `order`
-    std::uint32_t bit = 0;      // s
+    std::uint32_t bit_index = 0;  // s
     bool halving = true;        // kind of step g
     std::uint32_t lo = 0, len = 0;
     std::uint32_t cursor = 0;   // next free aggregation-unit word (slots, then divisor)
@@ -388,7 +151,116 @@ class HdScheduleEngine {
     std::uint32_t hint0 = 0;    // + hint of the dimension (1 << 2d)
   };
 
-  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
+  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
+    const auto& map = hd_engine_registers;
+    namespace reg = hd_engine_reg;
+    switch (addr) {
+      case reg::control:
+        if (w & 1u) d.state = State::init;
+        break;
+      case reg::variant: d.conventional = map.field("VARIANT", w); break;
+      case reg::dim_order: d.bandwidth = map.field("DIM_ORDER", w); break;
+      case reg::op: d.op = map.field("OP", w); break;
+      case reg::dtype: d.float64 = map.field("DTYPE", w); break;
+      case reg::unit: d.unit = map.field("UNIT", w); break;
+      case reg::elements: d.elements = map.field("ELEMENTS", w); break;
+      case reg::agg_units: d.agg_units = map.field("AGG_UNITS", w); break;
+      default:
+        if (addr >= reg::size0 && addr < reg::size0 + 4) {
+          const std::uint32_t n = map.field("SIZE", w);
+          d.log_size[addr - reg::size0] = n == 4 ? 2 : n == 2 ? 1 : 0;
+        } else if (addr >= reg::coord0 && addr < reg::coord0 + 4) {
+          d.coord[addr - reg::coord0] = map.field("COORD", w);
+        }
+        break;
+    }
+  }
+
+  EngineLoad next_state(Registers& d, bool can_load) const {
+    switch (r_.state) {
+      case State::idle: return {};
+      case State::init: init_step(d); return {};
+      case State::step_plan: plan_step(d); return {};
+      default: break;
+    }
+    if (!can_load) return {};
+    const std::uint32_t rop = r_.op == hd_engine_reg::op_average ? 1u : r_.op + 1u;  // ReceiveOp: sum 1 .. min 4
+    switch (r_.state) {
+      case State::main_send:
+        d.count = r_.count + 1;
+        d.abase = r_.abase + r_.B;
+        if (r_.count + 1 == r_.agg_units) d.state = State::main_wait;
+        return make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.mbase, r_.B, 0, 0, 0);
+      case State::main_wait:
+        d.state = State::end;
+        return make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
+      case State::s2_wait:
+        d.count = 1;
+        d.mbase = r_.B;
+        d.state = State::s2_local;
+        return make(Opcode::wait, 0, 0, 0, main_units, 0, 0, 0);
+      case State::s2_local:
+        d.state = State::s2_lwait;
+        return make(Opcode::send, r_.self, r_.mbase, 0, r_.B, local_tag, rop, 0);
+      case State::s2_lwait: s2_combined(d); return make(Opcode::wait, 0, 0, 0, r_.count, local_tag, 0, 0);
+      case State::div_send:
+        // the divisor area follows the halving slots: the cursor after the last one
+        d.state = State::div_wait;
+        return make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, local_tag + r_.g, divide_op, 0);
+      case State::div_wait:
+        d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
+        d.count = 0;
+        if (r_.g != 0) advance_plan(d);
+        return make(Opcode::wait, 0, 0, 0, r_.lcount, local_tag + r_.g, 0, 0);
+      case State::part0:
+        d.state = r_.two_parts ? State::part1 : State::net_wait;
+        return make(Opcode::send, r_.partner, r_.src, r_.dst, r_.first, r_.g, 0, r_.hint0);
+      case State::part1:
+        d.state = State::net_wait;
+        return make(Opcode::send, r_.partner, r_.src + r_.first, r_.dst + r_.first, r_.n - r_.first, r_.g, 0,
+                    r_.hint0 << 1);  // minus = 2 << 2d
+      case State::net_wait:
+        if (r_.halving) d.state = State::h_local;
+        else advance_plan(d);
+        return make(Opcode::wait, 0, 0, 0, r_.two_parts ? 2u : 1u, r_.g, 0, 0);
+      case State::h_local:
+        d.state = State::h_lwait;
+        return make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, local_tag + r_.g, rop, 0);
+      case State::h_lwait:
+        if (r_.op == hd_engine_reg::op_average && last_halving()) {
+          d.state = State::div_send;
+          d.lcount = 2;
+        } else {
+          advance_plan(d);
+        }
+        return make(Opcode::wait, 0, 0, 0, 1, local_tag + r_.g, 0, 0);
+      case State::bcast:
+        d.count = r_.count + 1;
+        if (r_.count + 1 == main_units) d.state = State::end;
+        return make(Opcode::send, r_.board_base + r_.count, 0, r_.abase, r_.B, last_step(), 0, 0);
+      case State::end: return end_of_program(d);
+      default: return {};
+    }
+  }
+
+  /// After the local combine of main unit `count`: the next one, the divide
+  /// (average without any halving), or the steps.
+  void s2_combined(Registers& d) const {
+    d.count = r_.count + 1;
+    d.mbase = r_.mbase + r_.B;
+    if (r_.count + 1 < main_units) {
+      d.state = State::s2_local;
+    } else if (r_.op == hd_engine_reg::op_average && r_.ndims == 0) {
+      // spec hd-allreduce: average divides after the last halving (none here)
+      d.state = State::div_send;
+      d.lcount = main_units;
+    } else {
+      d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
+      d.count = 0;
+    }
+  }
+
+  static constexpr auto divide_op = static_cast<std::uint32_t>(ReceiveOp::divide);
 
   [[nodiscard]] std::uint32_t last_step() const {
     std::uint32_t h = 0;
@@ -398,24 +270,12 @@ class HdScheduleEngine {
 
   [[nodiscard]] bool last_halving() const {
     const std::uint32_t dim = r_.order[r_.idx];
-    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit + 1 == r_.log_size[dim];
+    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.log_size[dim];
   }
 
-  [[nodiscard]] DescriptorWord make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
-                                    std::uint32_t length, std::uint32_t tag, std::uint32_t op,
-                                    std::uint32_t hint) const {
-    namespace L = descriptor_layout;
-    DescriptorWord w;
-    w.set(L::opcode, static_cast<std::uint64_t>(opcode));
-    w.set(L::op, op);
-    w.set(L::dtype, r_.float64 ? 1u : 0u);
-    w.set(L::route_hint, hint);
-    w.set(L::dest, dest);
-    w.set(L::src_offset, src);
-    w.set(L::dst_offset, dst);
-    w.set(L::length, length);
-    w.set(L::tag, tag);
-    return w;
+  [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
+                                std::uint32_t length, std::uint32_t tag, std::uint32_t op, std::uint32_t hint) const {
+    return load(descriptor_word(opcode, dest, src, dst, length, tag, op, r_.float64, hint));
   }
 
   // Dimension order, board id, B and the first state (one cycle).
@@ -445,7 +305,7 @@ class HdScheduleEngine {
     d.abase = 0;
     d.g = 0;
     d.idx = 0;
-    d.bit = 0;
+    d.bit_index = 0;
     d.halving = true;
     d.lo = 0;
     d.len = d.B;
@@ -472,7 +332,7 @@ class HdScheduleEngine {
     const std::uint32_t dim = r_.order[r_.idx];
     const std::uint32_t g = r_.g + 1;
     d.g = g;
-    const std::uint32_t pos = r_.shift[dim] + r_.bit;
+    const std::uint32_t pos = r_.shift[dim] + r_.bit_index;
     const std::uint32_t partner_board = r_.board ^ (1u << pos);
     d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
     const std::uint32_t b = (r_.board >> pos) & 1u;
@@ -503,30 +363,30 @@ class HdScheduleEngine {
   void advance_plan(Registers& d) const {
     if (!r_.halving) {
       const std::uint32_t dim = r_.order[r_.idx];
-      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit)) & 1u;
+      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit_index)) & 1u;
       d.lo = r_.lo - (b ? r_.len : 0);
       d.len = r_.len << 1;
     }
     const std::uint32_t k = r_.log_size[r_.order[r_.idx]];
     bool done = false;
     if (r_.halving) {
-      if (r_.bit + 1 < k) {
-        d.bit = r_.bit + 1;
+      if (r_.bit_index + 1 < k) {
+        d.bit_index = r_.bit_index + 1;
       } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
         d.idx = r_.idx + 1;
-        d.bit = 0;
+        d.bit_index = 0;
       } else {
         d.halving = false;  // doubling of the same dimension, from its top bit
-        d.bit = k - 1;
+        d.bit_index = k - 1;
       }
-    } else if (r_.bit > 0) {
-      d.bit = r_.bit - 1;
+    } else if (r_.bit_index > 0) {
+      d.bit_index = r_.bit_index - 1;
     } else if (!r_.conventional && r_.idx > 0) {
       d.idx = r_.idx - 1;
-      d.bit = r_.log_size[r_.order[r_.idx - 1]] - 1;
+      d.bit_index = r_.log_size[r_.order[r_.idx - 1]] - 1;
     } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
       d.idx = r_.idx + 1;
-      d.bit = 0;
+      d.bit_index = 0;
       d.halving = true;
     } else {
       done = true;
@@ -536,8 +396,13 @@ class HdScheduleEngine {
   }
 
   Registers r_;
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
 };
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_hd_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                   std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  engine_top_cycle<HdScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
+}
 
 }  // namespace collnet::hls

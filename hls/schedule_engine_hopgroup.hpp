@@ -27,18 +27,9 @@
 // just pass the borrow), SEND tag t with gap = hops - 1, and BARRIER t after
 // each when BARRIERS is on; END.
 //
-// Register map (cfg write port: cfg_we, 4-bit cfg_addr, 32-bit cfg_wdata;
-// write-only; write only while busy is 0):
-//   0x0 CONTROL        bit 0: write 1 to start (ignored while busy)
-//   0x1 ALGORITHM      [0] 0 = a2a-hopgroup, 1 = a2a-hopgroup-direct
-//   0x2 MESSAGE_WORDS  [19:0] m (1..2^19)
-//   0x3 OPTIONS        [0] torus, [1] pacing, [2] hop_order descending,
-//                      [3] directions both, [4] mode3d concurrent, [5] barriers
-//   0x4 GAP_SLACK      [7:0]
-//   0x5 DIMS           [2:0] number of dimensions of the grid (1..3 hopgroup,
-//                      1..4 direct); 3 splits every area in pieces a, b, c
-//   0x6..0x9 SIZE0..3  [6:0] n_d, 1..64; 1 for unused dimensions
-//   0xA..0xD COORD0..3 [5:0] c_d < n_d
+// Register map: hopgroup_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_hopgroup_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: 2*N*m <= 2^20 (collectives/a2a_common.cpp message_words).
 // Storage: 4 x 64 x (16 + 20) bits of coordinate tables (t * stride_d and
 // t * stride_d * m; one write port and one synchronous read port each, read
@@ -60,61 +51,24 @@
 // and offset) in plan registers, so that the run setup starts from registers
 // instead of recomputing the plan (it was the critical path on iCE40).
 //
-// Output: valid/ready. out_valid is a register output and never depends on
-// out_ready; the descriptor stays stable while out_valid and not out_ready.
-// busy is 1 from start until END has been taken.
-//
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_hopgroup.sv.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
 
-namespace hopgroup_engine_reg {
-inline constexpr std::uint8_t control = 0x0;
-inline constexpr std::uint8_t algorithm = 0x1;
-inline constexpr std::uint8_t message_words = 0x2;
-inline constexpr std::uint8_t options = 0x3;
-inline constexpr std::uint8_t gap_slack = 0x4;
-inline constexpr std::uint8_t dims = 0x5;
-inline constexpr std::uint8_t size0 = 0x6;   // size0 + d
-inline constexpr std::uint8_t coord0 = 0xA;  // coord0 + d
-inline constexpr std::uint8_t algorithm_hopgroup = 0;
-inline constexpr std::uint8_t algorithm_direct = 1;
-inline constexpr std::uint32_t opt_torus = 1u << 0;
-inline constexpr std::uint32_t opt_pacing = 1u << 1;
-inline constexpr std::uint32_t opt_descending = 1u << 2;
-inline constexpr std::uint32_t opt_both = 1u << 3;
-inline constexpr std::uint32_t opt_concurrent = 1u << 4;
-inline constexpr std::uint32_t opt_barriers = 1u << 5;
-inline constexpr unsigned max_size = 64;
-}  // namespace hopgroup_engine_reg
-
-struct HopgroupEngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
-struct HopgroupEngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
-
-class HopgroupScheduleEngine {
+class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
  public:
   static constexpr int max_dims = 4;
-  static constexpr unsigned addr_width = 20;
-  static constexpr unsigned id_width = 16;
-  static constexpr unsigned tag_width = descriptor_layout::tag.width;
 
   enum class State : std::uint8_t {
     idle = 0,
@@ -130,204 +84,9 @@ class HopgroupScheduleEngine {
     end = 10
   };
 
-  [[nodiscard]] HopgroupEngineOutputs outputs() const {
-    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
-  }
-
-  HopgroupEngineOutputs step(const HopgroupEngineInputs& in) {
-    COLLNET_HLS(INLINE)
-    namespace R = hopgroup_engine_reg;
-    const HopgroupEngineOutputs out = outputs();
-    Registers d = r_;
-
-    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
-      const std::uint32_t w = in.cfg_wdata;
-      switch (in.cfg_addr) {
-        case R::control:
-          if (w & 1u) start(d);
-          break;
-        case R::algorithm: d.algorithm = w & 1u; break;
-        case R::message_words: d.message_words = w & mask(addr_width); break;
-        case R::options: d.options = w & 0x3fu; break;
-        case R::gap_slack: d.gap_slack = w & 0xffu; break;
-        case R::dims: d.dims = w & 7u; break;
-        default:
-          if (in.cfg_addr >= R::size0 && in.cfg_addr < R::size0 + max_dims)
-            d.size[in.cfg_addr - R::size0] = w & 0x7fu;
-          else if (in.cfg_addr >= R::coord0 && in.cfg_addr < R::coord0 + max_dims)
-            d.coord[in.cfg_addr - R::coord0] = w & 0x3fu;
-          break;
-      }
-    }
-
-    const bool can_load = !out_valid_q_ || in.out_ready;
-    bool load = false;
-    DescriptorWord load_word;
-    const bool torus = (r_.options & R::opt_torus) != 0;
-    const bool pacing = (r_.options & R::opt_pacing) != 0;
-    const std::uint32_t slack = pacing ? r_.gap_slack : 0;
-
-    switch (r_.state) {
-      case State::idle: break;
-      case State::init: init_step(d); break;
-      case State::divide: {
-        // restoring division of m by 3, most significant bit first
-        const std::uint32_t bit = (r_.message_words >> (addr_width - 1 - r_.t)) & 1u;
-        const std::uint32_t rem = (r_.rem << 1) | bit;
-        const bool ge = rem >= 3;
-        d.rem = ge ? rem - 3 : rem;
-        d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
-        d.t = r_.t + 1;
-        if (r_.t + 1 == addr_width) {
-          if (r_.algorithm == R::algorithm_direct) {
-            d.state = State::d_copy;
-            for (std::size_t e = 0; e < max_dims; ++e) {
-              COLLNET_HLS(UNROLL)
-              d.digit[e] = r_.size[e] - 1;
-              d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
-              d.part_id[e] = r_.coord[e] == 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
-              d.part[e] = r_.coord[e] == 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
-            }
-            d.remaining = (r_.node_count - 1) & mask(id_width + 1);
-          } else {
-            d.state = State::group;
-          }
-        }
-        break;
-      }
-      case State::group: group_step(d); break;
-      case State::barrier:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::barrier((r_.tag - 1) & mask(tag_width)).pack();
-          d.state = State::select;
-        }
-        break;
-      case State::select: select_step(d); break;
-      case State::run:
-        if (can_load) {
-          load = true;
-          std::uint32_t part = 0;
-          for (std::size_t e = 0; e < max_dims; ++e) {
-            COLLNET_HLS(UNROLL)
-            part += r_.part[e];
-          }
-          Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
-                                          (r_.run_src + r_.rd_m + part) & mask(addr_width),
-                                          (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
-          s.controller = static_cast<std::uint8_t>(r_.run_dim);
-          s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
-          s.gap = static_cast<std::uint8_t>(r_.run_gap);
-          s.slack = static_cast<std::uint8_t>(r_.run_slack);
-          load_word = s.pack();
-          // next label: odometer over the dimensions other than run_dim, lowest fastest
-          bool carry = true;
-          for (std::size_t e = 0; e < max_dims; ++e) {
-            COLLNET_HLS(UNROLL)
-            if (carry && e != r_.run_dim) {
-              const bool wraps = r_.digit[e] + 1 == r_.size[e];
-              d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
-              d.part[e] = wraps ? 0 : (r_.part[e] + mstride_[e]) & mask(addr_width);
-              carry = wraps;
-            }
-          }
-          if (carry) {
-            d.state = State::select;
-            d.sub = r_.sub + 1;
-          }
-        }
-        break;
-      case State::d_copy:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
-                                       r_.message_words, 0)
-                          .pack();
-          d.tag = 0;
-          d.state = r_.remaining == 0 ? State::end : State::d_send;
-        }
-        break;
-      case State::d_send:
-        if (can_load) {
-          load = true;
-          std::uint32_t dest = 0, src = 0, hops = 0;
-          for (std::size_t e = 0; e < max_dims; ++e) {
-            COLLNET_HLS(UNROLL)
-            const std::uint32_t t = r_.target[e];
-            dest += r_.part_id[e];
-            src += r_.part[e];
-            // hops of dimension e: the shorter way round a torus, the distance on a mesh
-            const std::uint32_t o = r_.digit[e];
-            const std::uint32_t c = r_.coord[e];
-            hops += torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o) : (t >= c ? t - c : c - t);
-          }
-          Descriptor s = Descriptor::send(dest & mask(id_width), src & mask(addr_width),
-                                          (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
-          s.gap = static_cast<std::uint8_t>(pacing ? hops - 1 : 0);
-          s.slack = static_cast<std::uint8_t>(slack);
-          load_word = s.pack();
-          // next offset: descending odometer, last dimension fastest
-          bool borrow = true;
-          for (std::size_t j = 0; j < max_dims; ++j) {
-            COLLNET_HLS(UNROLL)
-            const std::size_t e = max_dims - 1 - j;
-            if (borrow) {
-              d.digit[e] = r_.digit[e] == 0 ? r_.size[e] - 1 : r_.digit[e] - 1;
-              d.target[e] = r_.target[e] == 0 ? r_.size[e] - 1 : r_.target[e] - 1;
-              // the target's share of dest and src: one stride less, or the last entry on a wrap
-              d.part_id[e] = r_.target[e] == 0 ? last_id_[e] : (r_.part_id[e] - stride_id_[e]) & mask(id_width);
-              d.part[e] = r_.target[e] == 0 ? last_m_[e] : (r_.part[e] - mstride_[e]) & mask(addr_width);
-              borrow = r_.digit[e] == 0;
-            }
-          }
-          d.remaining = r_.remaining - 1;
-          if (r_.options & R::opt_barriers) d.state = State::d_barrier;
-          else {
-            d.tag = (r_.tag + 1) & mask(tag_width);
-            d.state = r_.remaining == 1 ? State::end : State::d_send;
-          }
-        }
-        break;
-      case State::d_barrier:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::barrier(r_.tag).pack();
-          d.tag = (r_.tag + 1) & mask(tag_width);
-          d.state = r_.remaining == 0 ? State::end : State::d_send;
-        }
-        break;
-      case State::end:
-        if (can_load) {
-          load = true;
-          load_word = Descriptor::end().pack();
-          d.state = State::idle;
-        }
-        break;
-    }
-
-    bool out_valid_d = out_valid_q_;
-    DescriptorWord out_d = out_q_;
-    if (load) {
-      out_valid_d = true;
-      out_d = load_word;
-    } else if (in.out_ready) {
-      out_valid_d = false;
-    }
-    r_ = d;
-    out_valid_q_ = out_valid_d;
-    out_q_ = out_d;
-    return out;
-  }
-
-  void reset() {
-    r_ = Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
-  }
-
-  [[nodiscard]] State state_q() const { return r_.state; }
-
  private:
+  friend class ScheduleEngine<HopgroupScheduleEngine>;
+
   struct Registers {
     // configuration
     std::uint32_t algorithm = 0;
@@ -388,6 +147,165 @@ class HopgroupScheduleEngine {
     std::uint32_t rd_m = 0;
   };
 
+  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
+    const auto& map = hopgroup_engine_registers;
+    namespace R = hopgroup_engine_reg;
+    if (addr == R::control) {
+      if (w & 1u) start(d);
+    } else if (addr == R::algorithm) {
+      d.algorithm = map.field("ALGORITHM", w);
+    } else if (addr == R::message_words) {
+      d.message_words = map.field("MESSAGE_WORDS", w);
+    } else if (addr == R::options) {
+      d.options = map.field("OPTIONS", w);
+    } else if (addr == R::gap_slack) {
+      d.gap_slack = map.field("GAP_SLACK", w);
+    } else if (addr == R::dims) {
+      d.dims = map.field("DIMS", w);
+    } else if (addr >= R::size0 && addr < R::size0 + max_dims) {
+      d.size[addr - R::size0] = map.field("SIZE", w);
+    } else if (addr >= R::coord0 && addr < R::coord0 + max_dims) {
+      d.coord[addr - R::coord0] = map.field("COORD", w);
+    }
+  }
+
+  EngineLoad next_state(Registers& d, bool can_load) {
+    switch (r_.state) {
+      case State::idle: break;
+      case State::init: init_step(d); break;
+      case State::divide: divide_step(d); break;
+      case State::group: group_step(d); break;
+      case State::select: select_step(d); break;
+      case State::barrier:
+        if (!can_load) break;
+        d.state = State::select;
+        return load(Descriptor::barrier((r_.tag - 1) & mask(tag_width)));
+      case State::run:
+        if (can_load) return run_step(d);
+        break;
+      case State::d_copy:
+        if (!can_load) break;
+        d.tag = 0;
+        d.state = r_.remaining == 0 ? State::end : State::d_send;
+        return load(Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
+                                     r_.message_words, 0));
+      case State::d_send:
+        if (can_load) return direct_send_step(d);
+        break;
+      case State::d_barrier:
+        if (!can_load) break;
+        d.tag = (r_.tag + 1) & mask(tag_width);
+        d.state = r_.remaining == 0 ? State::end : State::d_send;
+        return load(Descriptor::barrier(r_.tag));
+      case State::end:
+        if (can_load) return end_of_program(d);
+        break;
+    }
+    return {};
+  }
+
+  /// Restoring division of m by 3, most significant bit first; then the
+  /// direct program's first offset, or the first group.
+  void divide_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const std::uint32_t bit = (r_.message_words >> (addr_width - 1 - r_.t)) & 1u;
+    const std::uint32_t rem = (r_.rem << 1) | bit;
+    const bool ge = rem >= 3;
+    d.rem = ge ? rem - 3 : rem;
+    d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
+    d.t = r_.t + 1;
+    if (r_.t + 1 != addr_width) return;
+    if (r_.algorithm != R::algorithm_direct) {
+      d.state = State::group;
+      return;
+    }
+    d.state = State::d_copy;
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      d.digit[e] = r_.size[e] - 1;
+      d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
+      d.part_id[e] = r_.coord[e] == 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
+      d.part[e] = r_.coord[e] == 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
+    }
+    d.remaining = (r_.node_count - 1) & mask(id_width + 1);
+  }
+
+  /// hopgroup: the SEND to the run's current label, then the next label
+  /// (odometer over the dimensions other than run_dim, lowest fastest).
+  EngineLoad run_step(Registers& d) const {
+    std::uint32_t part = 0;
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      part += r_.part[e];
+    }
+    Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
+                                    (r_.run_src + r_.rd_m + part) & mask(addr_width),
+                                    (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
+    s.controller = static_cast<std::uint8_t>(r_.run_dim);
+    s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
+    s.gap = static_cast<std::uint8_t>(r_.run_gap);
+    s.slack = static_cast<std::uint8_t>(r_.run_slack);
+    bool carry = true;
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      if (carry && e != r_.run_dim) {
+        const bool wraps = r_.digit[e] + 1 == r_.size[e];
+        d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
+        d.part[e] = wraps ? 0 : (r_.part[e] + mstride_[e]) & mask(addr_width);
+        carry = wraps;
+      }
+    }
+    if (carry) {
+      d.state = State::select;
+      d.sub = r_.sub + 1;
+    }
+    return load(s);
+  }
+
+  /// direct: the SEND of the current offset, then the next offset
+  /// (descending odometer, last dimension fastest).
+  EngineLoad direct_send_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const bool pacing = (r_.options & R::opt_pacing) != 0;
+    std::uint32_t dest = 0, src = 0, hops = 0;
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      const std::uint32_t t = r_.target[e];
+      dest += r_.part_id[e];
+      src += r_.part[e];
+      // hops of dimension e: the shorter way round a torus, the distance on a mesh
+      const std::uint32_t o = r_.digit[e];
+      const std::uint32_t c = r_.coord[e];
+      hops += torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o) : (t >= c ? t - c : c - t);
+    }
+    Descriptor s = Descriptor::send(dest & mask(id_width), src & mask(addr_width),
+                                    (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
+    s.gap = static_cast<std::uint8_t>(pacing ? hops - 1 : 0);
+    s.slack = static_cast<std::uint8_t>(pacing ? r_.gap_slack : 0);
+    bool borrow = true;
+    for (std::size_t j = 0; j < max_dims; ++j) {
+      COLLNET_HLS(UNROLL)
+      const std::size_t e = max_dims - 1 - j;
+      if (borrow) {
+        d.digit[e] = r_.digit[e] == 0 ? r_.size[e] - 1 : r_.digit[e] - 1;
+        d.target[e] = r_.target[e] == 0 ? r_.size[e] - 1 : r_.target[e] - 1;
+        // the target's share of dest and src: one stride less, or the last entry on a wrap
+        d.part_id[e] = r_.target[e] == 0 ? last_id_[e] : (r_.part_id[e] - stride_id_[e]) & mask(id_width);
+        d.part[e] = r_.target[e] == 0 ? last_m_[e] : (r_.part[e] - mstride_[e]) & mask(addr_width);
+        borrow = r_.digit[e] == 0;
+      }
+    }
+    d.remaining = r_.remaining - 1;
+    if (r_.options & R::opt_barriers) {
+      d.state = State::d_barrier;
+    } else {
+      d.tag = (r_.tag + 1) & mask(tag_width);
+      d.state = r_.remaining == 1 ? State::end : State::d_send;
+    }
+    return load(s);
+  }
+
   /// One phase of a group: dimension, piece, and whether it exists.
   struct PhaseSlot {
     bool valid = false;
@@ -395,7 +313,6 @@ class HopgroupScheduleEngine {
     std::uint32_t piece = 0;
   };
 
-  static constexpr std::uint32_t mask(unsigned width) { return (std::uint32_t{1} << width) - 1; }
   /// Table index: sizes beyond 64 break the contract but never index out of the tables.
   static constexpr std::uint32_t index_mask = hopgroup_engine_reg::max_size - 1;
 
@@ -626,8 +543,6 @@ class HopgroupScheduleEngine {
   }
 
   Registers r_;
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> id_table_{};
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> m_table_{};
   // per-dimension registers written during the table fill
@@ -639,45 +554,26 @@ class HopgroupScheduleEngine {
   std::array<std::uint32_t, max_dims> last_m_{};     // (n_d - 1) x stride_d x m
 };
 
-/// One write of the configuration port.
-struct HopgroupEngineWrite {
-  std::uint8_t addr = 0;
-  std::uint32_t data = 0;
-};
-
 /// The writes that load a node's collective and start it (CONTROL last).
-inline std::array<HopgroupEngineWrite, 14> hopgroup_engine_writes(std::uint8_t algorithm, std::uint32_t message_words,
+inline std::vector<EngineWrite> hopgroup_engine_writes(std::uint8_t algorithm, std::uint32_t message_words,
                                                                   std::uint32_t options, std::uint32_t gap_slack,
                                                                   std::uint32_t dims,
                                                                   const std::array<std::uint32_t, 4>& sizes,
                                                                   const std::array<std::uint32_t, 4>& coord) {
   namespace R = hopgroup_engine_reg;
-  std::array<HopgroupEngineWrite, 14> w{};
-  w[0] = {R::algorithm, algorithm};
-  w[1] = {R::message_words, message_words};
-  w[2] = {R::options, options};
-  w[3] = {R::gap_slack, gap_slack};
-  w[4] = {R::dims, dims};
-  for (std::uint8_t e = 0; e < 4; ++e) {
-    w[5 + e] = {static_cast<std::uint8_t>(R::size0 + e), sizes[e]};
-    w[9 + e] = {static_cast<std::uint8_t>(R::coord0 + e), coord[e]};
-  }
-  w[13] = {R::control, 1};
-  return w;
+  return grid_engine_writes({{R::algorithm, algorithm},
+                             {R::message_words, message_words},
+                             {R::options, options},
+                             {R::gap_slack, gap_slack},
+                             {R::dims, dims}},
+                            R::size0, sizes, R::coord0, coord);
 }
 
 /// Top function for an HLS tool: one call is one clock cycle.
-inline void schedule_engine_hopgroup_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready,
-                                         bool& out_valid, std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi,
-                                         bool& busy) {
+inline void schedule_engine_hopgroup_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                         std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
   COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
-  COLLNET_HLS(PIPELINE II = 1)
-  static HopgroupScheduleEngine engine;
-  const HopgroupEngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
-  out_valid = out.out_valid;
-  out_desc_lo = out.out_desc.lo;
-  out_desc_hi = out.out_desc.hi;
-  busy = out.busy;
+  engine_top_cycle<HopgroupScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
 }
 
 }  // namespace collnet::hls

@@ -39,20 +39,9 @@
 // 17-step restoring divider at start (no multiplier or divider in the
 // datapath: L(1 + 2r + slot) is L shifted, or 2L + L).
 //
-// Register map (cfg write port: cfg_we, 8-bit cfg_addr, 32-bit cfg_wdata;
-// write-only; write only while busy is 0):
-//   0x00 CONTROL       bit 0: write 1 to start (ignored while busy)
-//   0x01 MODE          [0] dtype (0 int64, 1 float64), [3:1] receive op
-//                      (1 sum, 2 product, 3 max, 4 min), [4] single tree
-//   0x02 SELF          [15:0] this rank's endpoint
-//   0x03 ELEMENTS      [16:0] L (1..65536)
-//   0x04 BLOCKS        [10:0] B (1..1024)
-//   0x05 STAGES        [2:0]  stages this rank runs, 0..4 (0: END only)
-//   0x08+s STAGE s     [0] 1 = broadcast, [1] reduce index r (0/1), [31:16] first global phase
-//   0x10+4s+e ENTRY    stage s, e = 0/1: send color 0/1, e = 2/3: receive color 0/1:
-//                      [0] valid, [1] tree, [2] slot, [12:3] level, [31:16] partner endpoint
-//   0x30 HINT_ADDR     [9:0] next hint table address
-//   0x31 HINT_DATA     [7:0] route hint; writes HINT[HINT_ADDR++]
+// Register map: twotree_engine_registers in hls/schedule_engine_registers.hpp
+// (docs/engine_registers.md and the package schedule_engine_twotree_regs_pkg are
+// generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: at most 1024 SENDs per rank (B <= 128 for an allreduce), memory
 // L(1 + 2 x reduce stages) < 2^20 and phases < 0x8000 (tree_schedule checks
 // both); in a phase at most one send and one receive entry fire (spec: a
@@ -77,9 +66,6 @@
 // Each stream keeps its next block's length and whether it is its last in
 // registers (updated as the block leaves), so that no adder or comparator
 // sits between the stream selection and the next-stage decision.
-// Output: valid/ready; out_valid is a register output and never depends on
-// out_ready; the descriptor stays stable while out_valid and not out_ready.
-// busy is 1 from start until END has been taken.
 #pragma once
 
 #include <array>
@@ -88,34 +74,10 @@
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/schedule_engine.hpp"
+#include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
-
-namespace twotree_engine_reg {
-inline constexpr std::uint8_t control = 0x00;
-inline constexpr std::uint8_t mode = 0x01;
-inline constexpr std::uint8_t self = 0x02;
-inline constexpr std::uint8_t elements = 0x03;
-inline constexpr std::uint8_t blocks = 0x04;
-inline constexpr std::uint8_t stages = 0x05;
-inline constexpr std::uint8_t stage0 = 0x08;  // stage0 + s
-inline constexpr std::uint8_t entry0 = 0x10;  // entry0 + 4s + e
-inline constexpr std::uint8_t hint_addr = 0x30;
-inline constexpr std::uint8_t hint_data = 0x31;
-}  // namespace twotree_engine_reg
-
-struct TwotreeEngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
-struct TwotreeEngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
 
 /// One procedure-table entry as the engine reads it.
 struct TwotreeEngineEntry {
@@ -136,19 +98,14 @@ struct TwotreeEngineStage {
   std::array<TwotreeEngineEntry, 4> entries{};  // send c0, send c1, receive c0, receive c1
 };
 
-struct TwotreeEngineWrite {
-  std::uint8_t addr;
-  std::uint32_t data;
-};
-
 /// The configuration writes that load one rank and start it (CONTROL last).
-inline std::vector<TwotreeEngineWrite> twotree_engine_writes(bool float64, std::uint32_t receive_op, bool single_tree,
+inline std::vector<EngineWrite> twotree_engine_writes(bool float64, std::uint32_t receive_op, bool single_tree,
                                                              std::uint32_t self, std::uint32_t elements,
                                                              std::uint32_t blocks,
                                                              const std::vector<TwotreeEngineStage>& stages,
                                                              const std::vector<std::uint8_t>& hints) {
   namespace r = twotree_engine_reg;
-  std::vector<TwotreeEngineWrite> w{
+  std::vector<EngineWrite> w{
       {r::mode, (float64 ? 1u : 0u) | (receive_op & 7u) << 1 | (single_tree ? 1u : 0u) << 4},
       {r::self, self},
       {r::elements, elements},
@@ -167,7 +124,7 @@ inline std::vector<TwotreeEngineWrite> twotree_engine_writes(bool float64, std::
   return w;
 }
 
-class TwotreeScheduleEngine {
+class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
  public:
   static constexpr unsigned hint_entries = 1024;
   static constexpr unsigned table_entries = 32;  // procedure table RAM
@@ -178,150 +135,9 @@ class TwotreeScheduleEngine {
 
   enum class State : std::uint8_t { idle, divide, setup, stage_load, phase_send, phase_recv, combine, combine_wait, end };
 
-  [[nodiscard]] TwotreeEngineOutputs outputs() const {
-    return {out_valid_q_, out_q_, r_.state != State::idle || out_valid_q_};
-  }
-
-  /// One clock cycle: returns this cycle's outputs, then commits.
-  TwotreeEngineOutputs step(const TwotreeEngineInputs& in) {
-    COLLNET_HLS(INLINE)
-    const TwotreeEngineOutputs out = outputs();
-    Registers d = r_;
-
-    // Procedure table read port: synchronous, addressed by this cycle's
-    // registers, reads the table before this cycle's write (writes happen
-    // only while idle, reads only while loading a stage).
-    if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
-
-    bool hint_we = false;
-    if (in.cfg_we && r_.state == State::idle && !out_valid_q_) {
-      namespace reg = twotree_engine_reg;
-      const std::uint32_t w = in.cfg_wdata;
-      const std::uint8_t a = in.cfg_addr;
-      if (a == reg::control) {
-        if (w & 1u) start(d);
-      } else if (a == reg::mode) {
-        d.float64 = w & 1u;
-        d.op = (w >> 1) & 7u;
-        d.single = (w >> 4) & 1u;
-      } else if (a == reg::self) {
-        d.self = w & 0xffffu;
-      } else if (a == reg::elements) {
-        d.elements = w & 0x1ffffu;
-      } else if (a == reg::blocks) {
-        d.blocks = w & 0x7ffu;
-      } else if (a == reg::stages) {
-        d.stages = w & 7u;
-      } else if (a >= reg::stage0 && a < reg::stage0 + 4) {
-        table_[table_stage0 + (a & 3u)] = w;
-      } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
-        table_[a & 15u] = w;
-      } else if (a == reg::hint_addr) {
-        d.hint_ptr = w & (hint_entries - 1);
-      } else if (a == reg::hint_data) {
-        hints_[r_.hint_ptr] = static_cast<std::uint8_t>(w);
-        hint_we = true;
-        d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
-      }
-    }
-
-    const bool can_load = !out_valid_q_ || in.out_ready;
-    bool load = false;
-    DescriptorWord word;
-    const std::uint32_t tag = (r_.base_phase + r_.q) & 0xffffu;
-
-    switch (r_.state) {
-      case State::idle: break;
-      case State::divide: divide_step(d); break;
-      case State::setup:
-        // slot bases L(1 + 2r + j): shifts and one addition (2L + L), as the
-        // RTL computes them; stage 0 next
-        d.slot_base = {r_.elements, r_.elements << 1, (r_.elements << 1) + r_.elements, r_.elements << 2};
-        d.stage = 0;
-        d.ld = 0;
-        d.state = r_.stages == 0 ? State::end : State::stage_load;
-        break;
-      case State::stage_load: load_stage(d); break;
-      case State::phase_send: {
-        const int e = firing(0);
-        const int rcv = firing(2);
-        if (e >= 0) {
-          if (!can_load) break;
-          load = true;
-          const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          const std::uint32_t base = r_.broadcast ? 0 : slot_offset(s.slot);
-          word = make(Opcode::send, s.partner, s.off, base + s.off, s.len, tag, 0, true, r_.hint_rd);
-          d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
-          fire(d, e);
-        }
-        if (rcv >= 0) d.state = State::phase_recv;
-        else next_phase(d);
-        break;
-      }
-      case State::phase_recv:
-        if (can_load) {
-          const int e = firing(2);
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, 1, tag, 0, false, 0);
-          const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          d.comb_src = slot_offset(s.slot) + s.off;
-          d.comb_dst = s.off;
-          d.comb_len = s.len;
-          fire(d, e);
-          if (r_.broadcast) next_phase(d);
-          else d.state = State::combine;
-        }
-        break;
-      case State::combine:
-        if (can_load) {
-          // spec twotree-leafspine: fixed-order reduction, one arrival at a time
-          load = true;
-          word = make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, local_tag + tag, r_.op, true, 0);
-          d.state = State::combine_wait;
-        }
-        break;
-      case State::combine_wait:
-        if (can_load) {
-          load = true;
-          word = make(Opcode::wait, 0, 0, 0, 1, local_tag + tag, 0, false, 0);
-          next_phase(d);
-        }
-        break;
-      case State::end:
-        if (can_load) {
-          load = true;
-          word = Descriptor::end().pack();
-          d.state = State::idle;
-        }
-        break;
-    }
-
-    // Hint table read port: synchronous, addressed by the next pointer, so
-    // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
-    // a cycle that writes the table).
-    if (!hint_we) d.hint_rd = hints_[d.hint_ptr];
-
-    bool out_valid_d = out_valid_q_;
-    DescriptorWord out_d = out_q_;
-    if (load) {
-      out_valid_d = true;
-      out_d = word;
-    } else if (in.out_ready) {
-      out_valid_d = false;
-    }
-    r_ = d;
-    out_valid_q_ = out_valid_d;
-    out_q_ = out_d;
-    return out;
-  }
-
-  void reset() {
-    r_ = Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
-  }
-
  private:
+  friend class ScheduleEngine<TwotreeScheduleEngine>;
+
   struct Stream {
     bool active = false;
     std::uint32_t tree = 0, slot = 0, partner = 0;
@@ -360,6 +176,116 @@ class TwotreeScheduleEngine {
     std::array<Stream, 4> streams{};
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
   };
+
+  void configure(Registers& d, std::uint8_t a, std::uint32_t w) {
+    const auto& map = twotree_engine_registers;
+    namespace reg = twotree_engine_reg;
+    if (a == reg::control) {
+      if (w & 1u) start(d);
+    } else if (a == reg::mode) {
+      d.float64 = w & 1u;
+      d.op = (w >> 1) & 7u;
+      d.single = (w >> 4) & 1u;
+    } else if (a == reg::self) {
+      d.self = map.field("SELF", w);
+    } else if (a == reg::elements) {
+      d.elements = map.field("ELEMENTS", w);
+    } else if (a == reg::blocks) {
+      d.blocks = map.field("BLOCKS", w);
+    } else if (a == reg::stages) {
+      d.stages = map.field("STAGES", w);
+    } else if (a >= reg::stage0 && a < reg::stage0 + 4) {
+      table_[table_stage0 + (a & 3u)] = w;
+    } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
+      table_[a & 15u] = w;
+    } else if (a == reg::hint_addr) {
+      d.hint_ptr = map.field("HINT_ADDR", w);
+    } else if (a == reg::hint_data) {
+      hints_[r_.hint_ptr] = static_cast<std::uint8_t>(w);
+      hint_written_ = true;
+      d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+    }
+  }
+
+  EngineLoad next_state(Registers& d, bool can_load) {
+    // Procedure table read port: synchronous, addressed by this cycle's
+    // registers (writes happen only while idle, reads only while loading a stage).
+    if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+    const EngineLoad out = descriptor_step(d, can_load);
+    // Hint table read port: synchronous, addressed by the next pointer, so
+    // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
+    // a cycle that writes the table).
+    if (!hint_written_) d.hint_rd = hints_[d.hint_ptr];
+    hint_written_ = false;
+    return out;
+  }
+
+  EngineLoad descriptor_step(Registers& d, bool can_load) const {
+    const std::uint32_t tag = (r_.base_phase + r_.q) & 0xffffu;
+    switch (r_.state) {
+      case State::idle: break;
+      case State::divide: divide_step(d); break;
+      case State::setup:
+        // slot bases L(1 + 2r + j): shifts and one addition (2L + L), as the
+        // RTL computes them; stage 0 next
+        d.slot_base = {r_.elements, r_.elements << 1, (r_.elements << 1) + r_.elements, r_.elements << 2};
+        d.stage = 0;
+        d.ld = 0;
+        d.state = r_.stages == 0 ? State::end : State::stage_load;
+        break;
+      case State::stage_load: load_stage(d); break;
+      case State::phase_send: return phase_send_step(d, can_load, tag);
+      case State::phase_recv:
+        if (can_load) {
+          const int e = firing(2);
+          const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+          d.comb_src = slot_offset(s.slot) + s.off;
+          d.comb_dst = s.off;
+          d.comb_len = s.len;
+          fire(d, e);
+          if (r_.broadcast) next_phase(d);
+          else d.state = State::combine;
+          return make(Opcode::wait, 0, 0, 0, 1, tag, 0, false, 0);
+        }
+        break;
+      case State::combine:
+        if (can_load) {
+          // spec twotree-leafspine: fixed-order reduction, one arrival at a time
+          d.state = State::combine_wait;
+          return make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, local_tag + tag, r_.op, true, 0);
+        }
+        break;
+      case State::combine_wait:
+        if (can_load) {
+          next_phase(d);
+          return make(Opcode::wait, 0, 0, 0, 1, local_tag + tag, 0, false, 0);
+        }
+        break;
+      case State::end:
+        if (can_load) return end_of_program(d);
+        break;
+    }
+    return {};
+  }
+
+  /// The phase's SEND (when a send stream fires; it waits for the output),
+  /// then its receive, or the next phase.
+  EngineLoad phase_send_step(Registers& d, bool can_load, std::uint32_t tag) const {
+    const int e = firing(0);
+    EngineLoad out;
+    if (e >= 0) {
+      if (!can_load) return {};
+      const Stream& s = r_.streams[static_cast<std::size_t>(e)];
+      const std::uint32_t base = r_.broadcast ? 0 : slot_offset(s.slot);
+      out = make(Opcode::send, s.partner, s.off, base + s.off, s.len, tag, 0, true, r_.hint_rd);
+      d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+      fire(d, e);
+    }
+    if (firing(2) >= 0) d.state = State::phase_recv;
+    else next_phase(d);
+    return out;
+  }
+
 
   void start(Registers& d) const {
     const std::uint32_t L = d.elements;
@@ -472,28 +398,23 @@ class TwotreeScheduleEngine {
     else advance_stage(d);
   }
 
-  [[nodiscard]] DescriptorWord make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
-                                    std::uint32_t length, std::uint32_t tag, std::uint32_t op, bool typed,
-                                    std::uint32_t hint) const {
-    namespace L = descriptor_layout;
-    DescriptorWord w;
-    w.set(L::opcode, static_cast<std::uint64_t>(opcode));
-    w.set(L::op, op);
-    w.set(L::dtype, typed && r_.float64 ? 1u : 0u);
-    w.set(L::route_hint, hint);
-    w.set(L::dest, dest);
-    w.set(L::src_offset, src);
-    w.set(L::dst_offset, dst);
-    w.set(L::length, length);
-    w.set(L::tag, tag);
-    return w;
+  [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
+                                std::uint32_t length, std::uint32_t tag, std::uint32_t op, bool typed,
+                                std::uint32_t hint) const {
+    return load(descriptor_word(opcode, dest, src, dst, length, tag, op, typed && r_.float64, hint));
   }
 
   Registers r_;
   std::array<std::uint32_t, table_entries> table_{};  // procedure table RAM
   std::array<std::uint8_t, hint_entries> hints_{};    // spine hint RAM
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
+  bool hint_written_ = false;                         // this cycle's write is HINT_DATA (a wire)
 };
+
+/// Top function for an HLS tool: one call is one clock cycle.
+inline void schedule_engine_twotree_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                                        std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INTERFACE ap_ctrl_none port = return)
+  engine_top_cycle<TwotreeScheduleEngine>(cfg_we, cfg_addr, cfg_wdata, out_ready, out_valid, out_desc_lo, out_desc_hi, busy);
+}
 
 }  // namespace collnet::hls

@@ -6,42 +6,15 @@
 // testbench/verilator/schedule_engine_a2at_bench.cpp checks that this module,
 // the HLS class and the software reference emit the same words.
 //
-// Register map (write-only, cfg_addr_i; writes are ignored while busy_o):
-//   0x0 CONTROL bit 0 = start | 0x1 MESSAGE_WORDS [19:0] | 0x2 SIZE_X [6:0]
-//   0x3 SIZE_Y [6:0] | 0x4 COORD_X [5:0] | 0x5 COORD_Y [5:0] | 0x6 TORUS [0]
-//   0x7 TABLE_COUNT [8:0] | 0x8 TABLE_ADDR [7:0]
-//   0x9 TABLE_DATA [7:0] dx, [15:8] dy, [16] last of group (then TABLE_ADDR+1)
-//   0xA GROUP_BARRIERS [0] = a BARRIER after every group
-//
-// Handshake contract (descriptor side, valid/ready): out_valid_o is a
-// register output and does not depend on out_ready_i; a descriptor offered
-// and not taken stays offered and unchanged. Initiation interval 1: the
-// three pipeline stages (table read, row/column read, output register) move
-// together whenever the output register can load; a group's BARRIER takes
-// stage B for one cycle while stage A holds.
-//
 // Memories (one write port, one synchronous read port each: block RAM):
 // offset table 256 x 17, column table 64 x 20 (t*m), row tables 64 x 16
 // (t*Nx) and 64 x 20 (t*Nx*m).
+//
+// Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_a2at (
-  /// Clock; every register samples on its rising edge.
-  input  logic                                clk_i,
-  /// Reset, active low, synchronous to clk_i.
-  input  logic                                rst_ni,
-  /// Configuration port: write enable (one register per cycle).
-  input  logic                                cfg_we_i,
-  /// Configuration port: register address (map above).
-  input  logic [3:0]                          cfg_addr_i,
-  /// Configuration port: write data.
-  input  logic [31:0]                         cfg_wdata_i,
-  /// Descriptor side: a descriptor is offered.
-  output logic                                out_valid_o,
-  /// Descriptor side: the consumer takes the descriptor in this cycle.
-  input  logic                                out_ready_i,
-  /// Descriptor side: the descriptor (collectives/descriptor.hpp layout).
-  output collnet_descriptor_pkg::descriptor_t out_desc_o,
-  /// From start until END has been taken; configuration writes are ignored.
-  output logic                                busy_o
+`include "schedule_engine_ports.svh"
 );
 
   localparam int unsigned AddrWidth = 20;
@@ -51,74 +24,54 @@ module schedule_engine_a2at (
   localparam int unsigned TableDepth = 256;
   localparam int unsigned SizeDepth = 64;
 
-  localparam logic [3:0] RegControl = 4'h0;
-  localparam logic [3:0] RegMessageWords = 4'h1;
-  localparam logic [3:0] RegSizeX = 4'h2;
-  localparam logic [3:0] RegSizeY = 4'h3;
-  localparam logic [3:0] RegCoordX = 4'h4;
-  localparam logic [3:0] RegCoordY = 4'h5;
-  localparam logic [3:0] RegTorus = 4'h6;
-  localparam logic [3:0] RegTableCount = 4'h7;
-  localparam logic [3:0] RegTableAddr = 4'h8;
-  localparam logic [3:0] RegTableData = 4'h9;
-  localparam logic [3:0] RegGroupBarriers = 4'hA;
-
-  typedef enum logic [1:0] {
-    StateIdle    = 2'd0,
-    StateInitCol = 2'd1,
-    StateInitRow = 2'd2,
-    StateRun     = 2'd3
-  } state_e;
+  typedef enum logic [1:0] {StateIdle, StateInitCol, StateInitRow, StateRun} state_e;
 
   /// What a pipeline stage holds.
-  typedef enum logic [2:0] {
-    KindNone    = 3'd0,
-    KindSend    = 3'd1,
-    KindCopy    = 3'd2,
-    KindEnd     = 3'd3,
-    KindBarrier = 3'd4
-  } kind_e;
+  typedef enum logic [2:0] {KindNone, KindSend, KindCopy, KindEnd, KindBarrier} kind_e;
 
-  // configuration
-  logic [AddrWidth-1:0]  message_words_d, message_words_q;
-  logic [6:0]            size_x_d, size_x_q;
-  logic [6:0]            size_y_d, size_y_q;
-  logic [5:0]            coord_x_d, coord_x_q;
-  logic [5:0]            coord_y_d, coord_y_q;
-  logic                  torus_d, torus_q;
-  logic                  group_barriers_d, group_barriers_q;
-  logic [8:0]            table_count_d, table_count_q;
-  logic [7:0]            table_ptr_d, table_ptr_q;
-  state_e                state_d, state_q;
-  // table fill
-  logic [6:0]            t_d, t_q;
-  logic [IdWidth:0]      acc_d, acc_q;      // t*Nx
-  logic [AddrWidth-1:0]  acc_m_d, acc_m_q;  // t*m, then t*Nx*m
-  logic [AddrWidth-1:0]  self_xm_d, self_xm_q;
-  logic [AddrWidth-1:0]  nx_m_d, nx_m_q;
-  logic [IdWidth-1:0]    self_id_d, self_id_q;
-  logic [AddrWidth-1:0]  self_m_d, self_m_q;
-  logic [AddrWidth-1:0]  result_base_d, result_base_q;
-  // stage A
-  logic [8:0]            fetch_index_d, fetch_index_q;
-  kind_e                 fetch_done_d, fetch_done_q;
-  kind_e                 a_kind_d, a_kind_q;
+  /// Every register of the engine (_d the next value, _q the current one).
+  typedef struct packed {
+    // configuration
+    logic [AddrWidth-1:0]  message_words;
+    logic [6:0]            size_x;
+    logic [6:0]            size_y;
+    logic [5:0]            coord_x;
+    logic [5:0]            coord_y;
+    logic                  torus;
+    logic                  group_barriers;
+    logic [8:0]            table_count;
+    logic [7:0]            table_ptr;
+    state_e                state;
+    // table fill
+    logic [6:0]            t;
+    logic [IdWidth:0]      acc;      // t*Nx
+    logic [AddrWidth-1:0]  acc_m;  // t*m, then t*Nx*m
+    logic [AddrWidth-1:0]  self_xm;
+    logic [AddrWidth-1:0]  nx_m;
+    logic [IdWidth-1:0]    self_id;
+    logic [AddrWidth-1:0]  self_m;
+    logic [AddrWidth-1:0]  result_base;
+    // stage A
+    logic [8:0]            fetch_index;
+    kind_e                 fetch_done;
+    kind_e                 a_kind;
+    logic [2:0]            position;
+    logic [TagWidth-1:0]   group;
+    logic                  barrier_pending;  // a group just ended: its BARRIER goes next
+    // stage B
+    kind_e                 b_kind;
+    logic [5:0]            b_tx;
+    logic [3:0]            b_hint;
+    logic [2:0]            b_controller;
+    logic [TagWidth-1:0]   b_tag;
+  } regs_t;
+  regs_t r_d, r_q, regs_reset;
+  logic  cfg_write;  // the configuration write of this cycle is taken
+  logic  can_load;   // the output register can take a descriptor
   logic [EntryWidth-1:0] a_entry_q;
-  logic [2:0]            position_d, position_q;
-  logic [TagWidth-1:0]   group_d, group_q;
-  logic                  barrier_pending_d, barrier_pending_q;  // a group just ended: its BARRIER goes next
-  // stage B
-  kind_e                 b_kind_d, b_kind_q;
-  logic [5:0]            b_tx_d, b_tx_q;
   logic [IdWidth-1:0]    b_row_id_q;
   logic [AddrWidth-1:0]  b_col_m_q;
   logic [AddrWidth-1:0]  b_row_m_q;
-  logic [3:0]            b_hint_d, b_hint_q;
-  logic [2:0]            b_controller_d, b_controller_q;
-  logic [TagWidth-1:0]   b_tag_d, b_tag_q;
-  // output register
-  logic                  out_valid_d, out_valid_q;
-  collnet_descriptor_pkg::descriptor_t out_d, out_q;
 
   // memories
   logic [EntryWidth-1:0] offset_table [TableDepth];
@@ -126,16 +79,12 @@ module schedule_engine_a2at (
   logic [IdWidth-1:0]    row_id_mem [SizeDepth];
   logic [AddrWidth-1:0]  row_m_mem [SizeDepth];
 
-  assign out_valid_o = out_valid_q;
-  assign out_desc_o  = out_q;
-  assign busy_o      = (state_q != StateIdle) || out_valid_q;
-
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
   logic advance;  // the whole pipeline moves
-  assign advance = !out_valid_q || out_ready_i;
+  assign advance = can_load;
 
   // ---- stage B arithmetic: this node's target of the entry in stage A ----
   logic signed [7:0] entry_dx, entry_dy;
@@ -163,50 +112,26 @@ module schedule_engine_a2at (
   endfunction
 
   always_comb begin
-    tx = wrap(coord_x_q, entry_dx, size_x_q);
-    ty = wrap(coord_y_q, entry_dy, size_y_q);
+    tx = wrap(r_q.coord_x, entry_dx, r_q.size_x);
+    ty = wrap(r_q.coord_y, entry_dy, r_q.size_y);
     hint = '0;
-    if (tie(entry_dx, size_x_q, torus_q)) hint[1:0] = entry_dx > 0 ? 2'd1 : 2'd2;
-    if (tie(entry_dy, size_y_q, torus_q)) hint[3:2] = entry_dy > 0 ? 2'd1 : 2'd2;
+    if (tie(entry_dx, r_q.size_x, r_q.torus)) hint[1:0] = entry_dx > 0 ? 2'd1 : 2'd2;
+    if (tie(entry_dy, r_q.size_y, r_q.torus)) hint[3:2] = entry_dy > 0 ? 2'd1 : 2'd2;
   end
 
   // ---- next state ----
   logic [AddrWidth-1:0] own_area;  // N*m + self*m: where every receiver stores our data
-  assign own_area = result_base_q + self_m_q;
+  assign own_area = r_q.result_base + r_q.self_m;
   logic table_we, col_we, row_we, fetch_en, stage_b_en;
+  logic load;
+  collnet_descriptor_pkg::descriptor_t load_word;
 
   always_comb begin
-    message_words_d = message_words_q;
-    size_x_d = size_x_q;
-    size_y_d = size_y_q;
-    coord_x_d = coord_x_q;
-    coord_y_d = coord_y_q;
-    torus_d = torus_q;
-    group_barriers_d = group_barriers_q;
-    table_count_d = table_count_q;
-    table_ptr_d = table_ptr_q;
-    state_d = state_q;
-    t_d = t_q;
-    acc_d = acc_q;
-    acc_m_d = acc_m_q;
-    self_xm_d = self_xm_q;
-    nx_m_d = nx_m_q;
-    self_id_d = self_id_q;
-    self_m_d = self_m_q;
-    result_base_d = result_base_q;
-    fetch_index_d = fetch_index_q;
-    fetch_done_d = fetch_done_q;
-    a_kind_d = a_kind_q;
-    position_d = position_q;
-    group_d = group_q;
-    barrier_pending_d = barrier_pending_q;
-    b_kind_d = b_kind_q;
-    b_tx_d = b_tx_q;
-    b_hint_d = b_hint_q;
-    b_controller_d = b_controller_q;
-    b_tag_d = b_tag_q;
-    out_valid_d = out_valid_q;
-    out_d = out_q;
+    r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.message_words = AddrWidth'(1); regs_reset.size_x = 7'd1; regs_reset.size_y = 7'd1;
+    load = 1'b0;
+    load_word = '0;
     table_we = 1'b0;
     col_we = 1'b0;
     row_we = 1'b0;
@@ -214,255 +139,179 @@ module schedule_engine_a2at (
     stage_b_en = 1'b0;
 
     // configuration port
-    if (cfg_we_i && !busy_o) begin
+    if (cfg_write) begin
       unique case (cfg_addr_i)
-        RegControl: begin
+        schedule_engine_a2at_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
-            state_d = StateInitCol;
-            t_d = '0;
-            acc_d = '0;
-            acc_m_d = '0;
+            r_d.state = StateInitCol;
+            {r_d.t, r_d.acc, r_d.acc_m} = '0;
           end
         end
-        RegMessageWords: message_words_d = cfg_wdata_i[AddrWidth-1:0];
-        RegSizeX: size_x_d = cfg_wdata_i[6:0];
-        RegSizeY: size_y_d = cfg_wdata_i[6:0];
-        RegCoordX: coord_x_d = cfg_wdata_i[5:0];
-        RegCoordY: coord_y_d = cfg_wdata_i[5:0];
-        RegTorus: torus_d = cfg_wdata_i[0];
-        RegGroupBarriers: group_barriers_d = cfg_wdata_i[0];
-        RegTableCount: table_count_d = cfg_wdata_i[8:0];
-        RegTableAddr: table_ptr_d = cfg_wdata_i[7:0];
-        RegTableData: begin
+        schedule_engine_a2at_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
+        schedule_engine_a2at_regs_pkg::RegSizeX: r_d.size_x = cfg_wdata_i[6:0];
+        schedule_engine_a2at_regs_pkg::RegSizeY: r_d.size_y = cfg_wdata_i[6:0];
+        schedule_engine_a2at_regs_pkg::RegCoordX: r_d.coord_x = cfg_wdata_i[5:0];
+        schedule_engine_a2at_regs_pkg::RegCoordY: r_d.coord_y = cfg_wdata_i[5:0];
+        schedule_engine_a2at_regs_pkg::RegTorus: r_d.torus = cfg_wdata_i[0];
+        schedule_engine_a2at_regs_pkg::RegGroupBarriers: r_d.group_barriers = cfg_wdata_i[0];
+        schedule_engine_a2at_regs_pkg::RegTableCount: r_d.table_count = cfg_wdata_i[8:0];
+        schedule_engine_a2at_regs_pkg::RegTableAddr: r_d.table_ptr = cfg_wdata_i[7:0];
+        schedule_engine_a2at_regs_pkg::RegTableData: begin
           table_we = 1'b1;
-          table_ptr_d = table_ptr_q + 8'd1;
+          r_d.table_ptr = r_q.table_ptr + 8'd1;
         end
         default: ;
       endcase
     end
 
-    unique case (state_q)
-      StateIdle: ;
+    unique case (r_q.state)
       StateInitCol: begin
         // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (hls: init_col)
-        col_we = t_q < size_x_q;
-        if (t_q == {1'b0, coord_x_q}) self_xm_d = acc_m_q;
-        if (t_q == size_x_q) begin
-          nx_m_d = acc_m_q;
-          state_d = StateInitRow;
-          t_d = '0;
-          acc_d = '0;
-          acc_m_d = '0;
+        col_we = r_q.t < r_q.size_x;
+        if (r_q.t == {1'b0, r_q.coord_x}) r_d.self_xm = r_q.acc_m;
+        if (r_q.t == r_q.size_x) begin
+          r_d.nx_m = r_q.acc_m;
+          r_d.state = StateInitRow;
+          {r_d.t, r_d.acc, r_d.acc_m} = '0;
         end else begin
-          t_d = t_q + 7'd1;
-          acc_m_d = acc_m_q + message_words_q;
+          r_d.t = r_q.t + 7'd1;
+          r_d.acc_m = r_q.acc_m + r_q.message_words;
         end
       end
       StateInitRow: begin
         // t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N*m at t = Ny
-        row_we = t_q < size_y_q;
-        if (t_q == {1'b0, coord_y_q}) begin
-          self_id_d = acc_q[IdWidth-1:0] + IdWidth'(coord_x_q);
-          self_m_d = acc_m_q + self_xm_q;
+        row_we = r_q.t < r_q.size_y;
+        if (r_q.t == {1'b0, r_q.coord_y}) begin
+          r_d.self_id = r_q.acc[IdWidth-1:0] + IdWidth'(r_q.coord_x);
+          r_d.self_m = r_q.acc_m + r_q.self_xm;
         end
-        if (t_q == size_y_q) begin
-          result_base_d = acc_m_q;
-          state_d = StateRun;
-          fetch_index_d = '0;
-          fetch_done_d = KindNone;
-          a_kind_d = KindNone;
-          b_kind_d = KindNone;
-          position_d = '0;
-          group_d = '0;
-          barrier_pending_d = 1'b0;
+        if (r_q.t == r_q.size_y) begin
+          r_d.result_base = r_q.acc_m;
+          r_d.state = StateRun;
+          r_d.fetch_index = '0;
+          r_d.fetch_done = KindNone;
+          r_d.a_kind = KindNone;
+          r_d.b_kind = KindNone;
+          {r_d.position, r_d.group} = '0;
+          r_d.barrier_pending = 1'b0;
         end else begin
-          t_d = t_q + 7'd1;
-          acc_d = acc_q + (IdWidth+1)'(size_x_q);
-          acc_m_d = acc_m_q + nx_m_q;
+          r_d.t = r_q.t + 7'd1;
+          r_d.acc = r_q.acc + (IdWidth+1)'(r_q.size_x);
+          r_d.acc_m = r_q.acc_m + r_q.nx_m;
         end
       end
       StateRun: begin
         if (advance) begin
-          if (barrier_pending_q) begin
+          if (r_q.barrier_pending) begin
             // the group's BARRIER enters stage B; stage A holds its entry
-            barrier_pending_d = 1'b0;
-            b_kind_d = KindBarrier;
-            b_tag_d = group_q - 1'b1;  // the group that just ended
+            r_d.barrier_pending = 1'b0;
+            r_d.b_kind = KindBarrier;
+            r_d.b_tag = r_q.group - 1'b1;  // the group that just ended
           end else begin
             // stage A: the offset table (then the copy, then END)
-            if (fetch_index_q < table_count_q) begin
-              a_kind_d = KindSend;
+            if (r_q.fetch_index < r_q.table_count) begin
+              r_d.a_kind = KindSend;
               fetch_en = 1'b1;
-              fetch_index_d = fetch_index_q + 9'd1;
-            end else if (fetch_done_q == KindNone) begin
-              a_kind_d = KindCopy;
-              fetch_done_d = KindCopy;
-            end else if (fetch_done_q == KindCopy) begin
-              a_kind_d = KindEnd;
-              fetch_done_d = KindEnd;
+              r_d.fetch_index = r_q.fetch_index + 9'd1;
+            end else if (r_q.fetch_done == KindNone) begin
+              r_d.a_kind = KindCopy;
+              r_d.fetch_done = KindCopy;
+            end else if (r_q.fetch_done == KindCopy) begin
+              r_d.a_kind = KindEnd;
+              r_d.fetch_done = KindEnd;
             end else begin
-              a_kind_d = KindNone;
+              r_d.a_kind = KindNone;
             end
             // stage B: target coordinates, row and column tables
-            b_kind_d = a_kind_q;
-            if (a_kind_q == KindSend) begin
+            r_d.b_kind = r_q.a_kind;
+            if (r_q.a_kind == KindSend) begin
               stage_b_en = 1'b1;
-              b_tx_d = tx;
-              b_hint_d = hint;
-              b_controller_d = position_q;
-              b_tag_d = group_q;
+              r_d.b_tx = tx;
+              r_d.b_hint = hint;
+              r_d.b_controller = r_q.position;
+              r_d.b_tag = r_q.group;
               if (entry_last) begin
-                position_d = '0;
-                group_d = group_q + 1'b1;
-                barrier_pending_d = group_barriers_q;
+                r_d.position = '0;
+                r_d.group = r_q.group + 1'b1;
+                r_d.barrier_pending = r_q.group_barriers;
               end else begin
-                position_d = position_q + 3'd1;
+                r_d.position = r_q.position + 3'd1;
               end
-            end else if (a_kind_q == KindCopy) begin
-              b_tag_d = group_q;  // the table ends a group: group = number of groups
+            end else if (r_q.a_kind == KindCopy) begin
+              r_d.b_tag = r_q.group;  // the table ends a group: group = number of groups
             end
           end
           // stage C: the output register
-          out_d = '0;
-          out_valid_d = b_kind_q != KindNone;
-          unique case (b_kind_q)
+          load = r_q.b_kind != KindNone;
+          if (r_q.b_kind == KindSend || r_q.b_kind == KindCopy) begin
+            // both SENDs: to this node's area of every receiver, m words
+            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+            load_word.dst_offset = own_area;
+            load_word.length = r_q.message_words;
+          end
+          load_word.tag = r_q.b_tag;  // END is the zero word
+          unique case (r_q.b_kind)
             KindSend: begin
-              out_d.opcode = collnet_descriptor_pkg::OpcodeSend;
-              out_d.controller = b_controller_q;
-              out_d.route_hint = {4'b0000, b_hint_q};
-              out_d.dest = IdWidth'(b_tx_q) + b_row_id_q;
-              out_d.src_offset = b_col_m_q + b_row_m_q;
-              out_d.dst_offset = own_area;
-              out_d.length = message_words_q;
-              out_d.tag = b_tag_q;
+              load_word.controller = r_q.b_controller;
+              load_word.route_hint = {4'b0000, r_q.b_hint};
+              load_word.dest = IdWidth'(r_q.b_tx) + b_row_id_q;
+              load_word.src_offset = b_col_m_q + b_row_m_q;
             end
             KindCopy: begin
-              out_d.opcode = collnet_descriptor_pkg::OpcodeSend;
-              out_d.dest = self_id_q;
-              out_d.src_offset = self_m_q;
-              out_d.dst_offset = own_area;
-              out_d.length = message_words_q;
-              out_d.tag = b_tag_q;
+              load_word.dest = r_q.self_id;
+              load_word.src_offset = r_q.self_m;
             end
-            KindBarrier: begin
-              out_d.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-              out_d.tag = b_tag_q;
+            KindBarrier: load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
+            KindEnd: begin
+              r_d.state = StateIdle;
+              load_word.tag = '0;
             end
-            KindEnd: state_d = StateIdle;  // END is the zero word
-            default: out_d = out_q;
+            default: ;
           endcase
         end
       end
-      default: state_d = StateIdle;
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
-    if (state_q != StateRun && out_ready_i) out_valid_d = 1'b0;
   end
 
   // ---- memories: one write port, one synchronous read port each ----
   always_ff @(posedge clk_i) begin
-    if (table_we) offset_table[table_ptr_q] <= cfg_wdata_i[EntryWidth-1:0];
-    if (fetch_en) a_entry_q <= offset_table[fetch_index_q[7:0]];
+    if (table_we) offset_table[r_q.table_ptr] <= cfg_wdata_i[EntryWidth-1:0];
+    if (fetch_en) a_entry_q <= offset_table[r_q.fetch_index[7:0]];
   end
   always_ff @(posedge clk_i) begin
-    if (col_we) col_m_mem[t_q[5:0]] <= acc_m_q;
+    if (col_we) col_m_mem[r_q.t[5:0]] <= r_q.acc_m;
     if (stage_b_en) b_col_m_q <= col_m_mem[tx];
   end
   always_ff @(posedge clk_i) begin
-    if (row_we) row_id_mem[t_q[5:0]] <= acc_q[IdWidth-1:0];
+    if (row_we) row_id_mem[r_q.t[5:0]] <= r_q.acc[IdWidth-1:0];
     if (stage_b_en) b_row_id_q <= row_id_mem[ty];
   end
   always_ff @(posedge clk_i) begin
-    if (row_we) row_m_mem[t_q[5:0]] <= acc_m_q;
+    if (row_we) row_m_mem[r_q.t[5:0]] <= r_q.acc_m;
     if (stage_b_en) b_row_m_q <= row_m_mem[ty];
   end
 
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      message_words_q <= AddrWidth'(1);
-      size_x_q        <= 7'd1;
-      size_y_q        <= 7'd1;
-      coord_x_q       <= '0;
-      coord_y_q       <= '0;
-      torus_q         <= 1'b0;
-      group_barriers_q <= 1'b0;
-      table_count_q   <= '0;
-      table_ptr_q     <= '0;
-      state_q         <= StateIdle;
-      t_q             <= '0;
-      acc_q           <= '0;
-      acc_m_q         <= '0;
-      self_xm_q       <= '0;
-      nx_m_q          <= '0;
-      self_id_q       <= '0;
-      self_m_q        <= '0;
-      result_base_q   <= '0;
-      fetch_index_q   <= '0;
-      fetch_done_q    <= KindNone;
-      a_kind_q        <= KindNone;
-      position_q      <= '0;
-      group_q         <= '0;
-      barrier_pending_q <= 1'b0;
-      b_kind_q        <= KindNone;
-      b_tx_q          <= '0;
-      b_hint_q        <= '0;
-      b_controller_q  <= '0;
-      b_tag_q         <= '0;
-      out_valid_q     <= 1'b0;
-      out_q           <= '0;
-    end else begin
-      message_words_q <= message_words_d;
-      size_x_q        <= size_x_d;
-      size_y_q        <= size_y_d;
-      coord_x_q       <= coord_x_d;
-      coord_y_q       <= coord_y_d;
-      torus_q         <= torus_d;
-      group_barriers_q <= group_barriers_d;
-      table_count_q   <= table_count_d;
-      table_ptr_q     <= table_ptr_d;
-      state_q         <= state_d;
-      t_q             <= t_d;
-      acc_q           <= acc_d;
-      acc_m_q         <= acc_m_d;
-      self_xm_q       <= self_xm_d;
-      nx_m_q          <= nx_m_d;
-      self_id_q       <= self_id_d;
-      self_m_q        <= self_m_d;
-      result_base_q   <= result_base_d;
-      fetch_index_q   <= fetch_index_d;
-      fetch_done_q    <= fetch_done_d;
-      a_kind_q        <= a_kind_d;
-      position_q      <= position_d;
-      group_q         <= group_d;
-      barrier_pending_q <= barrier_pending_d;
-      b_kind_q        <= b_kind_d;
-      b_tx_q          <= b_tx_d;
-      b_hint_q        <= b_hint_d;
-      b_controller_q  <= b_controller_d;
-      b_tag_q         <= b_tag_d;
-      out_valid_q     <= out_valid_d;
-      out_q           <= out_d;
-    end
-  end
-
 `ifndef SYNTHESIS
-  // Output contract: an offered descriptor stays offered and unchanged until taken.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (out_valid_o && !out_ready_i) |=> (out_valid_o && $stable(out_desc_o)))
-    else $error("schedule_engine_a2at: descriptor withdrawn or changed before out_ready_i");
-
-  // Register map contract: sizes 1..64, coordinates below them, at most 256 offsets.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StateInitCol) |->
-        (size_x_q >= 7'd1 && size_x_q <= 7'd64 && size_y_q >= 7'd1 && size_y_q <= 7'd64 &&
-         {1'b0, coord_x_q} < size_x_q && {1'b0, coord_y_q} < size_y_q && table_count_q <= 9'd256))
-    else $error("schedule_engine_a2at: SIZE_X/SIZE_Y must be 1..64, COORD below SIZE, TABLE_COUNT <= 256");
-
-  // Offset table contract: every offset is shorter than its ring.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StateRun && a_kind_q == KindSend) |->
-        ((entry_dx < 0 ? 8'(-entry_dx) : 8'(entry_dx)) < {1'b0, size_x_q} &&
-         (entry_dy < 0 ? 8'(-entry_dy) : 8'(entry_dy)) < {1'b0, size_y_q}))
-    else $error("schedule_engine_a2at: table offset not shorter than its ring");
+  // Register map and offset table contracts (immediate assertions on the
+  // registers, as in schedule_engine_a2a.sv).
+  always_ff @(posedge clk_i) begin
+    // sizes 1..64, coordinates below them, at most 256 offsets
+    if (rst_ni && r_q.state == StateInitCol)
+      assert (r_q.size_x >= 7'd1 && r_q.size_x <= 7'd64 && r_q.size_y >= 7'd1 && r_q.size_y <= 7'd64 &&
+              {1'b0, r_q.coord_x} < r_q.size_x && {1'b0, r_q.coord_y} < r_q.size_y && r_q.table_count <= 9'd256)
+        else $error("schedule_engine_a2at: SIZE_X/SIZE_Y must be 1..64, COORD below SIZE, TABLE_COUNT <= 256");
+    // every offset is shorter than its ring
+    if (rst_ni && r_q.state == StateRun && r_q.a_kind == KindSend)
+      assert ((entry_dx < 0 ? 8'(-entry_dx) : 8'(entry_dx)) < {1'b0, r_q.size_x} &&
+              (entry_dy < 0 ? 8'(-entry_dy) : 8'(entry_dy)) < {1'b0, r_q.size_y})
+        else $error("schedule_engine_a2at: table offset not shorter than its ring");
+  end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

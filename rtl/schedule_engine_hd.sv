@@ -6,107 +6,70 @@
 // that this module, the HLS class and the software reference emit the same
 // words.
 //
-// Register map (write-only, cfg_addr_i; writes are ignored while busy_o):
-//   0x0 CONTROL bit 0 = start | 0x1 VARIANT (0 hierarchical, 1 conventional)
-//   0x2 DIM_ORDER (0 wxyz, 1 bandwidth) | 0x3 OP (0 sum 1 product 2 max 3 min 4 average)
-//   0x4 DTYPE | 0x5 UNIT (endpoint mod 12) | 0x6 ELEMENTS [19:0] | 0x7 AGG_UNITS 1/2/4
-//   0x8..0xB SIZE0..3 (1, 2, 4) | 0xC..0xF COORD0..3
-//
-// Handshake contract (descriptor side, valid/ready): out_valid_o is a
-// register output and does not depend on out_ready_i; a descriptor offered
-// and not taken stays offered and unchanged.
-//
 // No multiplier: board coordinates are bit fields of the board id (sizes are
 // powers of two), board*12 = (board << 3) + (board << 2), m*B by shift-add.
 // Arrays are flat vectors (dimension d at [d*W +: W]).
+//
+// Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from hd_engine_registers in hls/schedule_engine_registers.hpp);
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_hd (
-  /// Clock; every register samples on its rising edge.
-  input  logic                                clk_i,
-  /// Reset, active low, synchronous to clk_i.
-  input  logic                                rst_ni,
-  /// Configuration port: write enable (one register per cycle).
-  input  logic                                cfg_we_i,
-  /// Configuration port: register address (map above).
-  input  logic [3:0]                          cfg_addr_i,
-  /// Configuration port: write data.
-  input  logic [31:0]                         cfg_wdata_i,
-  /// Descriptor side: a descriptor is offered.
-  output logic                                out_valid_o,
-  /// Descriptor side: the consumer takes the descriptor in this cycle.
-  input  logic                                out_ready_i,
-  /// Descriptor side: the descriptor (collectives/descriptor.hpp layout).
-  output collnet_descriptor_pkg::descriptor_t out_desc_o,
-  /// From start until END has been taken; configuration writes are ignored.
-  output logic                                busy_o
+`include "schedule_engine_ports.svh"
 );
 
   localparam int unsigned AddrWidth = 20;
   localparam logic [15:0] LocalTag = 16'h8000;
   localparam logic [3:0] MainUnits = 4'd8;
 
-  typedef enum logic [4:0] {
-    StateIdle     = 5'd0,
-    StateInit     = 5'd1,
-    StateMainSend = 5'd2,
-    StateMainWait = 5'd3,
-    StateS2Wait   = 5'd4,
-    StateS2Local  = 5'd5,
-    StateS2Lwait  = 5'd6,
-    StateDivSend  = 5'd7,
-    StateDivWait  = 5'd8,
-    StateStepPlan = 5'd9,
-    StatePart0    = 5'd10,
-    StatePart1    = 5'd11,
-    StateNetWait  = 5'd12,
-    StateHLocal   = 5'd13,
-    StateHLwait   = 5'd14,
-    StateBcast    = 5'd15,
-    StateEnd      = 5'd16
-  } state_e;
+  typedef enum logic [4:0] {StateIdle, StateInit, StateMainSend, StateMainWait, StateS2Wait, StateS2Local,
+    StateS2Lwait, StateDivSend, StateDivWait, StateStepPlan, StatePart0, StatePart1, StateNetWait, StateHLocal,
+    StateHLwait, StateBcast, StateEnd} state_e;
 
-  // configuration
-  logic                   conventional_d, conventional_q;
-  logic                   bandwidth_d, bandwidth_q;
-  logic [2:0]             op_d, op_q;
-  logic                   float64_d, float64_q;
-  logic [3:0]             unit_d, unit_q;
-  logic [AddrWidth-1:0]   elements_d, elements_q;
-  logic [2:0]             agg_units_d, agg_units_q;
-  logic [7:0]             log_size_d, log_size_q;  // k_d at [2d +: 2]
-  logic [7:0]             coord_d, coord_q;        // c_d at [2d +: 2]
-  state_e                 state_d, state_q;
-  // computed at init
-  logic [7:0]             order_d, order_q;        // dimension at [2i +: 2]
-  logic [2:0]             ndims_d, ndims_q;
-  logic [15:0]            shift_d, shift_q;        // shift_d at [4d +: 4]
-  logic [7:0]             board_d, board_q;
-  logic [15:0]            board_base_d, board_base_q;
-  logic [15:0]            self_d, self_q;
-  logic [AddrWidth-1:0]   b_d, b_q;
-  logic [AddrWidth-1:0]   abase_d, abase_q;
-  logic [AddrWidth-1:0]   mbase_d, mbase_q;
-  logic [3:0]             count_d, count_q;
-  logic [3:0]             lcount_d, lcount_q;
-  // plan position and the held block
-  logic [15:0]            g_d, g_q;
-  logic [1:0]             idx_d, idx_q;
-  logic [1:0]             bit_d, bit_q;
-  logic                   halving_d, halving_q;
-  logic [AddrWidth-1:0]   lo_d, lo_q;
-  logic [AddrWidth-1:0]   len_d, len_q;
-  logic [AddrWidth-1:0]   cursor_d, cursor_q;
-  logic [AddrWidth-1:0]   slot_d, slot_q;
-  // the current step's messages
-  logic [15:0]            partner_d, partner_q;
-  logic [AddrWidth-1:0]   src_d, src_q;
-  logic [AddrWidth-1:0]   dst_d, dst_q;
-  logic [AddrWidth-1:0]   n_d, n_q;
-  logic [AddrWidth-1:0]   first_d, first_q;
-  logic                   two_parts_d, two_parts_q;
-  logic [7:0]             hint0_d, hint0_q;
-  // output register
-  logic                                out_valid_d, out_valid_q;
-  collnet_descriptor_pkg::descriptor_t out_d, out_q;
+  /// Every register of the engine (_d the next value, _q the current one).
+  typedef struct packed {
+    // configuration
+    logic                   conventional;
+    logic                   bandwidth;
+    logic [2:0]             op;
+    logic                   float64;
+    logic [3:0]             unit;
+    logic [AddrWidth-1:0]   elements;
+    logic [2:0]             agg_units;
+    logic [7:0]             log_size;  // k_d at [2d +: 2]
+    logic [7:0]             coord;        // c_d at [2d +: 2]
+    state_e                 state;
+    // computed at init
+    logic [7:0]             order;        // dimension at [2i +: 2]
+    logic [2:0]             ndims;
+    logic [15:0]            shift;        // shift_d at [4d +: 4]
+    logic [7:0]             board;
+    logic [15:0]            board_base;
+    logic [15:0]            self;
+    logic [AddrWidth-1:0]   b;
+    logic [AddrWidth-1:0]   abase;
+    logic [AddrWidth-1:0]   mbase;
+    logic [3:0]             count;
+    logic [3:0]             lcount;
+    // plan position and the held block
+    logic [15:0]            g;
+    logic [1:0]             idx;
+    logic [1:0]             bit_index;
+    logic                   halving;
+    logic [AddrWidth-1:0]   lo;
+    logic [AddrWidth-1:0]   len;
+    logic [AddrWidth-1:0]   cursor;
+    logic [AddrWidth-1:0]   slot;
+    // the current step's messages
+    logic [15:0]            partner;
+    logic [AddrWidth-1:0]   src;
+    logic [AddrWidth-1:0]   dst;
+    logic [AddrWidth-1:0]   n;
+    logic [AddrWidth-1:0]   first;
+    logic                   two_parts;
+    logic [7:0]             hint0;
+  } regs_t;
+  regs_t r_d, r_q, regs_reset;
+  logic  cfg_write;  // the configuration write of this cycle is taken
 
   // ---- combinational helpers ------------------------------------------------
   logic [3:0]  h_sum;        // H = sum k_d
@@ -119,15 +82,15 @@ module schedule_engine_hd (
   logic        average;
   logic [2:0]  rop;          // receive op: sum 1, product 2, max 3, min 4
 
-  assign h_sum = 4'(log_size_q[1:0]) + 4'(log_size_q[3:2]) + 4'(log_size_q[5:4]) + 4'(log_size_q[7:6]);
+  assign h_sum = 4'(r_q.log_size[1:0]) + 4'(r_q.log_size[3:2]) + 4'(r_q.log_size[5:4]) + 4'(r_q.log_size[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
-  assign cur_dim = order_q[2*idx_q +: 2];
-  assign cur_k = log_size_q[2*cur_dim +: 2];
-  assign cur_pos = 3'(shift_q[4*cur_dim +: 4] + 4'(bit_q));
-  assign board_bit = board_q[cur_pos];
-  assign last_halving = halving_q && 3'(idx_q) + 3'd1 == ndims_q && 2'(bit_q + 2'd1) == cur_k;
-  assign average = op_q == 3'd4;
-  assign rop = average ? 3'd1 : op_q + 3'd1;
+  assign cur_dim = r_q.order[2*r_q.idx +: 2];
+  assign cur_k = r_q.log_size[2*cur_dim +: 2];
+  assign cur_pos = 3'(r_q.shift[4*cur_dim +: 4] + 4'(r_q.bit_index));
+  assign board_bit = r_q.board[cur_pos];
+  assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == cur_k;
+  assign average = r_q.op == 3'd4;
+  assign rop = average ? 3'd1 : r_q.op + 3'd1;
 
   // descriptor fields of this cycle
   logic                 load;
@@ -162,42 +125,9 @@ module schedule_engine_hd (
   assign cfg_ignored = cfg_wdata_i;
 
   always_comb begin
-    conventional_d = conventional_q;
-    bandwidth_d = bandwidth_q;
-    op_d = op_q;
-    float64_d = float64_q;
-    unit_d = unit_q;
-    elements_d = elements_q;
-    agg_units_d = agg_units_q;
-    log_size_d = log_size_q;
-    coord_d = coord_q;
-    state_d = state_q;
-    order_d = order_q;
-    ndims_d = ndims_q;
-    shift_d = shift_q;
-    board_d = board_q;
-    board_base_d = board_base_q;
-    self_d = self_q;
-    b_d = b_q;
-    abase_d = abase_q;
-    mbase_d = mbase_q;
-    count_d = count_q;
-    lcount_d = lcount_q;
-    g_d = g_q;
-    idx_d = idx_q;
-    bit_d = bit_q;
-    halving_d = halving_q;
-    lo_d = lo_q;
-    len_d = len_q;
-    cursor_d = cursor_q;
-    slot_d = slot_q;
-    partner_d = partner_q;
-    src_d = src_q;
-    dst_d = dst_q;
-    n_d = n_q;
-    first_d = first_q;
-    two_parts_d = two_parts_q;
-    hint0_d = hint0_q;
+    r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
 
     load = 1'b0;
     load_end = 1'b0;
@@ -220,266 +150,265 @@ module schedule_engine_hd (
     partner_board = '0;
     half = '0;
     done = 1'b0;
-    can_load = !out_valid_q || out_ready_i;
 
     // configuration port
-    if (cfg_we_i && state_q == StateIdle && !out_valid_q) begin
+    if (cfg_write) begin
       unique case (cfg_addr_i)
-        4'h0: if (cfg_wdata_i[0]) state_d = StateInit;
-        4'h1: conventional_d = cfg_wdata_i[0];
-        4'h2: bandwidth_d = cfg_wdata_i[0];
-        4'h3: op_d = cfg_wdata_i[2:0];
-        4'h4: float64_d = cfg_wdata_i[0];
-        4'h5: unit_d = cfg_wdata_i[3:0];
-        4'h6: elements_d = cfg_wdata_i[AddrWidth-1:0];
-        4'h7: agg_units_d = cfg_wdata_i[2:0];
-        4'h8, 4'h9, 4'hA, 4'hB:
-          log_size_d[2*cfg_addr_i[1:0] +: 2] = cfg_wdata_i[2:0] == 3'd4 ? 2'd2 : cfg_wdata_i[2:0] == 3'd2 ? 2'd1 : 2'd0;
-        default: coord_d[2*cfg_addr_i[1:0] +: 2] = cfg_wdata_i[1:0];  // 0xC..0xF
+        schedule_engine_hd_regs_pkg::RegControl: if (cfg_wdata_i[0]) r_d.state = StateInit;
+        schedule_engine_hd_regs_pkg::RegVariant: r_d.conventional = cfg_wdata_i[0];
+        schedule_engine_hd_regs_pkg::RegDimOrder: r_d.bandwidth = cfg_wdata_i[0];
+        schedule_engine_hd_regs_pkg::RegOp: r_d.op = cfg_wdata_i[2:0];
+        schedule_engine_hd_regs_pkg::RegDtype: r_d.float64 = cfg_wdata_i[0];
+        schedule_engine_hd_regs_pkg::RegUnit: r_d.unit = cfg_wdata_i[3:0];
+        schedule_engine_hd_regs_pkg::RegElements: r_d.elements = cfg_wdata_i[AddrWidth-1:0];
+        schedule_engine_hd_regs_pkg::RegAggUnits: r_d.agg_units = cfg_wdata_i[2:0];
+        default: begin
+          for (int d = 0; d < 4; d++) begin
+            if (cfg_addr_i == schedule_engine_hd_regs_pkg::RegSize0 + 8'(d))
+              r_d.log_size[2*d +: 2] = cfg_wdata_i[2:0] == 3'd4 ? 2'd2 : cfg_wdata_i[2:0] == 3'd2 ? 2'd1 : 2'd0;
+            if (cfg_addr_i == schedule_engine_hd_regs_pkg::RegCoord0 + 8'(d)) r_d.coord[2*d +: 2] = cfg_wdata_i[1:0];
+          end
+        end
       endcase
     end
 
-    unique case (state_q)
-      StateIdle: ;
+    unique case (r_q.state)
       StateInit: begin
         // dimension order: wxyz = every dimension of size > 1; bandwidth =
         // size 2 first, then size 4 (spec embodiment 2)
         for (int pass = 0; pass < 2; pass++) begin
           for (int dim = 0; dim < 4; dim++) begin
-            k = log_size_q[2*dim +: 2];
-            take = bandwidth_q ? (32'(k) == pass + 1) : (pass == 0 && k != 2'd0);
+            k = r_q.log_size[2*dim +: 2];
+            take = r_q.bandwidth ? (32'(k) == pass + 1) : (pass == 0 && k != 2'd0);
             if (take) begin
               order_tmp[2*n_dims[1:0] +: 2] = 2'(dim);
               n_dims = n_dims + 3'd1;
             end
           end
         end
-        order_d = order_tmp;
-        ndims_d = n_dims;
+        r_d.order = order_tmp;
+        r_d.ndims = n_dims;
         for (int dim = 0; dim < 4; dim++) begin
-          shift_d[4*dim +: 4] = s_acc;
-          board_tmp = board_tmp | (8'(coord_q[2*dim +: 2]) << s_acc);
-          s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
+          r_d.shift[4*dim +: 4] = s_acc;
+          board_tmp = board_tmp | (8'(r_q.coord[2*dim +: 2]) << s_acc);
+          s_acc = s_acc + 4'(r_q.log_size[2*dim +: 2]);
         end
-        board_d = board_tmp;
-        board_base_d = (16'(board_tmp) << 3) + (16'(board_tmp) << 2);
-        self_d = (16'(board_tmp) << 3) + (16'(board_tmp) << 2) + 16'(unit_q);
-        b_tmp = agg_units_q == 3'd4 ? elements_q >> 2 : agg_units_q == 3'd2 ? elements_q >> 1 : elements_q;
-        b_d = b_tmp;
-        count_d = '0;
-        abase_d = '0;
-        g_d = '0;
-        idx_d = '0;
-        bit_d = '0;
-        halving_d = 1'b1;
-        lo_d = '0;
-        len_d = b_tmp;
-        cursor_d = b_tmp << 3;
-        if (unit_q < MainUnits) begin
+        r_d.board = board_tmp;
+        r_d.board_base = (16'(board_tmp) << 3) + (16'(board_tmp) << 2);
+        r_d.self = (16'(board_tmp) << 3) + (16'(board_tmp) << 2) + 16'(r_q.unit);
+        b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
+        r_d.b = b_tmp;
+        {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
+        r_d.halving = 1'b1;
+        r_d.lo = '0;
+        r_d.len = b_tmp;
+        r_d.cursor = b_tmp << 3;
+        if (r_q.unit < MainUnits) begin
           // m * B by shift-add
-          mbase_d = (unit_q[2] ? b_tmp << 2 : '0) + (unit_q[1] ? b_tmp << 1 : '0) + (unit_q[0] ? b_tmp : '0);
-          state_d = StateMainSend;
-        end else if (3'(unit_q - MainUnits) < agg_units_q) begin
-          a_index = 2'(unit_q - MainUnits);
-          abase_d = (a_index[1] ? b_tmp << 1 : '0) + (a_index[0] ? b_tmp : '0);
-          state_d = StateS2Wait;
+          r_d.mbase = (r_q.unit[2] ? b_tmp << 2 : '0) + (r_q.unit[1] ? b_tmp << 1 : '0) + (r_q.unit[0] ? b_tmp : '0);
+          r_d.state = StateMainSend;
+        end else if (3'(r_q.unit - MainUnits) < r_q.agg_units) begin
+          a_index = 2'(r_q.unit - MainUnits);
+          r_d.abase = (a_index[1] ? b_tmp << 1 : '0) + (a_index[0] ? b_tmp : '0);
+          r_d.state = StateS2Wait;
         end else begin
-          state_d = StateEnd;  // an aggregation unit outside the A planes
+          r_d.state = StateEnd;  // an aggregation unit outside the A planes
         end
       end
       StateMainSend: if (can_load) begin
         load = 1'b1;
-        w_dest = board_base_q + 16'(MainUnits) + 16'(count_q);
-        w_src = abase_q;
-        w_dst = mbase_q;
-        w_len = b_q;
-        count_d = count_q + 4'd1;
-        abase_d = abase_q + b_q;
-        if (count_q + 4'd1 == 4'(agg_units_q)) state_d = StateMainWait;
+        w_dest = r_q.board_base + 16'(MainUnits) + 16'(r_q.count);
+        w_src = r_q.abase;
+        w_dst = r_q.mbase;
+        w_len = r_q.b;
+        r_d.count = r_q.count + 4'd1;
+        r_d.abase = r_q.abase + r_q.b;
+        if (r_q.count + 4'd1 == 4'(r_q.agg_units)) r_d.state = StateMainWait;
       end
       StateMainWait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(agg_units_q);
+        w_len = AddrWidth'(r_q.agg_units);
         w_tag = last_step;
-        state_d = StateEnd;
+        r_d.state = StateEnd;
       end
       StateS2Wait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
         w_len = AddrWidth'(MainUnits);
-        count_d = 4'd1;
-        mbase_d = b_q;
-        state_d = StateS2Local;
+        r_d.count = 4'd1;
+        r_d.mbase = r_q.b;
+        r_d.state = StateS2Local;
       end
       StateS2Local: if (can_load) begin
         load = 1'b1;
         w_op = rop;
-        w_dest = self_q;
-        w_src = mbase_q;
-        w_len = b_q;
+        w_dest = r_q.self;
+        w_src = r_q.mbase;
+        w_len = r_q.b;
         w_tag = LocalTag;
-        state_d = StateS2Lwait;
+        r_d.state = StateS2Lwait;
       end
       StateS2Lwait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(count_q);
+        w_len = AddrWidth'(r_q.count);
         w_tag = LocalTag;
-        count_d = count_q + 4'd1;
-        mbase_d = mbase_q + b_q;
-        if (count_q + 4'd1 < MainUnits) begin
-          state_d = StateS2Local;
-        end else if (average && ndims_q == '0) begin
+        r_d.count = r_q.count + 4'd1;
+        r_d.mbase = r_q.mbase + r_q.b;
+        if (r_q.count + 4'd1 < MainUnits) begin
+          r_d.state = StateS2Local;
+        end else if (average && r_q.ndims == '0) begin
           // spec hd-allreduce: average divides after the last halving (none here)
-          state_d = StateDivSend;
-          lcount_d = MainUnits;
+          r_d.state = StateDivSend;
+          r_d.lcount = MainUnits;
         end else begin
-          state_d = ndims_q == '0 ? StateBcast : StateStepPlan;
-          count_d = '0;
+          r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
+          r_d.count = '0;
         end
       end
       StateDivSend: if (can_load) begin
         load = 1'b1;
         w_op = collnet_descriptor_pkg::OpDivide;
-        w_dest = self_q;
-        w_src = cursor_q;  // the divisor area follows the halving slots
-        w_dst = lo_q;
-        w_len = len_q;
-        w_tag = LocalTag + g_q;
-        state_d = StateDivWait;
+        w_dest = r_q.self;
+        w_src = r_q.cursor;  // the divisor area follows the halving slots
+        w_dst = r_q.lo;
+        w_len = r_q.len;
+        w_tag = LocalTag + r_q.g;
+        r_d.state = StateDivWait;
       end
       StateDivWait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(lcount_q);
-        w_tag = LocalTag + g_q;
-        state_d = ndims_q == '0 ? StateBcast : StateStepPlan;
-        count_d = '0;
-        if (g_q != '0) done = 1'b1;  // advance the plan below
+        w_len = AddrWidth'(r_q.lcount);
+        w_tag = LocalTag + r_q.g;
+        r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
+        r_d.count = '0;
+        if (r_q.g != '0) done = 1'b1;  // advance the plan below
       end
       StateStepPlan: begin
-        g_d = g_q + 16'd1;
-        partner_board = board_q ^ (8'd1 << cur_pos);
-        partner_d = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(unit_q);
-        if (halving_q) begin
+        r_d.g = r_q.g + 16'd1;
+        partner_board = r_q.board ^ (8'd1 << cur_pos);
+        r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
+        if (r_q.halving) begin
           // keep the first half if the bit is 0, else the second; send the other
-          half = len_q >> 1;
-          len_d = half;
-          lo_d = lo_q + (board_bit ? half : '0);
-          src_d = board_bit ? lo_q : lo_q + half;
-          slot_d = cursor_q;
-          dst_d = cursor_q;
-          cursor_d = cursor_q + half;
-          n_d = half;
+          half = r_q.len >> 1;
+          r_d.len = half;
+          r_d.lo = r_q.lo + (board_bit ? half : '0);
+          r_d.src = board_bit ? r_q.lo : r_q.lo + half;
+          r_d.slot = r_q.cursor;
+          r_d.dst = r_q.cursor;
+          r_d.cursor = r_q.cursor + half;
+          r_d.n = half;
         end else begin
-          half = len_q;
-          src_d = lo_q;
-          dst_d = lo_q;
-          n_d = len_q;
+          half = r_q.len;
+          r_d.src = r_q.lo;
+          r_d.dst = r_q.lo;
+          r_d.n = r_q.len;
         end
-        two_parts_d = cur_k == 2'd1 && half >= AddrWidth'(2);
-        first_d = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? (half + AddrWidth'(1)) >> 1 : half;
-        hint0_d = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {cur_dim, 1'b0} : 8'd0;
-        state_d = StatePart0;
+        r_d.two_parts = cur_k == 2'd1 && half >= AddrWidth'(2);
+        r_d.first = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? (half + AddrWidth'(1)) >> 1 : half;
+        r_d.hint0 = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {cur_dim, 1'b0} : 8'd0;
+        r_d.state = StatePart0;
       end
       StatePart0: if (can_load) begin
         load = 1'b1;
-        w_dest = partner_q;
-        w_src = src_q;
-        w_dst = dst_q;
-        w_len = first_q;
-        w_tag = g_q;
-        w_hint = hint0_q;
-        state_d = two_parts_q ? StatePart1 : StateNetWait;
+        w_dest = r_q.partner;
+        w_src = r_q.src;
+        w_dst = r_q.dst;
+        w_len = r_q.first;
+        w_tag = r_q.g;
+        w_hint = r_q.hint0;
+        r_d.state = r_q.two_parts ? StatePart1 : StateNetWait;
       end
       StatePart1: if (can_load) begin
         load = 1'b1;
-        w_dest = partner_q;
-        w_src = src_q + first_q;
-        w_dst = dst_q + first_q;
-        w_len = n_q - first_q;
-        w_tag = g_q;
-        w_hint = hint0_q << 1;  // minus = 2 << 2d
-        state_d = StateNetWait;
+        w_dest = r_q.partner;
+        w_src = r_q.src + r_q.first;
+        w_dst = r_q.dst + r_q.first;
+        w_len = r_q.n - r_q.first;
+        w_tag = r_q.g;
+        w_hint = r_q.hint0 << 1;  // minus = 2 << 2d
+        r_d.state = StateNetWait;
       end
       StateNetWait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = two_parts_q ? AddrWidth'(2) : AddrWidth'(1);
-        w_tag = g_q;
-        if (halving_q) state_d = StateHLocal;
+        w_len = r_q.two_parts ? AddrWidth'(2) : AddrWidth'(1);
+        w_tag = r_q.g;
+        if (r_q.halving) r_d.state = StateHLocal;
         else done = 1'b1;
       end
       StateHLocal: if (can_load) begin
         load = 1'b1;
         w_op = rop;
-        w_dest = self_q;
-        w_src = slot_q;
-        w_dst = lo_q;
-        w_len = len_q;
-        w_tag = LocalTag + g_q;
-        state_d = StateHLwait;
+        w_dest = r_q.self;
+        w_src = r_q.slot;
+        w_dst = r_q.lo;
+        w_len = r_q.len;
+        w_tag = LocalTag + r_q.g;
+        r_d.state = StateHLwait;
       end
       StateHLwait: if (can_load) begin
         load = 1'b1;
         w_opcode = collnet_descriptor_pkg::OpcodeWait;
         w_len = AddrWidth'(1);
-        w_tag = LocalTag + g_q;
+        w_tag = LocalTag + r_q.g;
         if (average && last_halving) begin
-          state_d = StateDivSend;
-          lcount_d = 4'd2;
+          r_d.state = StateDivSend;
+          r_d.lcount = 4'd2;
         end else begin
           done = 1'b1;
         end
       end
       StateBcast: if (can_load) begin
         load = 1'b1;
-        w_dest = board_base_q + 16'(count_q);
-        w_dst = abase_q;
-        w_len = b_q;
+        w_dest = r_q.board_base + 16'(r_q.count);
+        w_dst = r_q.abase;
+        w_len = r_q.b;
         w_tag = last_step;
-        count_d = count_q + 4'd1;
-        if (count_q + 4'd1 == MainUnits) state_d = StateEnd;
+        r_d.count = r_q.count + 4'd1;
+        if (r_q.count + 4'd1 == MainUnits) r_d.state = StateEnd;
       end
       StateEnd: if (can_load) begin
         load = 1'b1;
         load_end = 1'b1;
-        state_d = StateIdle;
+        r_d.state = StateIdle;
       end
-      default: state_d = StateIdle;
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the
     // block back, then the next step, or the broadcast after the last.
     if (done) begin
-      if (!halving_q) begin
-        lo_d = lo_q - (board_bit ? len_q : '0);
-        len_d = len_q << 1;
+      if (!r_q.halving) begin
+        r_d.lo = r_q.lo - (board_bit ? r_q.len : '0);
+        r_d.len = r_q.len << 1;
       end
-      state_d = StateStepPlan;
-      count_d = '0;
-      if (halving_q) begin
-        if (2'(bit_q + 2'd1) < cur_k && bit_q != 2'd3) begin
-          bit_d = bit_q + 2'd1;
-        end else if (!conventional_q && 3'(idx_q) + 3'd1 < ndims_q) begin
-          idx_d = idx_q + 2'd1;
-          bit_d = '0;
+      r_d.state = StateStepPlan;
+      r_d.count = '0;
+      if (r_q.halving) begin
+        if (2'(r_q.bit_index + 2'd1) < cur_k && r_q.bit_index != 2'd3) begin
+          r_d.bit_index = r_q.bit_index + 2'd1;
+        end else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
+          r_d.idx = r_q.idx + 2'd1;
+          r_d.bit_index = '0;
         end else begin
-          halving_d = 1'b0;  // doubling of the same dimension, from its top bit
-          bit_d = cur_k - 2'd1;
+          r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit
+          r_d.bit_index = cur_k - 2'd1;
         end
-      end else if (bit_q != '0) begin
-        bit_d = bit_q - 2'd1;
-      end else if (!conventional_q && idx_q != '0) begin
-        idx_d = idx_q - 2'd1;
-        bit_d = log_size_q[2*order_q[2*(idx_q - 2'd1) +: 2] +: 2] - 2'd1;
-      end else if (conventional_q && 3'(idx_q) + 3'd1 < ndims_q) begin
-        idx_d = idx_q + 2'd1;
-        bit_d = '0;
-        halving_d = 1'b1;
+      end else if (r_q.bit_index != '0) begin
+        r_d.bit_index = r_q.bit_index - 2'd1;
+      end else if (!r_q.conventional && r_q.idx != '0) begin
+        r_d.idx = r_q.idx - 2'd1;
+        r_d.bit_index = r_q.log_size[2*r_q.order[2*(r_q.idx - 2'd1) +: 2] +: 2] - 2'd1;
+      end else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
+        r_d.idx = r_q.idx + 2'd1;
+        r_d.bit_index = '0;
+        r_d.halving = 1'b1;
       end else begin
-        state_d = StateBcast;
+        r_d.state = StateBcast;
       end
     end
 
@@ -487,7 +416,7 @@ module schedule_engine_hd (
     if (!load_end) begin
       load_word.opcode = w_opcode;
       load_word.op = w_op;
-      load_word.dtype = float64_q;
+      load_word.dtype = r_q.float64;
       load_word.route_hint = w_hint;
       load_word.dest = w_dest;
       load_word.src_offset = w_src;
@@ -495,113 +424,20 @@ module schedule_engine_hd (
       load_word.length = w_len;
       load_word.tag = w_tag;
     end
-
-    out_valid_d = out_valid_q;
-    out_d = out_q;
-    if (load) begin
-      out_valid_d = 1'b1;
-      out_d = load_word;
-    end else if (out_ready_i) begin
-      out_valid_d = 1'b0;
-    end
   end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      conventional_q <= 1'b0;
-      bandwidth_q    <= 1'b0;
-      op_q           <= '0;
-      float64_q      <= 1'b0;
-      unit_q         <= '0;
-      elements_q     <= '0;
-      agg_units_q    <= 3'd1;
-      log_size_q     <= '0;
-      coord_q        <= '0;
-      state_q        <= StateIdle;
-      order_q        <= '0;
-      ndims_q        <= '0;
-      shift_q        <= '0;
-      board_q        <= '0;
-      board_base_q   <= '0;
-      self_q         <= '0;
-      b_q            <= '0;
-      abase_q        <= '0;
-      mbase_q        <= '0;
-      count_q        <= '0;
-      lcount_q       <= '0;
-      g_q            <= '0;
-      idx_q          <= '0;
-      bit_q          <= '0;
-      halving_q      <= 1'b1;
-      lo_q           <= '0;
-      len_q          <= '0;
-      cursor_q       <= '0;
-      slot_q         <= '0;
-      partner_q      <= '0;
-      src_q          <= '0;
-      dst_q          <= '0;
-      n_q            <= '0;
-      first_q        <= '0;
-      two_parts_q    <= 1'b0;
-      hint0_q        <= '0;
-      out_valid_q    <= 1'b0;
-      out_q          <= '0;
-    end else begin
-      conventional_q <= conventional_d;
-      bandwidth_q    <= bandwidth_d;
-      op_q           <= op_d;
-      float64_q      <= float64_d;
-      unit_q         <= unit_d;
-      elements_q     <= elements_d;
-      agg_units_q    <= agg_units_d;
-      log_size_q     <= log_size_d;
-      coord_q        <= coord_d;
-      state_q        <= state_d;
-      order_q        <= order_d;
-      ndims_q        <= ndims_d;
-      shift_q        <= shift_d;
-      board_q        <= board_d;
-      board_base_q   <= board_base_d;
-      self_q         <= self_d;
-      b_q            <= b_d;
-      abase_q        <= abase_d;
-      mbase_q        <= mbase_d;
-      count_q        <= count_d;
-      lcount_q       <= lcount_d;
-      g_q            <= g_d;
-      idx_q          <= idx_d;
-      bit_q          <= bit_d;
-      halving_q      <= halving_d;
-      lo_q           <= lo_d;
-      len_q          <= len_d;
-      cursor_q       <= cursor_d;
-      slot_q         <= slot_d;
-      partner_q      <= partner_d;
-      src_q          <= src_d;
-      dst_q          <= dst_d;
-      n_q            <= n_d;
-      first_q        <= first_d;
-      two_parts_q    <= two_parts_d;
-      hint0_q        <= hint0_d;
-      out_valid_q    <= out_valid_d;
-      out_q          <= out_d;
-    end
-  end
-
-  assign out_valid_o = out_valid_q;
-  assign out_desc_o  = out_q;
-  assign busy_o      = state_q != StateIdle || out_valid_q;
 
 `ifndef SYNTHESIS
-  // Descriptor contract: an offered descriptor stays offered and unchanged.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (out_valid_o && !out_ready_i) |=> (out_valid_o && $stable(out_desc_o)))
-    else $error("schedule_engine_hd: descriptor dropped or changed before out_ready_i");
-
-  // AGG_UNITS is 1, 2 or 4 (the planes of the board's aggregation units).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StateInit) |-> (agg_units_q == 3'd1 || agg_units_q == 3'd2 || agg_units_q == 3'd4))
-    else $error("schedule_engine_hd: AGG_UNITS = %0d, accepted 1, 2, 4", agg_units_q);
+  // AGG_UNITS is 1, 2 or 4 (the planes of the board's aggregation units);
+  // an immediate assertion on the registers, as in schedule_engine_a2a.sv.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && r_q.state == StateInit)
+      assert (r_q.agg_units == 3'd1 || r_q.agg_units == 3'd2 || r_q.agg_units == 3'd4)
+        else $error("schedule_engine_hd: AGG_UNITS = %0d, accepted 1, 2, 4", r_q.agg_units);
+  end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

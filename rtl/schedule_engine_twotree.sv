@@ -6,17 +6,6 @@
 // testbench/verilator/schedule_engine_twotree_bench.cpp checks that this
 // module, the HLS class and the software reference emit the same words.
 //
-// Register map (write-only, cfg_addr_i; writes are ignored while busy_o):
-//   0x00 CONTROL bit 0 = start | 0x01 MODE [0] dtype [3:1] op [4] single tree
-//   0x02 SELF [15:0] | 0x03 ELEMENTS [16:0] | 0x04 BLOCKS [10:0] | 0x05 STAGES [2:0]
-//   0x08+s STAGE s: [0] broadcast [1] reduce index [31:16] first phase
-//   0x10+4s+e ENTRY: [0] valid [1] tree [2] slot [12:3] level [31:16] partner
-//   0x30 HINT_ADDR [9:0] | 0x31 HINT_DATA [7:0] (HINT[HINT_ADDR++])
-//
-// Handshake contract (descriptor side, valid/ready): out_valid_o is a
-// register output and does not depend on out_ready_i; a descriptor offered
-// and not taken stays offered and unchanged.
-//
 // Arrays are flat vectors (stream e at [e*W +: W]): Yosys 0.23 reads no
 // packed multi-dimensional arrays. The procedure table (STAGE s at 16 + s,
 // ENTRY 4s + e at 4s + e) and the hint table are RAMs with one write port
@@ -24,25 +13,12 @@
 // first version kept the 20 table words in flip-flops and loaded the four
 // streams of a stage in one cycle through 4:1 multiplexers, and did not route
 // on an iCE40 HX8K (docs/synthesis.md). A stage now loads in six cycles.
+//
+// Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
+// generated from twotree_engine_registers in hls/schedule_engine_registers.hpp);
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
 module schedule_engine_twotree (
-  /// Clock; every register samples on its rising edge.
-  input  logic                                clk_i,
-  /// Reset, active low, synchronous to clk_i.
-  input  logic                                rst_ni,
-  /// Configuration port: write enable (one register per cycle).
-  input  logic                                cfg_we_i,
-  /// Configuration port: register address (map above).
-  input  logic [7:0]                          cfg_addr_i,
-  /// Configuration port: write data.
-  input  logic [31:0]                         cfg_wdata_i,
-  /// Descriptor side: a descriptor is offered.
-  output logic                                out_valid_o,
-  /// Descriptor side: the consumer takes the descriptor in this cycle.
-  input  logic                                out_ready_i,
-  /// Descriptor side: the descriptor (collectives/descriptor.hpp layout).
-  output collnet_descriptor_pkg::descriptor_t out_desc_o,
-  /// From start until END has been taken; configuration writes are ignored.
-  output logic                                busy_o
+`include "schedule_engine_ports.svh"
 );
 
   localparam int unsigned HintEntries = 1024;
@@ -54,68 +30,50 @@ module schedule_engine_twotree (
   localparam int unsigned AddrWidth = 20;
   localparam logic [15:0] LocalTag = 16'h8000;
 
-  localparam logic [7:0] RegControl = 8'h00;
-  localparam logic [7:0] RegMode = 8'h01;
-  localparam logic [7:0] RegSelf = 8'h02;
-  localparam logic [7:0] RegElements = 8'h03;
-  localparam logic [7:0] RegBlocks = 8'h04;
-  localparam logic [7:0] RegStages = 8'h05;
-  localparam logic [7:0] RegStage0 = 8'h08;
-  localparam logic [7:0] RegEntry0 = 8'h10;
-  localparam logic [7:0] RegHintAddr = 8'h30;
-  localparam logic [7:0] RegHintData = 8'h31;
+  typedef enum logic [3:0] {StateIdle, StateDivide, StateSetup, StateStageLoad, StatePhaseSend, StatePhaseRecv,
+    StateCombine, StateCombineWait, StateEnd} state_e;
 
-  typedef enum logic [3:0] {
-    StateIdle        = 4'd0,
-    StateDivide      = 4'd1,
-    StateSetup       = 4'd2,
-    StateStageLoad   = 4'd3,
-    StatePhaseSend   = 4'd4,
-    StatePhaseRecv   = 4'd5,
-    StateCombine     = 4'd6,
-    StateCombineWait = 4'd7,
-    StateEnd         = 4'd8
-  } state_e;
-
-  // configuration
-  logic                       float64_d, float64_q;
-  logic [2:0]                 op_d, op_q;
-  logic                       single_d, single_q;
-  logic [15:0]                self_d, self_q;
-  logic [CountWidth-1:0]      elements_d, elements_q;
-  logic [BlockWidth-1:0]      blocks_d, blocks_q;
-  logic [2:0]                 stages_d, stages_q;
-  logic [9:0]                 hint_ptr_d, hint_ptr_q;
-  state_e                     state_d, state_q;
-  // block division, per tree t at [t*W +: W]
-  logic [2*CountWidth-1:0]    half_d, half_q;
-  logic [2*CountWidth-1:0]    quot_d, quot_q;
-  logic [2*BlockWidth-1:0]    rem_d, rem_q;
-  logic [CountWidth-1:0]      tree_base1_d, tree_base1_q;  // T2's first word (T1 starts at 0)
-  logic [4:0]                 div_bit_d, div_bit_q;
-  logic [4*AddrWidth-1:0]     slot_base_d, slot_base_q;
-  // walk: the stage being run
-  logic [2:0]                 stage_d, stage_q;
-  logic [2:0]                 ld_d, ld_q;  // StateStageLoad cycle
-  logic                       broadcast_d, broadcast_q;
-  logic                       reduce_d, reduce_q;
-  logic [PhaseWidth-1:0]      base_phase_d, base_phase_q;
-  logic [PhaseWidth-1:0]      q_d, q_q;
-  logic [3:0]                 s_active_d, s_active_q;
-  logic [3:0]                 s_tree_d, s_tree_q;
-  logic [3:0]                 s_slot_d, s_slot_q;
-  logic [4*16-1:0]            s_partner_d, s_partner_q;
-  logic [4*PhaseWidth-1:0]    s_next_d, s_next_q;
-  logic [4*BlockWidth-1:0]    s_k_d, s_k_q;
-  logic [4*CountWidth-1:0]    s_off_d, s_off_q;
-  logic [4*CountWidth-1:0]    s_len_d, s_len_q;  // words of the stream's next block
-  logic [3:0]                 s_last_d, s_last_q;  // that block is the stream's last
-  logic [AddrWidth-1:0]       comb_src_d, comb_src_q;
-  logic [CountWidth-1:0]      comb_dst_d, comb_dst_q;
-  logic [CountWidth-1:0]      comb_len_d, comb_len_q;
-  // output register
-  logic                                out_valid_d, out_valid_q;
-  collnet_descriptor_pkg::descriptor_t out_d, out_q;
+  /// Every register of the engine (_d the next value, _q the current one).
+  typedef struct packed {
+    // configuration
+    logic                       float64;
+    logic [2:0]                 op;
+    logic                       single;
+    logic [15:0]                self;
+    logic [CountWidth-1:0]      elements;
+    logic [BlockWidth-1:0]      blocks;
+    logic [2:0]                 stages;
+    logic [9:0]                 hint_ptr;
+    state_e                     state;
+    // block division, per tree t at [t*W +: W]
+    logic [2*CountWidth-1:0]    half;
+    logic [2*CountWidth-1:0]    quot;
+    logic [2*BlockWidth-1:0]    rem;
+    logic [CountWidth-1:0]      tree_base1;  // T2's first word (T1 starts at 0)
+    logic [4:0]                 div_bit;
+    logic [4*AddrWidth-1:0]     slot_base;
+    // walk: the stage being run
+    logic [2:0]                 stage;
+    logic [2:0]                 ld;  // StateStageLoad cycle
+    logic                       broadcast;
+    logic                       reduce;
+    logic [PhaseWidth-1:0]      base_phase;
+    logic [PhaseWidth-1:0]      q;
+    logic [3:0]                 s_active;
+    logic [3:0]                 s_tree;
+    logic [3:0]                 s_slot;
+    logic [4*16-1:0]            s_partner;
+    logic [4*PhaseWidth-1:0]    s_next;
+    logic [4*BlockWidth-1:0]    s_k;
+    logic [4*CountWidth-1:0]    s_off;
+    logic [4*CountWidth-1:0]    s_len;  // words of the stream's next block
+    logic [3:0]                 s_last;  // that block is the stream's last
+    logic [AddrWidth-1:0]       comb_src;
+    logic [CountWidth-1:0]      comb_dst;
+    logic [CountWidth-1:0]      comb_len;
+  } regs_t;
+  regs_t r_d, r_q, regs_reset;
+  logic  cfg_write;  // the configuration write of this cycle is taken
 
   // tables: one write port (configuration), one synchronous read port each
   logic [31:0] table_q [TableEntries];
@@ -131,17 +89,17 @@ module schedule_engine_twotree (
   // ---- per-tree block counts: min(B, H_t) blocks, H_t div B (+1 below H_t mod B) words
   logic [CountWidth-1:0] quot0, quot1;
   logic [BlockWidth-1:0] rem0, rem1, sb0, sb1;
-  assign quot0 = quot_q[0 +: CountWidth];
-  assign quot1 = quot_q[CountWidth +: CountWidth];
-  assign rem0 = rem_q[0 +: BlockWidth];
-  assign rem1 = rem_q[BlockWidth +: BlockWidth];
-  assign sb0 = quot0 != '0 ? blocks_q : rem0;
-  assign sb1 = quot1 != '0 ? blocks_q : rem1;
+  assign quot0 = r_q.quot[0 +: CountWidth];
+  assign quot1 = r_q.quot[CountWidth +: CountWidth];
+  assign rem0 = r_q.rem[0 +: BlockWidth];
+  assign rem1 = r_q.rem[BlockWidth +: BlockWidth];
+  assign sb0 = quot0 != '0 ? r_q.blocks : rem0;
+  assign sb1 = quot1 != '0 ? r_q.blocks : rem1;
 
   // ---- procedure table read address: load cycle 0 reads STAGE s, cycles
   // 1-4 read ENTRY 4s + 0..3 (the word is in table_rd_q one cycle later)
-  assign table_re = state_q == StateStageLoad;
-  assign table_raddr = ld_q == 3'd0 ? {3'b100, stage_q[1:0]} : {1'b0, stage_q[1:0], 2'(ld_q - 3'd1)};
+  assign table_re = r_q.state == StateStageLoad;
+  assign table_raddr = r_q.ld == 3'd0 ? {3'b100, r_q.stage[1:0]} : {1'b0, r_q.stage[1:0], 2'(r_q.ld - 3'd1)};
 
   // ---- the firing streams ------------------------------------------------
   logic [15:0]            tag;
@@ -153,7 +111,7 @@ module schedule_engine_twotree (
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [CountWidth-1:0]  send_off, recv_off;
 
-  assign tag = base_phase_q + q_q;
+  assign tag = r_q.base_phase + r_q.q;
 
   always_comb begin
     send_fires = 1'b0;
@@ -161,29 +119,29 @@ module schedule_engine_twotree (
     recv_fires = 1'b0;
     recv_e = 1'b0;
     for (int e = 1; e >= 0; e--) begin  // the lower entry wins, as in the C++ loop
-      if (s_active_q[e] && s_next_q[e*PhaseWidth +: PhaseWidth] == q_q) begin
+      if (r_q.s_active[e] && r_q.s_next[e*PhaseWidth +: PhaseWidth] == r_q.q) begin
         send_fires = 1'b1;
         send_e = e[0];
       end
-      if (s_active_q[2+e] && s_next_q[(2+e)*PhaseWidth +: PhaseWidth] == q_q) begin
+      if (r_q.s_active[2+e] && r_q.s_next[(2+e)*PhaseWidth +: PhaseWidth] == r_q.q) begin
         recv_fires = 1'b1;
         recv_e = e[0];
       end
     end
     // constant-index selections (a variable part-select would become a shifter)
-    send_slot = send_e ? s_slot_q[1] : s_slot_q[0];
-    recv_slot = recv_e ? s_slot_q[3] : s_slot_q[2];
+    send_slot = send_e ? r_q.s_slot[1] : r_q.s_slot[0];
+    recv_slot = recv_e ? r_q.s_slot[3] : r_q.s_slot[2];
     // L(1 + 2r + slot)
-    send_base = reduce_q ? (send_slot ? slot_base_q[3*AddrWidth +: AddrWidth] : slot_base_q[2*AddrWidth +: AddrWidth])
-                         : (send_slot ? slot_base_q[AddrWidth +: AddrWidth] : slot_base_q[0 +: AddrWidth]);
-    recv_slot_base = reduce_q
-        ? (recv_slot ? slot_base_q[3*AddrWidth +: AddrWidth] : slot_base_q[2*AddrWidth +: AddrWidth])
-        : (recv_slot ? slot_base_q[AddrWidth +: AddrWidth] : slot_base_q[0 +: AddrWidth]);
-    send_partner = send_e ? s_partner_q[16 +: 16] : s_partner_q[0 +: 16];
-    send_off = send_e ? s_off_q[CountWidth +: CountWidth] : s_off_q[0 +: CountWidth];
-    recv_off = recv_e ? s_off_q[3*CountWidth +: CountWidth] : s_off_q[2*CountWidth +: CountWidth];
-    send_len = send_e ? s_len_q[CountWidth +: CountWidth] : s_len_q[0 +: CountWidth];
-    recv_len = recv_e ? s_len_q[3*CountWidth +: CountWidth] : s_len_q[2*CountWidth +: CountWidth];
+    send_base = r_q.reduce ? (send_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
+                         : (send_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
+    recv_slot_base = r_q.reduce
+        ? (recv_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
+        : (recv_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
+    send_partner = send_e ? r_q.s_partner[16 +: 16] : r_q.s_partner[0 +: 16];
+    send_off = send_e ? r_q.s_off[CountWidth +: CountWidth] : r_q.s_off[0 +: CountWidth];
+    recv_off = recv_e ? r_q.s_off[3*CountWidth +: CountWidth] : r_q.s_off[2*CountWidth +: CountWidth];
+    send_len = send_e ? r_q.s_len[CountWidth +: CountWidth] : r_q.s_len[0 +: CountWidth];
+    recv_len = recv_e ? r_q.s_len[3*CountWidth +: CountWidth] : r_q.s_len[2*CountWidth +: CountWidth];
   end
 
   // ---- each stream's registers after its block leaves (HLS fire()): every
@@ -197,23 +155,24 @@ module schedule_engine_twotree (
     logic [CountWidth-1:0] fq;
     logic [BlockWidth-1:0] fr, fb, fk;
     for (int i = 0; i < 4; i++) begin
-      fq = s_tree_q[i] ? quot1 : quot0;
-      fr = s_tree_q[i] ? rem1 : rem0;
-      fb = s_tree_q[i] ? sb1 : sb0;
-      fk = s_k_q[i*BlockWidth +: BlockWidth];
-      f_off[i*CountWidth +: CountWidth] = s_off_q[i*CountWidth +: CountWidth] + s_len_q[i*CountWidth +: CountWidth];
+      fq = r_q.s_tree[i] ? quot1 : quot0;
+      fr = r_q.s_tree[i] ? rem1 : rem0;
+      fb = r_q.s_tree[i] ? sb1 : sb0;
+      fk = r_q.s_k[i*BlockWidth +: BlockWidth];
+      f_off[i*CountWidth +: CountWidth] = r_q.s_off[i*CountWidth +: CountWidth] + r_q.s_len[i*CountWidth +: CountWidth];
       f_k[i*BlockWidth +: BlockWidth] = fk + BlockWidth'(1);
       f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
-      f_next[i*PhaseWidth +: PhaseWidth] = s_next_q[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
+      f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
       f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
     end
   end
 
   // ---- next state ---------------------------------------------------------
   logic                                load;
-  collnet_descriptor_pkg::descriptor_t word;
+  collnet_descriptor_pkg::descriptor_t load_word;
   logic                                can_load;
-  logic                                any;
+  logic                                phase_end;  // this phase (or the stage's load) ends: hls next_phase()
+  logic [3:0]                          fired;      // the stream whose block leaves (hls fire())
   logic [CountWidth-1:0]               h1;
   logic [BlockWidth:0]                 rem_shift;
   /* verilator lint_off UNUSEDSIGNAL */  // reserved table bits
@@ -222,226 +181,153 @@ module schedule_engine_twotree (
   logic                                t;
 
   always_comb begin
-    float64_d = float64_q;
-    op_d = op_q;
-    single_d = single_q;
-    self_d = self_q;
-    elements_d = elements_q;
-    blocks_d = blocks_q;
-    stages_d = stages_q;
-    hint_ptr_d = hint_ptr_q;
-    state_d = state_q;
-    half_d = half_q;
-    quot_d = quot_q;
-    rem_d = rem_q;
-    tree_base1_d = tree_base1_q;
-    div_bit_d = div_bit_q;
-    slot_base_d = slot_base_q;
-    stage_d = stage_q;
-    ld_d = ld_q;
-    broadcast_d = broadcast_q;
-    reduce_d = reduce_q;
-    base_phase_d = base_phase_q;
-    q_d = q_q;
-    s_active_d = s_active_q;
-    s_tree_d = s_tree_q;
-    s_slot_d = s_slot_q;
-    s_partner_d = s_partner_q;
-    s_next_d = s_next_q;
-    s_k_d = s_k_q;
-    s_off_d = s_off_q;
-    s_len_d = s_len_q;
-    s_last_d = s_last_q;
-    comb_src_d = comb_src_q;
-    comb_dst_d = comb_dst_q;
-    comb_len_d = comb_len_q;
+    r_d = r_q;
+    regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.op = 3'd1; regs_reset.elements = CountWidth'(1); regs_reset.blocks = BlockWidth'(1);
     table_we = 1'b0;
     table_waddr = '0;
     hint_we = 1'b0;
     load = 1'b0;
-    word = '0;
-    any = 1'b0;
+    load_word = '0;
+    phase_end = 1'b0;
+    fired = '0;
     h1 = '0;
     rem_shift = '0;
     w = '0;
     t = 1'b0;
-    can_load = !out_valid_q || out_ready_i;
 
     // configuration port
-    if (cfg_we_i && state_q == StateIdle && !out_valid_q) begin
-      if (cfg_addr_i == RegControl) begin
+    if (cfg_write) begin
+      if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegControl) begin
         if (cfg_wdata_i[0]) begin
-          h1 = single_q ? elements_q : CountWidth'(({1'b0, elements_q} + (CountWidth+1)'(1)) >> 1);  // T1 gets the extra element
-          half_d = {elements_q - h1, h1};
-          tree_base1_d = h1;
-          quot_d = '0;
-          rem_d = '0;
-          div_bit_d = 5'd17;
-          hint_ptr_d = '0;
-          state_d = StateDivide;
+          h1 = r_q.single ? r_q.elements : CountWidth'(({1'b0, r_q.elements} + (CountWidth+1)'(1)) >> 1);  // T1 gets the extra element
+          r_d.half = {r_q.elements - h1, h1};
+          r_d.tree_base1 = h1;
+          {r_d.quot, r_d.rem} = '0;
+          r_d.div_bit = 5'd17;
+          r_d.hint_ptr = '0;
+          r_d.state = StateDivide;
         end
-      end else if (cfg_addr_i == RegMode) begin
-        float64_d = cfg_wdata_i[0];
-        op_d = cfg_wdata_i[3:1];
-        single_d = cfg_wdata_i[4];
-      end else if (cfg_addr_i == RegSelf) begin
-        self_d = cfg_wdata_i[15:0];
-      end else if (cfg_addr_i == RegElements) begin
-        elements_d = cfg_wdata_i[CountWidth-1:0];
-      end else if (cfg_addr_i == RegBlocks) begin
-        blocks_d = cfg_wdata_i[BlockWidth-1:0];
-      end else if (cfg_addr_i == RegStages) begin
-        stages_d = cfg_wdata_i[2:0];
-      end else if (cfg_addr_i >= RegStage0 && cfg_addr_i < RegStage0 + 8'd4) begin
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegMode) begin
+        r_d.float64 = cfg_wdata_i[0];
+        r_d.op = cfg_wdata_i[3:1];
+        r_d.single = cfg_wdata_i[4];
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegSelf) begin
+        r_d.self = cfg_wdata_i[15:0];
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegElements) begin
+        r_d.elements = cfg_wdata_i[CountWidth-1:0];
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegBlocks) begin
+        r_d.blocks = cfg_wdata_i[BlockWidth-1:0];
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegStages) begin
+        r_d.stages = cfg_wdata_i[2:0];
+      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegStage0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegStage0 + 8'd4) begin
         table_we = 1'b1;
         table_waddr = {3'b100, cfg_addr_i[1:0]};
-      end else if (cfg_addr_i >= RegEntry0 && cfg_addr_i < RegEntry0 + 8'd16) begin
+      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegEntry0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegEntry0 + 8'd16) begin
         table_we = 1'b1;
         table_waddr = {1'b0, cfg_addr_i[3:0]};
-      end else if (cfg_addr_i == RegHintAddr) begin
-        hint_ptr_d = cfg_wdata_i[9:0];
-      end else if (cfg_addr_i == RegHintData) begin
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegHintAddr) begin
+        r_d.hint_ptr = cfg_wdata_i[9:0];
+      end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegHintData) begin
         hint_we = 1'b1;
-        hint_ptr_d = hint_ptr_q + 10'd1;
+        r_d.hint_ptr = r_q.hint_ptr + 10'd1;
       end
     end
 
-    unique case (state_q)
-      StateIdle: ;
+    unique case (r_q.state)
       StateDivide: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
-          rem_shift = {rem_q[tt*BlockWidth +: BlockWidth], half_q[tt*CountWidth + 32'(div_bit_q) - 1]};
-          if (rem_shift >= {1'b0, blocks_q}) begin
-            rem_d[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift - {1'b0, blocks_q});
-            quot_d[tt*CountWidth +: CountWidth] = {quot_q[tt*CountWidth +: CountWidth-1], 1'b1};
+          rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], r_q.half[tt*CountWidth + 32'(r_q.div_bit) - 1]};
+          if (rem_shift >= {1'b0, r_q.blocks}) begin
+            r_d.rem[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift - {1'b0, r_q.blocks});
+            r_d.quot[tt*CountWidth +: CountWidth] = {r_q.quot[tt*CountWidth +: CountWidth-1], 1'b1};
           end else begin
-            rem_d[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift);
-            quot_d[tt*CountWidth +: CountWidth] = {quot_q[tt*CountWidth +: CountWidth-1], 1'b0};
+            r_d.rem[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift);
+            r_d.quot[tt*CountWidth +: CountWidth] = {r_q.quot[tt*CountWidth +: CountWidth-1], 1'b0};
           end
         end
-        div_bit_d = div_bit_q - 5'd1;
-        if (div_bit_q == 5'd1) state_d = StateSetup;
+        r_d.div_bit = r_q.div_bit - 5'd1;
+        if (r_q.div_bit == 5'd1) r_d.state = StateSetup;
       end
       StateSetup: begin
         // slot bases L(1 + 2r + j): 2L and 4L are shifts, 3L = 2L + L. Not
         // L + L: an adder whose two operands are one net puts that net on two
         // inputs of one carry LUT, and nextpnr-ice40 0.4's router then swaps
         // the two pins forever (the cause of the HX8K routing failure).
-        slot_base_d = {AddrWidth'(elements_q) << 2,
-                       (AddrWidth'(elements_q) << 1) + AddrWidth'(elements_q),
-                       AddrWidth'(elements_q) << 1,
-                       AddrWidth'(elements_q)};
-        stage_d = '0;
-        ld_d = '0;
-        state_d = stages_q == '0 ? StateEnd : StateStageLoad;
+        r_d.slot_base = {AddrWidth'(r_q.elements) << 2,
+                       (AddrWidth'(r_q.elements) << 1) + AddrWidth'(r_q.elements),
+                       AddrWidth'(r_q.elements) << 1,
+                       AddrWidth'(r_q.elements)};
+        {r_d.stage, r_d.ld} = '0;
+        r_d.state = r_q.stages == '0 ? StateEnd : StateStageLoad;
       end
       StateStageLoad: begin
         // the word read in the previous load cycle: STAGE s, then ENTRY 4s + e
         w = table_rd_q;
-        if (ld_q == 3'd1) begin
-          broadcast_d = w[0];
-          reduce_d = w[1];
-          base_phase_d = w[31:16];
-        end else if (ld_q >= 3'd2) begin
-          t = single_q ? 1'b0 : w[1];
+        if (r_q.ld == 3'd1) begin
+          r_d.broadcast = w[0];
+          r_d.reduce = w[1];
+          r_d.base_phase = w[31:16];
+        end else if (r_q.ld >= 3'd2) begin
+          t = r_q.single ? 1'b0 : w[1];
           for (int i = 0; i < 4; i++) begin
-            if (ld_q == 3'(i + 2)) begin
-              s_tree_d[i] = t;
-              s_slot_d[i] = w[2];
-              s_partner_d[i*16 +: 16] = w[31:16];
-              s_next_d[i*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], i[0]});  // color = e mod 2
-              s_k_d[i*BlockWidth +: BlockWidth] = '0;
-              s_off_d[i*CountWidth +: CountWidth] = t ? tree_base1_q : '0;
-              s_len_d[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
+            if (r_q.ld == 3'(i + 2)) begin
+              r_d.s_tree[i] = t;
+              r_d.s_slot[i] = w[2];
+              r_d.s_partner[i*16 +: 16] = w[31:16];
+              r_d.s_next[i*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], i[0]});  // color = e mod 2
+              r_d.s_k[i*BlockWidth +: BlockWidth] = '0;
+              r_d.s_off[i*CountWidth +: CountWidth] = t ? r_q.tree_base1 : '0;
+              r_d.s_len[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
                                                       : quot0 + CountWidth'(rem0 != '0);
-              s_active_d[i] = w[0] && (t ? sb1 : sb0) != '0;
-              s_last_d[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
+              r_d.s_active[i] = w[0] && (t ? sb1 : sb0) != '0;
+              r_d.s_last[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
             end
           end
         end
-        if (ld_q != 3'(LoadCycles - 1)) begin
-          ld_d = ld_q + 3'd1;
+        if (r_q.ld != 3'(LoadCycles - 1)) begin
+          r_d.ld = r_q.ld + 3'd1;
         end else begin
-          any = |s_active_d;
-          q_d = '0;
-          if (any) begin
-            state_d = StatePhaseSend;
-          end else begin
-            stage_d = stage_q + 3'd1;
-            ld_d = '0;
-            state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
-          end
+          phase_end = 1'b1;  // the stage's first phase next
         end
       end
       StatePhaseSend: begin
         if (!(send_fires && !can_load)) begin
           if (send_fires) begin
             load = 1'b1;
-            word.opcode = collnet_descriptor_pkg::OpcodeSend;
-            word.dtype = float64_q;
-            word.route_hint = hint_rd_q;
-            word.dest = send_partner;
-            word.src_offset = AddrWidth'(send_off);
-            word.dst_offset = (broadcast_q ? '0 : send_base) + AddrWidth'(send_off);
-            word.length = AddrWidth'(send_len);
-            word.tag = tag;
-            hint_ptr_d = hint_ptr_q + 10'd1;
-            for (int i = 0; i < 2; i++) begin
-              if (send_e == i[0]) begin
-                s_off_d[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
-                s_k_d[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
-                s_len_d[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
-                s_next_d[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
-                s_active_d[i] = !s_last_q[i];
-                s_last_d[i] = f_last[i];
-              end
-            end
+            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+            load_word.dtype = r_q.float64;
+            load_word.route_hint = hint_rd_q;
+            load_word.dest = send_partner;
+            load_word.src_offset = AddrWidth'(send_off);
+            load_word.dst_offset = (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off);
+            load_word.length = AddrWidth'(send_len);
+            load_word.tag = tag;
+            r_d.hint_ptr = r_q.hint_ptr + 10'd1;
+            fired[send_e ? 1 : 0] = 1'b1;
           end
           if (recv_fires) begin
-            state_d = StatePhaseRecv;
+            r_d.state = StatePhaseRecv;
           end else begin
-            any = |s_active_d;
-            q_d = q_q + PhaseWidth'(1);
-            if (!any) begin
-              stage_d = stage_q + 3'd1;
-              ld_d = '0;
-              state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
-            end
+            phase_end = 1'b1;
           end
         end
       end
       StatePhaseRecv: begin
         if (can_load) begin
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          word.length = AddrWidth'(1);
-          word.tag = tag;
-          comb_src_d = recv_slot_base + AddrWidth'(recv_off);
-          comb_dst_d = recv_off;
-          comb_len_d = recv_len;
-          for (int i = 2; i < 4; i++) begin
-            if (recv_e == i[0]) begin
-              s_off_d[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
-              s_k_d[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
-              s_len_d[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
-              s_next_d[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
-              s_active_d[i] = !s_last_q[i];
-              s_last_d[i] = f_last[i];
-            end
-          end
-          if (broadcast_q) begin
-            any = |s_active_d;
-            q_d = q_q + PhaseWidth'(1);
-            if (any) begin
-              state_d = StatePhaseSend;
-            end else begin
-              stage_d = stage_q + 3'd1;
-              ld_d = '0;
-              state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
-            end
+          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
+          load_word.length = AddrWidth'(1);
+          load_word.tag = tag;
+          r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
+          r_d.comb_dst = recv_off;
+          r_d.comb_len = recv_len;
+          fired[recv_e ? 3 : 2] = 1'b1;
+          if (r_q.broadcast) begin
+            phase_end = 1'b1;
           end else begin
-            state_d = StateCombine;
+            r_d.state = StateCombine;
           end
         end
       end
@@ -449,51 +335,53 @@ module schedule_engine_twotree (
         if (can_load) begin
           // spec twotree-leafspine: fixed-order reduction, one arrival at a time
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          word.op = op_q;
-          word.dtype = float64_q;
-          word.dest = self_q;
-          word.src_offset = comb_src_q;
-          word.dst_offset = AddrWidth'(comb_dst_q);
-          word.length = AddrWidth'(comb_len_q);
-          word.tag = LocalTag + tag;
-          state_d = StateCombineWait;
+          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
+          load_word.op = r_q.op;
+          load_word.dtype = r_q.float64;
+          load_word.dest = r_q.self;
+          load_word.src_offset = r_q.comb_src;
+          load_word.dst_offset = AddrWidth'(r_q.comb_dst);
+          load_word.length = AddrWidth'(r_q.comb_len);
+          load_word.tag = LocalTag + tag;
+          r_d.state = StateCombineWait;
         end
       end
       StateCombineWait: begin
         if (can_load) begin
           load = 1'b1;
-          word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          word.length = AddrWidth'(1);
-          word.tag = LocalTag + tag;
-          any = |s_active_d;
-          q_d = q_q + PhaseWidth'(1);
-          if (any) begin
-            state_d = StatePhaseSend;
-          end else begin
-            stage_d = stage_q + 3'd1;
-            ld_d = '0;
-            state_d = stage_q + 3'd1 == stages_q ? StateEnd : StateStageLoad;
-          end
+          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
+          load_word.length = AddrWidth'(1);
+          load_word.tag = LocalTag + tag;
+          phase_end = 1'b1;
         end
       end
-      StateEnd: begin
-        if (can_load) begin
-          load = 1'b1;
-          word = '0;  // END
-          state_d = StateIdle;
-        end
-      end
-      default: state_d = StateIdle;
+      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
 
-    out_valid_d = out_valid_q;
-    out_d = out_q;
-    if (load) begin
-      out_valid_d = 1'b1;
-      out_d = word;
-    end else if (out_ready_i) begin
-      out_valid_d = 1'b0;
+    // the stream that fired moves to its next block (hls: fire())
+    for (int i = 0; i < 4; i++) begin
+      if (fired[i]) begin
+        r_d.s_off[i*CountWidth +: CountWidth] = f_off[i*CountWidth +: CountWidth];
+        r_d.s_k[i*BlockWidth +: BlockWidth] = f_k[i*BlockWidth +: BlockWidth];
+        r_d.s_len[i*CountWidth +: CountWidth] = f_len[i*CountWidth +: CountWidth];
+        r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
+        r_d.s_active[i] = !r_q.s_last[i];
+        r_d.s_last[i] = f_last[i];
+      end
+    end
+    // the next phase, or the next stage once every stream of this one is
+    // done (hls: next_phase(), advance_stage()); a stage starts at phase 0
+    if (phase_end) begin
+      r_d.q = r_q.state == StateStageLoad ? '0 : r_q.q + PhaseWidth'(1);
+      if (|r_d.s_active) begin
+        r_d.state = StatePhaseSend;
+      end else begin
+        r_d.stage = r_q.stage + 3'd1;
+        r_d.ld = '0;
+        r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
+      end
     end
   end
 
@@ -503,107 +391,26 @@ module schedule_engine_twotree (
     if (table_re) table_rd_q <= table_q[table_raddr];
   end
   always_ff @(posedge clk_i) begin
-    if (hint_we) hints_q[hint_ptr_q] <= cfg_wdata_i[7:0];
-    if (!hint_we) hint_rd_q <= hints_q[hint_ptr_d];
+    if (hint_we) hints_q[r_q.hint_ptr] <= cfg_wdata_i[7:0];
+    if (!hint_we) hint_rd_q <= hints_q[r_d.hint_ptr];
   end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      float64_q    <= 1'b0;
-      op_q         <= 3'd1;
-      single_q     <= 1'b0;
-      self_q       <= '0;
-      elements_q   <= CountWidth'(1);
-      blocks_q     <= BlockWidth'(1);
-      stages_q     <= '0;
-      hint_ptr_q   <= '0;
-      state_q      <= StateIdle;
-      half_q       <= '0;
-      quot_q       <= '0;
-      rem_q        <= '0;
-      tree_base1_q <= '0;
-      div_bit_q    <= '0;
-      slot_base_q  <= '0;
-      stage_q      <= '0;
-      ld_q         <= '0;
-      broadcast_q  <= 1'b0;
-      reduce_q     <= 1'b0;
-      base_phase_q <= '0;
-      q_q          <= '0;
-      s_active_q   <= '0;
-      s_tree_q     <= '0;
-      s_slot_q     <= '0;
-      s_partner_q  <= '0;
-      s_next_q     <= '0;
-      s_k_q        <= '0;
-      s_off_q      <= '0;
-      s_len_q      <= '0;
-      s_last_q     <= '0;
-      comb_src_q   <= '0;
-      comb_dst_q   <= '0;
-      comb_len_q   <= '0;
-      out_valid_q  <= 1'b0;
-      out_q        <= '0;
-    end else begin
-      float64_q    <= float64_d;
-      op_q         <= op_d;
-      single_q     <= single_d;
-      self_q       <= self_d;
-      elements_q   <= elements_d;
-      blocks_q     <= blocks_d;
-      stages_q     <= stages_d;
-      hint_ptr_q   <= hint_ptr_d;
-      state_q      <= state_d;
-      half_q       <= half_d;
-      quot_q       <= quot_d;
-      rem_q        <= rem_d;
-      tree_base1_q <= tree_base1_d;
-      div_bit_q    <= div_bit_d;
-      slot_base_q  <= slot_base_d;
-      stage_q      <= stage_d;
-      ld_q         <= ld_d;
-      broadcast_q  <= broadcast_d;
-      reduce_q     <= reduce_d;
-      base_phase_q <= base_phase_d;
-      q_q          <= q_d;
-      s_active_q   <= s_active_d;
-      s_tree_q     <= s_tree_d;
-      s_slot_q     <= s_slot_d;
-      s_partner_q  <= s_partner_d;
-      s_next_q     <= s_next_d;
-      s_k_q        <= s_k_d;
-      s_off_q      <= s_off_d;
-      s_len_q      <= s_len_d;
-      s_last_q     <= s_last_d;
-      comb_src_q   <= comb_src_d;
-      comb_dst_q   <= comb_dst_d;
-      comb_len_q   <= comb_len_d;
-      out_valid_q  <= out_valid_d;
-      out_q        <= out_d;
-    end
-  end
-
-  assign out_valid_o = out_valid_q;
-  assign out_desc_o  = out_q;
-  assign busy_o      = state_q != StateIdle || out_valid_q;
 
 `ifndef SYNTHESIS
-  // Descriptor contract: an offered descriptor stays offered and unchanged.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (out_valid_o && !out_ready_i) |=> (out_valid_o && $stable(out_desc_o)))
-    else $error("schedule_engine_twotree: descriptor dropped or changed before out_ready_i");
-
-  // Procedure-table contract (spec): at most one send entry fires per phase.
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StatePhaseSend) |->
-        !(s_active_q[0] && s_active_q[1] && s_next_q[0 +: PhaseWidth] == q_q &&
-          s_next_q[PhaseWidth +: PhaseWidth] == q_q))
-    else $error("schedule_engine_twotree: two send entries in phase %0d", q_q);
-
-  // BLOCKS is 1..1024 (the divider divides by it).
-  assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StateDivide) |-> (blocks_q != '0))
-    else $error("schedule_engine_twotree: BLOCKS = 0");
+  // Immediate assertions on the registers, as in schedule_engine_a2a.sv.
+  always_ff @(posedge clk_i) begin
+    // procedure-table contract (spec): at most one send entry fires per phase
+    if (rst_ni && r_q.state == StatePhaseSend)
+      assert (!(r_q.s_active[0] && r_q.s_active[1] && r_q.s_next[0 +: PhaseWidth] == r_q.q &&
+                r_q.s_next[PhaseWidth +: PhaseWidth] == r_q.q))
+        else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
+    // BLOCKS is 1..1024 (the divider divides by it)
+    if (rst_ni && r_q.state == StateDivide)
+      assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
+  end
 `endif
+
+  // the registers, the output register, busy and the configuration gate
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
+      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

@@ -2,19 +2,26 @@
 # Lints every RTL block with Verilator (-Wall, warnings are errors) and checks
 # that Yosys reads it (the SystemVerilog subset both tools accept). Run by
 # ctest (test `rtl_lint`); usage: scripts/lint_rtl.sh [RTL_DIR]
+# Every block is read with the packages (rtl/*_pkg.sv, the descriptor's
+# first) and the shared modules (rtl/common/*.sv); `include files are found
+# in RTL_DIR.
 set -euo pipefail
 rtl="${1:-$(dirname "$0")/../rtl}"
 package="$rtl/collnet_descriptor_pkg.sv"
+support=("$package")
+for file in "$rtl"/*_pkg.sv "$rtl"/common/*.sv; do
+  [ "$file" = "$package" ] || support+=("$file")
+done
 status=0
 for file in "$rtl"/*.sv; do
-  [ "$file" = "$package" ] && continue
+  case "$file" in *_pkg.sv) continue ;; esac
   block="$(basename "$file" .sv)"
-  if verilator --lint-only -Wall --top-module "$block" "$package" "$file"; then
+  if verilator --lint-only -Wall -I"$rtl" --top-module "$block" "${support[@]}" "$file"; then
     echo "verilator lint: $block clean"
   else
     echo "verilator lint: $block FAILED"; status=1
   fi
-  if yosys -q -p "read_verilog -sv $package $file; hierarchy -check -top $block" >/dev/null; then
+  if yosys -q -p "read_verilog -sv -I$rtl ${support[*]} $file; hierarchy -check -top $block" >/dev/null; then
     echo "yosys read: $block ok"
   else
     echo "yosys read: $block FAILED"; status=1

@@ -3,7 +3,7 @@
 #   iCE40:   yosys synth_ice40, then nextpnr-ice40 --hx8k (ct256) for Fmax
 #            (the block inside the register ring of scripts/synth_wrapper.py,
 #            so Fmax is the block's own register-to-register figure);
-#   Xilinx 7-series: yosys synth_xilinx -family xc7 -abc9 (LUTs, FFs, BRAM;
+#   Xilinx 7-series: yosys synth_xilinx -family xc7 -abc9 -flatten (LUTs, FFs, BRAM;
 #            no open-source timing for 7-series, so no Fmax).
 # LUT and FF counts are those of the bare block (no ring). Prints one table;
 # `--markdown` prints it as a Markdown table (docs/synthesis.md).
@@ -20,10 +20,17 @@ for arg in "$@"; do
     *) blocks+=("$arg") ;;
   esac
 done
+# Every block is read with the packages (the descriptor's first) and the
+# shared modules (rtl/common/); `include files are found in rtl/.
 package="$root/rtl/collnet_descriptor_pkg.sv"
+support=("$package")
+for f in "$root"/rtl/*_pkg.sv "$root"/rtl/common/*.sv; do
+  [ "$f" = "$package" ] || support+=("$f")
+done
+package="-I$root/rtl ${support[*]}"
 if [ ${#blocks[@]} -eq 0 ]; then
   for f in "$root"/rtl/*.sv; do
-    [ "$f" = "$package" ] || blocks+=("$(basename "$f" .sv)")
+    case "$f" in *_pkg.sv) ;; *) blocks+=("$(basename "$f" .sv)") ;; esac
   done
 fi
 mkdir -p "$out"
@@ -64,7 +71,7 @@ for block in "${blocks[@]}"; do
   rows+=("$block|iCE40 HX8K|$luts|$ffs|$ram SB_RAM40_4K|$fmax")
 
   # Xilinx 7-series
-  yosys -q -l "$out/$block.xc7.log" -p "read_verilog -sv $package $src; synth_xilinx -family xc7 -abc9 -top $block;
+  yosys -q -l "$out/$block.xc7.log" -p "read_verilog -sv $package $src; synth_xilinx -family xc7 -abc9 -flatten -top $block;
     tee -q -o $out/$block.xc7.stat stat" >/dev/null
   luts=$(count 'LUT[1-6]' "$out/$block.xc7.stat")
   lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$block.xc7.stat")

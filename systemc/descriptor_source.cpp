@@ -37,24 +37,21 @@ class ProgramSource final : public DescriptorSource {
   std::size_t next_ = 0;
 };
 
-/// An HLS engine class behind the EngineBlock interface (the classes share
-/// the port shape; only the structs' names differ).
-template <typename Engine, typename Inputs>
+/// An HLS engine class behind the EngineBlock interface (every engine has
+/// the ports of hls/schedule_engine.hpp).
+template <typename Engine>
 class HlsEngine final : public EngineBlock {
  public:
   HlsEngine() { engine_.reset(); }
-  [[nodiscard]] EngineOutputs outputs() const override {
-    const auto out = engine_.outputs();
-    return {out.out_valid, out.out_desc, out.busy};
-  }
-  void step(const EngineInputs& in) override { engine_.step(Inputs{in.cfg_we, in.cfg_addr, in.cfg_wdata, in.out_ready}); }
+  [[nodiscard]] EngineOutputs outputs() const override { return engine_.outputs(); }
+  void step(const EngineInputs& in) override { engine_.step(in); }
   bool step_idle() override {
     // The engine's state is its bytes (a plain class of registers and
     // tables): equal bytes before and after the step mean a fixed point.
     // Padding that happened to change only makes this answer false.
     static_assert(std::is_trivially_copyable_v<Engine>);
     std::memcpy(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine));
-    engine_.step(Inputs{false, 0, 0, false});
+    engine_.step(EngineInputs{false, 0, 0, false});
     return std::memcmp(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine)) == 0;
   }
 
@@ -127,14 +124,11 @@ class EngineSource final : public DescriptorSource {
 
 std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
   switch (kind) {
-    case driver::EngineKind::a2a: return std::make_unique<HlsEngine<hls::A2aScheduleEngine, hls::A2aEngineInputs>>();
-    case driver::EngineKind::a2at:
-      return std::make_unique<HlsEngine<hls::A2atScheduleEngine, hls::A2atEngineInputs>>();
-    case driver::EngineKind::hopgroup:
-      return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>>();
-    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine, hls::HdEngineInputs>>();
-    case driver::EngineKind::twotree:
-      return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine, hls::TwotreeEngineInputs>>();
+    case driver::EngineKind::a2a: return std::make_unique<HlsEngine<hls::A2aScheduleEngine>>();
+    case driver::EngineKind::a2at: return std::make_unique<HlsEngine<hls::A2atScheduleEngine>>();
+    case driver::EngineKind::hopgroup: return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine>>();
+    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine>>();
+    case driver::EngineKind::twotree: return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine>>();
   }
   throw std::logic_error("make_hls_engine: unknown engine");
 }

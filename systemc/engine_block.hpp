@@ -12,22 +12,14 @@
 
 #include "collectives/descriptor.hpp"
 #include "driver/engine_loader.hpp"
+#include "hls/schedule_engine.hpp"
 
 namespace collnet::systemc {
 
-struct EngineInputs {
-  bool cfg_we = false;
-  std::uint8_t cfg_addr = 0;
-  std::uint32_t cfg_wdata = 0;
-  bool out_ready = false;
-};
-
+/// The engines' own port types (hls/schedule_engine.hpp).
+using EngineInputs = hls::EngineInputs;
 /// Register outputs: they depend on no input of the same cycle.
-struct EngineOutputs {
-  bool out_valid = false;
-  DescriptorWord out_desc;
-  bool busy = false;
-};
+using EngineOutputs = hls::EngineOutputs;
 
 class EngineBlock {
  public:

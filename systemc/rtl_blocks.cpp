@@ -48,6 +48,22 @@ void check(const char* block) {
                          ".sv failed (see the %Error line above)");
 }
 
+/// Synchronous reset of `model`: rst_ni low for two clock cycles with the
+/// inputs `idle` sets, then high; `block` names the RTL in an assertion error.
+template <typename Model, typename Idle>
+void reset_model(Model& model, const char* block, Idle&& idle) {
+  model.rst_ni = 0;
+  idle(model);
+  for (int edge = 0; edge < 2; ++edge) {
+    model.clk_i = 0;
+    model.eval();
+    model.clk_i = 1;
+    model.eval();
+  }
+  model.rst_ni = 1;
+  check(block);
+}
+
 class RtlPacer final : public Pacer {
  public:
   RtlPacer() : model_(&context(), instance_name("packet_pacer").c_str()) { reset(); }
@@ -56,17 +72,10 @@ class RtlPacer final : public Pacer {
   RtlPacer& operator=(const RtlPacer&) = delete;
 
   void reset() override {
-    model_.rst_ni = 0;
-    model_.in_valid_i = 0;
-    model_.out_ready_i = 0;
-    for (int edge = 0; edge < 2; ++edge) {
-      model_.clk_i = 0;
-      model_.eval();
-      model_.clk_i = 1;
-      model_.eval();
-    }
-    model_.rst_ni = 1;
-    check("packet_pacer");
+    reset_model(model_, "packet_pacer", [](Vpacket_pacer& m) {
+      m.in_valid_i = 0;
+      m.out_ready_i = 0;
+    });
   }
 
   hls::PacketPacerOutputs step(const hls::PacketPacerInputs& in) override {
@@ -102,17 +111,10 @@ template <typename Model>
 class RtlEngine final : public EngineBlock {
  public:
   explicit RtlEngine(const char* block) : block_(block), model_(&context(), instance_name(block).c_str()) {
-    model_.rst_ni = 0;
-    model_.cfg_we_i = 0;
-    model_.out_ready_i = 0;
-    for (int edge = 0; edge < 2; ++edge) {
-      model_.clk_i = 0;
-      model_.eval();
-      model_.clk_i = 1;
-      model_.eval();
-    }
-    model_.rst_ni = 1;
-    check(block_);
+    reset_model(model_, block_, [](Model& m) {
+      m.cfg_we_i = 0;
+      m.out_ready_i = 0;
+    });
   }
   ~RtlEngine() override { model_.final(); }
   RtlEngine(const RtlEngine&) = delete;

@@ -65,6 +65,19 @@ class VerilatedRtl {
     model_->eval();
   }
 
+  /// Synchronous reset: clk_i and rst_ni low with the inputs `idle` sets on
+  /// the model, `edges` clock edges, then rst_ni high.
+  template <typename Idle>
+  void reset(Idle&& idle, int edges = 2) {
+    model_->clk_i = 0;
+    model_->rst_ni = 0;
+    idle(*model_);
+    model_->eval();
+    for (int e = 0; e < edges; ++e) clock_edge();
+    model_->rst_ni = 1;
+    model_->eval();
+  }
+
   /// Runs `body` counting the RTL assertion failures instead of stopping at
   /// the first; afterwards a failure stops the bench again.
   template <typename Body>

@@ -1,9 +1,9 @@
 // A Verilator harness shared by the schedule engine benches: one Verilated
 // RTL engine and its HLS class, clocked side by side with the same inputs;
 // every cycle their outputs (out_valid, the 128-bit descriptor, busy) must
-// be equal. `Model` is the Verilated class (ports clk_i, rst_ni, cfg_we_i,
-// cfg_addr_i, cfg_wdata_i, out_ready_i, out_valid_o, out_desc_o, busy_o),
-// `Hls` the HLS class with step(Inputs) -> Outputs.
+// be equal. `Model` is the Verilated class (the ports of
+// rtl/schedule_engine_ports.svh), `Hls` the HLS class (the ports of
+// hls/schedule_engine.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 #include "collectives/descriptor.hpp"
 #include "driver/engine_loader.hpp"
+#include "hls/schedule_engine.hpp"
 
 namespace collnet::bench {
 
@@ -29,14 +30,6 @@ inline std::string hex(const DescriptorWord& w) {
 /// One register write of a configuration port: the benches load the engines
 /// with the software loader's writes (driver/engine_loader.hpp), as the NIC does.
 using CfgWrite = driver::EngineWrite;
-
-/// A block header's own write list ({addr, data} records) as CfgWrites.
-template <typename Writes>
-std::vector<CfgWrite> cfg_writes(const Writes& writes) {
-  std::vector<CfgWrite> out;
-  for (const auto& w : writes) out.push_back({w.addr, w.data});
-  return out;
-}
 
 /// `writes` (CONTROL last) with `extra` written just before CONTROL.
 inline std::vector<CfgWrite> with_write_before_control(std::vector<CfgWrite> writes, const CfgWrite& extra) {
@@ -56,8 +49,11 @@ void expect_program(const std::string& where, const std::vector<DescriptorWord>&
                      hex(program[i].pack()));
 }
 
-template <typename Model, typename Hls, typename Inputs, typename Outputs>
+template <typename Model, typename Hls>
 class EngineHarness {
+  using Inputs = hls::EngineInputs;
+  using Outputs = hls::EngineOutputs;
+
  public:
   explicit EngineHarness(const char* trace_file) : rtl_(trace_file) { reset(); }
 
@@ -97,16 +93,12 @@ class EngineHarness {
   int rtl_assertion_errors(const std::vector<CfgWrite>& writes, int cycles) {
     const int errors = rtl_.assertion_errors([&] {
       reset();
-      const auto rtl_cycle = [&](bool we, std::uint8_t addr, std::uint32_t data) {
-        rtl_->cfg_we_i = we;
-        rtl_->cfg_addr_i = addr;
-        rtl_->cfg_wdata_i = data;
-        rtl_->out_ready_i = 1;
-        rtl_->eval();
+      const auto rtl_cycle = [&](const Inputs& in) {
+        drive(in);
         rtl_.clock_edge();
       };
-      for (const auto& w : writes) rtl_cycle(true, w.addr, w.data);
-      for (int c = 0; c < cycles; ++c) rtl_cycle(false, 0, 0);
+      for (const auto& w : writes) rtl_cycle({true, w.addr, w.data, true});
+      for (int c = 0; c < cycles; ++c) rtl_cycle({false, 0, 0, true});
     });
     reset();
     return errors;
@@ -126,24 +118,24 @@ class EngineHarness {
 
  private:
   void reset() {
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->cfg_we_i = 0;
-    rtl_->out_ready_i = 0;
-    rtl_->eval();
-    rtl_.clock_edge();
-    rtl_.clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    rtl_.reset([](Model& m) {
+      m.cfg_we_i = 0;
+      m.out_ready_i = 0;
+    });
   }
 
-  Outputs cycle(const std::string& where, const Inputs& in) {
-    const Outputs hls = hls_.step(in);
+  /// The RTL's inputs of this cycle, evaluated (the clock still low).
+  void drive(const Inputs& in) {
     rtl_->cfg_we_i = in.cfg_we;
     rtl_->cfg_addr_i = in.cfg_addr;
     rtl_->cfg_wdata_i = in.cfg_wdata;
     rtl_->out_ready_i = in.out_ready;
     rtl_->eval();
+  }
+
+  Outputs cycle(const std::string& where, const Inputs& in) {
+    const Outputs hls = hls_.step(in);
+    drive(in);
     DescriptorWord rtl_word;
     rtl_word.lo = std::uint64_t{rtl_->out_desc_o[0]} | (std::uint64_t{rtl_->out_desc_o[1]} << 32);
     rtl_word.hi = std::uint64_t{rtl_->out_desc_o[2]} | (std::uint64_t{rtl_->out_desc_o[3]} << 32);

@@ -169,15 +169,10 @@ class PacerHarness {
 
   void reset() {
     hls_.reset();
-    rtl_->rst_ni = 0;
-    rtl_->in_valid_i = 0;
-    rtl_->out_ready_i = 0;
-    rtl_->clk_i = 0;
-    rtl_->eval();
-    rtl_.clock_edge();
-    rtl_.clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    rtl_.reset([](Vpacket_pacer& m) {
+      m.in_valid_i = 0;
+      m.out_ready_i = 0;
+    });
   }
 
   collnet::bench::VerilatedRtl<Vpacket_pacer> rtl_;

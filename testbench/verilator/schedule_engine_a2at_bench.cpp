@@ -31,8 +31,7 @@ namespace {
 namespace reg = collnet::hls::a2at_engine_reg;
 namespace cc = collnet::collectives;
 using collnet::bench::CfgWrite;
-using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2at, collnet::hls::A2atScheduleEngine,
-                                              collnet::hls::A2atEngineInputs, collnet::hls::A2atEngineOutputs>;
+using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2at, collnet::hls::A2atScheduleEngine>;
 
 /// The writes software issues for one node (driver/engine_loader.hpp: the
 /// configuration, the offset table from collectives::a2at_offset_groups,

@@ -29,8 +29,7 @@
 
 namespace {
 
-using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2a, collnet::hls::A2aScheduleEngine,
-                                              collnet::hls::A2aEngineInputs, collnet::hls::A2aEngineOutputs>;
+using Harness = collnet::bench::EngineHarness<Vschedule_engine_a2a, collnet::hls::A2aScheduleEngine>;
 
 std::vector<std::string> topologies() {
   std::vector<std::string> list;
@@ -49,7 +48,7 @@ std::vector<std::string> topologies() {
 /// A legal start (NCT 2) is quiet, NCT = 0 (outside the map's 1..4) is reported.
 collnet::bench::AssertionCheck check_assertions(Harness& harness) {
   const auto start_with_nct = [](std::uint32_t nct) {
-    return collnet::bench::cfg_writes(collnet::hls::a2a_engine_writes(0, nct, 1, {2, 2, 1, 1}, {0, 1, 0, 0}));
+    return collnet::hls::a2a_engine_writes(0, nct, 1, {2, 2, 1, 1}, {0, 1, 0, 0});
   };
   return harness.assertion_check("NCT = 0", start_with_nct(2), start_with_nct(0), 40);
 }

@@ -32,8 +32,7 @@ namespace {
 
 namespace cc = collnet::collectives;
 using collnet::topology::Boards;
-using Harness = collnet::bench::EngineHarness<Vschedule_engine_hd, collnet::hls::HdScheduleEngine,
-                                              collnet::hls::HdEngineInputs, collnet::hls::HdEngineOutputs>;
+using Harness = collnet::bench::EngineHarness<Vschedule_engine_hd, collnet::hls::HdScheduleEngine>;
 
 struct Case {
   std::array<int, 4> shape;
@@ -75,8 +74,7 @@ std::vector<Case> cases() {
 /// A = 2 is quiet, A = 3 (not 1, 2 or 4) is reported.
 collnet::bench::AssertionCheck check_assertions(Harness& harness) {
   const auto start_with_agg = [](std::uint32_t agg) {
-    return collnet::bench::cfg_writes(
-        collnet::hls::hd_engine_writes(false, false, 0, false, 8, 16, agg, {2, 1, 1, 1}, {0, 0, 0, 0}));
+    return collnet::hls::hd_engine_writes(false, false, 0, false, 8, 16, agg, {2, 1, 1, 1}, {0, 0, 0, 0});
   };
   return harness.assertion_check("AGG_UNITS = 3", start_with_agg(2), start_with_agg(3), 60);
 }

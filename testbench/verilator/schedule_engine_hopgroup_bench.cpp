@@ -31,8 +31,7 @@ namespace {
 
 namespace reg = collnet::hls::hopgroup_engine_reg;
 using Harness =
-    collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine,
-                                  collnet::hls::HopgroupEngineInputs, collnet::hls::HopgroupEngineOutputs>;
+    collnet::bench::EngineHarness<Vschedule_engine_hopgroup, collnet::hls::HopgroupScheduleEngine>;
 
 struct Case {
   std::string algorithm;

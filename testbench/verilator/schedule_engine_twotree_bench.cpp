@@ -28,8 +28,7 @@
 namespace {
 
 namespace cc = collnet::collectives;
-using Harness = collnet::bench::EngineHarness<Vschedule_engine_twotree, collnet::hls::TwotreeScheduleEngine,
-                                              collnet::hls::TwotreeEngineInputs, collnet::hls::TwotreeEngineOutputs>;
+using Harness = collnet::bench::EngineHarness<Vschedule_engine_twotree, collnet::hls::TwotreeScheduleEngine>;
 
 /// BLOCKS = 3 is quiet, BLOCKS = 0 is reported.
 collnet::bench::AssertionCheck check_assertions(Harness& harness) {
@@ -61,7 +60,7 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
     const auto build = collnet::testing::build_twotree_case(c, op, dtype);
     for (std::size_t e = 0; e < build.writes.size(); ++e) {
       const std::string where = collnet::testing::describe(c) + " endpoint " + std::to_string(e);
-      descriptors += harness.check(where, collnet::bench::cfg_writes(build.writes[e]), rng,
+      descriptors += harness.check(where, build.writes[e], rng,
                                    case_number % 2 ? 0.0 : 0.3, build.reference.programs[e]);
       ++endpoints;
     }

@@ -43,13 +43,7 @@ class RuleHarness {
   explicit RuleHarness(const char* trace_file) : rtl_(trace_file) { reset(); }
 
   void reset() {
-    rtl_->clk_i = 0;
-    rtl_->rst_ni = 0;
-    rtl_->in_valid_i = 0;
-    rtl_->eval();
-    rtl_.clock_edge();
-    rtl_->rst_ni = 1;
-    rtl_->eval();
+    rtl_.reset([](Vtree_bcast_rule& m) { m.in_valid_i = 0; }, 1);
     hls_.reset();
   }
 

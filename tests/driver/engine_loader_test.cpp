@@ -24,14 +24,14 @@ namespace {
 
 /// Loads an HLS engine with `writes`, runs it to END with an always-ready
 /// consumer, returns the descriptors taken.
-template <typename Engine, typename Inputs>
+template <typename Engine>
 std::vector<DescriptorWord> run_engine(const std::vector<driver::EngineWrite>& writes) {
   Engine engine;
   engine.reset();
-  for (const auto& w : writes) engine.step(Inputs{true, w.addr, w.data, false});
+  for (const auto& w : writes) engine.step(hls::EngineInputs{true, w.addr, w.data, false});
   std::vector<DescriptorWord> taken;
   for (int cycle = 0; cycle < 1'000'000; ++cycle) {
-    const auto out = engine.step(Inputs{false, 0, 0, true});
+    const auto out = engine.step(hls::EngineInputs{false, 0, 0, true});
     if (!out.out_valid) continue;
     taken.push_back(out.out_desc);
     if (out.out_desc == DescriptorWord{}) break;  // END
@@ -43,13 +43,13 @@ std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topol
                                        const Params& params, topology::EndpointId node) {
   const auto writes = driver::engine_writes(algorithm, topo, params, node);
   switch (*collectives::find_algorithm(algorithm).engine) {
-    case driver::EngineKind::a2a: return run_engine<hls::A2aScheduleEngine, hls::A2aEngineInputs>(writes);
-    case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine, hls::A2atEngineInputs>(writes);
+    case driver::EngineKind::a2a: return run_engine<hls::A2aScheduleEngine>(writes);
+    case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine>(writes);
     case driver::EngineKind::hopgroup:
-      return run_engine<hls::HopgroupScheduleEngine, hls::HopgroupEngineInputs>(writes);
-    case driver::EngineKind::hd: return run_engine<hls::HdScheduleEngine, hls::HdEngineInputs>(writes);
+      return run_engine<hls::HopgroupScheduleEngine>(writes);
+    case driver::EngineKind::hd: return run_engine<hls::HdScheduleEngine>(writes);
     case driver::EngineKind::twotree:
-      return run_engine<hls::TwotreeScheduleEngine, hls::TwotreeEngineInputs>(writes);
+      return run_engine<hls::TwotreeScheduleEngine>(writes);
   }
   return {};
 }

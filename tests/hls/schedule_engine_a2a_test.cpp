@@ -8,24 +8,20 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::A2aEngineInputs;
 using collnet::hls::A2aScheduleEngine;
 namespace reg = collnet::hls::a2a_engine_reg;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;  // cycle (from the start write) each word was taken
-};
+using collnet::testing::EngineRun;
 
 /// Loads the engine through its register port, starts it and collects the
 /// stream up to END; the consumer is not ready when `stall(cycle)`.
@@ -33,24 +29,7 @@ template <typename Stall>
 EngineRun run_engine(A2aScheduleEngine& engine, std::uint8_t algorithm, std::uint32_t nct, std::uint32_t m,
                      const std::array<std::uint32_t, 4>& sizes, const std::array<std::uint32_t, 4>& coord,
                      Stall stall) {
-  for (const auto& w : collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord)) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    A2aEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy || run.words.empty() == false);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
+  return collnet::testing::run_engine(engine, collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord), stall);
 }
 
 std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
@@ -69,18 +48,13 @@ void expect_engine_equals_reference(const std::string& algorithm, const std::str
       *topo, collnet::Params{{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}});
   const std::uint8_t code = algorithm == "a2a-nd" ? reg::algorithm_nd : reg::algorithm_spread;
   A2aScheduleEngine engine;  // one engine, reused node after node (as a NIC would)
-  std::uint64_t lcg = 7;
+  collnet::testing::RandomStall stall{back_pressure, 7};  // the same stream of stalls over every node
   for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
     const auto run = run_engine(engine, code, static_cast<std::uint32_t>(nct), m, padded(grid.sizes(), 1),
-                                padded(grid.coord(node), 0), [&](std::uint64_t) {
-                                  lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-                                  return back_pressure && (lcg >> 62) != 0;  // stalled 3 cycles in 4
-                                });
+                                padded(grid.coord(node), 0), std::ref(stall));
     const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_EQ(run.words.size(), program.size()) << algorithm << " " << topology << " node " << node;
-    for (std::size_t i = 0; i < program.size(); ++i)
-      ASSERT_EQ(run.words[i], program[i].pack())
-          << algorithm << " " << topology << " nct " << nct << " m " << m << " node " << node << " descriptor " << i;
+    ASSERT_TRUE(collnet::testing::equals_program(run.words, program))
+        << algorithm << " " << topology << " nct " << nct << " m " << m << " node " << node;
   }
 }
 
@@ -124,42 +98,4 @@ TEST(A2aScheduleEngine, InitTakesSumOfSizesPlusOneThenOneDescriptorPerCycle) {
   const std::uint64_t init = (6 + 1) + (5 + 1) + (1 + 1) + (1 + 1);
   EXPECT_EQ(run.cycles.front(), init + 3);
   for (std::size_t i = 1; i < run.cycles.size(); ++i) EXPECT_EQ(run.cycles[i], run.cycles[i - 1] + 1);
-}
-
-// Valid/ready: a descriptor offered and not taken stays offered, unchanged.
-TEST(A2aScheduleEngine, OfferedDescriptorStaysStableUntilTaken) {
-  A2aScheduleEngine engine;
-  for (const auto& w : collnet::hls::a2a_engine_writes(reg::algorithm_spread, 2, 4, {4, 4, 1, 1}, {1, 2, 0, 0}))
-    engine.step({true, w.addr, w.data, false});
-  bool was_offered = false;
-  DescriptorWord offered;
-  for (int cycle = 0; cycle < 400 && engine.outputs().busy; ++cycle) {
-    const bool ready = cycle % 3 == 2;
-    const auto out = engine.step({false, 0, 0, ready});
-    if (was_offered) {
-      EXPECT_TRUE(out.out_valid);
-      EXPECT_EQ(out.out_desc, offered);
-    }
-    was_offered = out.out_valid && !ready;
-    offered = out.out_desc;
-  }
-  EXPECT_FALSE(engine.outputs().busy);
-}
-
-// Configuration writes while busy are ignored (register map contract).
-TEST(A2aScheduleEngine, WritesWhileBusyAreIgnored) {
-  A2aScheduleEngine reference_engine, engine;
-  const std::array<std::uint32_t, 4> sizes{3, 3, 1, 1}, coord{1, 1, 0, 0};
-  const auto expected = run_engine(reference_engine, reg::algorithm_nd, 2, 5, sizes, coord,
-                                   [](std::uint64_t) { return false; });
-  for (const auto& w : collnet::hls::a2a_engine_writes(reg::algorithm_nd, 2, 5, sizes, coord))
-    engine.step({true, w.addr, w.data, false});
-  std::vector<DescriptorWord> words;
-  for (int cycle = 0; cycle < 100 && engine.outputs().busy; ++cycle) {
-    // overwrite SIZE0 with 7 and start again every cycle of the run
-    const auto out = engine.step({true, static_cast<std::uint8_t>(cycle % 2 ? reg::size0 : reg::control),
-                                  cycle % 2 ? 7u : 1u, true});
-    if (out.out_valid) words.push_back(out.out_desc);
-  }
-  EXPECT_EQ(words, expected.words);
 }

@@ -7,26 +7,22 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::A2atEngineInputs;
 using collnet::hls::A2atScheduleEngine;
 namespace reg = collnet::hls::a2at_engine_reg;
 namespace cc = collnet::collectives;
 
 namespace {
 
-struct Write {
-  std::uint8_t addr;
-  std::uint32_t data;
-};
+using Write = collnet::hls::EngineWrite;
 
 /// The register writes software issues for one node: configuration, the
 /// offset table from a2at_offset_groups, CONTROL last.
@@ -48,32 +44,7 @@ std::vector<Write> engine_writes(int nx, int ny, bool torus, int nct, cc::A2atOr
   return w;
 }
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;  // cycle (CONTROL write = 0) each word was taken
-};
-
-template <typename Stall>
-EngineRun run_engine(A2atScheduleEngine& engine, const std::vector<Write>& writes, Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    A2atEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
-}
+using collnet::testing::run_engine;
 
 void expect_engine_equals_reference(const std::string& topology, int nct, const char* order, std::uint32_t m,
                                     bool back_pressure) {
@@ -85,19 +56,14 @@ void expect_engine_equals_reference(const std::string& topology, int nct, const 
                                                                   {"message_flits", std::to_string(m)}});
   const cc::A2atOrder o = std::string(order) == "printed" ? cc::A2atOrder::printed : cc::A2atOrder::reordered;
   A2atScheduleEngine engine;  // one engine, reused node after node
-  std::uint64_t lcg = 11;
+  collnet::testing::RandomStall stall{back_pressure, 11};  // the same stream of stalls over every node
   for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
     const auto c = grid.coord(node);
     const auto run = run_engine(engine, engine_writes(grid.size(0), grid.size(1), grid.torus(), nct, o, m, c[0], c[1]),
-                                [&](std::uint64_t) {
-                                  lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-                                  return back_pressure && (lcg >> 62) != 0;  // stalled 3 cycles in 4
-                                });
+                                std::ref(stall));
     const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_EQ(run.words.size(), program.size()) << topology << " nct " << nct << " " << order << " node " << node;
-    for (std::size_t i = 0; i < program.size(); ++i)
-      ASSERT_EQ(run.words[i], program[i].pack())
-          << topology << " nct " << nct << " " << order << " m " << m << " node " << node << " descriptor " << i;
+    ASSERT_TRUE(collnet::testing::equals_program(run.words, program))
+        << topology << " nct " << nct << " " << order << " m " << m << " node " << node;
   }
 }
 
@@ -137,42 +103,4 @@ TEST(A2atScheduleEngine, FirstDescriptorAfterNxPlusNyPlus6CyclesThenOnePerCycle)
   ASSERT_EQ(run.words.size(), 7u * 5u + 1u);  // 34 sends, the local copy, END
   EXPECT_EQ(run.cycles.front(), 7u + 5u + 6u);
   for (std::size_t i = 1; i < run.cycles.size(); ++i) EXPECT_EQ(run.cycles[i], run.cycles[i - 1] + 1);
-}
-
-// Valid/ready: a descriptor offered and not taken stays offered, unchanged.
-TEST(A2atScheduleEngine, OfferedDescriptorStaysStableUntilTaken) {
-  A2atScheduleEngine engine;
-  for (const auto& w : engine_writes(4, 4, true, 4, cc::A2atOrder::reordered, 4, 1, 2))
-    engine.step({true, w.addr, w.data, false});
-  bool was_offered = false;
-  DescriptorWord offered;
-  int taken = 0;
-  for (int cycle = 0; cycle < 400 && engine.outputs().busy; ++cycle) {
-    const bool ready = cycle % 3 == 2;
-    const auto out = engine.step({false, 0, 0, ready});
-    if (was_offered) {
-      EXPECT_TRUE(out.out_valid);
-      EXPECT_EQ(out.out_desc, offered);
-    }
-    taken += out.out_valid && ready ? 1 : 0;
-    was_offered = out.out_valid && !ready;
-    offered = out.out_desc;
-  }
-  EXPECT_FALSE(engine.outputs().busy);
-  EXPECT_EQ(taken, 16 + 1);  // 15 sends, the copy, END
-}
-
-// Configuration and table writes while busy are ignored (register map contract).
-TEST(A2atScheduleEngine, WritesWhileBusyAreIgnored) {
-  A2atScheduleEngine reference_engine, engine;
-  const auto writes = engine_writes(3, 3, false, 2, cc::A2atOrder::printed, 5, 1, 1);
-  const auto expected = run_engine(reference_engine, writes, [](std::uint64_t) { return false; });
-  for (const auto& w : writes) engine.step({true, w.addr, w.data, false});
-  std::vector<DescriptorWord> words;
-  for (int cycle = 0; cycle < 100 && engine.outputs().busy; ++cycle) {
-    static constexpr std::uint8_t targets[3] = {reg::control, reg::size_x, reg::table_data};
-    const auto out = engine.step({true, targets[cycle % 3], cycle % 3 == 0 ? 1u : 0x10101u, true});
-    if (out.out_valid) words.push_back(out.out_desc);
-  }
-  EXPECT_EQ(words, expected.words);
 }

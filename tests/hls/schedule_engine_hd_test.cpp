@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "collectives/algorithms/hd_allreduce.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/boards.hpp"
 
 using collnet::DataType;
 using collnet::Descriptor;
-using collnet::DescriptorWord;
 using collnet::collectives::HdOp;
 using collnet::collectives::HdOptions;
 using collnet::collectives::HdVariant;
@@ -29,42 +29,19 @@ using collnet::topology::Boards;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;
-};
 
-template <typename Stall>
-EngineRun run_engine(HdScheduleEngine& engine, const HdOptions& o, const Boards& boards, collnet::topology::EndpointId e,
-                     Stall stall) {
+/// The loader's writes of endpoint e (as the hd engine's registers).
+std::vector<collnet::hls::EngineWrite> engine_writes(const HdOptions& o, const Boards& boards, collnet::topology::EndpointId e) {
   const auto c = boards.board_coord(Boards::board_of(e));
   std::array<std::uint32_t, 4> sizes{}, coord{};
   for (int d = 0; d < 4; ++d) {
     sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
     coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(c[static_cast<std::size_t>(d)]);
   }
-  const auto writes = collnet::hls::hd_engine_writes(
+  return collnet::hls::hd_engine_writes(
       o.variant == HdVariant::conventional, o.dim_order == "bandwidth", static_cast<std::uint32_t>(o.op),
       o.dtype == DataType::float64, static_cast<std::uint32_t>(e % Boards::kUnitsPerBoard), o.elements,
       static_cast<std::uint32_t>(o.aggregation_units), sizes, coord);
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 100'000; ++cycle) {
-    collnet::hls::HdEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
 }
 
 std::string describe(const Boards& b, const HdOptions& o, collnet::topology::EndpointId e) {
@@ -80,22 +57,14 @@ template <typename Stall>
 std::int64_t compare_all(const Boards& boards, const HdOptions& o, Stall stall) {
   const auto s = collnet::collectives::build_hd_allreduce(boards, o);
   HdScheduleEngine engine;
-  std::int64_t words = 0;
-  for (collnet::topology::EndpointId e = 0; e < boards.endpoint_count(); ++e) {
-    const auto run = run_engine(engine, o, boards, e, stall);
-    const auto& ref = s.programs[static_cast<std::size_t>(e)];
-    EXPECT_EQ(run.words.size(), ref.size()) << describe(boards, o, e);
-    if (run.words.size() != ref.size()) return words;
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-      EXPECT_EQ(run.words[i], ref[i].pack()) << describe(boards, o, e) << " descriptor " << i;
-      if (run.words[i] != ref[i].pack()) return words;
-    }
-    words += static_cast<std::int64_t>(ref.size());
-  }
-  return words;
+  return collnet::testing::compare_endpoints(
+      engine, static_cast<std::size_t>(boards.endpoint_count()),
+      [&](std::size_t e) { return engine_writes(o, boards, static_cast<collnet::topology::EndpointId>(e)); }, s.programs,
+      stall, [&](std::size_t e) { return describe(boards, o, static_cast<collnet::topology::EndpointId>(e)); },
+      100'000);
 }
 
-auto never = [](std::uint64_t) { return false; };
+using collnet::testing::never;
 
 }  // namespace
 
@@ -167,12 +136,12 @@ TEST(HdScheduleEngine, DocumentedTiming) {
   o.elements = 4 * 16 * 4;
   HdScheduleEngine engine;
   const collnet::topology::EndpointId agg = Boards::aggregation_unit(5, 1);
-  const auto run = run_engine(engine, o, boards, agg, never);
+  const auto run = collnet::testing::run_engine(engine, engine_writes(o, boards, agg), never);
   ASSERT_FALSE(run.cycles.empty());
   EXPECT_EQ(run.cycles.front(), 3u);
   const std::uint64_t steps = 2 * 4;  // halving and doubling steps
   EXPECT_EQ(run.cycles.back(), 2 + run.words.size() + steps);
-  const auto main = run_engine(engine, o, boards, Boards::main_unit(5, 3), never);
+  const auto main = collnet::testing::run_engine(engine, engine_writes(o, boards, Boards::main_unit(5, 3)), never);
   EXPECT_EQ(main.cycles.front(), 3u);
   EXPECT_EQ(main.cycles.back(), 2 + main.words.size());  // main unit: no bubble
 }

@@ -10,47 +10,26 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "tests/hls/engine_run.hpp"
 #include "topology/grid.hpp"
 
-using collnet::Descriptor;
-using collnet::DescriptorWord;
-using collnet::hls::HopgroupEngineInputs;
 using collnet::hls::HopgroupScheduleEngine;
 namespace reg = collnet::hls::hopgroup_engine_reg;
 
 namespace {
 
-struct EngineRun {
-  std::vector<DescriptorWord> words;
-  std::vector<std::uint64_t> cycles;
-};
+using collnet::testing::EngineRun;
 
 template <typename Stall>
-EngineRun run_engine(HopgroupScheduleEngine& engine, const std::array<collnet::hls::HopgroupEngineWrite, 14>& writes,
+EngineRun run_engine(HopgroupScheduleEngine& engine, const std::vector<collnet::hls::EngineWrite>& writes,
                      Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  EngineRun run;
-  for (std::uint64_t cycle = 1; cycle < 10'000'000; ++cycle) {
-    HopgroupEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      run.words.push_back(out.out_desc);
-      run.cycles.push_back(cycle);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy) << "busy after END was taken";
-  return run;
+  return collnet::testing::run_engine(engine, writes, stall, 10'000'000);
 }
 
 std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
@@ -90,19 +69,14 @@ void expect_engine_equals_reference(const std::string& algorithm, const std::str
   std::string label = algorithm + " " + topology + " m " + std::to_string(m);
   for (const auto& [k, v] : options) label += " " + k + "=" + v;
   HopgroupScheduleEngine engine;  // one engine, reused node after node
-  std::uint64_t lcg = 5;
+  collnet::testing::RandomStall stall{back_pressure, 5};  // the same stream of stalls over every node
   for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
     const auto writes = collnet::hls::hopgroup_engine_writes(code, m, options_word(grid.torus(), options), slack,
                                                              static_cast<std::uint32_t>(grid.dims()),
                                                              padded(grid.sizes(), 1), padded(grid.coord(node), 0));
-    const auto run = run_engine(engine, writes, [&](std::uint64_t) {
-      lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-      return back_pressure && (lcg >> 62) != 0;  // stalled 3 cycles in 4
-    });
+    const auto run = run_engine(engine, writes, std::ref(stall));
     const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_EQ(run.words.size(), program.size()) << label << " node " << node;
-    for (std::size_t i = 0; i < program.size(); ++i)
-      ASSERT_EQ(run.words[i], program[i].pack()) << label << " node " << node << " descriptor " << i;
+    ASSERT_TRUE(collnet::testing::equals_program(run.words, program)) << label << " node " << node;
   }
 }
 
@@ -201,41 +175,4 @@ TEST(HopgroupScheduleEngine, DirectEmitsOneDescriptorPerCycleAfterInit) {
   ASSERT_EQ(run.words.size(), 1u + 2u * 29u + 1u);  // copy, 29 sends and barriers, END
   EXPECT_EQ(run.cycles.front(), (6u + 1) + (5 + 1) + (1 + 1) + (1 + 1) + 22);
   for (std::size_t i = 1; i < run.cycles.size(); ++i) EXPECT_EQ(run.cycles[i], run.cycles[i - 1] + 1);
-}
-
-// Valid/ready: a descriptor offered and not taken stays offered, unchanged.
-TEST(HopgroupScheduleEngine, OfferedDescriptorStaysStableUntilTaken) {
-  HopgroupScheduleEngine engine;
-  for (const auto& w : collnet::hls::hopgroup_engine_writes(reg::algorithm_hopgroup, 4, reg::opt_torus | reg::opt_pacing,
-                                                            1, 3, {3, 3, 2, 1}, {1, 2, 1, 0}))
-    engine.step({true, w.addr, w.data, false});
-  bool was_offered = false;
-  DescriptorWord offered;
-  for (int cycle = 0; cycle < 2000 && engine.outputs().busy; ++cycle) {
-    const bool ready = cycle % 3 == 2;
-    const auto out = engine.step({false, 0, 0, ready});
-    if (was_offered) {
-      EXPECT_TRUE(out.out_valid);
-      EXPECT_EQ(out.out_desc, offered);
-    }
-    was_offered = out.out_valid && !ready;
-    offered = out.out_desc;
-  }
-  EXPECT_FALSE(engine.outputs().busy);
-}
-
-// Configuration writes while busy are ignored (register map contract).
-TEST(HopgroupScheduleEngine, WritesWhileBusyAreIgnored) {
-  HopgroupScheduleEngine reference_engine, engine;
-  const auto writes = collnet::hls::hopgroup_engine_writes(reg::algorithm_hopgroup, 5, reg::opt_torus, 0, 2,
-                                                           {3, 4, 1, 1}, {1, 1, 0, 0});
-  const auto expected = run_engine(reference_engine, writes, [](std::uint64_t) { return false; });
-  for (const auto& w : writes) engine.step({true, w.addr, w.data, false});
-  std::vector<DescriptorWord> words;
-  for (int cycle = 0; cycle < 1000 && engine.outputs().busy; ++cycle) {
-    const auto out = engine.step({true, static_cast<std::uint8_t>(cycle % 2 ? reg::size0 : reg::control),
-                                  cycle % 2 ? 7u : 1u, true});
-    if (out.out_valid) words.push_back(out.out_desc);
-  }
-  EXPECT_EQ(words, expected.words);
 }

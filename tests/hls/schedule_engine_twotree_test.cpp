@@ -14,38 +14,16 @@
 #include <string>
 #include <vector>
 
+#include "tests/hls/engine_run.hpp"
 #include "tests/hls/twotree_engine_load.hpp"
 
 namespace cc = collnet::collectives;
 using collnet::Descriptor;
-using collnet::DescriptorWord;
 using collnet::hls::TwotreeScheduleEngine;
 using collnet::testing::Case;
 using collnet::testing::describe;
 
 namespace {
-
-template <typename Stall>
-std::vector<DescriptorWord> run_engine(TwotreeScheduleEngine& engine,
-                                       const std::vector<collnet::hls::TwotreeEngineWrite>& writes, Stall stall) {
-  for (const auto& w : writes) {
-    EXPECT_FALSE(engine.outputs().busy);
-    engine.step({true, w.addr, w.data, false});
-  }
-  std::vector<DescriptorWord> words;
-  for (std::uint64_t cycle = 1; cycle < 1'000'000; ++cycle) {
-    collnet::hls::TwotreeEngineInputs in;
-    in.out_ready = !stall(cycle);
-    const auto out = engine.step(in);
-    EXPECT_TRUE(out.busy);
-    if (out.out_valid && in.out_ready) {
-      words.push_back(out.out_desc);
-      if (Descriptor::unpack(out.out_desc).opcode == collnet::Opcode::end) break;
-    }
-  }
-  EXPECT_FALSE(engine.outputs().busy);
-  return words;
-}
 
 /// The case's reference schedule and the loader's writes, then the engine on
 /// every endpoint. Returns the descriptors compared.
@@ -53,23 +31,12 @@ template <typename Stall>
 std::int64_t check_case(const Case& c, collnet::ReceiveOp op, collnet::DataType dtype, Stall stall) {
   const auto build = collnet::testing::build_twotree_case(c, op, dtype);
   TwotreeScheduleEngine engine;
-  std::int64_t words = 0;
-  for (std::size_t e = 0; e < build.writes.size(); ++e) {
-    const auto got = run_engine(engine, build.writes[e], stall);
-    const auto& ref = build.reference.programs[e];
-    EXPECT_EQ(got.size(), ref.size()) << describe(c) << " endpoint " << e;
-    if (got.size() != ref.size()) return words;
-    for (std::size_t i = 0; i < ref.size(); ++i)
-      if (got[i] != ref[i].pack()) {
-        ADD_FAILURE() << describe(c) << " endpoint " << e << " descriptor " << i;
-        return words;
-      }
-    words += static_cast<std::int64_t>(ref.size());
-  }
-  return words;
+  return collnet::testing::compare_endpoints(
+      engine, build.writes.size(), [&](std::size_t e) { return build.writes[e]; }, build.reference.programs, stall,
+      [&](std::size_t e) { return describe(c) + " endpoint " + std::to_string(e); });
 }
 
-auto never = [](std::uint64_t) { return false; };
+using collnet::testing::never;
 
 }  // namespace
 

@@ -41,7 +41,7 @@ inline std::string describe(const Case& c) {
 struct TwotreeCaseBuild {
   cc::Schedule reference;  // the registered algorithm's schedule
   /// Per endpoint: the configuration writes (CONTROL last).
-  std::vector<std::vector<collnet::hls::TwotreeEngineWrite>> writes;
+  std::vector<std::vector<collnet::hls::EngineWrite>> writes;
 };
 
 /// The case's scenario keys.
@@ -68,11 +68,7 @@ inline TwotreeCaseBuild build_twotree_case(const Case& c, collnet::ReceiveOp op,
   const auto topo = collnet::topology::make_topology("leafspine:p=" + std::to_string(c.p));
   const collnet::Params params = twotree_case_params(c, op, dtype);
   TwotreeCaseBuild out{cc::find_algorithm(c.algorithm).build(*topo, params), {}};
-  for (const auto& endpoint : collnet::driver::engine_writes_all(c.algorithm, *topo, params)) {
-    std::vector<collnet::hls::TwotreeEngineWrite> w;
-    for (const auto& x : endpoint) w.push_back({x.addr, x.data});
-    out.writes.push_back(std::move(w));
-  }
+  out.writes = collnet::driver::engine_writes_all(c.algorithm, *topo, params);
   return out;
 }
 

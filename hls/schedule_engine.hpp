@@ -1,0 +1,214 @@
+// What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
+// _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
+// configuration gate, start, output register and reset, and the register map
+// type from which each engine's constants, its SystemVerilog package
+// (rtl/schedule_engine_regs_pkg.sv) and docs/engine_registers.md come.
+//
+// Ports (the same in every engine and its RTL, rtl/schedule_engine_ports.svh):
+//   cfg_we, cfg_addr [7:0], cfg_wdata [31:0]  configuration write port;
+//                      write-only; a write is taken only while busy is 0
+//   out_valid, out_desc, out_ready            descriptor output, valid/ready:
+//                      out_valid is a register output and never depends on
+//                      out_ready; an offered descriptor stays offered and
+//                      unchanged until taken
+//   busy               1 from start (CONTROL bit 0) until END has been taken
+//
+// The skeleton (ScheduleEngine, CRTP): each cycle it computes the outputs from
+// the registers, copies every register (_d starts as its _q), lets the engine
+// take an accepted configuration write (`configure`) and compute its next
+// state (`next_state`, which returns the descriptor to load into the output
+// register, if any, and may load only when `can_load`: the output register is
+// empty or being taken), then commits. An engine writes only `configure` and
+// `next_state` over its own `Registers` (with a `state` whose `idle` value
+// means not started). rtl/common/schedule_engine_skeleton.sv is the same
+// skeleton in SystemVerilog (registers, output register, busy, gate).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+#include "collectives/descriptor.hpp"
+#include "hls/hls_pragma.hpp"
+
+namespace collnet::hls {
+
+/// Inputs of one cycle.
+struct EngineInputs {
+  bool cfg_we = false;
+  std::uint8_t cfg_addr = 0;
+  std::uint32_t cfg_wdata = 0;
+  bool out_ready = false;
+};
+
+/// Register outputs: they depend on no input of the same cycle.
+struct EngineOutputs {
+  bool out_valid = false;
+  DescriptorWord out_desc;
+  bool busy = false;
+};
+
+/// One write of the configuration port (cfg_we high for one cycle).
+struct EngineWrite {
+  std::uint8_t addr = 0;
+  std::uint32_t data = 0;
+};
+
+/// What next_state loads into the output register this cycle.
+struct EngineLoad {
+  bool valid = false;
+  DescriptorWord word;
+};
+
+inline EngineLoad load(const DescriptorWord& word) { return {true, word}; }
+inline EngineLoad load(const Descriptor& descriptor) { return {true, descriptor.pack()}; }
+
+/// A descriptor word from its fields, each truncated to its width by
+/// Descriptor::pack (as the RTL's assignments to the packed struct's members
+/// truncate).
+inline DescriptorWord descriptor_word(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
+                                      std::uint32_t length, std::uint32_t tag, std::uint32_t op, bool float64,
+                                      std::uint32_t hint) {
+  Descriptor d = Descriptor::send(dest, src, dst, length, tag);
+  d.opcode = opcode;
+  d.op = static_cast<ReceiveOp>(op & descriptor_layout::op.max());
+  d.dtype = float64 ? DataType::float64 : DataType::int64;
+  d.route_hint = static_cast<std::uint8_t>(hint);
+  return d.pack();
+}
+
+constexpr std::uint32_t mask(unsigned width) {
+  return width >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << width) - 1;
+}
+
+/// The skeleton of a schedule engine. `Engine` derives from it, befriends
+/// it and defines `State` (with `idle` = not started), `struct Registers`
+/// (with `State state`), the registers `Registers r_`,
+/// `void configure(Registers& d, std::uint8_t addr, std::uint32_t data)` and
+/// `EngineLoad next_state(Registers& d, bool can_load)`; both read `r_` and
+/// write only `d`.
+template <typename Engine>
+class ScheduleEngine {
+ public:
+  static constexpr unsigned addr_width = descriptor_layout::src_offset.width;  // word addresses (20)
+  static constexpr unsigned id_width = descriptor_layout::dest.width;          // endpoint ids (16)
+  static constexpr unsigned tag_width = descriptor_layout::tag.width;          // tags (16)
+
+  /// The outputs of this cycle (registers only).
+  [[nodiscard]] EngineOutputs outputs() const {
+    return {out_valid_q_, out_q_, engine().r_.state != Engine::State::idle || out_valid_q_};
+  }
+
+  /// One clock cycle: returns this cycle's outputs, then commits.
+  EngineOutputs step(const EngineInputs& in) {
+    COLLNET_HLS(INLINE)
+    Engine& e = engine();
+    const EngineOutputs out = outputs();
+    typename Engine::Registers d = e.r_;  // every _d starts as its _q
+    if (in.cfg_we && !out.busy) e.configure(d, in.cfg_addr, in.cfg_wdata);
+    const EngineLoad next = e.next_state(d, !out_valid_q_ || in.out_ready);
+    if (next.valid) {
+      out_valid_q_ = true;
+      out_q_ = next.word;
+    } else if (in.out_ready) {
+      out_valid_q_ = false;
+    }
+    e.r_ = d;
+    return out;
+  }
+
+  /// Reset: the registers and the output register (tables keep their contents).
+  void reset() {
+    engine().r_ = typename Engine::Registers{};
+    out_valid_q_ = false;
+    out_q_ = DescriptorWord{};
+  }
+
+  [[nodiscard]] auto state_q() const { return engine().r_.state; }
+
+ protected:
+  /// The END descriptor (the zero word); the engine is idle after it.
+  template <typename Registers>
+  static EngineLoad end_of_program(Registers& d) {
+    d.state = Engine::State::idle;
+    return load(Descriptor::end());
+  }
+
+ private:
+  Engine& engine() { return static_cast<Engine&>(*this); }
+  const Engine& engine() const { return static_cast<const Engine&>(*this); }
+
+  bool out_valid_q_ = false;
+  DescriptorWord out_q_;
+};
+
+/// The writes that load an engine whose map has the runs SIZE0..3 and
+/// COORD0..3: `registers`, the sizes, the coordinates, `more`, then CONTROL
+/// = 1 (start, last).
+inline std::vector<EngineWrite> grid_engine_writes(std::initializer_list<EngineWrite> registers, std::uint8_t size0,
+                                                   const std::array<std::uint32_t, 4>& sizes, std::uint8_t coord0,
+                                                   const std::array<std::uint32_t, 4>& coord,
+                                                   std::initializer_list<EngineWrite> more = {}) {
+  std::vector<EngineWrite> w(registers);
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(size0 + d), sizes[d]});
+  for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(coord0 + d), coord[d]});
+  w.insert(w.end(), more);
+  w.push_back({0x0, 1});  // CONTROL (every map has it at 0x0: tests/rtl/engine_registers_test.cpp)
+  return w;
+}
+
+/// One cycle of engine class `Engine` (one instance per class) with the flat
+/// ports of an engine's top function for an HLS tool
+/// (schedule_engine_<name>_top).
+template <typename Engine>
+void engine_top_cycle(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,
+                      std::uint64_t& out_desc_lo, std::uint64_t& out_desc_hi, bool& busy) {
+  COLLNET_HLS(INLINE)
+  COLLNET_HLS(PIPELINE II = 1)
+  static Engine engine;
+  const EngineOutputs out = engine.step({cfg_we, cfg_addr, cfg_wdata, out_ready});
+  out_valid = out.out_valid;
+  out_desc_lo = out.out_desc.lo;
+  out_desc_hi = out.out_desc.hi;
+  busy = out.busy;
+}
+
+
+/// One entry of an engine's register map: a register, or `count` registers
+/// at consecutive addresses (NAME0, NAME1, ...).
+struct EngineRegister {
+  std::string_view name;   // upper case, as documented: "GROUP_BARRIERS"
+  std::uint8_t address;
+  std::uint8_t count;      // 1, or the registers name0 .. name{count-1}
+  std::uint8_t width;      // bits [width-1:0] of the write are used
+  std::string_view meaning;
+};
+
+/// An engine's register map: the module it configures and its registers.
+template <std::size_t N>
+struct EngineRegisterMap {
+  std::string_view block;  // "schedule_engine_a2a"
+  EngineRegister registers[N];
+
+  /// The register named `name` (a name missing from the map does not compile
+  /// where the result is a constant).
+  [[nodiscard]] constexpr const EngineRegister& operator[](std::string_view name) const {
+    for (const EngineRegister& r : registers)
+      if (r.name == name) return r;
+    throw "no such register";  // not a constant expression: a compile error
+  }
+  [[nodiscard]] constexpr std::uint8_t address(std::string_view name) const { return (*this)[name].address; }
+  /// The bits of a write that register `name` keeps.
+  [[nodiscard]] constexpr std::uint32_t field(std::string_view name, std::uint32_t data) const {
+    return data & mask((*this)[name].width);
+  }
+  [[nodiscard]] static constexpr std::size_t size() { return N; }
+};
+
+template <std::size_t N>
+EngineRegisterMap(std::string_view, const EngineRegister (&)[N]) -> EngineRegisterMap<N>;
+
+}  // namespace collnet::hls
