@@ -1,35 +1,83 @@
-// The registry of collective algorithms, by name. Each algorithm documents
-// the scenario keys it reads; `collnet list` prints them and the CLI rejects
-// keys no algorithm or model knows.
+// The registry of collective algorithms, by name: the one place that says
+// what an algorithm is. Each entry carries everything the other layers need,
+// so that no layer outside collectives/ compares an algorithm's name or reads
+// its keys:
+//   - its scenario keys, declared once as typed Keys (keys.hpp): they read,
+//     validate and document the scenario (`collnet list`, README tables,
+//     unknown-key and bad-value messages);
+//   - the schedule builder;
+//   - the NIC defaults (controller dispatch, what `controllers` defaults to);
+//   - the schedule engine that runs it and the typed values its loader
+//     needs (engine_params.hpp).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "collectives/engine_params.hpp"
+#include "collectives/keys.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::collectives {
 
+/// How the NIC hands an algorithm's SENDs to its controllers by default
+/// (key `dispatch: auto`).
+enum class Dispatch : std::uint8_t {
+  named,      // the descriptor's controller field (per-dimension NICs)
+  next_idle,  // spec a2a-optimal: "an idle controller takes the next queued send"
+};
+
+struct NicDefaults {
+  Dispatch dispatch = Dispatch::named;
+  /// What the key `controllers` defaults to, for the documentation; the
+  /// number is Schedule::controllers.
+  std::string controllers = "1";
+};
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
   std::string description;
   std::string topologies;   // which topologies it accepts, for humans
-  std::vector<KeyDoc> keys; // algorithm parameters it reads
+  std::vector<Key> keys;    // algorithm parameters it reads (besides common_keys())
   /// Builds the schedule; throws ConfigError for a topology or parameter it
   /// does not support, naming the key and the accepted values.
   std::function<Schedule(const topology::Topology&, const Params&)> build;
+  NicDefaults nic;
+  /// The schedule engine that runs it (nullopt: the reference programs only).
+  std::optional<EngineKind> engine;
+  /// The engine's loader values, read from the scenario (ConfigError naming
+  /// the key on bad input). Set whenever `engine` is.
+  std::function<EngineParams(const topology::Topology&, const Params&)> engine_params;
 };
 
 const std::vector<Algorithm>& algorithms();
-/// Throws ConfigError listing the accepted names.
-const Algorithm& find_algorithm(std::string_view name);
+/// Throws ConfigError naming `key` (default 'algorithm') and listing the accepted names.
+const Algorithm& find_algorithm(std::string_view name, std::string_view key = "algorithm");
+/// nullptr for an unknown name.
+const Algorithm* lookup_algorithm(std::string_view name);
+/// Every algorithm name, registry order.
+std::vector<std::string> algorithm_names();
 
-/// Keys shared by every algorithm (message size, controllers, ...).
-const std::vector<KeyDoc>& common_keys();
+/// Keys shared by every algorithm: topology, algorithm, message_flits,
+/// controllers, dispatch.
+const std::vector<Key>& common_keys();
+const Key& topology_key();
+const Key& algorithm_key();
+/// Payload words (= payload flits) of one message; limits per algorithm:
+/// message_words (a2a_common.hpp).
+const Key& message_flits_key();
+/// NIC controllers per node (the NIC has at most 8).
+const Key& controllers_key();
+const Key& dispatch_key();
+
+/// The algorithms each engine runs, for messages: "a2a-spread, a2a-nd
+/// (schedule_engine_a2a), ...".
+std::string engine_coverage();
 
 }  // namespace collnet::collectives

@@ -43,27 +43,114 @@ const std::vector<Algorithm>& algorithms() {
   return all;
 }
 
-const Algorithm& find_algorithm(std::string_view name) {
-  const auto& all = algorithms();
-  const auto it = std::find_if(all.begin(), all.end(), [&](const Algorithm& a) { return a.name == name; });
-  if (it != all.end()) return *it;
+std::vector<std::string> algorithm_names() {
   std::vector<std::string> names;
-  for (const auto& a : all) names.push_back(a.name);
-  throw ConfigError("key 'algorithm': unknown algorithm '" + std::string(name) + "'; accepted values: " +
-                    join(names));
+  for (const auto& a : algorithms()) names.push_back(a.name);
+  return names;
 }
 
-const std::vector<KeyDoc>& common_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"topology", "network the collective runs on", "torus:8x8", [] {
-         std::vector<std::string> forms;
-         for (const auto& f : topology::topology_forms()) forms.push_back(f.prefix + ":...");
-         return join(forms) + " (see `collnet list`)";
-       }()},
-      {"algorithm", "collective algorithm", "a2a-optimal", "see `collnet list`"},
-      {"message_flits", "payload words (= payload flits) of one message (all-to-all: per pair of nodes)", "16",
-       "1..65536"},
-  };
+const Algorithm* lookup_algorithm(std::string_view name) {
+  const auto& all = algorithms();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const Algorithm& a) { return a.name == name; });
+  return it == all.end() ? nullptr : &*it;
+}
+
+const Algorithm& find_algorithm(std::string_view name, std::string_view key) {
+  if (const Algorithm* a = lookup_algorithm(name)) return *a;
+  throw ConfigError("key '" + std::string(key) + "': unknown algorithm '" + std::string(name) +
+                    "'; accepted values: " + join(algorithm_names()));
+}
+
+std::string engine_short_name(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::a2a: return "a2a";
+    case EngineKind::a2at: return "a2at";
+    case EngineKind::hopgroup: return "hopgroup";
+    case EngineKind::hd: return "hd";
+    case EngineKind::twotree: return "twotree";
+  }
+  return "?";
+}
+
+std::string engine_coverage() {
+  std::vector<std::string> parts;
+  for (const EngineKind kind :
+       {EngineKind::a2a, EngineKind::a2at, EngineKind::hopgroup, EngineKind::hd, EngineKind::twotree}) {
+    std::vector<std::string> names;
+    for (const auto& a : algorithms())
+      if (a.engine == kind) names.push_back(a.name);
+    if (!names.empty()) parts.push_back(join(names) + " (schedule_engine_" + engine_short_name(kind) + ")");
+  }
+  return join(parts, "; ");
+}
+
+const Key& topology_key() {
+  static const Key key = Key::text(
+      "topology", "network the collective runs on", "torus:8x8",
+      [] {
+        std::vector<std::string> forms;
+        for (const auto& f : topology::topology_forms()) forms.push_back(f.prefix + ":...");
+        return join(forms) + " (see `collnet list`)";
+      }(),
+      [](const std::string& value) -> std::string {
+        try {
+          (void)topology::make_topology(value);
+        } catch (const topology::TopologyError& e) {
+          return e.what();
+        }
+        return "";
+      });
+  return key;
+}
+
+const Key& algorithm_key() {
+  static const Key key = Key::choice("algorithm", "collective algorithm", "a2a-optimal", algorithm_names());
+  return key;
+}
+
+const Key& message_flits_key() {
+  static const Key key = Key::integer("message_flits",
+                                      "payload words (= payload flits) of one message (all-to-all: per pair of nodes)",
+                                      16, 1, 65536, "flits");
+  return key;
+}
+
+const Key& controllers_key() {
+  static const Key key = [] {
+    // "nct (a2a-optimal, a2a-spread, a2a-nd); ...": algorithms grouped by default
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_default;
+    for (const auto& a : algorithms()) {
+      if (a.nic.controllers == "1") continue;
+      auto it = std::find_if(by_default.begin(), by_default.end(), [&](const auto& d) { return d.first == a.nic.controllers; });
+      if (it == by_default.end()) by_default.push_back({a.nic.controllers, {a.name}});
+      else it->second.push_back(a.name);
+    }
+    std::vector<std::string> defaults;
+    for (const auto& [value, names] : by_default) defaults.push_back(value + " for " + join(names));
+    return Key::integer("controllers", "NIC controllers per node (each with its own pacer, injection and ejection port)",
+                        1, 1, 8)
+        .default_from("the schedule's (" + join(defaults, "; ") + "; else 1)");
+  }();
+  return key;
+}
+
+const Key& dispatch_key() {
+  static const Key key = [] {
+    std::vector<std::string> next_idle;
+    for (const auto& a : algorithms())
+      if (a.nic.dispatch == Dispatch::next_idle) next_idle.push_back(a.name);
+    return Key::choice("dispatch",
+                       "which controller runs a SEND: named (the descriptor's controller field, own FIFO per "
+                       "controller) or next-idle (one FIFO, the next idle controller); auto = next-idle for " +
+                           join(next_idle) + " (document 001's NCT controllers), named otherwise",
+                       "auto", {"auto", "named", "next-idle"});
+  }();
+  return key;
+}
+
+const std::vector<Key>& common_keys() {
+  static const std::vector<Key> keys = {topology_key(), algorithm_key(), message_flits_key(), controllers_key(),
+                                        dispatch_key()};
   return keys;
 }
 

@@ -3,10 +3,9 @@
 #include <array>
 #include <stdexcept>
 
-#include "collectives/a2a_common.hpp"
-#include "collectives/a2a_grouped.hpp"
-#include "collectives/a2a_optimal.hpp"
-#include "collectives/tree_collective.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
+#include "collectives/algorithm.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
 #include "hls/schedule_engine_hd.hpp"
@@ -31,10 +30,14 @@ int largest_side(const topology::Grid& grid) {
   return largest;
 }
 
-/// Every engine lays out 2N areas of m words (a2a_grouped.hpp): the
-/// algorithm's own reader checks the descriptor's address width.
-std::uint32_t words_of(const Params& params, const topology::Grid& grid) {
-  return collectives::message_words(params, 2u * static_cast<std::uint64_t>(grid.endpoint_count()));
+/// The algorithm's entry; ConfigError naming the key `algorithm` when no
+/// engine runs it.
+const collectives::Algorithm& engine_algorithm(const std::string& algorithm) {
+  const collectives::Algorithm& a = collectives::find_algorithm(algorithm);
+  if (!a.engine)
+    throw ConfigError("key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " +
+                      covered_algorithms());
+  return a;
 }
 
 std::string topology_refusal(EngineKind kind, const std::string& algorithm, const topology::Topology& topology) {
@@ -76,10 +79,6 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
     }
     case EngineKind::hopgroup: {
       namespace R = hls::hopgroup_engine_reg;
-      const int max_dims = algorithm == "a2a-hopgroup" ? 3 : 4;
-      if (grid->dims() > max_dims)
-        return "key 'topology': " + block + " runs " + algorithm + " on 1 to " + std::to_string(max_dims) +
-               " dimensions, " + name + " has " + std::to_string(grid->dims());
       if (largest_side(*grid) > static_cast<int>(R::max_size))
         return "key 'topology': " + block + " holds sides of at most " + std::to_string(R::max_size) +
                " nodes (SIZE0..3, coordinate tables of " + std::to_string(R::max_size) + " entries), " + name +
@@ -92,42 +91,33 @@ std::string topology_refusal(EngineKind kind, const std::string& algorithm, cons
   return "";
 }
 
-std::vector<EngineWrite> a2a_writes(const std::string& algorithm, const topology::Grid& grid, const Params& params,
+std::vector<EngineWrite> a2a_writes(const collectives::A2aEngineParams& p, const topology::Grid& grid,
                                     topology::EndpointId self) {
   namespace R = hls::a2a_engine_reg;
-  const std::uint8_t code = algorithm == "a2a-nd" ? R::algorithm_nd : R::algorithm_spread;
-  const auto nct = static_cast<std::uint32_t>(collectives::read_nct(params, grid));  // 1..4 = NCT register
+  const std::uint8_t code = p.nd ? R::algorithm_nd : R::algorithm_spread;
+  const auto nct = static_cast<std::uint32_t>(p.nct);  // 1..4 = NCT register
   std::vector<EngineWrite> w;
-  for (const auto& x :
-       hls::a2a_engine_writes(code, nct, words_of(params, grid), padded(grid.sizes(), 1), padded(grid.coord(self), 0),
-                              collectives::read_group_barriers(params)))
+  for (const auto& x : hls::a2a_engine_writes(code, nct, p.message_words, padded(grid.sizes(), 1),
+                                              padded(grid.coord(self), 0), p.group_barriers))
     w.push_back({x.addr, x.data});
   return w;
 }
 
 /// Configuration, the offset table from collectives::a2at_offset_groups (the
 /// same groups the reference sends), CONTROL last.
-std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& params, topology::EndpointId self) {
+std::vector<EngineWrite> a2at_writes(const collectives::A2atEngineParams& p, const topology::Grid& grid,
+                                     topology::EndpointId self) {
   namespace R = hls::a2at_engine_reg;
-  if (collectives::read_a2at_pacing(params) != collectives::A2atPacing::off)
-    throw ConfigError("key 'group_pacing': schedule_engine_a2at emits its SENDs without a pacing gap; accepted with "
-                      "the engine: off (the reference programs carry the gaps: schedule_engine auto or reference)");
-  if (params.choice("self_copy", "last", {"last", "extra"}) != "last")
-    throw ConfigError("key 'self_copy': schedule_engine_a2at emits the self copy on controller 0 after the last "
-                      "group; accepted with the engine: last (schedule_engine auto or reference run the reference "
-                      "programs)");
-  const int nct = collectives::read_nct(params, grid);
-  const auto order = params.choice("group_order", "reordered", {"printed", "reordered"}) == "printed"
-                         ? collectives::A2atOrder::printed
-                         : collectives::A2atOrder::reordered;
+  const int nct = p.nct;
+  const auto order = p.order;
   const std::vector<int> c = grid.coord(self);
-  std::vector<EngineWrite> w{{R::message_words, words_of(params, grid)},
+  std::vector<EngineWrite> w{{R::message_words, p.message_words},
                              {R::size_x, static_cast<std::uint32_t>(grid.size(0))},
                              {R::size_y, static_cast<std::uint32_t>(grid.size(1))},
                              {R::coord_x, static_cast<std::uint32_t>(c[0])},
                              {R::coord_y, static_cast<std::uint32_t>(c[1])},
                              {R::torus, grid.torus() ? 1u : 0u},
-                             {R::group_barriers, collectives::read_group_barriers(params) ? 1u : 0u},
+                             {R::group_barriers, p.group_barriers ? 1u : 0u},
                              {R::table_addr, 0}};
   std::uint32_t count = 0;
   for (const auto& group : collectives::a2at_offset_groups(grid.size(0), grid.size(1), grid.torus(), nct, order))
@@ -141,48 +131,54 @@ std::vector<EngineWrite> a2at_writes(const topology::Grid& grid, const Params& p
   return w;
 }
 
-/// The options the reference reads (collectives/a2a_hopgroup.cpp), same keys
-/// and defaults, as OPTIONS bits.
-std::vector<EngineWrite> hopgroup_writes(const std::string& algorithm, const topology::Grid& grid,
-                                         const Params& params, topology::EndpointId self) {
+/// The options the reference reads (collectives/algorithms/a2a_hopgroup.cpp, the same
+/// key declarations), as OPTIONS bits.
+std::vector<EngineWrite> hopgroup_writes(const collectives::HopgroupEngineParams& p, const std::string& algorithm,
+                                         const topology::Grid& grid, topology::EndpointId self) {
   namespace R = hls::hopgroup_engine_reg;
+  if (grid.dims() > p.max_dims)
+    throw ConfigError("key 'topology': " + engine_block(EngineKind::hopgroup) + " runs " + algorithm + " on 1 to " +
+                      std::to_string(p.max_dims) + " dimensions, " + grid.name() + " has " +
+                      std::to_string(grid.dims()));
   std::uint32_t options = grid.torus() ? R::opt_torus : 0u;
-  if (params.boolean("pacing", true)) options |= R::opt_pacing;
-  if (algorithm == "a2a-hopgroup") {
-    if (params.choice("hop_order", "ascending", {"ascending", "descending"}) == "descending")
-      options |= R::opt_descending;
-    if (params.choice("directions", "plus", {"plus", "both"}) == "both") options |= R::opt_both;
-    if (params.choice("mode3d", "literal", {"literal", "concurrent"}) == "concurrent") options |= R::opt_concurrent;
-  } else if (params.boolean("barriers", true)) {
+  if (p.pacing) options |= R::opt_pacing;
+  if (!p.direct) {
+    if (p.descending) options |= R::opt_descending;
+    if (p.both) options |= R::opt_both;
+    if (p.concurrent) options |= R::opt_concurrent;
+  } else if (p.barriers) {
     options |= R::opt_barriers;
   }
-  const auto slack = static_cast<std::uint32_t>(params.integer("gap_slack", 0, 0, 255));  // GAP_SLACK [7:0]
-  const std::uint8_t code = algorithm == "a2a-hopgroup" ? R::algorithm_hopgroup : R::algorithm_direct;
+  const std::uint32_t slack = p.slack;  // GAP_SLACK [7:0]
+  const std::uint8_t code = p.direct ? R::algorithm_direct : R::algorithm_hopgroup;
   std::vector<EngineWrite> w;
-  for (const auto& x : hls::hopgroup_engine_writes(code, words_of(params, grid), options, slack,
+  for (const auto& x : hls::hopgroup_engine_writes(code, p.message_words, options, slack,
                                                    static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
                                                    padded(grid.coord(self), 0)))
     w.push_back({x.addr, x.data});
   return w;
 }
 
-/// The keys and defaults the reference reads (collectives/hd_allreduce.cpp),
-/// as the engine's registers; UNIT and COORD from the endpoint.
-std::vector<EngineWrite> hd_writes(const std::string& algorithm, const topology::Boards& boards, const Params& params,
+/// The values the reference reads (collectives/algorithms/hd_allreduce.cpp, the same key
+/// declarations), as the engine's registers; UNIT and COORD from the endpoint.
+std::vector<EngineWrite> hd_writes(const collectives::HdEngineParams& p, const topology::Boards& boards,
                                    topology::EndpointId self) {
   namespace R = hls::hd_engine_reg;
-  const auto agg_units = static_cast<std::uint32_t>(std::stoi(params.choice("aggregation_units", "4", {"1", "2", "4"})));
-  const std::string op = params.choice("op", "sum", {"sum", "product", "max", "min", "average"});
-  const std::uint32_t op_code = op == "sum"       ? R::op_sum
-                                : op == "product" ? R::op_product
-                                : op == "max"     ? R::op_max
-                                : op == "min"     ? R::op_min
-                                                  : R::op_average;
-  const bool float64 = params.choice("dtype", "int64", {"int64", "float64"}) == "float64";
-  const bool bandwidth = params.choice("dim_order", "wxyz", {"wxyz", "bandwidth"}) == "bandwidth";
+  using collectives::HdOp;
+  const auto agg_units = static_cast<std::uint32_t>(p.aggregation_units);
+  const std::uint32_t op_code = p.op == HdOp::sum       ? R::op_sum
+                                : p.op == HdOp::product ? R::op_product
+                                : p.op == HdOp::max     ? R::op_max
+                                : p.op == HdOp::min     ? R::op_min
+                                                        : R::op_average;
+  const bool float64 = p.dtype == DataType::float64;
+  const bool bandwidth = p.bandwidth_order;
   const std::int64_t per_plane = std::int64_t{agg_units} * boards.boards();
   // ELEMENTS [19:0]
-  const std::int64_t elements = params.integer("elements", 4 * per_plane, 1, (std::int64_t{1} << 20) - 1);
+  const std::int64_t elements = p.elements;
+  if (elements < 1 || elements >= (std::int64_t{1} << 20))
+    throw ConfigError("key 'elements': schedule_engine_hd holds 1 to 2^20-1 elements (ELEMENTS [19:0]), got " +
+                      std::to_string(elements));
   if (elements % per_plane != 0)
     throw ConfigError("key 'elements': schedule_engine_hd needs a multiple of aggregation_units x boards = " +
                       std::to_string(per_plane) + ", got " + std::to_string(elements));
@@ -193,7 +189,7 @@ std::vector<EngineWrite> hd_writes(const std::string& algorithm, const topology:
     coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(board[static_cast<std::size_t>(d)]);
   }
   std::vector<EngineWrite> w;
-  for (const auto& x : hls::hd_engine_writes(algorithm == "hd-allreduce-conventional", bandwidth, op_code, float64,
+  for (const auto& x : hls::hd_engine_writes(p.conventional, bandwidth, op_code, float64,
                                              static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
                                              static_cast<std::uint32_t>(elements), agg_units, sizes, coord))
     w.push_back({x.addr, x.data});
@@ -320,39 +316,18 @@ std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& p
 
 std::string engine_block(EngineKind kind) { return "schedule_engine_" + engine_short_name(kind); }
 
-std::string engine_short_name(EngineKind kind) {
-  switch (kind) {
-    case EngineKind::a2a: return "a2a";
-    case EngineKind::a2at: return "a2at";
-    case EngineKind::hopgroup: return "hopgroup";
-    case EngineKind::hd: return "hd";
-    case EngineKind::twotree: return "twotree";
-  }
-  return "?";
-}
-
-std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm) {
-  if (algorithm == "a2a-spread" || algorithm == "a2a-nd") return EngineKind::a2a;
-  if (algorithm == "a2a-optimal") return EngineKind::a2at;
-  if (algorithm == "a2a-hopgroup" || algorithm == "a2a-hopgroup-direct") return EngineKind::hopgroup;
-  if (algorithm == "hd-allreduce" || algorithm == "hd-allreduce-conventional") return EngineKind::hd;
-  if (algorithm == "twotree-hier" || algorithm == "twotree-flat" || algorithm == "tree-single")
-    return EngineKind::twotree;
-  return std::nullopt;
-}
-
 std::string covered_algorithms() {
-  return "a2a-spread and a2a-nd (schedule_engine_a2a: grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes), "
-         "a2a-optimal (schedule_engine_a2at: 2-D grids, sides up to 64, at most 257 nodes), a2a-hopgroup (1-D to "
-         "3-D) and a2a-hopgroup-direct (1-D to 4-D) (schedule_engine_hopgroup: sides up to 64), hd-allreduce and "
-         "hd-allreduce-conventional (schedule_engine_hd: boards), twotree-hier, twotree-flat and tree-single "
-         "(schedule_engine_twotree: up to 65536 endpoints, 1024 SENDs per rank)";
+  return collectives::engine_coverage() +
+         " (limits: schedule_engine_a2a grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes; schedule_engine_a2at "
+         "2-D grids, sides up to 64, at most 257 nodes; schedule_engine_hopgroup sides up to 64, "
+         "1-D to 3-D or 4-D; schedule_engine_hd boards; schedule_engine_twotree up to 65536 endpoints, 1024 SENDs per rank)";
 }
 
 std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params) {
-  const std::optional<EngineKind> kind = engine_for_algorithm(algorithm);
-  if (!kind) return "key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " + covered_algorithms();
-  std::string why = topology_refusal(*kind, algorithm, topology);
+  const collectives::Algorithm* a = collectives::lookup_algorithm(algorithm);
+  if (a == nullptr || !a->engine)
+    return "key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " + covered_algorithms();
+  std::string why = topology_refusal(*a->engine, algorithm, topology);
   if (!why.empty()) return why;
   // The keys the writes read, with the algorithm's own range checks.
   try {
@@ -366,30 +341,32 @@ std::string engine_refusal(const std::string& algorithm, const topology::Topolog
 std::optional<EngineKind> engine_covering(const std::string& algorithm, const topology::Topology& topology,
                                           const Params& params) {
   if (!engine_refusal(algorithm, topology, params).empty()) return std::nullopt;
-  return engine_for_algorithm(algorithm);
+  return collectives::find_algorithm(algorithm).engine;
 }
 
 std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topology::Topology& topology,
                                        const Params& params, topology::EndpointId endpoint) {
-  const std::optional<EngineKind> kind = engine_for_algorithm(algorithm);
-  if (!kind) throw ConfigError("key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " +
-                               covered_algorithms());
-  const std::string why = topology_refusal(*kind, algorithm, topology);
+  const collectives::Algorithm& a = engine_algorithm(algorithm);
+  const EngineKind kind = *a.engine;
+  const std::string why = topology_refusal(kind, algorithm, topology);
   if (!why.empty()) throw ConfigError(why);
   if (endpoint < 0 || endpoint >= topology.endpoint_count())
     throw ConfigError("endpoint " + std::to_string(endpoint) + " is not a node of " + topology.name());
-  if (*kind == EngineKind::hd)
-    return hd_writes(algorithm, dynamic_cast<const topology::Boards&>(topology), params, endpoint);
-  if (*kind == EngineKind::twotree) {
+  if (kind == EngineKind::twotree) {
     const collectives::TreeCollectivePlan plan = collectives::plan_tree_collective(algorithm, topology, params);
     check_twotree_plan(plan);
     return twotree_writes(plan, endpoint);
   }
+  const collectives::EngineParams p = a.engine_params(topology, params);
+  if (kind == EngineKind::hd)
+    return hd_writes(std::get<collectives::HdEngineParams>(p), dynamic_cast<const topology::Boards&>(topology),
+                     endpoint);
   const auto& grid = dynamic_cast<const topology::Grid&>(topology);
-  switch (*kind) {
-    case EngineKind::a2a: return a2a_writes(algorithm, grid, params, endpoint);
-    case EngineKind::a2at: return a2at_writes(grid, params, endpoint);
-    case EngineKind::hopgroup: return hopgroup_writes(algorithm, grid, params, endpoint);
+  switch (kind) {
+    case EngineKind::a2a: return a2a_writes(std::get<collectives::A2aEngineParams>(p), grid, endpoint);
+    case EngineKind::a2at: return a2at_writes(std::get<collectives::A2atEngineParams>(p), grid, endpoint);
+    case EngineKind::hopgroup:
+      return hopgroup_writes(std::get<collectives::HopgroupEngineParams>(p), algorithm, grid, endpoint);
     case EngineKind::hd:
     case EngineKind::twotree: break;
   }
@@ -399,7 +376,7 @@ std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topol
 std::vector<std::vector<EngineWrite>> engine_writes_all(const std::string& algorithm,
                                                         const topology::Topology& topology, const Params& params) {
   std::vector<std::vector<EngineWrite>> all;
-  if (engine_for_algorithm(algorithm) == EngineKind::twotree) {
+  if (engine_algorithm(algorithm).engine == EngineKind::twotree) {
     const std::string why = topology_refusal(EngineKind::twotree, algorithm, topology);
     if (!why.empty()) throw ConfigError(why);
     const collectives::TreeCollectivePlan plan = collectives::plan_tree_collective(algorithm, topology, params);

@@ -6,8 +6,11 @@
 //
 // Why a layer of its own (driver/, between collectives/ and systemc/): the
 // writes are computed from the software reference (the A2AT offset table
-// comes from collectives::a2at_offset_groups, message words and nct from the
-// algorithm's own key readers), which hls/ may not include (hls/CMakeLists.txt:
+// comes from collectives::a2at_offset_groups; which engine runs an algorithm
+// and the values it is loaded with (message words, nct, options) come from
+// the algorithm's registry entry, collectives::Algorithm::engine and
+// engine_params, read with the algorithm's own key declarations: the loader
+// compares no algorithm name and reads no key), which hls/ may not include (hls/CMakeLists.txt:
 // a block sees only the descriptor word); and the Verilator benches need the
 // same writes without SystemC. So the HLS engines and the Verilated engines
 // in the NIC (systemc/descriptor_source.cpp) and the benches
@@ -33,7 +36,7 @@
 // (collectives::message_words); the hd engine's memory layout is checked by
 // collectives::build_hd_allreduce, which a run builds first.
 // The two-tree engine is loaded from the procedure tables of the plan the
-// reference schedule is built from (collectives/tree_collective.hpp), with
+// reference schedule is built from (collectives/algorithms/tree_collective.hpp), with
 // per entry the tree, the child slot, the pipeline level and the partner's
 // endpoint, and the spine hint of every SEND; tree_schedule checks its
 // memory and phase limits.
@@ -44,26 +47,26 @@
 #include <string>
 #include <vector>
 
+#include "collectives/engine_params.hpp"
 #include "collectives/params.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::driver {
 
-enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd, twotree };
+/// The engines (collectives/engine_params.hpp); which one runs an algorithm
+/// is the algorithm's registry entry (collectives::Algorithm::engine).
+using EngineKind = collectives::EngineKind;
 
 /// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
 std::string engine_block(EngineKind kind);
 /// Short name used in reports ("a2at").
-std::string engine_short_name(EngineKind kind);
+using collectives::engine_short_name;
 
 /// One write of an engine's configuration port (cfg_we high for one cycle).
 struct EngineWrite {
   std::uint8_t addr = 0;
   std::uint32_t data = 0;
 };
-
-/// The engine that would run `algorithm` (nullopt: no engine has its program).
-std::optional<EngineKind> engine_for_algorithm(const std::string& algorithm);
 
 /// Why the engine of `algorithm` cannot run this scenario: "" when it can,
 /// else a ConfigError message naming the key ("key 'topology': ...").

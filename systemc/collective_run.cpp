@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <sstream>
 
-#include "collectives/a2a_common.hpp"
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
@@ -14,44 +14,76 @@
 
 namespace collnet::systemc {
 
-const std::vector<KeyDoc>& collective_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"schedule_engine",
-       "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), hls (the "
-       "algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: a2a-spread, a2a-nd, "
-       "a2a-optimal, a2a-hopgroup, a2a-hopgroup-direct, hd-allreduce, hd-allreduce-conventional, twotree-hier, "
-       "twotree-flat, tree-single; its HLS class or "
-       "its RTL by nic_blocks), auto (the engine where one covers the scenario, else reference)",
-       "auto", "auto, reference, hls"},
-      {"nic_blocks",
-       "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of hls/) or rtl "
-       "(their Verilated SystemVerilog, rtl/, in the loop: the packet pacers, and the schedule engine unless "
-       "schedule_engine is reference; same cycles and data as hls)",
-       "hls", "hls, rtl"},
-      {"compare", "collnet run: also run these algorithms (comma-separated) on the same scenario and print them "
-                  "side by side",
-       "", "algorithm names"},
-      {"max_cycles", "collective runs: stop an unfinished run after this many cycles (exit 3 like a deadlock)",
-       "100000000", "1..2^40"},
+const std::vector<Key>& collective_keys() {
+  static const std::vector<Key> keys = {
+      Key::choice("schedule_engine",
+                  "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), "
+                  "hls (the algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: " +
+                      collectives::engine_coverage() +
+                      "; its HLS class or its RTL by nic_blocks), auto (the engine where one covers the scenario, "
+                      "else reference)",
+                  "auto", {"auto", "reference", "hls"}),
+      Key::choice("nic_blocks",
+                  "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of "
+                  "hls/) or rtl (their Verilated SystemVerilog, rtl/, in the loop: the packet pacers, and the "
+                  "schedule engine unless schedule_engine is reference; same cycles and data as hls)",
+                  "hls", {"hls", "rtl"}),
+      Key::text("compare",
+                "collnet run: also run these algorithms (comma-separated) on the same scenario and print them side "
+                "by side; empty: none",
+                "", "algorithm names, comma-separated, or empty",
+                [](const std::string& value) -> std::string {
+                  std::vector<std::string> unknown;
+                  for (const auto& name : compare_list(value))
+                    if (collectives::lookup_algorithm(name) == nullptr) unknown.push_back("'" + name + "'");
+                  if (unknown.empty()) return "";
+                  return "unknown algorithm " + join(unknown) + "; accepted values: comma-separated names of " +
+                         join(collectives::algorithm_names()) + ", or empty for no comparison";
+                }),
+      Key::integer("max_cycles", "collective runs: stop an unfinished run after this many cycles (exit 3 like a "
+                                 "deadlock)",
+                   100000000, 1, std::int64_t{1} << 40, "cycles"),
   };
   return keys;
 }
 
+std::vector<std::string> compare_list(const std::string& value) {
+  std::vector<std::string> names;
+  std::stringstream in(value);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) names.push_back(item);
+  }
+  return names;
+}
+
+namespace {
+
+const Key& collective_key(const std::string& name) {
+  for (const Key& k : collective_keys())
+    if (k.name == name) return k;
+  throw std::logic_error("collective_keys: no key " + name);
+}
+
+}  // namespace
+
 CollectiveScenario collective_from(const Params& params) {
   CollectiveScenario s;
   s.params = params;
-  s.topology = params.text("topology", s.topology);
-  s.algorithm = params.text("algorithm", s.algorithm);
+  s.topology = collectives::topology_key().text(params);
+  s.algorithm = collectives::find_algorithm(params.text("algorithm", collectives::algorithm_key().default_text())).name;
   s.router = router_config_from(params);
-  s.nic.controllers = params.has("controllers") ? static_cast<int>(params.integer("controllers", 1, 1, 8)) : 0;
+  s.nic.controllers = params.has("controllers") ? static_cast<int>(collectives::controllers_key().integer(params)) : 0;
   s.nic.packet_flits = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
   s.nic.descriptor_queue = static_cast<int>(params.integer("descriptor_queue", 256, 1, 65536));
-  s.dispatch = params.choice("dispatch", "auto", {"auto", "named", "next-idle"});
-  s.schedule_engine = params.choice("schedule_engine", "auto", {"auto", "reference", "hls"});
-  s.nic.blocks = params.choice("nic_blocks", "hls", {"hls", "rtl"}) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
+  s.dispatch = collectives::dispatch_key().choice(params);
+  s.schedule_engine = collective_key("schedule_engine").choice(params);
+  s.nic.blocks = collective_key("nic_blocks").choice(params) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
   s.barrier = barrier_config_from(params, s.router.link_latency);
   s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
-  s.max_cycles = static_cast<Cycle>(params.integer("max_cycles", 100000000, 1, std::int64_t{1} << 40));
+  s.max_cycles = static_cast<Cycle>(collective_key("max_cycles").integer(params));
   s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
   return s;
 }
@@ -137,33 +169,25 @@ class ProbeObserver final : public LinkObserver {
   std::function<void(const Link&, const PacketHeader&, const Flit&, Cycle)> probe_;
 };
 
-bool uses_nct_controllers(const std::string& algorithm) {
-  // spec a2a-optimal: "an idle controller takes the next queued send".
-  return algorithm == "a2a-optimal" || algorithm == "a2a-spread" || algorithm == "a2a-nd";
-}
-
-}  // namespace
-
-CollectiveResult run_collective(const CollectiveScenario& s) {
-  std::unique_ptr<topology::Topology> topo;
-  try {
-    topo = topology::make_topology(s.topology);
-  } catch (const topology::TopologyError& e) {
-    throw ConfigError(std::string("key 'topology': ") + e.what());
-  }
-  const collectives::Schedule schedule =
-      s.custom_schedule ? s.custom_schedule(*topo) : collectives::find_algorithm(s.algorithm).build(*topo, s.params);
-  const auto endpoints = static_cast<std::size_t>(topo->endpoint_count());
-  if (schedule.programs.size() != endpoints)
-    throw std::logic_error(s.algorithm + ": schedule has " + std::to_string(schedule.programs.size()) +
-                           " programs for " + std::to_string(endpoints) + " endpoints");
-
+/// The controllers and their dispatch: the scenario's, else the algorithm's
+/// NIC defaults (collectives::Algorithm::nic).
+NicConfig plan_nic(const CollectiveScenario& s, const collectives::Schedule& schedule) {
   NicConfig nic = s.nic;
-  if (nic.controllers == 0) nic.controllers = std::clamp(schedule.controllers, 1, 8);
-  if (nic.controllers < 1 || nic.controllers > 8)
-    throw ConfigError("key 'controllers': expected 1..8, got " + std::to_string(nic.controllers));
-  if (s.dispatch == "auto") nic.dispatch = uses_nct_controllers(s.algorithm) ? Dispatch::next_idle : Dispatch::named;
-  else nic.dispatch = s.dispatch == "named" ? Dispatch::named : Dispatch::next_idle;
+  const Key& controllers = collectives::controllers_key();
+  if (nic.controllers == 0)
+    nic.controllers = std::clamp(schedule.controllers, static_cast<int>(controllers.lo()),
+                                 static_cast<int>(controllers.hi()));
+  if (nic.controllers < controllers.lo() || nic.controllers > controllers.hi())
+    throw ConfigError("key 'controllers': expected " + controllers.doc().accepted + ", got " +
+                      std::to_string(nic.controllers));
+  if (s.dispatch == "auto") {
+    // (A test's own schedule keeps the dispatch of the algorithm it names.)
+    const collectives::Algorithm* a = collectives::lookup_algorithm(s.algorithm);
+    nic.dispatch = a != nullptr && a->nic.dispatch == collectives::Dispatch::next_idle ? Dispatch::next_idle
+                                                                                       : Dispatch::named;
+  } else {
+    nic.dispatch = s.dispatch == "named" ? Dispatch::named : Dispatch::next_idle;
+  }
   if (nic.dispatch == Dispatch::named) {
     int highest = -1;
     for (const auto& program : schedule.programs)
@@ -178,147 +202,215 @@ CollectiveResult run_collective(const CollectiveScenario& s) {
     throw ConfigError("key 'buffer_flits': virtual cut-through needs room for a whole packet, so buffer_flits (" +
                       std::to_string(s.router.buffer_flits) + ") must be at least packet_flits (" +
                       std::to_string(nic.packet_flits) + ")");
-  // The engine of the algorithm runs where one covers the scenario
-  // (driver/engine_loader.hpp); nic_blocks picks its HLS class or its RTL.
-  SourceKind source = SourceKind::reference;
-  const SourceKind engine_source = nic.blocks == NicBlocks::rtl ? SourceKind::rtl : SourceKind::hls;
+  return nic;
+}
+
+/// The engine of the algorithm runs where one covers the scenario
+/// (driver/engine_loader.hpp); nic_blocks picks its HLS class or its RTL.
+void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
+  const SourceKind engine_source = p.nic.blocks == NicBlocks::rtl ? SourceKind::rtl : SourceKind::hls;
   const std::string refusal = s.custom_schedule ? "the run's schedule is not an algorithm's"
-                                                : driver::engine_refusal(schedule.algorithm, *topo, s.params);
+                                                : driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
   if (s.schedule_engine == "hls") {
     if (!refusal.empty())
-      throw ConfigError("key 'schedule_engine': no schedule engine covers " + s.algorithm + " on " + topo->name() +
+      throw ConfigError("key 'schedule_engine': no schedule engine covers " + s.algorithm + " on " + p.topo->name() +
                         " (" + refusal + "); accepted values here: auto, reference");
-    source = engine_source;
+    p.source = engine_source;
   } else if (s.schedule_engine == "auto") {
-    if (refusal.empty()) source = engine_source;
-    else if (nic.blocks == NicBlocks::rtl)
+    if (refusal.empty()) p.source = engine_source;
+    else if (p.nic.blocks == NicBlocks::rtl)
       throw ConfigError("key 'nic_blocks': rtl runs the Verilated schedule engine of the algorithm, and none covers " +
-                        s.algorithm + " on " + topo->name() + " (" + refusal + "); engines cover " +
+                        s.algorithm + " on " + p.topo->name() + " (" + refusal + "); engines cover " +
                         driver::covered_algorithms() + ". For the RTL pacers alone set schedule_engine: reference; "
                         "accepted values here: hls");
   }
-  const std::optional<driver::EngineKind> engine =
-      source == SourceKind::reference ? std::nullopt : driver::engine_for_algorithm(schedule.algorithm);
-
-  const auto t0 = std::chrono::steady_clock::now();
-  KernelSession session;
-  Network network(*topo, s.router, nic.controllers);
-  CollectiveBook book;
-  book.memory_words = schedule.memory_words;
-  book.unfinished = endpoints;
-  book.nics.assign(endpoints, nullptr);
-  BarrierNetwork barrier(*topo, s.barrier,
-                         [&book](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); });
-  std::vector<std::unique_ptr<Nic>> nics;
-  nics.reserve(endpoints);
-  const std::vector<std::vector<driver::EngineWrite>> writes =
-      engine ? driver::engine_writes_all(schedule.algorithm, *topo, s.params)
-             : std::vector<std::vector<driver::EngineWrite>>(endpoints);
-  for (std::size_t e = 0; e < endpoints; ++e) {
-    const auto id = static_cast<topology::EndpointId>(e);
-    nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, nic,
-                                         make_descriptor_source(source, schedule, writes[e], id), schedule,
-                                         barrier, book));
-    book.nics[e] = nics.back().get();
+  if (p.source != SourceKind::reference) {
+    p.engine = collectives::find_algorithm(p.schedule.algorithm).engine;
+    p.writes = driver::engine_writes_all(p.schedule.algorithm, *p.topo, s.params);
+  } else {
+    p.writes.assign(p.endpoints, {});
   }
-  Watchdog watchdog("watchdog", network.activity(), s.watchdog_cycles);
-  ProgramMonitor monitor("monitor", book, network.activity(), s.watchdog_cycles);
+}
+
+/// The modules of one run, built from a plan. Members are destroyed in
+/// reverse order: the modules before the session (kernel.hpp).
+struct Elaboration {
+  Elaboration(const CollectiveScenario& s, const CollectivePlan& p)
+      : network(*p.topo, s.router, p.nic.controllers),
+        barrier(*p.topo, s.barrier,
+                [this](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); }) {
+    book.memory_words = p.schedule.memory_words;
+    book.unfinished = p.endpoints;
+    book.nics.assign(p.endpoints, nullptr);
+    nics.reserve(p.endpoints);
+    for (std::size_t e = 0; e < p.endpoints; ++e) {
+      const auto id = static_cast<topology::EndpointId>(e);
+      nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, p.nic,
+                                           make_descriptor_source(p.source, p.schedule, p.writes[e], id), p.schedule,
+                                           barrier, book));
+      book.nics[e] = nics.back().get();
+    }
+    watchdog = std::make_unique<Watchdog>("watchdog", network.activity(), s.watchdog_cycles);
+    monitor = std::make_unique<ProgramMonitor>("monitor", book, network.activity(), s.watchdog_cycles);
+    if (!s.vcd_path.empty()) {
+      tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
+    } else if (s.flit_probe) {
+      probe = std::make_unique<ProbeObserver>(network.packets(), s.flit_probe);
+      network.set_link_observer(probe.get());
+    }
+  }
+  Elaboration(const Elaboration&) = delete;
+  Elaboration& operator=(const Elaboration&) = delete;
+  ~Elaboration() {
+    tracer.reset();
+    nics.clear();
+  }
+
+  KernelSession session;
+  Network network;
+  CollectiveBook book;
+  BarrierNetwork barrier;
+  std::vector<std::unique_ptr<Nic>> nics;
+  std::unique_ptr<Watchdog> watchdog;
+  std::unique_ptr<ProgramMonitor> monitor;
   std::unique_ptr<WaveformTracer> tracer;
   std::unique_ptr<ProbeObserver> probe;
-  if (!s.vcd_path.empty()) {
-    tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
-  } else if (s.flit_probe) {
-    probe = std::make_unique<ProbeObserver>(network.packets(), s.flit_probe);
-    network.set_link_observer(probe.get());
-  }
+};
 
-  const auto t1 = std::chrono::steady_clock::now();
-  // The run ends by sc_stop(): every node finished, the watchdog or the
-  // monitor fired, or an error; or at max_cycles.
-  run_for(s.max_cycles);
-  const auto t2 = std::chrono::steady_clock::now();
+struct Timing {
+  Cycle end = 0;  // the cycle the kernel stopped in
+  double elaboration_seconds = 0;
+  double sim_seconds = 0;
+};
+
+/// The run ends by sc_stop(): every node finished, the watchdog or the
+/// monitor fired, or an error; or at max_cycles.
+Cycle run(Elaboration& m, Cycle max_cycles) {
+  run_for(max_cycles);
   const Cycle end = Clocked::now();
-  if (tracer) tracer->finish(end);
-  if (!book.error.empty()) {
-    if (book.error.rfind("key '", 0) == 0) throw ConfigError(book.error);
-    throw collectives::ExecutionError(book.error);
+  if (m.tracer) m.tracer->finish(end);
+  if (!m.book.error.empty()) {
+    if (m.book.error.rfind("key '", 0) == 0) throw ConfigError(m.book.error);
+    throw collectives::ExecutionError(m.book.error);
   }
+  return end;
+}
 
-  CollectiveResult r;
-  r.algorithm = s.algorithm;
-  r.topology = topo->name();
-  r.endpoints = endpoints;
-  r.routers = network.router_count();
-  r.elements = schedule.elements;
-  r.message_words =
-      schedule.elements >= 0 ? 0 : static_cast<std::uint32_t>(s.params.integer("message_flits", 16, 1, 65536));
-  r.packet_flits = nic.packet_flits;
-  r.controllers = nic.controllers;
-  r.dispatch = nic.dispatch == Dispatch::named ? "named" : "next-idle";
-  r.schedule_engine = engine ? (source == SourceKind::rtl ? "rtl-" : "hls-") + driver::engine_short_name(*engine)
-                             : "reference";
-  r.nic_blocks = nic.blocks == NicBlocks::rtl ? "rtl" : "hls";
-  r.barrier = barrier_kind_name(s.barrier.kind);
-  r.barrier_latency = s.barrier.kind == BarrierKind::ideal ? s.barrier.latency : s.barrier.step_latency;
-  r.completed = book.finished;
-  r.cycles = (book.finished ? book.finish_cycle : end) + 1;
-  r.lower_bound_cycles = schedule.lower_bound;
-  if (r.lower_bound_cycles > 0 && r.completed)
-    r.efficiency = static_cast<double>(r.lower_bound_cycles) / static_cast<double>(r.cycles);
-
+/// Memory against the schedule's expectation and the functional executor.
+void check_memory(const CollectivePlan& p, const Elaboration& m, CollectiveResult& r) {
   std::vector<std::vector<collectives::Word>> memory;
-  memory.reserve(endpoints);
-  for (const auto& n : nics) {
-    memory.push_back(n->memory());
-    r.node_finish.push_back(n->finished() ? n->finish_cycle() : kNever);
-  }
-  if (watchdog.fired()) r.deadlock = diagnose_deadlock(network, watchdog.fired_at());
-  if (monitor.stuck() || (!book.finished && !watchdog.fired()))
-    for (const auto& n : nics)
-      if (!n->finished()) r.stuck.push_back(n->describe());
-  r.check = collectives::check_data(schedule, memory);
+  memory.reserve(p.endpoints);
+  for (const auto& n : m.nics) memory.push_back(n->memory());
+  r.check = collectives::check_data(p.schedule, memory);
   r.data_check = r.completed && r.check.pass;
   try {
-    const collectives::ExecResult reference = collectives::execute(schedule);
+    const collectives::ExecResult reference = collectives::execute(p.schedule);
     std::int64_t differ = 0;
-    for (std::size_t e = 0; e < endpoints; ++e)
+    for (std::size_t e = 0; e < p.endpoints; ++e)
       for (std::size_t a = 0; a < memory[e].size(); ++a) differ += memory[e][a] != reference.memory[e][a] ? 1 : 0;
     r.reference_mismatch_words = differ;
   } catch (const collectives::ExecutionError&) {
     r.reference_mismatch_words = -1;  // the programs deadlock in the executor too
   }
+}
 
-  for (const BarrierRecord& b : barrier.records()) r.barrier_wait_cycles += b.last_release - b.first_entry;
-  r.barriers = barrier.records().size();
-  r.barrier_records = barrier.records();
-  for (std::size_t n = 0; n < network.router_count(); ++n) {
-    const Router& router = network.router(static_cast<topology::NodeId>(n));
+/// Barriers, queues, conflicts and link utilization of the run.
+void network_statistics(const CollectivePlan& p, const Elaboration& m, CollectiveResult& r) {
+  for (const BarrierRecord& b : m.barrier.records()) r.barrier_wait_cycles += b.last_release - b.first_entry;
+  r.barriers = m.barrier.records().size();
+  r.barrier_records = m.barrier.records();
+  for (std::size_t n = 0; n < m.network.router_count(); ++n) {
+    const Router& router = m.network.router(static_cast<topology::NodeId>(n));
     r.max_queue_flits = std::max(r.max_queue_flits, router.max_vc_flits());
     r.arbitration_conflicts += router.arbitration_conflicts();
   }
   const double cycles = static_cast<double>(r.cycles);
-  for (std::size_t l = 0; l < network.link_count(); ++l) {
-    const double u = static_cast<double>(network.link(static_cast<topology::LinkId>(l)).total_flits()) / cycles;
+  for (std::size_t l = 0; l < m.network.link_count(); ++l) {
+    const double u = static_cast<double>(m.network.link(static_cast<topology::LinkId>(l)).total_flits()) / cycles;
     r.link_utilization.push_back(u);
     r.mean_link_utilization += u;
     r.max_link_utilization = std::max(r.max_link_utilization, u);
   }
   if (!r.link_utilization.empty()) r.mean_link_utilization /= static_cast<double>(r.link_utilization.size());
-  r.bisection_links = bisection_links(*topo);
-  for (topology::LinkId l : r.bisection_links) r.bisection_link_utilization += r.link_utilization[static_cast<std::size_t>(l)];
+  r.bisection_links = bisection_links(*p.topo);
+  for (topology::LinkId l : r.bisection_links)
+    r.bisection_link_utilization += r.link_utilization[static_cast<std::size_t>(l)];
   if (!r.bisection_links.empty()) r.bisection_link_utilization /= static_cast<double>(r.bisection_links.size());
-  r.messages = book.network_messages;
-  r.local_copies = book.local_copies;
-  r.packets = book.packets;
-  r.flits = book.flits;
-  r.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
-  r.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
+  r.messages = m.book.network_messages;
+  r.local_copies = m.book.local_copies;
+  r.packets = m.book.packets;
+  r.flits = m.book.flits;
+}
+
+CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, const Elaboration& m, const Timing& t) {
+  CollectiveResult r;
+  r.algorithm = s.algorithm;
+  r.topology = p.topo->name();
+  r.endpoints = p.endpoints;
+  r.routers = m.network.router_count();
+  r.elements = p.schedule.elements;
+  r.message_words = p.schedule.elements >= 0
+                        ? 0
+                        : static_cast<std::uint32_t>(collectives::message_flits_key().integer(s.params));
+  r.packet_flits = p.nic.packet_flits;
+  r.controllers = p.nic.controllers;
+  r.dispatch = p.nic.dispatch == Dispatch::named ? "named" : "next-idle";
+  r.schedule_engine = p.engine ? (p.source == SourceKind::rtl ? "rtl-" : "hls-") + driver::engine_short_name(*p.engine)
+                               : "reference";
+  r.nic_blocks = p.nic.blocks == NicBlocks::rtl ? "rtl" : "hls";
+  r.barrier = barrier_kind_name(s.barrier.kind);
+  r.barrier_latency = s.barrier.kind == BarrierKind::ideal ? s.barrier.latency : s.barrier.step_latency;
+  r.completed = m.book.finished;
+  r.cycles = (m.book.finished ? m.book.finish_cycle : t.end) + 1;
+  r.lower_bound_cycles = p.schedule.lower_bound;
+  if (r.lower_bound_cycles > 0 && r.completed)
+    r.efficiency = static_cast<double>(r.lower_bound_cycles) / static_cast<double>(r.cycles);
+  for (const auto& n : m.nics) r.node_finish.push_back(n->finished() ? n->finish_cycle() : kNever);
+  if (m.watchdog->fired()) r.deadlock = diagnose_deadlock(m.network, m.watchdog->fired_at());
+  if (m.monitor->stuck() || (!m.book.finished && !m.watchdog->fired()))
+    for (const auto& n : m.nics)
+      if (!n->finished()) r.stuck.push_back(n->describe());
+  check_memory(p, m, r);
+  network_statistics(p, m, r);
+  r.elaboration_seconds = t.elaboration_seconds;
+  r.sim_seconds = t.sim_seconds;
   r.router_cycles_per_second =
-      r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(end) / r.sim_seconds : 0.0;
-  // Modules go before the session (kernel.hpp).
-  tracer.reset();
-  nics.clear();
+      r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(t.end) / r.sim_seconds : 0.0;
   return r;
+}
+
+}  // namespace
+
+CollectivePlan plan_collective(const CollectiveScenario& s) {
+  CollectivePlan p;
+  try {
+    p.topo = topology::make_topology(s.topology);
+  } catch (const topology::TopologyError& e) {
+    throw ConfigError(std::string("key 'topology': ") + e.what());
+  }
+  p.schedule =
+      s.custom_schedule ? s.custom_schedule(*p.topo) : collectives::find_algorithm(s.algorithm).build(*p.topo, s.params);
+  p.endpoints = static_cast<std::size_t>(p.topo->endpoint_count());
+  if (p.schedule.programs.size() != p.endpoints)
+    throw std::logic_error(s.algorithm + ": schedule has " + std::to_string(p.schedule.programs.size()) +
+                           " programs for " + std::to_string(p.endpoints) + " endpoints");
+  p.nic = plan_nic(s, p.schedule);
+  plan_source(s, p);
+  return p;
+}
+
+CollectiveResult run_collective(const CollectiveScenario& s) { return run_collective(s, plan_collective(s)); }
+
+CollectiveResult run_collective(const CollectiveScenario& s, const CollectivePlan& p) {
+  const auto t0 = std::chrono::steady_clock::now();
+  Elaboration m(s, p);
+  const auto t1 = std::chrono::steady_clock::now();
+  Timing t;
+  t.end = run(m, s.max_cycles);
+  const auto t2 = std::chrono::steady_clock::now();
+  t.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
+  t.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
+  return report(s, p, m, t);
 }
 
 }  // namespace collnet::systemc

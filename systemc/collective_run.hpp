@@ -29,12 +29,15 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/params.hpp"
+#include "driver/engine_loader.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/descriptor_source.hpp"
 #include "systemc/nic.hpp"
@@ -45,7 +48,7 @@ namespace collnet::systemc {
 
 struct CollectiveScenario {
   std::string topology = "torus:8x8";
-  std::string algorithm = "a2a-optimal";
+  std::string algorithm = collectives::algorithm_key().default_text();
   Params params;           // the scenario (algorithm keys are read from it)
   RouterConfig router;
   NicConfig nic;           // controllers 0: the schedule's
@@ -67,8 +70,12 @@ struct CollectiveScenario {
 /// nic_keys(), barrier_keys(), collective_keys()); throws ConfigError naming
 /// the key on bad input.
 CollectiveScenario collective_from(const Params& params);
-/// Keys of the collective run itself (schedule_engine, compare).
-const std::vector<KeyDoc>& collective_keys();
+/// Keys of the collective run itself (schedule_engine, nic_blocks, compare,
+/// max_cycles); the algorithm's own and the common ones are in its registry
+/// entry (collectives/algorithm.hpp).
+const std::vector<Key>& collective_keys();
+/// The algorithm names of a `compare` value ("a, b" -> {a, b}; empty: none).
+std::vector<std::string> compare_list(const std::string& value);
 
 struct CollectiveResult {
   std::string algorithm;
@@ -116,9 +123,29 @@ struct CollectiveResult {
   [[nodiscard]] bool deadlocked() const { return deadlock.has_value() || !stuck.empty(); }
 };
 
-/// Throws ConfigError for bad input, collectives::ExecutionError for a
-/// program error found while running (memory range, barrier mismatch).
+/// What a run does, decided before any module is built: the topology, the
+/// schedule, the NIC as configured (controllers, dispatch: the scenario's
+/// or the algorithm's NIC defaults), where the descriptors come from and
+/// the engine writes.
+struct CollectivePlan {
+  std::unique_ptr<topology::Topology> topo;
+  collectives::Schedule schedule;
+  std::size_t endpoints = 0;
+  NicConfig nic;
+  SourceKind source = SourceKind::reference;
+  std::optional<driver::EngineKind> engine;              // set when an engine runs
+  std::vector<std::vector<driver::EngineWrite>> writes;  // per endpoint (empty for the reference)
+};
+
+/// Plans a run: builds the schedule and checks that the NIC and the
+/// schedule engine can run it. Throws ConfigError naming the key.
+CollectivePlan plan_collective(const CollectiveScenario& scenario);
+
+/// plan -> elaborate (modules) -> run (kernel) -> report (result). Throws
+/// ConfigError for bad input, collectives::ExecutionError for a program
+/// error found while running (memory range, barrier mismatch).
 CollectiveResult run_collective(const CollectiveScenario& scenario);
+CollectiveResult run_collective(const CollectiveScenario& scenario, const CollectivePlan& plan);
 
 /// The directed links across the cut of the grid's bisection bound (the
 /// dimension with the largest term of a2a_bisection_bound; on a torus the

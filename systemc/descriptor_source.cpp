@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_a2a.hpp"
 #include "hls/schedule_engine_a2at.hpp"
@@ -108,7 +109,7 @@ std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const 
                                                          topology::EndpointId endpoint) {
   if (kind == SourceKind::reference)
     return std::make_unique<ProgramSource>(schedule.programs.at(static_cast<std::size_t>(endpoint)));
-  const std::optional<driver::EngineKind> engine = driver::engine_for_algorithm(schedule.algorithm);
+  const std::optional<driver::EngineKind> engine = collectives::find_algorithm(schedule.algorithm).engine;
   if (!engine) throw std::logic_error("no schedule engine covers " + schedule.algorithm);
   return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(*engine) : make_hls_engine(*engine),
                                         writes);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {
@@ -11,8 +12,8 @@ namespace collnet::systemc {
 Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers)
     : topology_(topology), config_(config), controllers_(controllers) {
   config_.validate();
-  if (controllers < 1 || controllers > 16)
-    throw ConfigError("NIC controllers per endpoint: expected 1..16, got " + std::to_string(controllers));
+  if (const Key& key = collectives::controllers_key(); controllers < key.lo() || controllers > key.hi())
+    throw ConfigError("key 'controllers': expected " + key.doc().accepted + ", got " + std::to_string(controllers));
   vc_classes_ = config_.dateline ? std::max(topology.vc_classes(), 1) : 1;
   if (vc_classes_ > config_.vcs)
     throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +

@@ -6,15 +6,10 @@
 
 namespace collnet::systemc {
 
+// `controllers` and `dispatch` are declared with the algorithms, whose
+// registry entries give their defaults (collectives/algorithm.hpp).
 const std::vector<KeyDoc>& nic_keys() {
   static const std::vector<KeyDoc> keys = {
-      {"controllers", "NIC controllers per node (each with its own pacer, injection and ejection port)",
-       "the schedule's (a2a-optimal/spread/nd: nct; a2a-hopgroup: one per dimension; else 1)", "1..8"},
-      {"dispatch",
-       "which controller runs a SEND: named (the descriptor's controller field, own FIFO per controller) or "
-       "next-idle (one FIFO, the next idle controller); auto = next-idle for a2a-optimal, a2a-spread, a2a-nd "
-       "(document 001's NCT controllers), named otherwise",
-       "auto", "auto, named, next-idle"},
       {"descriptor_queue", "SEND descriptors each NIC FIFO holds before the schedule engine stalls", "256",
        "1..65536"},
   };

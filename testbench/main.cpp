@@ -15,6 +15,7 @@
 #include "collectives/executor.hpp"
 #include "testbench/bench.hpp"
 #include "testbench/check.hpp"
+#include "testbench/key_tables.hpp"
 #include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
@@ -37,8 +38,10 @@ void print_list() {
   for (const auto& a : collectives::algorithms()) {
     fmt::print("  {:<28} [{}] {}\n", a.name, a.document, a.description);
     fmt::print("  {:<28} topologies: {}\n", "", a.topologies);
-    for (const auto& k : a.keys)
+    for (const auto& key : a.keys) {
+      const KeyDoc k = key.doc();
       fmt::print("  {:<28}   {} = {} ({}): {}\n", "", k.name, k.default_value, k.accepted, k.meaning);
+    }
   }
   fmt::print("\nScenario keys:\n");
   for (const auto& k : cli::known_keys())
@@ -61,6 +64,8 @@ int main(int argc, char** argv) {
   check->add_option("--json", json_path, "write the machine-readable report to FILE");
 
   auto* list = app.add_subcommand("list", "list topologies, algorithms and scenario keys");
+  bool markdown = false;
+  list->add_flag("--markdown", markdown, "print the README's key tables (generated from the key declarations)");
 
   std::string vcd_path;
   auto* run = app.add_subcommand("run", "cycle-accurate simulation: a collective on the NICs (key algorithm) or synthetic traffic (key traffic)");
@@ -90,23 +95,39 @@ int main(int argc, char** argv) {
 
   try {
     if (*list) {
-      print_list();
+      if (markdown) std::cout << cli::key_tables_markdown();
+      else print_list();
       return 0;
     }
     if (*bench) {
+      if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) throw ConfigError(p);
       const auto outcome = cli::run_bench(bench_options);
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return 0;
     }
     if (*run) {
-      const auto outcome = cli::run_network(cli::load_run_scenario(scenario, sets), vcd_path);
+      // Everything is checked before anything is built: the scenario's keys
+      // and the output files, every problem reported at once.
+      std::vector<std::string> problems;
+      const Params params = cli::load_run_scenario(scenario, sets, problems);
+      for (auto& p : cli::run_problems(params)) problems.push_back(std::move(p));
+      for (const auto& p : {cli::output_path_problem("--json", json_path), cli::output_path_problem("--vcd", vcd_path),
+                            vcd_path.empty() ? std::string()
+                                             : cli::output_path_problem("--vcd", vcd_path + ".gtkw")})
+        if (!p.empty()) problems.push_back(p);
+      cli::throw_problems(problems);
+      const auto outcome = cli::run_network(params, vcd_path);
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return outcome.exit_status;
     }
     // No subcommand: the main job on the embedded default scenario.
-    const Params params = cli::load_scenario(scenario, sets);
+    std::vector<std::string> problems;
+    const Params params = cli::load_scenario(scenario, sets, problems);
+    for (auto& p : cli::algorithm_key_problems(params, false)) problems.push_back(std::move(p));
+    if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) problems.push_back(p);
+    cli::throw_problems(problems);
     const auto outcome = cli::run_check(params);
     std::cout << outcome.text;
     write_json(json_path, outcome.json);

@@ -15,8 +15,9 @@ std::vector<KeyDoc> model_keys() {
   // run` traffic, windows, watchdog, waveforms; nic.cpp, barrier_network.cpp,
   // collective_run.cpp: collectives on the NICs).
   for (const auto* docs : {&systemc::router_keys(), &systemc::synthetic_keys(), &systemc::nic_keys(),
-                           &systemc::barrier_keys(), &systemc::collective_keys()})
+                           &systemc::barrier_keys()})
     keys.insert(keys.end(), docs->begin(), docs->end());
+  for (const Key& k : systemc::collective_keys()) keys.push_back(k.doc());
   return keys;
 }
 

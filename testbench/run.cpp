@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
@@ -39,18 +40,35 @@ measure_cycles: 10000
 )";
 
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  const Params over = load_scenario("", overrides);
-  // Without a file: a synthetic-traffic key among the overrides selects the
-  // synthetic default; an `algorithm` override runs that collective from the
-  // keys' own defaults; otherwise the collective default (A2AT next to A2A).
-  const bool synthetic = std::any_of(over.values().begin(), over.values().end(),
+  return without_problems(
+      [&](std::vector<std::string>& problems) { return load_run_scenario(path, overrides, problems); });
+}
+
+Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                         std::vector<std::string>& problems) {
+  // One rule for a scenario file and --set alike (README, "collnet run"):
+  // the keys given, from the file and then the overrides, decide the run.
+  // With `algorithm`: that collective from the keys' own defaults; else with
+  // a synthetic-traffic key: synthetic traffic; else the embedded default
+  // collective (A2AT next to A2A), the keys given replacing its own.
+  const Params given = load_scenario(path, overrides, problems);
+  const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
-  Params p = !path.empty()           ? load_scenario(path, {})
-             : over.has("algorithm") ? Params{}
-             : synthetic             ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
-                                     : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
-  for (const auto& [k, v] : over.values()) p.set(k, v);
+  Params p = given.has("algorithm") ? Params{}
+             : synthetic            ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
+                                    : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
+  for (const auto& [k, v] : given.values()) p.set(k, v);
   return p;
+}
+
+std::vector<std::string> run_problems(const Params& params) {
+  if (params.has("algorithm")) return collective_run_problems(params);
+  std::vector<std::string> problems;
+  collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, problems);
+  if (const std::string why = collectives::topology_key().problem(params); !why.empty() &&
+      std::find(problems.begin(), problems.end(), why) == problems.end())
+    problems.push_back(why);
+  return problems;
 }
 
 nlohmann::json router_json(const systemc::RouterConfig& rc) {
@@ -75,12 +93,8 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
-  if (params.has("algorithm")) {
-    if (params.has("traffic"))
-      throw ConfigError("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic "
-                        "traffic); set only one");
-    return run_collective_scenario(params, vcd_path);
-  }
+  throw_problems(run_problems(params));
+  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
@@ -119,15 +133,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
-  if (r.deadlock) {
-    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
-                     {"last_move", r.deadlock->last_move},
-                     {"waiting_cycle", r.deadlock->cycle},
-                     {"blocked_vcs", r.deadlock->blocked_vcs},
-                     {"blocked", r.deadlock->blocked}};
-  } else {
-    j["deadlock"] = nullptr;
-  }
+  j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
 
   std::string& t = out.text;
   t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,
@@ -159,18 +165,27 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path) {
     out.exit_status = 1;
   }
   if (r.deadlock) {
-    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
-                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
-    if (r.deadlock->cycle.empty()) {
-      t += "  no waiting cycle among router buffers; blocked VCs:\n";
-      for (const auto& line : r.deadlock->blocked) t += "    " + line + "\n";
-    } else {
-      t += "  waiting cycle:\n";
-      for (const auto& line : r.deadlock->cycle) t += "    " + line + "\n";
-    }
+    t += deadlock_text(*r.deadlock);
     out.exit_status = 3;
   }
   return out;
+}
+
+nlohmann::json deadlock_json(const systemc::DeadlockReport& d) {
+  return {{"detected_at", d.detected_at},
+          {"last_move", d.last_move},
+          {"waiting_cycle", d.cycle},
+          {"blocked_vcs", d.blocked_vcs},
+          {"blocked", d.blocked}};
+}
+
+std::string deadlock_text(const systemc::DeadlockReport& d) {
+  std::string t = fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold "
+                              "flits\n",
+                              d.last_move, d.detected_at, d.blocked_vcs);
+  t += d.cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
+  for (const auto& line : d.cycle.empty() ? d.blocked : d.cycle) t += "    " + line + "\n";
+  return t;
 }
 
 }  // namespace collnet::cli

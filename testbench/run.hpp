@@ -14,12 +14,18 @@
 
 namespace collnet::systemc {
 struct RouterConfig;
+struct DeadlockReport;
 }
 
 namespace collnet::cli {
 
 /// The JSON object `router` of both kinds of run: every router key as run.
 nlohmann::json router_json(const systemc::RouterConfig& rc);
+
+/// The JSON object `deadlock` and the report lines of a network deadlock,
+/// for both kinds of run.
+nlohmann::json deadlock_json(const systemc::DeadlockReport& d);
+std::string deadlock_text(const systemc::DeadlockReport& d);
 
 /// Embedded default of `collnet run`: A2AT with 4 controllers on an 8x8 torus
 /// next to the A2A baseline (issue 5).
@@ -28,9 +34,19 @@ extern const char* const kDefaultRunScenario;
 /// random traffic on an 8x8 torus at a moderate load.
 extern const char* const kDefaultSyntheticScenario;
 
-/// The scenario file (or the embedded default when `path` is empty) with the
-/// `--set key=value` overrides applied.
+/// The scenario of `collnet run`: the keys of the file at `path` (may be
+/// empty) and the `--set key=value` overrides, completed by one rule that
+/// treats both alike: with `algorithm`, that collective from the keys'
+/// defaults; else with a synthetic-traffic key, synthetic traffic; else the
+/// embedded default collective, the given keys replacing its own.
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides);
+/// The same, adding the problems of the file and the overrides to `problems`.
+Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                         std::vector<std::string>& problems);
+
+/// Every problem of a run's scenario (collective or synthetic), each naming
+/// its key; checked before anything is built.
+std::vector<std::string> run_problems(const Params& params);
 
 struct RunOutcome {
   nlohmann::json json;  // contract fields: see README "collnet run"

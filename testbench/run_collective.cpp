@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
 #include "systemc/collective_run.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
+#include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -21,18 +23,6 @@ bool synthetic_only_key(const std::string& key) {
 }
 
 namespace {
-
-std::vector<std::string> compare_list(const Params& params) {
-  std::vector<std::string> names;
-  std::stringstream in(params.text("compare", ""));
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) names.push_back(item);
-  }
-  return names;
-}
 
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
   nlohmann::json j;
@@ -84,11 +74,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
   if (r.deadlock) {
-    j["deadlock"] = {{"detected_at", r.deadlock->detected_at},
-                     {"last_move", r.deadlock->last_move},
-                     {"waiting_cycle", r.deadlock->cycle},
-                     {"blocked_vcs", r.deadlock->blocked_vcs},
-                     {"blocked", r.deadlock->blocked}};
+    j["deadlock"] = deadlock_json(*r.deadlock);
   } else if (!r.stuck.empty()) {
     j["deadlock"] = {{"programs", r.stuck}};
   } else {
@@ -135,11 +121,7 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.elaboration_seconds);
   for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
   if (r.deadlock) {
-    t += fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold flits\n",
-                     r.deadlock->last_move, r.deadlock->detected_at, r.deadlock->blocked_vcs);
-    const auto& lines = r.deadlock->cycle.empty() ? r.deadlock->blocked : r.deadlock->cycle;
-    t += r.deadlock->cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
-    for (const auto& line : lines) t += "    " + line + "\n";
+    t += deadlock_text(*r.deadlock);
   } else if (!r.stuck.empty()) {
     t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress (or max_cycles was reached):\n";
     for (std::size_t i = 0; i < r.stuck.size() && i < 16; ++i) t += "    " + r.stuck[i] + "\n";
@@ -150,24 +132,47 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
 
 }  // namespace
 
-RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path) {
+std::vector<std::string> collective_run_problems(const Params& params) {
+  std::vector<std::string> problems;
+  if (params.has("traffic"))
+    problems.push_back("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic traffic); "
+                       "set only one");
   for (const auto& [key, value] : params.values())
-    if (synthetic_only_key(key))
-      throw ConfigError("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
-                        "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
-  std::vector<std::string> algorithms{params.text("algorithm", "a2a-optimal")};
-  for (const auto& name : compare_list(params)) algorithms.push_back(name);
+    if (key != "traffic" && synthetic_only_key(key))
+      problems.push_back("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
+                         "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
+  for (auto& p : algorithm_key_problems(params, true)) problems.push_back(std::move(p));
+  return problems;
+}
 
-  RunOutcome out;
-  std::vector<systemc::CollectiveResult> results;
-  systemc::RouterConfig rc;
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path) {
+  throw_problems(collective_run_problems(params));
+  std::vector<std::string> algorithms{params.text("algorithm", collectives::algorithm_key().default_text())};
+  for (const auto& name : systemc::compare_list(params.text("compare", ""))) algorithms.push_back(name);
+
+  // Plan every run before any is simulated: a scenario one of them cannot
+  // run is refused at once, with every problem.
+  std::vector<systemc::CollectiveScenario> scenarios;
+  std::vector<systemc::CollectivePlan> plans;
+  std::vector<std::string> problems;
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
     Params p = params;
     p.set("algorithm", algorithms[i]);
-    systemc::CollectiveScenario s = systemc::collective_from(p);
-    if (i == 0) s.vcd_path = vcd_path;
-    rc = s.router;
-    results.push_back(systemc::run_collective(s));
+    scenarios.push_back(systemc::collective_from(p));
+    if (i == 0) scenarios.back().vcd_path = vcd_path;
+    try {
+      plans.push_back(systemc::plan_collective(scenarios.back()));
+    } catch (const ConfigError& e) {
+      problems.push_back(algorithms.size() > 1 ? algorithms[i] + ": " + e.what() : e.what());
+    }
+  }
+  throw_problems(problems);
+
+  RunOutcome out;
+  std::vector<systemc::CollectiveResult> results;
+  const systemc::RouterConfig rc = scenarios.front().router;
+  for (std::size_t i = 0; i < algorithms.size(); ++i) {
+    results.push_back(systemc::run_collective(scenarios[i], plans[i]));
     const auto& r = results.back();
     if (!r.data_check && !r.deadlocked() && out.exit_status == 0) out.exit_status = 1;
     if (r.deadlocked() || !r.completed) out.exit_status = 3;

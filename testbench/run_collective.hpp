@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "collectives/params.hpp"
 #include "testbench/run.hpp"
@@ -16,6 +17,10 @@ namespace collnet::cli {
 /// Whether `key` is read only by synthetic-traffic runs (it selects the
 /// synthetic default scenario, and a collective scenario rejects it).
 bool synthetic_only_key(const std::string& key);
+
+/// Every problem of a collective run's keys (synthetic-only keys, the
+/// algorithm's and the compared algorithms' keys, the models' keys).
+std::vector<std::string> collective_run_problems(const Params& params);
 
 /// `vcd_path` empty: no waveform (a waveform is written for the first
 /// algorithm only).

@@ -1,6 +1,6 @@
 // Verilator bench of the packet pacer: rtl/packet_pacer.sv (Verilated), the
 // HLS class hls/packet_pacer.hpp and the reference timing model
-// collectives/pacer_timing.hpp, side by side.
+// collectives/algorithms/pacer_timing.hpp, side by side.
 //
 // Every cycle the RTL and the HLS class get the same inputs and must drive
 // the same outputs (in_ready, out_valid, out_data, out_last). At the end of a
@@ -25,7 +25,7 @@
 #include <Vpacket_pacer.h>
 
 #include "collectives/algorithm.hpp"
-#include "collectives/pacer_timing.hpp"
+#include "collectives/algorithms/pacer_timing.hpp"
 #include "hls/packet_pacer.hpp"
 #include "testbench/verilator/bench_main.hpp"
 #include "topology/topology.hpp"

@@ -1,6 +1,6 @@
 // Verilator bench of the A2AT schedule engine: rtl/schedule_engine_a2at.sv
 // (Verilated), the HLS class hls/schedule_engine_a2at.hpp and the software
-// reference programs of a2a-optimal (collectives/a2a_optimal.cpp), side by
+// reference programs of a2a-optimal (collectives/algorithms/a2a_optimal.cpp), side by
 // side (engine_harness.hpp: RTL = HLS every cycle).
 //
 // For every node of every 2-D torus and mesh up to 8x8, with and without
@@ -20,7 +20,7 @@
 
 #include <Vschedule_engine_a2at.h>
 
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
 #include "hls/schedule_engine_a2at.hpp"
 #include "testbench/verilator/engine_harness.hpp"

@@ -1,6 +1,6 @@
 // Verilator bench of the a2a schedule engine: rtl/schedule_engine_a2a.sv
 // (Verilated), the HLS class hls/schedule_engine_a2a.hpp and the software
-// reference programs (collectives/a2a_baselines.cpp), side by side
+// reference programs (collectives/algorithms/a2a_baselines.cpp), side by side
 // (engine_harness.hpp: RTL = HLS every cycle).
 //
 // For every node of every size below, both models are loaded through their

@@ -1,6 +1,6 @@
 // Verilator bench of the hd-allreduce schedule engine: rtl/schedule_engine_hd.sv
 // (Verilated), the HLS class hls/schedule_engine_hd.hpp and the software
-// reference programs (collectives/hd_allreduce.cpp build_hd_allreduce), side
+// reference programs (collectives/algorithms/hd_allreduce.cpp build_hd_allreduce), side
 // by side (engine_harness.hpp: RTL = HLS every cycle).
 //
 // For every endpoint of the boards 2x2x2x2, 4x1x1x1, 4x2x4x2, 4x4x4x4 (and
@@ -22,7 +22,7 @@
 
 #include <Vschedule_engine_hd.h>
 
-#include "collectives/hd_allreduce.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_hd.hpp"
 #include "testbench/verilator/engine_harness.hpp"

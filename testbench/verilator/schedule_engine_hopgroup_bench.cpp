@@ -1,7 +1,7 @@
 // Verilator bench of the document-000 schedule engine:
 // rtl/schedule_engine_hopgroup.sv (Verilated), the HLS class
 // hls/schedule_engine_hopgroup.hpp and the software reference programs of
-// a2a-hopgroup and a2a-hopgroup-direct (collectives/a2a_hopgroup.cpp), side by
+// a2a-hopgroup and a2a-hopgroup-direct (collectives/algorithms/a2a_hopgroup.cpp), side by
 // side (engine_harness.hpp: RTL = HLS every cycle).
 //
 // For every node of every 2-D torus and mesh up to 8x8 and every 3-D torus

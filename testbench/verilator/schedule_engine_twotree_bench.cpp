@@ -1,6 +1,6 @@
 // Verilator bench of the two-tree schedule engine: rtl/schedule_engine_twotree.sv
 // (Verilated), the HLS class hls/schedule_engine_twotree.hpp and the
-// software reference programs (collectives/tree_pipeline.cpp, as the
+// software reference programs (collectives/algorithms/tree_pipeline.cpp, as the
 // registered twotree-hier, twotree-flat and tree-single build them), side by
 // side (engine_harness.hpp: RTL = HLS every cycle).
 //

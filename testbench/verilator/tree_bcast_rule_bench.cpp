@@ -1,6 +1,6 @@
 // Verilator bench of the tree-bcast forwarding rule: rtl/tree_bcast_rule.sv
 // (Verilated), the HLS class hls/tree_bcast_rule.hpp and the software
-// reference tree_bcast_targets (collectives/tree_bcast.cpp), side by side.
+// reference tree_bcast_targets (collectives/algorithms/tree_bcast.cpp), side by side.
 //
 // For every node of random trees up to 64 nodes, every physical root, the
 // node's links on random ports, the logical-root request and a request from
@@ -22,7 +22,7 @@
 
 #include <Vtree_bcast_rule.h>
 
-#include "collectives/tree_bcast.hpp"
+#include "collectives/algorithms/tree_bcast.hpp"
 #include "hls/tree_bcast_rule.hpp"
 #include "testbench/verilator/bench_main.hpp"
 #include "topology/tree.hpp"

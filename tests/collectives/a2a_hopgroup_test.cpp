@@ -2,7 +2,7 @@
 // a2a-hopgroup that need no cycle timing. The expectations come from the spec
 // (the phase sequence, the invariant, the link loads, the barrier counts),
 // from closed forms, or from a second, label-level model of the programs.
-#include "collectives/a2a_hopgroup.hpp"
+#include "collectives/algorithms/a2a_hopgroup.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -16,7 +16,7 @@
 #include <tuple>
 #include <vector>
 
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
 #include "topology/grid.hpp"

@@ -1,6 +1,6 @@
 // a2a-optimal (A2AT, document 001): every fact of spec a2a-optimal that needs
 // no cycle timing, checked against the spec's own numbers and closed forms.
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // operator and dimension order, bit-identical floats, plane and link
 // separation, held sizes and byte counts for 4^4, the 1.5 L baseline, and
 // the effect of doubling the number of aggregation units.
-#include "collectives/hd_allreduce.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

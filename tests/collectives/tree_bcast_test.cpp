@@ -1,6 +1,6 @@
 // tree-bcast (spec tree-broadcast, document 003): the forwarding rule, the
 // worked trace, and facts 1-4 on random trees for every kind of logical root.
-#include "collectives/tree_bcast.hpp"
+#include "collectives/algorithms/tree_bcast.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

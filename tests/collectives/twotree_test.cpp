@@ -15,9 +15,9 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
-#include "collectives/twotree.hpp"
-#include "collectives/spine_choice.hpp"
-#include "collectives/twotree_hier.hpp"
+#include "collectives/algorithms/twotree.hpp"
+#include "collectives/algorithms/spine_choice.hpp"
+#include "collectives/algorithms/twotree_hier.hpp"
 #include "topology/leafspine.hpp"
 
 using namespace collnet;

@@ -42,7 +42,7 @@ std::vector<DescriptorWord> run_engine(const std::vector<driver::EngineWrite>& w
 std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topology::Topology& topo,
                                        const Params& params, topology::EndpointId node) {
   const auto writes = driver::engine_writes(algorithm, topo, params, node);
-  switch (*driver::engine_for_algorithm(algorithm)) {
+  switch (*collectives::find_algorithm(algorithm).engine) {
     case driver::EngineKind::a2a: return run_engine<hls::A2aScheduleEngine, hls::A2aEngineInputs>(writes);
     case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine, hls::A2atEngineInputs>(writes);
     case driver::EngineKind::hopgroup:

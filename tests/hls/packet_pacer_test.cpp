@@ -1,5 +1,5 @@
 // The HLS packet pacer against closed forms from the spec and against the
-// independent reference timing model (collectives/pacer_timing.hpp).
+// independent reference timing model (collectives/algorithms/pacer_timing.hpp).
 #include "hls/packet_pacer.hpp"
 
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "collectives/pacer_timing.hpp"
+#include "collectives/algorithms/pacer_timing.hpp"
 
 using collnet::collectives::PacedPacket;
 using collnet::collectives::pacer_flit_cycles;

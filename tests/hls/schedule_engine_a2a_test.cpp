@@ -1,5 +1,5 @@
 // The HLS schedule engine for a2a-spread and a2a-nd against the software
-// reference programs (collectives/a2a_baselines.cpp): word for word, for every
+// reference programs (collectives/algorithms/a2a_baselines.cpp): word for word, for every
 // node of every 2-D size up to 8x8, with and without back-pressure; and its
 // documented timing (init cycles, initiation interval 1).
 #include "hls/schedule_engine_a2a.hpp"

@@ -1,5 +1,5 @@
 // The HLS schedule engine for a2a-optimal (A2AT) against the software
-// reference programs (collectives/a2a_optimal.cpp): word for word, for every
+// reference programs (collectives/algorithms/a2a_optimal.cpp): word for word, for every
 // node of every 2-D torus and mesh up to 8x8, every nct 1..4 and both group
 // orders, with and without back-pressure; and its documented timing.
 #include "hls/schedule_engine_a2at.hpp"
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
 

@@ -1,6 +1,6 @@
 // The HLS schedule engine for hd-allreduce and hd-allreduce-conventional
 // (hls/schedule_engine_hd.hpp) against the software reference programs
-// (collectives/hd_allreduce.cpp build_hd_allreduce): word for word
+// (collectives/algorithms/hd_allreduce.cpp build_hd_allreduce): word for word
 // (Descriptor::pack()), for every endpoint of the boards 2x2x2x2, 4x1x1x1,
 // 4x2x4x2, 4x4x4x4 (and small extra shapes), both variants, both dimension
 // orders, every op, both dtypes, A = 1, 2, 4; with a stalled consumer; and
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/hd_allreduce.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
 #include "topology/boards.hpp"
 
 using collnet::DataType;

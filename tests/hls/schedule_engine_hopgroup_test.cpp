@@ -1,5 +1,5 @@
 // The HLS schedule engine for a2a-hopgroup and a2a-hopgroup-direct against
-// the software reference programs (collectives/a2a_hopgroup.cpp): word for
+// the software reference programs (collectives/algorithms/a2a_hopgroup.cpp): word for
 // word, for every node of every 2-D torus and mesh up to 8x8 and every 3-D
 // torus and mesh up to 4x4x4, over the options that change the program
 // (hop order, directions, mode3d, pacing, gap_slack, barriers, message

@@ -1,6 +1,6 @@
 // The HLS schedule engine for twotree-hier, twotree-flat and tree-single
 // (hls/schedule_engine_twotree.hpp) against the software reference programs
-// (collectives/tree_pipeline.cpp tree_schedule, the same as the registered
+// (collectives/algorithms/tree_pipeline.cpp tree_schedule, the same as the registered
 // algorithms build): word for word (Descriptor::pack()) on every endpoint of
 // leafspine:p=6 and p=8 for several P, B, L, every collective. The engine is
 // loaded from the procedure tables (tables 174-177, twotree_tables.hpp) plus

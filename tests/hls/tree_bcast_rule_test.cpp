@@ -1,5 +1,5 @@
 // The tree-bcast forwarding rule block (hls/tree_bcast_rule.hpp) against the
-// software reference `tree_bcast_targets` (collectives/tree_bcast.cpp): on
+// software reference `tree_bcast_targets` (collectives/algorithms/tree_bcast.cpp): on
 // every node of random trees up to 64 nodes, for every physical root, every
 // arrival port and the logical-root case, with the node's links placed on
 // random ports; and a whole broadcast driven by the block from every logical
@@ -16,7 +16,7 @@
 #include <set>
 #include <vector>
 
-#include "collectives/tree_bcast.hpp"
+#include "collectives/algorithms/tree_bcast.hpp"
 #include "topology/tree.hpp"
 
 using collnet::topology::EndpointId;

@@ -13,7 +13,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/params.hpp"
-#include "collectives/tree_pipeline.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_twotree.hpp"
 #include "topology/topology.hpp"

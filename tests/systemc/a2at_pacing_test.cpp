@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/a2a_optimal.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
 #include "systemc/collective_run.hpp"
 #include "topology/grid.hpp"

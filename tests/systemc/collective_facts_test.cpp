@@ -13,9 +13,9 @@
 #include <tuple>
 #include <vector>
 
-#include "collectives/a2a_common.hpp"
+#include "collectives/algorithms/a2a_common.hpp"
 #include "collectives/algorithm.hpp"
-#include "collectives/pacer_timing.hpp"
+#include "collectives/algorithms/pacer_timing.hpp"
 #include "systemc/collective_run.hpp"
 #include "topology/grid.hpp"
 
@@ -337,7 +337,7 @@ TEST(A2atCycleModel, GroupBarriersAlignTheGroups) {
 
 // The NIC passes every flit through hls::PacketPacer; on an idle network its
 // flits must leave exactly when the pacer's independent reference timing
-// (collectives/pacer_timing.hpp) says, plus the injection link and the first
+// (collectives/algorithms/pacer_timing.hpp) says, plus the injection link and the first
 // router: depart = out + nic_latency (1) + router_delay.
 TEST(NicPacing, FlitsLeaveWhenTheReferencePacerSays) {
   for (const int packet_flits : {3, 4}) {

@@ -13,7 +13,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/static_check.hpp"
-#include "collectives/tree_collective.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 #include "systemc/collective_run.hpp"
 #include "topology/topology.hpp"
 

@@ -1,0 +1,145 @@
+#include "collectives/algorithms/tree_bcast.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <stdexcept>
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "collectives/algorithms/a2a_common.hpp"
+
+namespace collnet::collectives {
+
+using topology::kNone;
+using topology::Tree;
+
+std::vector<EndpointId> tree_bcast_targets(EndpointId parent, std::span<const EndpointId> children,
+                                           EndpointId from) {
+  std::vector<EndpointId> out;
+  auto children_except = [&](EndpointId skip) {
+    for (EndpointId c : children)
+      if (c != skip) out.push_back(c);
+  };
+  if (from == kNone) {
+    // spec tree-broadcast: the logical root sends to every tree neighbour,
+    // its parent and all its children.
+    if (parent != kNone) out.push_back(parent);
+    children_except(kNone);
+  } else if (parent == kNone) {
+    // The physical root: to its children except the one it came from.
+    children_except(from);
+  } else if (from == parent) {
+    // From the parent: down to all children (nothing at a leaf).
+    children_except(kNone);
+  } else {
+    // From a child: up to the parent and to the other children, at once.
+    out.push_back(parent);
+    children_except(from);
+  }
+  return out;
+}
+
+std::vector<EndpointId> tree_bcast_targets(const Tree& tree, EndpointId node, EndpointId from) {
+  return tree_bcast_targets(tree.parent(node), tree.children(node), from);
+}
+
+EndpointId default_logical_root(const Tree& tree) {
+  for (EndpointId v = 0; v < tree.size(); ++v)
+    if (tree.is_leaf(v) && v != tree.physical_root()) return v;
+  return tree.physical_root();
+}
+
+Schedule build_tree_bcast(const Tree& tree, EndpointId physical_root, EndpointId logical_root,
+                          std::uint32_t message_words) {
+  const std::int32_t n = tree.size();
+  if (physical_root < 0 || physical_root >= n)
+    throw ConfigError(fmt::format("key 'root': node {} is not in the tree; accepted values: 0..{}", physical_root,
+                                  n - 1));
+  if (logical_root < 0 || logical_root >= n)
+    throw ConfigError(fmt::format("key 'logical_root': node {} is not in the tree; accepted values: 0..{}",
+                                  logical_root, n - 1));
+  // The rule reads parent and children by the physical root: re-root the
+  // shape when the scenario names another physical root than the topology's.
+  std::unique_ptr<Tree> rerooted;
+  if (physical_root != tree.physical_root())
+    rerooted = std::make_unique<Tree>(tree.parents_rooted_at(physical_root), kNone);
+  const Tree& view = rerooted ? *rerooted : tree;
+
+  Schedule s;
+  s.algorithm = "tree-bcast";
+  s.programs.assign(static_cast<std::size_t>(n), {});
+  s.memory_words = message_words;
+  // Apply the rule hop by hop from the logical root, exactly as the nodes
+  // would on receipt; each receipt becomes WAIT + the rule's SENDs.
+  struct Receipt {
+    EndpointId node, from;
+    std::uint32_t distance;
+  };
+  std::deque<Receipt> pending{{logical_root, kNone, 0}};
+  std::int64_t events = 0;
+  while (!pending.empty()) {
+    const Receipt r = pending.front();
+    pending.pop_front();
+    if (++events > 2LL * n) throw std::logic_error("tree-bcast: the forwarding rule does not terminate");
+    Program& p = s.programs[static_cast<std::size_t>(r.node)];
+    if (r.from != kNone) p.push_back(Descriptor::wait(r.distance - 1, 1));
+    for (EndpointId t : tree_bcast_targets(view, r.node, r.from)) {
+      p.push_back(Descriptor::send(static_cast<std::uint32_t>(t), 0, 0, message_words, r.distance));
+      pending.push_back({t, r.node, r.distance + 1});
+    }
+  }
+  for (auto& p : s.programs) p.push_back(Descriptor::end());
+
+  // Store and forward of whole messages: no node can forward before it has
+  // the whole message, so completion >= eccentricity x message length.
+  s.lower_bound = static_cast<std::int64_t>(view.eccentricity(logical_root)) * message_words;
+  s.initial = [logical_root](EndpointId e, std::uint32_t address) -> Word {
+    return e == logical_root ? payload_word(static_cast<std::uint64_t>(logical_root),
+                                            static_cast<std::uint64_t>(logical_root), address)
+                             : 0;
+  };
+  s.expected = [logical_root, message_words](EndpointId) {
+    Region r;
+    for (std::uint32_t i = 0; i < message_words; ++i)
+      r.words.push_back(
+          payload_word(static_cast<std::uint64_t>(logical_root), static_cast<std::uint64_t>(logical_root), i));
+    return std::vector<Region>{std::move(r)};
+  };
+  return s;
+}
+
+Algorithm make_tree_bcast() {
+  Algorithm a;
+  a.name = "tree-bcast";
+  a.document = "003";
+  a.description = "broadcast from a logical root on a tree whose physical root differs (forwarding rule on receipt)";
+  a.topologies = "tree:parents=..., tree:kary=K,n=N, tree:random=N";
+  static const Key root_key = Key::integer("root", "physical root of the tree: parent, child and leaf are defined by it",
+                                       0, 0, std::numeric_limits<std::int32_t>::max())
+                              .default_from("the topology's root (parent -1, or root=R of the form)")
+                              .accepting("0..N-1 (node number)");
+  static const Key logical_root_key = Key::integer("logical_root", "node that broadcasts the message (spec tree-broadcast)",
+                                               0, 0, std::numeric_limits<std::int32_t>::max())
+                                      .default_from("the lowest-numbered leaf other than the physical root")
+                                      .accepting("0..N-1 (node number)");
+  a.keys = {root_key, logical_root_key};
+  a.build = [](const topology::Topology& topo, const Params& params) {
+    const auto* tree = dynamic_cast<const Tree*>(&topo);
+    if (tree == nullptr)
+      throw ConfigError(fmt::format("key 'topology': algorithm 'tree-bcast' runs on a tree (tree:parents=..., "
+                                    "tree:kary=K,n=N, tree:random=N), not on '{}'",
+                                    topo.name()));
+    const std::int32_t n = tree->size();
+    const auto root = static_cast<EndpointId>(root_key.integer(params, tree->physical_root(), 0, n - 1));
+    EndpointId fallback = default_logical_root(*tree);
+    if (root != tree->physical_root()) fallback = default_logical_root(Tree(tree->parents_rooted_at(root)));
+    const auto logical = static_cast<EndpointId>(logical_root_key.integer(params, fallback, 0, n - 1));
+    return build_tree_bcast(*tree, root, logical, message_words(params, 1));
+  };
+  return a;
+}
+
+}  // namespace collnet::collectives

@@ -1,0 +1,133 @@
+// The registry entries and their key declarations (collectives/algorithm.hpp,
+// keys.hpp). Independent expectations: an algorithm built with every key
+// set to the default its declaration documents emits exactly the programs
+// it emits with no key set (the documented default is the one the code
+// uses); a value outside the declared range is refused naming the key and
+// listing the accepted values; the entries that name an engine can produce
+// its loader values.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "collectives/algorithm.hpp"
+#include "topology/topology.hpp"
+
+using namespace collnet;
+using namespace collnet::collectives;
+using ::testing::HasSubstr;
+
+namespace {
+
+/// A topology each algorithm runs on.
+std::string topology_for(const Algorithm& a) {
+  if (a.name == "tree-bcast") return "tree:kary=2,n=7";
+  if (a.name.rfind("hd-", 0) == 0) return "boards:2x2x1x1";
+  if (a.name == "twotree-hier") return "leafspine:p=6";
+  return "torus:4x4";
+}
+
+std::vector<std::vector<DescriptorWord>> words(const Schedule& s) {
+  std::vector<std::vector<DescriptorWord>> w;
+  for (const auto& p : s.programs) {
+    w.emplace_back();
+    for (const auto& d : p) w.back().push_back(d.pack());
+  }
+  return w;
+}
+
+/// The value a declaration documents as its default, when it is a value
+/// (not a rule such as "2 on a mesh, 4 on a torus").
+bool literal_default(const Key& k) {
+  switch (k.type()) {
+    case Key::Type::integer: return k.default_value.find_first_not_of("-0123456789") == std::string::npos;
+    case Key::Type::boolean: return true;
+    case Key::Type::choice: {
+      const auto& v = k.accepted_values();
+      return std::find(v.begin(), v.end(), k.default_value) != v.end();
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
+TEST(Registry, DeclaredDefaultsAreTheDefaultsTheBuildersUse) {
+  int total = 0;
+  for (const auto& a : algorithms()) {
+    const auto topo = topology::make_topology(topology_for(a));
+    Params with_defaults{{"message_flits", message_flits_key().default_value}};
+    int set = 0;
+    for (const Key& k : a.keys)
+      if (literal_default(k)) {
+        with_defaults.set(k.name, k.default_value);
+        ++set;
+      }
+    total += set;
+    EXPECT_EQ(words(a.build(*topo, Params{})), words(a.build(*topo, with_defaults))) << a.name;
+  }
+  EXPECT_GE(total, 25);  // all but the scenario-dependent defaults (nct, root, elements of hd, ...)
+}
+
+TEST(Registry, EveryKeyIsDeclaredOncePerAlgorithmAndDocumented) {
+  std::set<std::string> common;
+  for (const Key& k : common_keys()) common.insert(k.name);
+  for (const auto& a : algorithms()) {
+    std::set<std::string> names;
+    for (const Key& k : a.keys) {
+      EXPECT_TRUE(names.insert(k.name).second) << a.name << " declares " << k.name << " twice";
+      EXPECT_EQ(common.count(k.name), 0u) << a.name << " redeclares the common key " << k.name;
+      EXPECT_FALSE(k.meaning.empty()) << k.name;
+      EXPECT_FALSE(k.default_value.empty()) << k.name;
+      EXPECT_FALSE(k.accepted.empty()) << k.name;
+    }
+  }
+}
+
+TEST(Registry, BadValuesAreRefusedNamingTheKeyAndTheAcceptedValues) {
+  EXPECT_EQ(message_flits_key().problem(Params{{"message_flits", "16"}}), "");
+  EXPECT_EQ(message_flits_key().problem(Params{}), "");
+  EXPECT_THAT(message_flits_key().problem(Params{{"message_flits", "0"}}),
+              HasSubstr("key 'message_flits': expected an integer from 1 to 65536"));
+  EXPECT_THAT(controllers_key().problem(Params{{"controllers", "9"}}), HasSubstr("from 1 to 8"));
+  EXPECT_THAT(dispatch_key().problem(Params{{"dispatch", "any"}}),
+              HasSubstr("accepted values: auto, named, next-idle"));
+  EXPECT_THAT(topology_key().problem(Params{{"topology", "ring:4"}}), HasSubstr("key 'topology'"));
+  EXPECT_THAT(algorithm_key().problem(Params{{"algorithm", "a2a"}}), HasSubstr("a2a-optimal"));
+  for (const auto& a : algorithms())
+    for (const Key& k : a.keys) {
+      const std::string p = k.problem(Params{{k.name, "not-a-value"}});
+      if (k.type() == Key::Type::text) continue;
+      EXPECT_THAT(p, HasSubstr("key '" + k.name + "'")) << a.name;
+    }
+  EXPECT_THROW((void)find_algorithm("none", "compare"), ConfigError);
+  try {
+    (void)find_algorithm("none", "compare");
+  } catch (const ConfigError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("key 'compare'"));
+  }
+}
+
+TEST(Registry, EngineEntriesReadTheirLoaderValues) {
+  std::set<EngineKind> engines;
+  for (const auto& a : algorithms()) {
+    EXPECT_EQ(a.engine.has_value(), static_cast<bool>(a.engine_params)) << a.name;
+    if (!a.engine) continue;
+    engines.insert(*a.engine);
+    const auto topo = topology::make_topology(topology_for(a));
+    const EngineParams p = a.engine_params(*topo, Params{});
+    // The variant alternative matches the engine (same order as EngineKind).
+    EXPECT_EQ(p.index(), static_cast<std::size_t>(*a.engine)) << a.name;
+  }
+  EXPECT_EQ(engines.size(), 5u);  // every engine runs some algorithm
+  // The document-001 algorithms dispatch to the next idle controller
+  // (spec a2a-optimal: "an idle controller takes the next queued send").
+  for (const char* name : {"a2a-optimal", "a2a-spread", "a2a-nd"})
+    EXPECT_EQ(find_algorithm(name).nic.dispatch, Dispatch::next_idle) << name;
+  EXPECT_EQ(find_algorithm("a2a-hopgroup").nic.dispatch, Dispatch::named);
+  // a2a-nd and a2a-spread share an engine and differ in one loader value.
+  const auto topo = topology::make_topology("torus:4x4");
+  EXPECT_TRUE(std::get<A2aEngineParams>(find_algorithm("a2a-nd").engine_params(*topo, Params{})).nd);
+  EXPECT_FALSE(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{})).nd);
+  EXPECT_EQ(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{{"nct", "3"}})).nct, 3);
+}
