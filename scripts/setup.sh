@@ -9,7 +9,8 @@ packages=(
   libsystemc-dev verilator gtkwave yosys nextpnr-ice40 fpga-icestorm
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-  python3 python3-matplotlib
+  python3 python3-matplotlib python3-yaml
+  slurm-wlm munge
 )
 
 missing=()

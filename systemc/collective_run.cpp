@@ -284,9 +284,15 @@ struct Timing {
 };
 
 /// The run ends by sc_stop(): every node finished, the watchdog or the
-/// monitor fired, or an error; or at max_cycles.
-Cycle run(Elaboration& m, Cycle max_cycles) {
-  run_for(max_cycles);
+/// monitor fired, or an error; or at max_cycles. With a progress callback
+/// the kernel runs in slices and reports between them.
+Cycle run(Elaboration& m, const CollectiveScenario& s) {
+  if (s.progress)
+    run_for(s.max_cycles, progress_slice(m.network.router_count()), [&] {
+      s.progress({Clocked::now(), m.book.delivered_messages, m.network.router_count()});
+    });
+  else
+    run_for(s.max_cycles);
   const Cycle end = Clocked::now();
   if (m.tracer) m.tracer->finish(end);
   if (!m.book.error.empty()) {
@@ -406,7 +412,7 @@ CollectiveResult run_collective(const CollectiveScenario& s, const CollectivePla
   Elaboration m(s, p);
   const auto t1 = std::chrono::steady_clock::now();
   Timing t;
-  t.end = run(m, s.max_cycles);
+  t.end = run(m, s);
   const auto t2 = std::chrono::steady_clock::now();
   t.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
   t.sim_seconds = std::chrono::duration<double>(t2 - t1).count();

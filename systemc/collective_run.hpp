@@ -42,6 +42,7 @@
 #include "systemc/descriptor_source.hpp"
 #include "systemc/nic.hpp"
 #include "systemc/router_config.hpp"
+#include "systemc/run_progress.hpp"
 #include "systemc/watchdog.hpp"
 
 namespace collnet::systemc {
@@ -58,6 +59,7 @@ struct CollectiveScenario {
   Cycle watchdog_cycles = 1000;
   Cycle max_cycles = 100000000;  // the run stops here unfinished (reported like a deadlock)
   std::string vcd_path;    // empty: no waveform
+  RunProgressFn progress;  // empty: none (systemc/run_progress.hpp)
   Cycle vcd_flow_window = 100;
   /// Tests: replaces the algorithm's schedule (algorithm then only names it).
   std::function<collectives::Schedule(const topology::Topology&)> custom_schedule;

@@ -2,6 +2,7 @@
 
 #include "systemc/clocked.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace collnet::systemc {
@@ -34,6 +35,16 @@ KernelSession::~KernelSession() {
 
 void run_for(std::uint64_t cycles) {
   sc_core::sc_start(sc_core::sc_time::from_value(cycles * Clocked::ticks_per_cycle()));
+}
+
+void run_for(std::uint64_t cycles, std::uint64_t slice, const std::function<void()>& between) {
+  for (std::uint64_t done = 0; done < cycles;) {
+    const std::uint64_t step = std::min(slice, cycles - done);
+    run_for(step);
+    done += step;
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_end_of_simulation_invoked()) return;
+    between();
+  }
 }
 
 }  // namespace collnet::systemc

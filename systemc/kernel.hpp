@@ -6,6 +6,7 @@
 // them before it.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include <systemc>
@@ -28,5 +29,9 @@ class KernelSession {
 
 /// Runs the kernel through cycles [now, now + cycles) or until sc_stop().
 void run_for(std::uint64_t cycles);
+
+/// The same run in slices of `slice` cycles, calling `between` after each
+/// slice that did not end the run (progress display; same simulation).
+void run_for(std::uint64_t cycles, std::uint64_t slice, const std::function<void()>& between);
 
 }  // namespace collnet::systemc

@@ -100,6 +100,7 @@ void Nic::arrived(std::uint32_t tag) { ++arrivals_[tag]; }
 void Nic::message_done(std::uint32_t id, Cycle now) {
   const Message& m = book_.messages[id];
   ++book_.progress;
+  ++book_.delivered_messages;
   arrived(m.tag);
   Nic& source = *book_.nics[static_cast<std::size_t>(m.source)];
   if (&source == this) {

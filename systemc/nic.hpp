@@ -111,6 +111,7 @@ struct CollectiveBook {
   std::uint64_t progress = 0;   // bumped by every state change of any NIC
   // statistics
   std::uint64_t network_messages = 0;
+  std::uint64_t delivered_messages = 0;  // network messages and local copies done (progress display)
   std::uint64_t local_copies = 0;
   std::uint64_t packets = 0;
   std::uint64_t flits = 0;       // payload flits injected

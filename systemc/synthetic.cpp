@@ -145,7 +145,11 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   }
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
-  run_for(limit);
+  if (s.progress)
+    run_for(limit, progress_slice(network.router_count()),
+            [&] { s.progress({Clocked::now(), stats.received, network.router_count()}); });
+  else
+    run_for(limit);
   const double cpu2 = cpu_seconds();
   const auto t2 = std::chrono::steady_clock::now();
   if (tracer) tracer->finish(Clocked::now());

@@ -21,6 +21,7 @@
 
 #include "collectives/params.hpp"
 #include "systemc/router_config.hpp"
+#include "systemc/run_progress.hpp"
 #include "systemc/traffic_endpoint.hpp"
 #include "systemc/traffic_pattern.hpp"
 #include "systemc/watchdog.hpp"
@@ -37,6 +38,7 @@ struct SyntheticScenario {
   Cycle drain_cycles = 50000;   // open loop: at most this long after the window
   Cycle watchdog_cycles = 1000;
   std::string vcd_path;         // empty: no waveform (and no tracing cost)
+  RunProgressFn progress;       // empty: none (systemc/run_progress.hpp)
   Cycle vcd_flow_window = 100;  // cycles a flow counts as sharing a link after its last flit
   /// The key `route_direction`: anything but minimal needs a mesh or torus.
   std::string route_direction = "minimal";

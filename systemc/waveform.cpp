@@ -1,5 +1,9 @@
 #include "systemc/waveform.hpp"
 
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
 #include <algorithm>
 #include <fstream>
 #include <map>
@@ -123,11 +127,11 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
 
   // GTKWave save file: one group per dimension and direction, one group per
   // link inside it, then the router occupancies.
-  std::ofstream save(save_file_path(path));
-  if (!save) throw ConfigError("--vcd: cannot write '" + save_file_path(path) + "'");
-  save << "[*] GTKWave save file written by collnet: links grouped by dimension and direction\n";
-  save << "[dumpfile] \"" << path << "\"\n[timestart] 0\n[size] 1400 900\n[signals_width] 320\n";
-  save << "[sst_width] 240\n[treeopen] network.\n";
+  save_path_ = save_file_path(path);
+  std::ostringstream save;
+  save_head_ = "[*] GTKWave save file written by collnet: links grouped by dimension and direction\n[dumpfile] \"" +
+               path + "\"\n[timestart] 0\n[size] 1400 900\n[pos] -1 -1\n";
+  save << "[signals_width] 320\n[sst_width] 240\n[treeopen] network.\n";
   for (const std::string& group : order) {
     save << "@800200\n-" << group_title(group) << "\n";
     for (int l : groups[group]) {
@@ -142,6 +146,8 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
   save << "@c00200\n-routers\n@24\n";
   for (const std::string& s : router_scope) save << "network.routers." << s << ".occupancy[31:0]\n";
   save << "@1401200\n-routers\n";
+  save_body_ = save.str();
+  write_save_file(std::nullopt);
 
   network.set_link_observer(this);
   network.set_router_observer(this);
@@ -257,6 +263,25 @@ Cycle WaveformTracer::evaluate(Cycle now) {
   return kNever;
 }
 
+double WaveformTracer::fit_zoom(Cycle end) {
+  // GTKWave shows zoombase^(-zoom) time units per pixel (zoombase 2).
+  const double per_pixel = static_cast<double>(std::max<Cycle>(end, 1)) / kWavePanePixels;
+  return -std::log2(per_pixel);
+}
+
+void WaveformTracer::write_save_file(std::optional<Cycle> end) {
+  std::ofstream save(save_path_);
+  if (!save) throw ConfigError("--vcd: cannot write '" + save_path_ + "'");
+  save << save_head_;
+  // The zoom that fits the whole run (0 .. end) into the wave pane; no markers.
+  if (end) {
+    save << "*" << std::fixed << std::setprecision(6) << fit_zoom(*end) << " -1";
+    for (int i = 0; i < 26; ++i) save << " -1";
+    save << "\n";
+  }
+  save << save_body_;
+}
+
 void WaveformTracer::finish(Cycle last) {
   if (finished_) return;
   finished_ = true;
@@ -264,6 +289,7 @@ void WaveformTracer::finish(Cycle last) {
   emit_time(last + 1);
   std::fclose(file_);
   file_ = nullptr;
+  write_save_file(last + 1);
 }
 
 }  // namespace collnet::systemc

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdio>
+#include <optional>
 #include <queue>
 #include <string>
 #include <vector>
@@ -40,6 +41,12 @@ class WaveformTracer final : public Clocked, public LinkObserver, public RouterO
 
   /// The save file written next to a VCD file.
   static std::string save_file_path(const std::string& vcd_path) { return vcd_path + ".gtkw"; }
+
+  /// Width in pixels of GTKWave's wave pane in the saved window (1400 wide,
+  /// less the signal and hierarchy panes and margins).
+  static constexpr double kWavePanePixels = 760;
+  /// The GTKWave zoom that shows cycles 0 .. end across the wave pane.
+  static double fit_zoom(Cycle end);
 
  protected:
   Cycle evaluate(Cycle now) override;
@@ -69,6 +76,7 @@ class WaveformTracer final : public Clocked, public LinkObserver, public RouterO
     std::uint32_t hops_value = 0;
   };
   void advance_to(Cycle last);
+  void write_save_file(std::optional<Cycle> end);
   void emit_time(Cycle t);
   void change_bit(const std::string& id, bool value);
   void change_vector(const std::string& id, std::uint32_t value);
@@ -87,6 +95,7 @@ class WaveformTracer final : public Clocked, public LinkObserver, public RouterO
   Cycle written_time_ = kNever;
   std::uint64_t next_id_ = 0;
   bool finished_ = false;
+  std::string save_path_, save_head_, save_body_;  // the GTKWave save file, rewritten with the zoom at the end
 };
 
 }  // namespace collnet::systemc

@@ -3,8 +3,14 @@
 //   list   topologies, algorithms and every scenario key
 //   run    cycle-accurate network (SystemC): a collective on the NICs or synthetic traffic
 //   bench  speed and memory of the cycle-accurate network
+//   sweep  many runs from a sweep file, locally or as a Slurm job array (testbench/sweep.hpp)
+//   plot   PNG plots and Markdown tables of sweep results (scripts/collnet_plot.py)
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -17,7 +23,9 @@
 #include "testbench/check.hpp"
 #include "testbench/key_tables.hpp"
 #include "testbench/run.hpp"
+#include "testbench/run_progress_display.hpp"
 #include "testbench/scenario.hpp"
+#include "testbench/sweep.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -48,6 +56,34 @@ void print_list() {
     fmt::print("  {:<18} default {:<12} accepted {}\n  {:<18} {}\n", k.name, k.default_value, k.accepted, "", k.meaning);
 }
 
+std::string self_executable(const char* argv0) {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) return std::string(buf, static_cast<std::size_t>(n));
+  return argv0;
+}
+
+/// `collnet plot`: the committed matplotlib script does the drawing.
+int run_plot(const std::vector<std::string>& args) {
+  const char* env = std::getenv("COLLNET_PLOT_SCRIPT");
+  const std::string script = env != nullptr && *env != '\0' ? env : COLLNET_PLOT_SCRIPT;
+  if (!std::ifstream(script))
+    throw ConfigError("plot: the plotting script '" + script + "' is missing (set COLLNET_PLOT_SCRIPT)");
+  // Debian's interpreter, where python3-matplotlib lives (not a python3 earlier on PATH).
+  const char* py_env = std::getenv("COLLNET_PYTHON");
+  const std::string python = py_env != nullptr && *py_env != '\0' ? py_env
+                             : ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3"
+                                                                       : "python3";
+  std::vector<std::string> argv{python, script};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> c;
+  for (auto& a : argv) c.push_back(a.data());
+  c.push_back(nullptr);
+  std::cout.flush();
+  ::execvp(python.c_str(), c.data());
+  throw std::runtime_error("plot: cannot run python3 (scripts/setup.sh installs python3-matplotlib)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,6 +109,14 @@ int main(int argc, char** argv) {
   run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
+  bool run_progress = false;
+  double progress_delay = 1.0;
+  run->add_flag("--progress", run_progress,
+                "show cycles, messages delivered and router-cycles/s on stderr while the run lasts (default: only when "
+                "stderr is a terminal)");
+  run->add_option("--progress-delay", progress_delay, "seconds before the progress display starts")
+      ->check(CLI::Range(0.0, 1e6))
+      ->group("");
 
   cli::BenchOptions bench_options;
   auto* bench = app.add_subcommand("bench", "speed and peak memory of the cycle-accurate network");
@@ -87,6 +131,34 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0001, 1.0));
   bench->add_option("--json", json_path, "write the machine-readable report to FILE");
 
+  cli::SweepOptions sweep_options;
+  auto* sweep = app.add_subcommand("sweep", "run every point of a sweep file (base scenario x axes), locally or on Slurm");
+  sweep->add_option("sweep_file", sweep_options.sweep_path, "sweep file: base (a scenario), axes, zip")->required();
+  sweep->add_option("--out", sweep_options.out, "results file, one JSON record per line (default: SWEEP.jsonl)");
+  sweep->add_option("--jobs,-j", sweep_options.jobs, "points run at once (default: the number of cores)")
+      ->check(CLI::Range(1, 4096));
+  sweep->add_option("--backend", sweep_options.backend, "local (child processes) or slurm (a job array)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sweep->add_flag("--dry-run", sweep_options.dry_run, "check every point and list them; run nothing");
+  sweep->add_flag("--retry-failed", sweep_options.retry_failed, "run the points recorded as failed again");
+  sweep->add_option("--timeout", sweep_options.timeout_seconds, "seconds a point may run before it is stopped (0: none)")
+      ->check(CLI::Range(0.0, 1e9));
+  sweep->add_option("--progress-every", sweep_options.progress_seconds,
+                    "seconds between progress lines when stderr is not a terminal")
+      ->check(CLI::Range(0.1, 86400.0));
+  sweep->add_option("--slurm-opts", sweep_options.slurm_opts, "options passed to sbatch, e.g. '--partition=big --time=1:00:00'");
+  sweep->add_flag("--no-wait", sweep_options.no_wait, "slurm: submit and return; --collect merges the results later");
+  sweep->add_flag("--collect", sweep_options.collect, "slurm: merge the results of submitted jobs into the results file");
+  sweep->add_option("--chunk-size", sweep_options.chunk_size, "slurm: points per array task (default: at most 100 tasks)")
+      ->check(CLI::Range(1, 1000000));
+  sweep->add_option("--task", sweep_options.task, "internal: run one array task's chunk file")->group("");
+
+  std::vector<std::string> plot_args;
+  auto* plot = app.add_subcommand("plot", "PNG plots (matplotlib) of sweep results or of one run's link utilization; "
+                                          "Markdown tables of sweep results");
+  plot->prefix_command();  // every argument goes to scripts/collnet_plot.py, which documents them (--help)
+  plot->allow_extras();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -94,6 +166,14 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*sweep) {
+      sweep_options.self = self_executable(argv[0]);
+      return cli::run_sweep(sweep_options);
+    }
+    if (*plot) {
+      plot_args = plot->remaining();
+      return run_plot(plot_args);
+    }
     if (*list) {
       if (markdown) std::cout << cli::key_tables_markdown();
       else print_list();
@@ -117,7 +197,9 @@ int main(int argc, char** argv) {
                                              : cli::output_path_problem("--vcd", vcd_path + ".gtkw")})
         if (!p.empty()) problems.push_back(p);
       cli::throw_problems(problems);
-      const auto outcome = cli::run_network(params, vcd_path);
+      cli::RunProgressDisplay display(run_progress, progress_delay);
+      const auto outcome = cli::run_network(params, vcd_path, display.callback());
+      display.finish();
       std::cout << outcome.text;
       write_json(json_path, outcome.json);
       return outcome.exit_status;

@@ -51,7 +51,10 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
   // With `algorithm`: that collective from the keys' own defaults; else with
   // a synthetic-traffic key: synthetic traffic; else the embedded default
   // collective (A2AT next to A2A), the keys given replacing its own.
-  const Params given = load_scenario(path, overrides, problems);
+  return complete_run_scenario(load_scenario(path, overrides, problems));
+}
+
+Params complete_run_scenario(const Params& given) {
   const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
   Params p = given.has("algorithm") ? Params{}
@@ -91,12 +94,13 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"vc_allocator_stage", rc.separate_vc_allocation ? "separate" : "combined"}};
 }
 
-RunOutcome run_network(const Params& params, const std::string& vcd_path) {
+RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
   throw_problems(run_problems(params));
-  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path);
+  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
+  s.progress = progress;
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
 
   RunOutcome out;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/params.hpp"
+#include "systemc/run_progress.hpp"
 
 namespace collnet::systemc {
 struct RouterConfig;
@@ -44,6 +45,9 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
 Params load_run_scenario(const std::string& path, const std::vector<std::string>& overrides,
                          std::vector<std::string>& problems);
 
+/// The rule above applied to keys already loaded (a sweep point).
+Params complete_run_scenario(const Params& given);
+
 /// Every problem of a run's scenario (collective or synthetic), each naming
 /// its key; checked before anything is built.
 std::vector<std::string> run_problems(const Params& params);
@@ -55,6 +59,7 @@ struct RunOutcome {
 };
 
 /// `vcd_path` empty: no waveform.
-RunOutcome run_network(const Params& params, const std::string& vcd_path);
+RunOutcome run_network(const Params& params, const std::string& vcd_path,
+                       const systemc::RunProgressFn& progress = {});
 
 }  // namespace collnet::cli

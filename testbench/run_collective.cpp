@@ -145,7 +145,8 @@ std::vector<std::string> collective_run_problems(const Params& params) {
   return problems;
 }
 
-RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path) {
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
+                                   const systemc::RunProgressFn& progress) {
   throw_problems(collective_run_problems(params));
   std::vector<std::string> algorithms{params.text("algorithm", collectives::algorithm_key().default_text())};
   for (const auto& name : systemc::compare_list(params.text("compare", ""))) algorithms.push_back(name);
@@ -160,6 +161,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     p.set("algorithm", algorithms[i]);
     scenarios.push_back(systemc::collective_from(p));
     if (i == 0) scenarios.back().vcd_path = vcd_path;
+    scenarios.back().progress = progress;
     try {
       plans.push_back(systemc::plan_collective(scenarios.back()));
     } catch (const ConfigError& e) {

@@ -24,6 +24,7 @@ std::vector<std::string> collective_run_problems(const Params& params);
 
 /// `vcd_path` empty: no waveform (a waveform is written for the first
 /// algorithm only).
-RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path);
+RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
+                                   const systemc::RunProgressFn& progress = {});
 
 }  // namespace collnet::cli

@@ -6,6 +6,8 @@
 // not change the simulation.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -170,8 +172,10 @@ TEST(Waveform, VcdIsWellFormedAndMatchesTheRun) {
   bool dumpfile = false;
   std::set<std::string> groups;
   int signals = 0;
+  double zoom = 1e9;
   while (std::getline(save, line)) {
     if (line == "[dumpfile] \"" + path + "\"") dumpfile = true;
+    if (line.rfind("*", 0) == 0) zoom = std::stod(line.substr(1));
     if (line.rfind("-", 0) == 0) groups.insert(line.substr(1));
     if (line.rfind("network.", 0) == 0) {
       std::string name = line.substr(0, line.find('['));
@@ -184,6 +188,18 @@ TEST(Waveform, VcdIsWellFormedAndMatchesTheRun) {
   EXPECT_EQ(groups.count("x-"), 1u);
   EXPECT_EQ(groups.count("r2:x+->r3"), 1u);
   EXPECT_EQ(signals, 10 * 4 + 6);
+  // It opens zoomed to fit the whole run: GTKWave shows 2^-zoom time units per
+  // pixel, so the wave pane spans the last time of the VCD, and not twice it.
+  std::uint64_t last_time = 0;
+  {
+    std::ifstream vcd(path);
+    for (std::string l; std::getline(vcd, l);)
+      if (l.rfind("#", 0) == 0) last_time = std::max<std::uint64_t>(last_time, std::stoull(l.substr(1)));
+  }
+  ASSERT_GT(last_time, 600u);
+  const double span = std::pow(2.0, -zoom) * WaveformTracer::kWavePanePixels;
+  EXPECT_GE(span, static_cast<double>(last_time) * 0.999) << zoom;
+  EXPECT_LT(span, 2.0 * static_cast<double>(last_time)) << zoom;
 
   // GTKWave's converter reads the file (when GTKWave is installed).
   if (std::system("command -v vcd2fst > /dev/null 2>&1") == 0) {

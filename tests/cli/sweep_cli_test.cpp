@@ -1,0 +1,334 @@
+// collnet sweep and collnet plot (issue 13): sweep expansion, validation of
+// every point before anything runs, failing points recorded, the JSONL
+// fields, resume after a killed sweep, and the default plots.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "testbench/sweep.hpp"
+#include "tests/cli/cli_runner.hpp"
+
+namespace collnet::test {
+namespace {
+
+using cli::parse_sweep_text;
+
+std::vector<nlohmann::json> read_lines(const fs::path& p) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(slurp(p));
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) lines.push_back(nlohmann::json::parse(l));
+  return lines;
+}
+
+std::string problem_of(const std::string& yaml) {
+  try {
+    parse_sweep_text(yaml, "test");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(SweepExpansion, ProductVariesTheLastAxisFastest) {
+  const auto s = parse_sweep_text(
+      "base: {topology: torus:4x4, algorithm: a2a-optimal}\n"
+      "axes:\n  message_flits: [16, 64]\n  nct: [1, 2, 4]\n",
+      "test");
+  ASSERT_EQ(s.points.size(), 6U);  // 2 x 3
+  const std::vector<std::pair<int, int>> expect{{16, 1}, {16, 2}, {16, 4}, {64, 1}, {64, 2}, {64, 4}};
+  std::set<std::string> hashes;
+  for (std::size_t i = 0; i < expect.size(); ++i) {
+    EXPECT_EQ(s.points[i].keys["message_flits"], expect[i].first);
+    EXPECT_EQ(s.points[i].keys["nct"], expect[i].second);
+    EXPECT_EQ(s.points[i].scenario.text("message_flits", ""), std::to_string(expect[i].first));
+    EXPECT_EQ(s.points[i].scenario.text("topology", ""), "torus:4x4");  // base kept
+    hashes.insert(s.points[i].hash);
+  }
+  EXPECT_EQ(hashes.size(), 6U);
+}
+
+TEST(SweepExpansion, ZipPairsTheAxes) {
+  const auto s = parse_sweep_text(
+      "base: {algorithm: a2a-optimal}\nzip: true\n"
+      "axes:\n  topology: [torus:4x4, mesh:4x4, torus:8x8]\n  nct: [4, 2, 4]\n",
+      "test");
+  ASSERT_EQ(s.points.size(), 3U);
+  EXPECT_EQ(s.points[1].scenario.text("topology", ""), "mesh:4x4");
+  EXPECT_EQ(s.points[1].scenario.text("nct", ""), "2");
+  EXPECT_NE(problem_of("zip: true\naxes:\n  topology: [torus:4x4, mesh:4x4]\n  nct: [1, 2, 4]\n").find(
+                "axis 'nct' has 3 values"),
+            std::string::npos);
+}
+
+TEST(SweepExpansion, RangesLinearAndGeometricWithoutBinaryNoise) {
+  const auto s = parse_sweep_text(
+      "base: {traffic: uniform}\naxes:\n  injection_rate: {from: 0.05, to: 0.5, step: 0.05}\n", "test");
+  ASSERT_EQ(s.points.size(), 10U);  // 0.05, 0.10, ..., 0.50: (0.5 - 0.05) / 0.05 + 1
+  EXPECT_EQ(s.points[2].scenario.text("injection_rate", ""), "0.15");
+  EXPECT_EQ(s.points[9].scenario.text("injection_rate", ""), "0.5");
+  EXPECT_DOUBLE_EQ(s.points[2].keys["injection_rate"].get<double>(), 0.15);
+  const auto g = parse_sweep_text("axes:\n  message_flits: {from: 16, to: 1024, factor: 4}\n", "test");
+  ASSERT_EQ(g.points.size(), 4U);  // 16, 64, 256, 1024
+  EXPECT_EQ(g.points[3].scenario.text("message_flits", ""), "1024");
+  EXPECT_EQ(g.points[3].keys["message_flits"], 1024);
+}
+
+TEST(SweepExpansion, GroupAxisSetsSeveralKeys) {
+  const auto s = parse_sweep_text(
+      "base: {topology: torus:8x8}\naxes:\n  variant:\n    - {algorithm: a2a-hopgroup}\n"
+      "    - {algorithm: a2a-hopgroup, directions: both}\n  barrier_latency: [10, 250]\n",
+      "test");
+  ASSERT_EQ(s.points.size(), 4U);
+  EXPECT_EQ(s.points[2].keys["variant"], "algorithm=a2a-hopgroup directions=both");
+  EXPECT_EQ(s.points[2].scenario.text("directions", ""), "both");
+  EXPECT_FALSE(s.points[0].scenario.has("directions"));
+}
+
+TEST(SweepExpansion, SameScenarioSameHashWhateverTheFile) {
+  const auto a = parse_sweep_text("base: {topology: torus:4x4, nct: 2}\naxes:\n  message_flits: [16]\n", "a");
+  const auto b = parse_sweep_text("base: {message_flits: 16}\naxes:\n  nct: [2]\n  topology: [torus:4x4]\n", "b");
+  EXPECT_EQ(a.points[0].hash, b.points[0].hash);
+  EXPECT_EQ(a.points[0].canonical, "message_flits: 16\nnct: 2\ntopology: torus:4x4\n");
+}
+
+TEST(SweepExpansion, BadAxesAreRefusedNamingTheAxis) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"axes:\n  nosuchkey: [1, 2]\n", "axis 'nosuchkey': 'nosuchkey' is not a scenario key"},
+      {"axes:\n  nct: []\n", "axis 'nct': has no values"},
+      {"axes:\n  nct: 3\n", "axis 'nct': expected a list of values"},
+      {"axes:\n  injection_rate: {from: 0.1, to: 0.5, step: 0}\n", "axis 'injection_rate': step must be greater than 0"},
+      {"axes:\n  injection_rate: {from: 0.5, to: 0.1, step: 0.1}\n", "is empty (to < from)"},
+      {"axes:\n  injection_rate: {from: 0.1, to: 0.5}\n", "exactly one of step and factor"},
+      {"axes:\n  injection_rate: {from: 0.1, to: 0.5, stride: 1}\n", "unknown range field 'stride'"},
+      {"axes:\n  injection_rate: {from: x, to: 0.5, step: 0.1}\n", "field 'from' must be a number"},
+      {"axes:\n  nct: [1, 2, 1]\n", "axis 'nct': value 1 is listed twice"},
+      {"axes:\n  nct: [[1, 2]]\n", "axis 'nct': value 1 must be a single value"},
+      {"axes:\n  v:\n    - {algorithm: a2a-nd, bogus: 1}\n", "value 1: unknown key 'bogus'"},
+      {"axes:\n  nct: [1]\n  v:\n    - {nct: 2}\n", "axes 'nct' and 'v' both set key 'nct'"},
+      {"axes: {}\n", "'axes' must be a map of at least one axis"},
+      {"base: {topology: torus:4x4}\n", "'axes' must be a map"},
+      {"axis:\n  nct: [1]\n", "unknown key 'axis'; accepted keys: base, axes, zip, table, plot"},
+      {"base: {nosuch: 1}\naxes:\n  nct: [1]\n", "unknown key 'nosuch'"},
+      {"axes:\n  nct: [1\n", "malformed YAML"},
+  };
+  for (const auto& [yaml, expect] : cases) {
+    const std::string problem = problem_of(yaml);
+    EXPECT_NE(problem.find(expect), std::string::npos) << yaml << "\n got: " << problem;
+  }
+}
+
+TEST(SweepCli, BadPointRefusedBeforeAnythingRuns) {
+  const fs::path dir = scratch() / "bad_point";
+  fs::create_directories(dir);
+  const auto sweep = write_file("bad_point/sweep.yaml",
+                                "base: {topology: torus:4x4, algorithm: a2a-optimal}\n"
+                                "axes:\n  message_flits: [4, 8]\n  nct: [2, 9]\n");
+  const auto out = dir / "r.jsonl";
+  const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string()});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("point 2 {\"message_flits\":4,\"nct\":9}: key 'nct': expected an integer from 1 to 4"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("point 4 "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nothing was run"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// A deadlocking point, a point refused at run time and good points: every
+// one recorded with its status, the sweep goes on, exits 1; the records
+// carry the contract fields and the run's own JSON.
+TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
+  const fs::path dir = scratch() / "failing";
+  fs::create_directories(dir);
+  const auto sweep = write_file("failing/sweep.yaml",
+                                "base:\n  topology: torus:8\n  traffic: uniform\n  dateline: false\n  vcs: 1\n"
+                                "  buffer_flits: 2\n  packet_flits: 8\n  warmup_cycles: 0\n  measure_cycles: 2000\n"
+                                "  drain_cycles: 2000\n"
+                                "axes:\n  injection_rate: [0.05, 0.9]\n  route_direction: [minimal, plus]\n");
+  const auto out = dir / "r.jsonl";
+  const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--jobs", "2"});
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto lines = read_lines(out);
+  ASSERT_EQ(lines.size(), 4U);
+  std::map<std::pair<double, std::string>, nlohmann::json> by_point;
+  for (const auto& l : lines) {
+    for (const char* f : {"hash", "index", "point", "scenario", "status", "exit_status", "message", "wall_seconds",
+                          "finished_at", "host", "run"})
+      EXPECT_TRUE(l.contains(f)) << f << " missing in " << l.dump();
+    EXPECT_GT(l["wall_seconds"].get<double>(), 0.0);
+    by_point[{l["point"]["injection_rate"].get<double>(), l["point"]["route_direction"].get<std::string>()}] = l;
+  }
+  // Low load on the ring: fine. High load without the dateline: deadlock (spec: a ring needs its VC classes).
+  const auto& low = by_point.at({0.05, "minimal"});
+  EXPECT_EQ(low["status"], "ok");
+  EXPECT_EQ(low["exit_status"], 0);
+  EXPECT_EQ(low["message"], "");
+  EXPECT_TRUE(low["run"]["completed"].get<bool>());
+  const auto& dead = by_point.at({0.9, "minimal"});
+  EXPECT_EQ(dead["status"], "deadlock");
+  EXPECT_EQ(dead["exit_status"], 3);
+  EXPECT_NE(dead["message"].get<std::string>().find("DEADLOCK"), std::string::npos) << dead.dump();
+  EXPECT_FALSE(dead["run"]["deadlock"].is_null());
+  // The point's scenario, as recorded, is the scenario that ran.
+  EXPECT_EQ(dead["scenario"]["injection_rate"], "0.9");
+  EXPECT_EQ(dead["scenario"]["topology"], "torus:8");
+  EXPECT_EQ(dead["hash"], cli::scenario_hash(cli::canonical_scenario([&] {
+              Params p;
+              for (const auto& [k, v] : dead["scenario"].items()) p.set(k, v.get<std::string>());
+              return p;
+            }())));
+
+  // The record's run JSON is what `collnet run` writes for that scenario.
+  const auto direct_json = dir / "direct.json";
+  std::vector<std::string> args{"run", "--json", direct_json.string()};
+  for (const auto& [k, v] : low["scenario"].items()) {
+    args.push_back("--set");
+    args.push_back(k + "=" + v.get<std::string>());
+  }
+  ASSERT_EQ(run_collnet(args).status, 0);
+  const auto direct = read_json(direct_json);
+  for (const char* f : {"cycles", "avg_latency", "p99_latency", "accepted_rate", "measured_packets"})
+    EXPECT_EQ(low["run"][f], direct[f]) << f;
+
+  // Run again: nothing runs; --retry-failed runs the failed points only.
+  const auto again = run_collnet({"sweep", sweep.string(), "--out", out.string()});
+  EXPECT_EQ(again.status, 1);
+  EXPECT_NE(again.err.find("0 to run, 4 already recorded (1 ok, 3 failed, not retried)"), std::string::npos)
+      << again.err;
+  EXPECT_EQ(read_lines(out).size(), 4U);
+  const auto retry = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--retry-failed"});
+  EXPECT_EQ(retry.status, 1);
+  EXPECT_NE(retry.err.find("3 to run"), std::string::npos) << retry.err;
+  EXPECT_EQ(read_lines(out).size(), 7U);
+}
+
+/// Starts `collnet sweep ...` in the background; returns its pid.
+pid_t start_sweep(const std::vector<std::string>& args, const fs::path& err) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(COLLNET_BINARY), const_cast<char*>("sweep")};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (std::freopen(err.c_str(), "w", stderr) == nullptr) ::_exit(126);
+    ::execv(COLLNET_BINARY, argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+std::size_t count_lines(const fs::path& p) { return fs::exists(p) ? read_lines(p).size() : 0; }
+
+// Resume after a killed sweep: kill it (SIGTERM, then SIGKILL as a lost node
+// would) after some points finished; the finished points stay, the next run
+// runs exactly the others, and no point is recorded twice.
+void kill_and_resume(int sig, const std::string& name) {
+  const fs::path dir = scratch() / name;
+  fs::create_directories(dir);
+  const auto sweep = write_file(name + "/sweep.yaml",
+                                "base:\n  topology: mesh:8x8\n  traffic: uniform\n  warmup_cycles: 500\n"
+                                "  measure_cycles: 6000\n  drain_cycles: 2000\n"
+                                "axes:\n  injection_rate: {from: 0.05, to: 0.3, step: 0.05}\n");
+  const auto out = dir / "r.jsonl";
+  const pid_t pid = start_sweep({sweep.string(), "--out", out.string(), "--jobs", "1"}, dir / "first.err");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (count_lines(out) < 2 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, sig);
+  int st = 0;
+  ::waitpid(pid, &st, 0);
+  if (sig == SIGTERM) {
+    ASSERT_TRUE(WIFEXITED(st)) << slurp(dir / "first.err");
+    EXPECT_EQ(WEXITSTATUS(st), 128 + SIGTERM);
+    EXPECT_NE(slurp(dir / "first.err").find("interrupted"), std::string::npos);
+  } else {
+    EXPECT_TRUE(WIFSIGNALED(st));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a child killed with its parent
+  const std::size_t kept = count_lines(out);
+  ASSERT_GE(kept, 2U);
+  ASSERT_LT(kept, 6U) << "the sweep finished before it was killed; the test needs slower points";
+  for (const auto& l : read_lines(out)) EXPECT_EQ(l["status"], "ok");
+
+  const auto second = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--jobs", "2"});
+  EXPECT_EQ(second.status, 0) << second.err;
+  EXPECT_NE(second.err.find(std::to_string(6 - kept) + " to run, " + std::to_string(kept) + " already recorded"),
+            std::string::npos)
+      << second.err;
+  const auto lines = read_lines(out);
+  EXPECT_EQ(lines.size(), 6U);
+  std::set<std::string> hashes;
+  std::set<double> rates;
+  for (const auto& l : lines) {
+    hashes.insert(l["hash"].get<std::string>());
+    rates.insert(l["point"]["injection_rate"].get<double>());
+    EXPECT_EQ(l["status"], "ok");
+  }
+  EXPECT_EQ(hashes.size(), 6U) << "a point was recorded twice";
+  EXPECT_EQ(rates, (std::set<double>{0.05, 0.1, 0.15, 0.2, 0.25, 0.3}));
+}
+
+TEST(SweepCli, ResumeAfterSigterm) { kill_and_resume(SIGTERM, "resume_term"); }
+TEST(SweepCli, ResumeAfterSigkill) { kill_and_resume(SIGKILL, "resume_kill"); }
+
+bool png_ok(const fs::path& p) {
+  const std::string data = slurp(p);
+  return data.size() > 1000 && data.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+TEST(PlotCli, EveryDefaultPlotKindWritesAPng) {
+  const fs::path dir = scratch() / "plots";
+  fs::create_directories(dir);
+  const auto syn = write_file("plots/syn.yaml",
+                              "base: {topology: mesh:4x4, traffic: uniform, measure_cycles: 1000}\n"
+                              "axes:\n  injection_rate: [0.1, 0.3]\n  vcs: [1, 2]\n");
+  const auto col = write_file("plots/col.yaml",
+                              "base: {topology: torus:4x4}\n"
+                              "axes:\n  algorithm: [a2a-optimal, a2a-spread]\n  message_flits: [4, 16]\n");
+  ASSERT_EQ(run_collnet({"sweep", syn.string(), "--out", (dir / "syn.jsonl").string()}).status, 0);
+  ASSERT_EQ(run_collnet({"sweep", col.string(), "--out", (dir / "col.jsonl").string()}).status, 0);
+
+  auto r = run_collnet({"plot", (dir / "syn.jsonl").string(), "--out", (dir / "syn").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(png_ok(dir / "syn" / "avg_latency_vs_injection_rate.png"));
+  EXPECT_TRUE(png_ok(dir / "syn" / "accepted_rate_vs_injection_rate.png"));
+  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--out", (dir / "col").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(png_ok(dir / "col" / "cycles_vs_message_flits.png"));
+  EXPECT_TRUE(png_ok(dir / "col" / "efficiency_vs_message_flits.png"));
+  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--x", "algorithm", "--y", "link_utilization.max", "--by",
+                   "message_flits", "--out", (dir / "col").string()});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(png_ok(dir / "col" / "link_utilization_max_vs_algorithm.png"));
+  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--y", "nosuchfield", "--out", (dir / "col").string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--y: field 'nosuchfield'"), std::string::npos) << r.err;
+
+  // --links: one run on each kind of topology.
+  const std::vector<std::pair<std::string, std::string>> runs{
+      {"torus:4x4", "algorithm=a2a-optimal"},         {"mesh:4x4x2", "algorithm=a2a-spread"},
+      {"leafspine:p=6", "algorithm=twotree-hier"},   {"boards:2x2x2x2", "algorithm=hd-allreduce"},
+      {"tree:parents=-1,0,0,1,1", "traffic=uniform"}};
+  for (const auto& [topology, what] : runs) {
+    const auto json = dir / "run.json";
+    ASSERT_EQ(run_collnet({"run", "--set", "topology=" + topology, "--set", what, "--json", json.string()}).status, 0)
+        << topology;
+    const auto links = dir / "links";
+    fs::remove_all(links);
+    r = run_collnet({"plot", "--links", json.string(), "--out", links.string()});
+    EXPECT_EQ(r.status, 0) << topology << r.err;
+    std::size_t pngs = 0;
+    for (const auto& e : fs::directory_iterator(links)) pngs += png_ok(e.path()) ? 1 : 0;
+    EXPECT_EQ(pngs, 1U) << topology;
+  }
+}
+
+}  // namespace
+}  // namespace collnet::test
