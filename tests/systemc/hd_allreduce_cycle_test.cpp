@@ -1,0 +1,230 @@
+// Document 004 in the cycle model, bandwidth-bound (issue 15, item 4): the
+// hierarchical halving/doubling allreduce against the conventional baseline,
+// dimension orders and aggregation units, with the flits on inter-board links
+// counted per step (tag = global step number, collectives/hd_allreduce.hpp).
+// Inter-board links are those whose two endpoints lie on different boards
+// (Boards::board_of on the graph link's ends), not told apart by name.
+//
+// Closed forms the tests use (spec hd-allreduce, facts 4 and 5; B = L/A words
+// per plane, one aggregation unit per plane and board): a halving step of bit
+// s in a dimension of size n sends half the held block to a partner
+// min(2^s, n - 2^s) boards away, a doubling step the whole held block;
+// conventional: halving then doubling in each dimension in turn.
+//
+// HdAllreduceCycles.DISABLED_PrintPhases (run with
+// --gtest_also_run_disabled_tests) prints the phase table of README
+// "Halving/doubling allreduce in cycles (document 004)";
+// scripts/hd_allreduce_study.py runs it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "systemc/collective_run.hpp"
+#include "topology/boards.hpp"
+
+using namespace collnet;
+using namespace collnet::systemc;
+using topology::Boards;
+
+namespace {
+
+struct StepTimes {
+  Cycle first = 0;
+  Cycle last = 0;
+  std::uint64_t flits = 0;        // on every network link
+  std::uint64_t inter_flits = 0;  // on links between boards
+};
+
+struct HdRun {
+  CollectiveResult result;
+  std::map<int, StepTimes> steps;  // by tag (global step number)
+  // By (tag, endpoint): flits the endpoint sent, flits sent to it.
+  std::map<std::pair<int, int>, StepTimes> sent, received;
+  std::uint64_t inter_flits = 0;
+};
+
+void note(std::map<std::pair<int, int>, StepTimes>& m, int tag, int e, Cycle depart) {
+  auto [it, fresh] = m.try_emplace({tag, e}, StepTimes{depart, depart, 0, 0});
+  it->second.first = std::min(it->second.first, depart);
+  it->second.last = std::max(it->second.last, depart);
+  ++it->second.flits;
+}
+
+HdRun run_hd(const std::string& topology, const std::string& algorithm, int elements, int units,
+             const std::string& order = "wxyz") {
+  const Params p{{"topology", topology},
+                 {"algorithm", algorithm},
+                 {"elements", std::to_string(elements)},
+                 {"aggregation_units", std::to_string(units)},
+                 {"dim_order", order}};
+  CollectiveScenario s = collective_from(p);
+  const auto topo = topology::make_topology(topology);
+  std::vector<bool> inter(topo->graph().links().size());
+  for (std::size_t l = 0; l < inter.size(); ++l) {
+    const auto& link = topo->graph().links()[l];
+    inter[l] = Boards::board_of(link.src) != Boards::board_of(link.dst);
+  }
+  HdRun r;
+  s.flit_probe = [&](const Link& link, const PacketHeader& h, const Flit&, Cycle depart) {
+    auto [it, fresh] = r.steps.try_emplace(h.tag, StepTimes{depart, depart, 0, 0});
+    StepTimes& t = it->second;
+    t.first = std::min(t.first, depart);
+    t.last = std::max(t.last, depart);
+    ++t.flits;
+    note(r.sent, h.tag, static_cast<int>(h.source), depart);
+    note(r.received, h.tag, static_cast<int>(h.destination), depart);
+    if (inter[static_cast<std::size_t>(link.graph_link())]) {
+      ++t.inter_flits;
+      ++r.inter_flits;
+    }
+  };
+  r.result = run_collective(s);
+  return r;
+}
+
+// Closed form of the flits on inter-board links: every aggregation unit of
+// every board, per step the words sent times the ring distance to the partner.
+std::uint64_t inter_flits_closed_form(const std::array<int, 4>& sizes, bool conventional, int elements, int units,
+                                      const std::vector<int>& order) {
+  int boards = 1;
+  for (int n : sizes) boards *= n;
+  const double B = static_cast<double>(elements) / units;
+  auto bits = [&](int d) {
+    int k = 0;
+    while ((1 << k) < sizes[static_cast<std::size_t>(d)]) ++k;
+    return k;
+  };
+  auto distance = [&](int d, int s) { return std::min(1 << s, sizes[static_cast<std::size_t>(d)] - (1 << s)); };
+  double per_unit = 0;
+  double held = B;
+  if (conventional) {
+    for (int d : order) {
+      for (int s = 0; s < bits(d); ++s) per_unit += (held /= 2) * distance(d, s);
+      for (int s = bits(d) - 1; s >= 0; --s) per_unit += held * distance(d, s), held *= 2;
+    }
+  } else {
+    for (int d : order)
+      for (int s = 0; s < bits(d); ++s) per_unit += (held /= 2) * distance(d, s);
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+      for (int s = bits(*it) - 1; s >= 0; --s) per_unit += held * distance(*it, s), held *= 2;
+  }
+  return static_cast<std::uint64_t>(per_unit * boards * units + 0.5);
+}
+
+// Steps 1..2H are the inter-board steps; step 0 the in-board scatter, the
+// last one the in-board broadcast. The units do not run in lock step (plane
+// 0 gets its pieces first), so times are taken per aggregation unit and
+// averaged: inter-board time of a unit = from its first flit of step 1 to
+// the last flit sent to it in step 2H; scatter time = from the first flit
+// sent to it in step 0 to the last; broadcast time = from its first flit of
+// the last step to its last.
+struct UnitTimes {
+  double scatter = 0, inter = 0, broadcast = 0;
+};
+UnitTimes unit_times(const HdRun& r) {
+  const int last = r.steps.rbegin()->first;
+  UnitTimes u;
+  int n = 0;
+  for (const auto& [key, t] : r.sent) {
+    if (key.first != 1) continue;
+    const int e = key.second;
+    u.inter += static_cast<double>(r.received.at({last - 1, e}).last - t.first);
+    u.scatter += static_cast<double>(r.received.at({0, e}).last - r.received.at({0, e}).first);
+    u.broadcast += static_cast<double>(r.sent.at({last, e}).last - r.sent.at({last, e}).first);
+    ++n;
+  }
+  u.inter /= n;
+  u.scatter /= n;
+  u.broadcast /= n;
+  return u;
+}
+double inter_board_time(const HdRun& r) { return unit_times(r).inter; }
+
+const std::vector<int> kWxyz{Boards::W, Boards::X, Boards::Y, Boards::Z};
+
+}  // namespace
+
+// Fact 4 on the links: the hierarchical scheme puts 30 L flits on the
+// inter-board links of boards:2x2x2x2 (every step one hop, halvings and
+// doublings 15/16 B each per unit), the conventional one 64 L (B per
+// dimension and unit): 2.13x; and it takes fewer cycles.
+TEST(HdAllreduceCycles, FewerInterBoardFlitsAndCyclesThanConventional) {
+  const int L = 4096;
+  const HdRun hd = run_hd("boards:2x2x2x2", "hd-allreduce", L, 4);
+  const HdRun conv = run_hd("boards:2x2x2x2", "hd-allreduce-conventional", L, 4);
+  ASSERT_TRUE(hd.result.data_check);
+  ASSERT_TRUE(conv.result.data_check);
+  EXPECT_EQ(hd.inter_flits, inter_flits_closed_form({2, 2, 2, 2}, false, L, 4, kWxyz));
+  EXPECT_EQ(conv.inter_flits, inter_flits_closed_form({2, 2, 2, 2}, true, L, 4, kWxyz));
+  EXPECT_EQ(hd.inter_flits, 30u * L);
+  EXPECT_EQ(conv.inter_flits, 64u * L);
+  EXPECT_LT(hd.result.cycles, conv.result.cycles);
+  // The inter-board steps alone are shorter by at least half the flit ratio
+  // (the NIC injects one flit per cycle: 1.875 B against 4 B per unit).
+  EXPECT_GT(inter_board_time(conv) / inter_board_time(hd), 1.5);
+}
+
+// Uneven shape: size-4 W ring (partner 2 boards away at bit 1) and size-2 X,
+// Y; the closed form counts the ring distance. Embodiment 2 (bandwidth order:
+// X, Y, then W) halves on the size-2 dimensions first, so the 2-hop W step
+// carries a quarter of what it carries in W, X, Y, Z order: 1.0 B against
+// 1.1875 B of halving flits per unit.
+TEST(HdAllreduceCycles, BandwidthOrderPutsFewerFlitsOnBoardLinks) {
+  const int L = 2048;
+  const HdRun wxyz = run_hd("boards:4x2x2x1", "hd-allreduce", L, 4, "wxyz");
+  const HdRun bw = run_hd("boards:4x2x2x1", "hd-allreduce", L, 4, "bandwidth");
+  ASSERT_TRUE(wxyz.result.data_check);
+  ASSERT_TRUE(bw.result.data_check);
+  EXPECT_EQ(wxyz.inter_flits, inter_flits_closed_form({4, 2, 2, 1}, false, L, 4, kWxyz));
+  EXPECT_EQ(bw.inter_flits,
+            inter_flits_closed_form({4, 2, 2, 1}, false, L, 4, {Boards::X, Boards::Y, Boards::W}));
+  EXPECT_LT(bw.inter_flits, wxyz.inter_flits);
+  // The NIC injects the same 15/16 B per unit in either order, one flit per
+  // cycle: the order changes the link flits, not the cycles, by more than 2 %.
+  const double ratio = static_cast<double>(wxyz.result.cycles) / static_cast<double>(bw.result.cycles);
+  EXPECT_NEAR(ratio, 1.0, 0.02);
+}
+
+// Fact 5: doubling the aggregation units halves the inter-board time (B =
+// L/A halves, every inter-board step carries half the words), within 10 %.
+TEST(HdAllreduceCycles, DoublingAggregationUnitsHalvesInterBoardTime) {
+  const int L = 4096;
+  std::map<int, double> t;
+  for (int a : {1, 2, 4}) {
+    const HdRun r = run_hd("boards:2x2x2x2", "hd-allreduce", L, a);
+    ASSERT_TRUE(r.result.data_check) << a;
+    // The inter-board flits do not depend on A (A planes of B = L/A each).
+    EXPECT_EQ(r.inter_flits, 30u * L) << a;
+    t[a] = inter_board_time(r);
+  }
+  EXPECT_NEAR(t[2] / t[1], 0.5, 0.05);
+  EXPECT_NEAR(t[4] / t[2], 0.5, 0.05);
+}
+
+// Prints one line per step: "phase ALG STEP first last flits inter_flits",
+// then the per-unit means of the scatter, inter-board and broadcast times.
+TEST(HdAllreduceCycles, DISABLED_PrintPhases) {
+  const char* shape = std::getenv("HD_PHASES_TOPOLOGY");
+  const char* elements = std::getenv("HD_PHASES_ELEMENTS");
+  const std::string topo = shape ? shape : "boards:2x2x2x2";
+  const int L = elements ? std::atoi(elements) : 1024;
+  for (const std::string alg : {"hd-allreduce", "hd-allreduce-conventional"}) {
+    const HdRun r = run_hd(topo, alg, L, 4);
+    ASSERT_TRUE(r.result.data_check);
+    for (const auto& [tag, t] : r.steps)
+      std::printf("phase %s %d %llu %llu %llu %llu\n", alg.c_str(), tag, static_cast<unsigned long long>(t.first),
+                  static_cast<unsigned long long>(t.last), static_cast<unsigned long long>(t.flits),
+                  static_cast<unsigned long long>(t.inter_flits));
+    const UnitTimes u = unit_times(r);
+    std::printf("units %s scatter %.0f inter %.0f broadcast %.0f\n", alg.c_str(), u.scatter, u.inter, u.broadcast);
+    std::printf("cycles %s %llu\n", alg.c_str(), static_cast<unsigned long long>(r.result.cycles));
+  }
+}
