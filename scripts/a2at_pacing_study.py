@@ -14,11 +14,10 @@ Usage: scripts/a2at_pacing_study.py [--collnet build/collnet] [--jobs 2] [--out 
 """
 import argparse
 import concurrent.futures
-import json
 import os
-import subprocess
 import sys
-import tempfile
+
+from collnet_json import run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = {"torus:8x8": "examples/a2at-torus-8x8.yaml", "mesh:8x8": "examples/a2at-mesh-8x8.yaml"}
@@ -53,17 +52,7 @@ STEPS = [
 
 
 def run(collnet, example, keys):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        cmd = [collnet, "run", os.path.join(ROOT, example), "--json", out.name]
-        for k, v in keys.items():
-            cmd += ["--set", f"{k}={v}"]
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            sys.exit(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
-        j = json.load(open(out.name))
-        if j["data_check"] != "pass":
-            sys.exit(f"{' '.join(cmd)}: data check failed")
-        return j
+    return run_json(collnet, [os.path.join(ROOT, example)], keys)
 
 
 def main():

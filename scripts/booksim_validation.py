@@ -7,11 +7,10 @@ routing (ties +, dateline class from the wrap link) to show what made the gap.
 
 Usage: scripts/booksim_validation.py [BUILD_DIR]
 """
-import json
 import pathlib
-import subprocess
 import sys
-import tempfile
+
+from collnet_json import run_json
 
 import matplotlib
 
@@ -29,12 +28,8 @@ DEFAULT_ROUTING = ["--set", "route_direction=minimal", "--set", "dateline_class=
 
 
 def run(collnet, kind, load, extra=()):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = pathlib.Path(tmp) / "run.json"
-        example = ROOT / "examples" / f"booksim-iq-{kind}-8x8.yaml"
-        subprocess.run([collnet, "run", str(example), "--set", f"injection_rate={load}", *extra, "--json", str(out)],
-                       check=True, capture_output=True)
-        doc = json.loads(out.read_text())
+    example = ROOT / "examples" / f"booksim-iq-{kind}-8x8.yaml"
+    doc = run_json(collnet, [example, *extra], {"injection_rate": load})
     return doc["avg_latency"], doc["accepted_rate"]
 
 

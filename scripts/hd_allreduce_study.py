@@ -14,12 +14,12 @@ Draws docs/hd-allreduce.png. Runs one simulation at a time.
 Usage: scripts/hd_allreduce_study.py [--build build] [--out docs/hd-allreduce.png]
 """
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
+
+from collnet_json import run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UNITS_PER_BOARD = 12  # topology/boards.hpp: 8 main units + 4 aggregation units, endpoint = 12 * board + unit
@@ -43,16 +43,7 @@ def run(collnet, topology, elements, keys):
     key = (topology, elements, tuple(sorted(keys.items())))
     if key in _cache:
         return _cache[key]
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        cmd = [collnet, "run", "--set", f"topology={topology}", "--set", f"elements={elements}", "--json", out.name]
-        for k, v in keys.items():
-            cmd += ["--set", f"{k}={v}"]
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            sys.exit(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()}")
-        j = json.load(open(out.name))
-    if j["data_check"] != "pass":
-        sys.exit(f"{' '.join(cmd)}: data check failed")
+    j = run_json(collnet, [], {"topology": topology, "elements": elements, **keys})
     inter = 0
     for name, util in j["link_utilization"]["per_link"].items():
         m = LINK.match(name)

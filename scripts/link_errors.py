@@ -13,11 +13,9 @@ Usage: scripts/link_errors.py [--collnet build/collnet] [--png docs/link_errors.
                               [--rates 0,1e-4,...] [--seeds 1,2]
 """
 import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
+
+from collnet_json import run_json
 
 import matplotlib
 
@@ -33,19 +31,7 @@ SCENARIOS = [
 
 
 def run(collnet, keys):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        cmd = [collnet, "run", "--json", out]
-        for kv in keys:
-            cmd += ["--set", kv]
-        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"link_errors: {' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()}")
-        with open(out, encoding="utf-8") as f:
-            j = json.load(f)
-        if j["data_check"] != "pass":
-            sys.exit(f"link_errors: {' '.join(cmd)}: data check failed")
-        return j
+    return run_json(collnet, [], keys)
 
 
 def main():

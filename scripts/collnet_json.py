@@ -1,0 +1,27 @@
+"""One `collnet run` for the study scripts: the run's JSON, or the script
+stops with the command, its exit status and its error message. Collective
+runs must also pass their data check (synthetic runs have none)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run_json(collnet, args, keys=()):
+    """`collnet run ARGS --set K=V ... --json FILE`; keys: a dict or "k=v" strings."""
+    sets = [f"{k}={v}" for k, v in keys.items()] if isinstance(keys, dict) else list(keys)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.json")
+        cmd = [str(collnet), "run", *map(str, args)]
+        for kv in sets:
+            cmd += ["--set", kv]
+        cmd += ["--json", out]
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()}")
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+    if doc.get("data_check", "pass") != "pass":
+        sys.exit(f"{' '.join(cmd)}: data check failed")
+    return doc
