@@ -107,8 +107,8 @@ def main():
                       f"{f['cycles'] / hp['cycles']:.3f} | {fp['cycles'] / hp['cycles']:.3f} |")
 
     print()
-    print("Data-driven, 4096 elements, 16 blocks, with the combining copies off the sending controller: "
-          "2 controllers per NIC, dispatch next-idle (1 controller: the table above):")
+    print("Data-driven, 4096 elements, 16 blocks, 2 controllers per NIC with dispatch next-idle (a SEND may "
+          "start while the other controller still sends or combines; 1 controller: the first table):")
     print()
     print("| fabric | `twotree-hier` + `stage_pipelining` | `twotree-flat` | `twotree-flat` + `stage_pipelining` | flat / hier pipelined |")
     print("|---|---|---|---|---|")

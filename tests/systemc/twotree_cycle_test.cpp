@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -307,4 +309,49 @@ TEST(TwotreeCycleModel, NeighbouringPhasesShareLinksSoDataDrivenRunsCollide) {
   EXPECT_EQ(locked.arbitration_conflicts, 0u);
   EXPECT_GT(driven.arbitration_conflicts, 0u);
   EXPECT_GT(driven.max_queue_flits, locked.max_queue_flits);
+}
+
+// Why the hierarchical scheme cannot win here, even pipelined (README): its
+// representatives carry it. Closed forms from the composition (spec
+// twotree-leafspine), L words per rank, a representative that has two
+// children in one global tree: on its one server link it receives L (local
+// reduce) + L (global reduce) + L (global broadcast) and sends as much, 3L
+// each way; its one controller moves 5L words (3L sent, L combined from
+// each reduce stage). A flat two-tree node is interior in one tree: 2L each
+// way, 3L words through its controller (2L sent, L combined). Counted here
+// from the programs (SEND lengths, local copies included) and from the
+// static checker's link loads (the cycle model's busiest links carry the
+// same 3L flits: README).
+TEST(TwotreeCycleModel, TheRepresentativesCarryOneAndAHalfTimesTheFlatLoad) {
+  const auto topo = topology::make_topology("leafspine:p=6");
+  const std::uint32_t L = 4096;
+  for (const auto& [algorithm, link, controller] :
+       {std::tuple<std::string, std::uint32_t, std::uint32_t>{"twotree-hier", 3 * L, 5 * L},
+        {"twotree-flat", 2 * L, 3 * L}}) {
+    const Params p{{"topology", "leafspine:p=6"}, {"algorithm", algorithm},  {"processes", "32"},
+                   {"elements", std::to_string(L)}, {"blocks", "16"},        {"stage_pipelining", "true"}};
+    const auto schedule = collectives::find_algorithm(algorithm).build(*topo, p);
+    std::uint64_t most_moved = 0;
+    for (const auto& program : schedule.programs) {
+      std::uint64_t moved = 0;
+      for (const auto& d : program)
+        if (d.opcode == Opcode::send) moved += d.length;
+      most_moved = std::max(most_moved, moved);
+    }
+    EXPECT_EQ(most_moved, controller) << algorithm;
+    // the server links: flits over the whole collective, from the static checker
+    const auto report = collectives::static_check(*topo, schedule);
+    std::map<topology::LinkId, std::int64_t> flits;
+    for (const auto& phase : report.phases)
+      for (const auto& l : phase.links) flits[l.link] += l.flits;
+    const topology::Graph& graph = topo->graph();
+    std::int64_t server_most = 0;
+    for (const auto& [id, f] : flits) {
+      const auto& cable = graph.link(id);
+      if (graph.node(cable.src).kind == topology::NodeKind::server ||
+          graph.node(cable.dst).kind == topology::NodeKind::server)
+        server_most = std::max(server_most, f);
+    }
+    EXPECT_EQ(server_most, link) << algorithm;
+  }
 }
