@@ -120,7 +120,7 @@ def main():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 6))
     styles = {"hier": "C0", "hier pipelined": "C3", "flat": "C1", "single": "C2", "flat pipelined": "C4"}
     for label, _ in VARIANTS:
         ax.plot(FABRICS, [fig_rows[(p, label)][0]["cycles"] for p in FABRICS], "o-", color=styles[label],
@@ -132,7 +132,7 @@ def main():
     ax.set_xticklabels([f"p={p}\nP={SERVERS[p]}" for p in FABRICS])
     ax.set_ylabel("cycles (dotted: static time, flit times)")
     ax.set_title("allreduce, 4096 elements, 16 blocks, P = all servers")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     names = [f"p={r[0]}\nL={r[1]}\nB={r[2]}" for r in size_rows]
     x = range(len(size_rows))
     bx.bar(list(x), [r[5]["cycles"] / r[4]["cycles"] for r in size_rows], 0.4, color="C3",
@@ -145,7 +145,7 @@ def main():
     bx.set_xticklabels(names, fontsize=6)
     bx.set_ylabel("cycle ratio (above 1: hierarchical wins)")
     bx.set_title("data-driven, over message size and blocks")
-    bx.legend(fontsize=7)
+    bx.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2))
     fig.tight_layout()
     fig.savefig(a.out, dpi=100)
     print(f"\nwrote {a.out}", file=sys.stderr)
