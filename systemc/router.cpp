@@ -51,7 +51,6 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
   if (own_vc_allocator_) {
-    if (config.routing_delay < 1) throw ConfigError("key 'vc_allocator_stage': own-allocator needs routing_delay >= 1");
     va_output_last_.assign(ports * vcs, -1);
     va_input_last_.assign(ports * vcs, -1);
   }

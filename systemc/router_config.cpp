@@ -23,6 +23,9 @@ void RouterConfig::validate() const {
           "0..allocation_delay", credit_release_delay);
   require(allocator_iterations >= 1 && allocator_iterations <= 4, "allocator_iterations", "1..4",
           allocator_iterations);
+  if (vc_allocator_own && routing_delay < 1)
+    throw ConfigError("key 'vc_allocator_stage': own-allocator allocates VCs in the last cycle of routing_delay; "
+                      "expected routing_delay >= 1, got 0");
   (void)find_arbitration(arbitration);
 }
 
