@@ -69,12 +69,22 @@ RouterKeys::RouterKeys()
                        0, 0, 31)
               .accepting("0..allocation_delay")),
       vc_allocator_stage(Key::choice("vc_allocator_stage",
-                                     "combined (one allocation decision gives a head its output VC and the switch) or "
+                                     "combined (one allocation decision gives a head its output VC and the switch), "
                                      "separate (VC allocation is a pipeline stage of its own: an output VC released by "
                                      "a tail is granted to a new head by the VC allocator in the next cycle, and that "
                                      "head bids for the switch in the cycle after; zero-load latency stays "
-                                     "router_delay)",
-                                     "combined", {"combined", "separate"})),
+                                     "router_delay) or own-allocator (a VC allocator of its own, separable, one "
+                                     "iteration, rotating priorities, in the last cycle of routing_delay: a routed "
+                                     "head takes a free output VC of its class whether or not it has credits and "
+                                     "holds it while it bids for the switch from the next cycle on; needs "
+                                     "routing_delay >= 1)",
+                                     "combined", {"combined", "separate", "own-allocator"})),
+      vc_bid(Key::choice("vc_bid",
+                         "which VCs of an input port bid for the switch: all (every ready VC; an output arbiter "
+                         "choosing among VCs of one input port takes the lowest) or round-robin (one VC per input port "
+                         "and output, picked by a pointer per input port that moves past the VC that last won: the "
+                         "per-input VC arbiter in front of a separable switch allocator)",
+                         "all", {"all", "round-robin"})),
       dateline_class(Key::choice("dateline_class",
                                  "torus: which hops of a packet take dateline VC class 1: from-wrap (the wrap link "
                                  "and the hops after it in that dimension) or whole-dimension (every hop of a "
@@ -85,7 +95,7 @@ RouterKeys::RouterKeys()
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
-          dateline,  credit_release_delay, vc_allocator_stage, dateline_class};
+          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class};
 }
 
 RunKeys::RunKeys()

@@ -24,6 +24,9 @@ void RouterConfig::validate() const {
           "0..allocation_delay", credit_release_delay);
   require(allocator_iterations >= 1 && allocator_iterations <= 4, "allocator_iterations", "1..4",
           allocator_iterations);
+  if (vc_allocator_own && routing_delay < 1)
+    throw ConfigError("key 'vc_allocator_stage': own-allocator allocates VCs in the last cycle of routing_delay; "
+                      "expected routing_delay >= 1, got 0");
   (void)find_arbitration(arbitration);
 }
 
@@ -42,8 +45,11 @@ RouterConfig router_config_from(const Params& params) {
   c.traversal_delay = total - c.routing_delay - c.allocation_delay;
   c.link_latency = static_cast<int>(k.link_latency.integer(params));
   c.dateline = k.dateline.boolean(params);
-  c.separate_vc_allocation = k.vc_allocator_stage.choice(params) == "separate";
+  const std::string vc_stage = k.vc_allocator_stage.choice(params);
+  c.separate_vc_allocation = vc_stage == "separate";
+  c.vc_allocator_own = vc_stage == "own-allocator";
   c.credit_release_delay = static_cast<int>(k.credit_release_delay.integer_within(params, 0, c.allocation_delay));
+  c.round_robin_vc_bid = k.vc_bid.choice(params) == "round-robin";
   c.dateline_whole_dimension = k.dateline_class.choice(params) == "whole-dimension";
   c.allocator = k.allocator.choice(params) == "output-first" ? Allocator::output_first : Allocator::input_first;
   c.atomic_vc_allocation = k.vc_allocation.choice(params) == "atomic";

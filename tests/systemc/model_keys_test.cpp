@@ -30,8 +30,8 @@ namespace {
 auto fields(const RouterConfig& c) {
   return std::tuple(c.vcs, c.buffer_flits, c.switching, c.routing_delay, c.allocation_delay, c.traversal_delay,
                     c.link_latency, c.nic_latency, c.arbitration, c.age_width, c.dateline, c.dateline_whole_dimension,
-                    c.credit_release_delay, c.separate_vc_allocation, c.allocator, c.atomic_vc_allocation,
-                    c.allocator_iterations);
+                    c.credit_release_delay, c.separate_vc_allocation, c.vc_allocator_own, c.round_robin_vc_bid,
+                    c.allocator, c.atomic_vc_allocation, c.allocator_iterations);
 }
 
 auto fields(const SyntheticScenario& s) {
