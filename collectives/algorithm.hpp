@@ -55,6 +55,15 @@ struct ForwardingNode {
   std::uint32_t message_words = 0;  // the length of every forwarded SEND
 };
 
+/// What one endpoint of a run holds, for the size check before the run
+/// (systemc/memory_estimate.hpp): words of node memory, SENDs in its program,
+/// and the keys that set them (named when a scenario is refused as too big).
+struct Footprint {
+  std::uint64_t words = 0;
+  std::uint64_t sends = 0;
+  std::string keys;
+};
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
@@ -75,6 +84,9 @@ struct Algorithm {
   /// replaces the schedule engine (key schedule_engine, nic_blocks); the
   /// schedule stays the reference for the data check.
   std::function<std::vector<ForwardingNode>(const topology::Topology&, const Params&)> forwarding_rule;
+  /// One endpoint's memory and program size, from the keys alone (no
+  /// schedule built; a lower estimate where the layout depends on the plan).
+  std::function<Footprint(const topology::Topology&, const Params&)> footprint;
 };
 
 const std::vector<Algorithm>& algorithms();

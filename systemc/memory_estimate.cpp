@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -22,36 +23,6 @@ constexpr std::uint64_t kWordBytes = 8;
 std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
   if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
   return a * b;
-}
-
-/// Words of memory one endpoint needs and SENDs one endpoint's program holds
-/// (the algorithms' layouts; a lower estimate for the reductions).
-struct Layout {
-  std::uint64_t words = 0;
-  std::uint64_t sends = 0;
-  std::string keys;
-};
-
-Layout layout_of(const std::string& algorithm, const Params& params, std::uint64_t endpoints) {
-  const auto m = static_cast<std::uint64_t>(collectives::message_flits_key().integer(params));
-  Layout l;
-  if (algorithm.rfind("a2a-", 0) == 0) {
-    // All-to-all: a send area and a receive area of N messages (a2a_grouped.hpp,
-    // a2a_hopgroup.cpp: 2 N M words); N - 1 SENDs.
-    l.words = sat_mul(2 * endpoints, m);
-    l.sends = endpoints - 1;
-    l.keys = "topology (endpoints), message_flits";
-  } else if (algorithm == "tree-bcast") {
-    l.words = m;
-    l.sends = 1;
-    l.keys = "message_flits";
-  } else {
-    // Reductions: at least the rank's own elements.
-    l.words = static_cast<std::uint64_t>(params.integer("elements", 1, 1, INT64_MAX));
-    l.sends = 1;
-    l.keys = "elements";
-  }
-  return l;
 }
 
 std::uint64_t parse_size(const std::string& text) {
@@ -118,7 +89,10 @@ MemoryEstimate estimate_collective_memory(const topology::Topology& topology, co
                                           int descriptor_queue) {
   MemoryEstimate e = estimate_network_memory(topology, router, std::max(controllers, 1));
   const auto endpoints = static_cast<std::uint64_t>(topology.endpoint_count());
-  const Layout l = layout_of(algorithm, params, endpoints);
+  const collectives::Algorithm& a = collectives::find_algorithm(algorithm);
+  if (!a.footprint)
+    throw std::logic_error("algorithm '" + algorithm + "' declares no footprint (collectives/algorithm.hpp)");
+  const collectives::Footprint l = a.footprint(topology, params);
   const std::uint64_t memories = sat_mul(sat_mul(endpoints, l.words), kWordBytes);
   e.parts.push_back({"NIC descriptor queues",
                      sat_mul(sat_mul(endpoints, std::min(static_cast<std::uint64_t>(descriptor_queue), l.sends)),

@@ -49,6 +49,7 @@ void run_on_a2a_engine(Algorithm& a, bool nd) {
 
 Algorithm make_a2a_spread() {
   Algorithm a;
+  a.footprint = a2a_footprint;
   a.name = "a2a-spread";
   a.document = "001";
   a.description = "A2A (MPICH-style baseline of document 001): node r sends to r+1, r+2, ... mod N, nct at a time";
@@ -68,6 +69,7 @@ Algorithm make_a2a_spread() {
 
 Algorithm make_a2a_nd() {
   Algorithm a;
+  a.footprint = a2a_footprint;
   a.name = "a2a-nd";
   a.document = "001";
   a.description =

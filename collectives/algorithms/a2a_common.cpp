@@ -61,4 +61,11 @@ std::uint32_t message_words(const Params& params, std::uint64_t areas_per_node) 
   return m;
 }
 
+Footprint a2a_footprint(const topology::Topology& topology, const Params& params) {
+  const auto n = static_cast<std::uint64_t>(topology.endpoint_count());
+  const auto m = static_cast<std::uint64_t>(message_flits_key().integer(params));
+  const std::uint64_t words = m != 0 && 2 * n > UINT64_MAX / m ? UINT64_MAX : 2 * n * m;
+  return Footprint{words, n - 1, "topology (endpoints), message_flits"};
+}
+
 }  // namespace collnet::collectives

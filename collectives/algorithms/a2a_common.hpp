@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
 #include "topology/grid.hpp"
@@ -40,5 +41,11 @@ const topology::Grid& require_grid(const topology::Topology& topology, const std
 /// The `message_flits` key (words per message), checked against the
 /// descriptor address width for `areas_per_node` areas.
 std::uint32_t message_words(const Params& params, std::uint64_t areas_per_node);
+
+/// An all-to-all endpoint: a send area and a receive area of N messages
+/// (2 N M words, a2a_grouped.hpp), N - 1 SENDs. Reads `message_flits`
+/// without the address-width check, so that a scenario too big for the
+/// machine is refused for its size.
+Footprint a2a_footprint(const topology::Topology& topology, const Params& params);
 
 }  // namespace collnet::collectives

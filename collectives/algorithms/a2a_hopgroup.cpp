@@ -354,6 +354,7 @@ void run_on_hopgroup_engine(Algorithm& a, bool direct) {
 
 Algorithm make_a2a_hopgroup() {
   Algorithm a;
+  a.footprint = a2a_footprint;
   a.name = kHopgroup;
   a.document = "000";
   a.description =
@@ -369,6 +370,7 @@ Algorithm make_a2a_hopgroup() {
 
 Algorithm make_a2a_hopgroup_direct() {
   Algorithm a;
+  a.footprint = a2a_footprint;
   a.name = kDirect;
   a.document = "000";
   a.description =

@@ -234,6 +234,7 @@ topology::RouteHint a2at_route_hint(Offset2 offset, int nx, int ny, bool torus) 
 
 Algorithm make_a2a_optimal() {
   Algorithm a;
+  a.footprint = a2a_footprint;
   a.name = "a2a-optimal";
   a.document = "001";
   a.description =

@@ -413,6 +413,11 @@ Algorithm hd_algorithm(HdVariant variant) {
     const Boards& boards = require_boards(topo, name);
     return build_hd_allreduce(boards, read_hd_options(boards, variant, params));
   };
+  a.footprint = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
+    // At least the unit's own array of L words; one SEND per step.
+    const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);
+    return Footprint{o.elements, 1, "elements"};
+  };
   a.engine = EngineKind::hd;
   a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);

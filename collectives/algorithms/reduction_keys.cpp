@@ -83,6 +83,10 @@ std::vector<Key> reduction_keys() {
 }
 
 const Key& grouping_key() { return keys().grouping; }
+
+Footprint reduction_footprint(const topology::Topology&, const Params& params) {
+  return Footprint{static_cast<std::uint64_t>(keys().elements.integer(params)), 1, "elements"};
+}
 const Key& placement_key() { return keys().placement; }
 
 }  // namespace collnet::collectives

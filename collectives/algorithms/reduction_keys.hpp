@@ -15,6 +15,7 @@
 #include <limits>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/keys.hpp"
 #include "collectives/algorithms/leafspine_placement.hpp"
 #include "collectives/params.hpp"
@@ -36,6 +37,9 @@ bool read_grouped_placement(const Params& params);
 /// spine_choice, phase_barriers, stage_pipelining.
 std::vector<Key> reduction_keys();
 const Key& grouping_key();
+/// A rank's memory and program size for the size check: at least its own
+/// `elements` words (a lower estimate; slots and blocks add to it).
+Footprint reduction_footprint(const topology::Topology& topology, const Params& params);
 const Key& placement_key();
 
 }  // namespace collnet::collectives

@@ -19,6 +19,7 @@ Algorithm baseline(const char* name, const char* description) {
   a.topologies = "any (placement=grouped: leafspine:p=P, leafspine-wiring:FILE)";
   a.keys = reduction_keys();
   a.keys.push_back(placement_key());
+  a.footprint = reduction_footprint;
   a.engine = EngineKind::twotree;
   a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
   a.build = [name](const topology::Topology& t, const Params& p) { return build_flat(t, p, name); };

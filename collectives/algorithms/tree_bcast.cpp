@@ -182,6 +182,9 @@ Algorithm make_tree_bcast() {
     const Roots r = roots(topo, params);
     return build_tree_bcast(*r.tree, r.root, r.logical, message_words(params, 1));
   };
+  a.footprint = [](const topology::Topology&, const Params& params) {
+    return Footprint{static_cast<std::uint64_t>(message_flits_key().integer(params)), 1, "message_flits"};
+  };
   a.forwarding_rule = [roots](const topology::Topology& topo, const Params& params) {
     const Roots r = roots(topo, params);
     return tree_bcast_forwarding(*r.tree, r.root, r.logical, message_words(params, 1));

@@ -51,6 +51,7 @@ Algorithm make_twotree_hier() {
   a.topologies = "leafspine:p=P, leafspine-wiring:FILE";
   a.keys = reduction_keys();
   a.keys.push_back(grouping_key());
+  a.footprint = reduction_footprint;
   a.engine = EngineKind::twotree;
   a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
   a.build = build;

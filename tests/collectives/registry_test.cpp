@@ -131,3 +131,30 @@ TEST(Registry, EngineEntriesReadTheirLoaderValues) {
   EXPECT_FALSE(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{})).nd);
   EXPECT_EQ(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{{"nct", "3"}})).nct, 3);
 }
+
+// The size check before a run (systemc/memory_estimate) takes an endpoint's
+// memory and program size from the entry's footprint, without building the
+// schedule; it must be a lower estimate of what the built schedule needs, so
+// that a refusal never refuses a run that would fit.
+TEST(Registry, FootprintIsALowerEstimateOfTheBuiltSchedule) {
+  for (const auto& a : algorithms()) {
+    ASSERT_TRUE(static_cast<bool>(a.footprint)) << a.name;
+    const auto topo = topology::make_topology(topology_for(a));
+    for (const char* m : {"4", "16"}) {
+      const Params params{{"message_flits", m}, {"elements", "64"}};
+      const Schedule s = a.build(*topo, params);
+      const Footprint f = a.footprint(*topo, params);
+      EXPECT_GT(f.words, 0u) << a.name;
+      EXPECT_LE(f.words, s.memory_words) << a.name << " message_flits " << m;
+      std::uint64_t most_sends = 0;
+      for (const auto& p : s.programs) {
+        std::uint64_t sends = 0;
+        for (const auto& d : p) sends += d.opcode == Opcode::send ? 1 : 0;
+        most_sends = std::max(most_sends, sends);
+      }
+      EXPECT_GE(f.sends, 1u) << a.name;
+      EXPECT_LE(f.sends, std::max<std::uint64_t>(most_sends, 1)) << a.name;
+      EXPECT_FALSE(f.keys.empty()) << a.name;
+    }
+  }
+}
