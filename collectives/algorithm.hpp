@@ -8,7 +8,9 @@
 //   - the schedule builder;
 //   - the NIC defaults (controller dispatch, what `controllers` defaults to);
 //   - the schedule engine that runs it and the typed values its loader
-//     needs (engine_params.hpp).
+//     needs (engine_params.hpp);
+//   - or, for a receipt-driven collective (tree-bcast, document 003), the
+//     local view that software loads into each NIC's forwarding-rule block.
 #pragma once
 
 #include <functional>
@@ -39,6 +41,20 @@ struct NicDefaults {
   std::string controllers = "1";
 };
 
+/// What software loads into one node's NIC for a receipt-driven broadcast
+/// (spec tree-broadcast): the NIC runs no program; on each receipt it asks
+/// its forwarding-rule block (hls/tree_bcast_rule.hpp) which ports to
+/// forward to. Ports are the node's link numbers in the topology's graph.
+struct ForwardingNode {
+  bool originates = false;          // the logical root: asks the rule with no sender at start
+  std::int32_t parent_port = -1;    // port of the link to the parent; -1 at the physical root
+  std::vector<std::int32_t> child_ports;
+  /// port -> the tree neighbour on it (topology::kNone: no link); the NIC
+  /// addresses a forward to this endpoint and knows an arrival's port by it.
+  std::vector<topology::EndpointId> port_neighbour;
+  std::uint32_t message_words = 0;  // the length of every forwarded SEND
+};
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
@@ -54,6 +70,11 @@ struct Algorithm {
   /// The engine's loader values, read from the scenario (ConfigError naming
   /// the key on bad input). Set whenever `engine` is.
   std::function<EngineParams(const topology::Topology&, const Params&)> engine_params;
+  /// Set for a receipt-driven collective: every endpoint's ForwardingNode
+  /// (ConfigError naming the key on bad input). The NIC's rule block then
+  /// replaces the schedule engine (key schedule_engine, nic_blocks); the
+  /// schedule stays the reference for the data check.
+  std::function<std::vector<ForwardingNode>(const topology::Topology&, const Params&)> forwarding_rule;
 };
 
 const std::vector<Algorithm>& algorithms();

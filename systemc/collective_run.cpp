@@ -22,13 +22,15 @@ const std::vector<Key>& collective_keys() {
                   "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), "
                   "hls (the algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: " +
                       collectives::engine_coverage() +
-                      "; its HLS class or its RTL by nic_blocks), auto (the engine where one covers the scenario, "
-                      "else reference)",
+                      "; tree-bcast: the NIC's forwarding-rule block asked on every receipt, "
+                      "hls/tree_bcast_rule.hpp; its HLS class or its RTL by nic_blocks), auto (the engine where one "
+                      "covers the scenario, else reference)",
                   "auto", {"auto", "reference", "hls"}),
       Key::choice("nic_blocks",
                   "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of "
                   "hls/) or rtl (their Verilated SystemVerilog, rtl/, in the loop: the packet pacers, and the "
-                  "schedule engine unless schedule_engine is reference; same cycles and data as hls)",
+                  "schedule engine or tree-bcast's forwarding-rule block unless schedule_engine is reference; same "
+                  "cycles and data as hls)",
                   "hls", {"hls", "rtl"}),
       Key::text("compare",
                 "collnet run: also run these algorithms (comma-separated) on the same scenario and print them side "
@@ -212,8 +214,16 @@ NicConfig plan_nic(const CollectiveScenario& s, const collectives::Schedule& sch
 /// (driver/engine_loader.hpp); nic_blocks picks its HLS class or its RTL.
 void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
   const SourceKind engine_source = p.nic.blocks == NicBlocks::rtl ? SourceKind::rtl : SourceKind::hls;
-  const std::string refusal = s.custom_schedule ? "the run's schedule is not an algorithm's"
-                                                : driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
+  // A receipt-driven collective (tree-bcast): its forwarding-rule block
+  // takes the place of a schedule engine, chosen by the same keys.
+  const collectives::Algorithm* algorithm =
+      s.custom_schedule ? nullptr : collectives::lookup_algorithm(p.schedule.algorithm);
+  std::vector<collectives::ForwardingNode> rule;
+  if (algorithm != nullptr && algorithm->forwarding_rule) rule = algorithm->forwarding_rule(*p.topo, s.params);
+  const std::string refusal =
+      s.custom_schedule ? "the run's schedule is not an algorithm's"
+      : !rule.empty()   ? forwarding_rule_refusal(rule)
+                        : driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
   if (s.schedule_engine == "hls") {
     if (!refusal.empty())
       throw ConfigError("key 'schedule_engine': no schedule engine covers " + s.algorithm + " on " + p.topo->name() +
@@ -227,7 +237,10 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
                         driver::covered_algorithms() + ". For the RTL pacers alone set schedule_engine: reference; "
                         "accepted values here: hls");
   }
-  if (p.source != SourceKind::reference) {
+  if (p.source != SourceKind::reference && !rule.empty()) {
+    p.rule = std::move(rule);
+    p.writes.assign(p.endpoints, {});
+  } else if (p.source != SourceKind::reference) {
     p.engine = collectives::find_algorithm(p.schedule.algorithm).engine;
     p.writes = driver::engine_writes_all(p.schedule.algorithm, *p.topo, s.params);
   } else {
@@ -250,8 +263,9 @@ struct Elaboration {
     for (std::size_t e = 0; e < p.endpoints; ++e) {
       const auto id = static_cast<topology::EndpointId>(e);
       nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, p.nic,
-                                           make_descriptor_source(p.source, p.schedule, p.writes[e], id), p.schedule,
-                                           barrier, book));
+                                           p.rule.empty() ? make_descriptor_source(p.source, p.schedule, p.writes[e], id)
+                                                          : make_rule_source(p.source, p.rule[e], id),
+                                           p.schedule, barrier, book));
       book.nics[e] = nics.back().get();
     }
     watchdog = std::make_unique<Watchdog>("watchdog", network.activity(), s.watchdog_cycles);
@@ -395,8 +409,10 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.packet_flits = p.nic.packet_flits;
   r.controllers = p.nic.controllers;
   r.dispatch = p.nic.dispatch == Dispatch::named ? "named" : "next-idle";
-  r.schedule_engine = p.engine ? (p.source == SourceKind::rtl ? "rtl-" : "hls-") + driver::engine_short_name(*p.engine)
-                               : "reference";
+  const std::string blocks = p.source == SourceKind::rtl ? "rtl-" : "hls-";
+  r.schedule_engine = p.engine          ? blocks + driver::engine_short_name(*p.engine)
+                      : !p.rule.empty() ? blocks + "tree_bcast_rule"
+                                        : "reference";
   r.nic_blocks = p.nic.blocks == NicBlocks::rtl ? "rtl" : "hls";
   r.barrier = barrier_kind_name(s.barrier.kind);
   r.barrier_latency = s.barrier.kind == BarrierKind::ideal ? s.barrier.latency : s.barrier.step_latency;

@@ -93,7 +93,7 @@ struct CollectiveResult {
   int packet_flits = 0;
   int controllers = 0;
   std::string dispatch;
-  std::string schedule_engine;  // reference, or <nic_blocks>-<engine>: hls-a2at, rtl-hopgroup, ...
+  std::string schedule_engine;  // reference, or <nic_blocks>-<engine>: hls-a2at, rtl-hopgroup, ..., hls-tree_bcast_rule
   std::string nic_blocks;       // hls or rtl (the pacers and the engine)
   std::string barrier;
   Cycle barrier_latency = 0;
@@ -146,6 +146,10 @@ struct CollectivePlan {
   SourceKind source = SourceKind::reference;
   std::optional<driver::EngineKind> engine;              // set when an engine runs
   std::vector<std::vector<driver::EngineWrite>> writes;  // per endpoint (empty for the reference)
+  /// Per endpoint, when the forwarding-rule block runs (tree-bcast with
+  /// schedule_engine auto or hls): what each NIC's rule block is loaded
+  /// with. Empty otherwise.
+  std::vector<collectives::ForwardingNode> rule;
 };
 
 /// Plans a run: builds the schedule and checks that the NIC and the

@@ -1,6 +1,8 @@
 #include "systemc/descriptor_source.hpp"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
@@ -14,6 +16,7 @@
 #include "hls/schedule_engine_hopgroup.hpp"
 #include "hls/schedule_engine_twotree.hpp"
 #include "systemc/engine_block.hpp"
+#include "systemc/forwarding_rule.hpp"
 #include "systemc/rtl_blocks.hpp"
 
 namespace collnet::systemc {
@@ -120,7 +123,123 @@ class EngineSource final : public DescriptorSource {
   std::size_t taken_ = 0;
 };
 
+/// A receipt-driven broadcast node (make_rule_source in the header).
+class RuleSource final : public DescriptorSource {
+ public:
+  RuleSource(std::unique_ptr<ForwardingRuleBlock> block, const collectives::ForwardingNode& node,
+             topology::EndpointId self)
+      : block_(std::move(block)), node_(node), self_(self) {
+    hls::TreeBcastRuleConfig config;
+    config.is_root = node.parent_port < 0;
+    config.parent_port = static_cast<std::uint8_t>(config.is_root ? 0 : node.parent_port);
+    for (const std::int32_t p : node.child_ports) config.child_mask |= std::uint64_t{1} << p;
+    block_->configure(config);
+    if (node.originates) {
+      // spec tree-broadcast: the logical root starts, with no sender.
+      stage_ = Stage::asking;
+      from_none_ = true;
+    }
+  }
+
+  std::optional<Descriptor> peek(Cycle now) override {
+    if (stage_ == Stage::asking && now >= request_cycle_) {
+      // The request, in the cycle the message arrived (the block is idle
+      // before it: no cycle to replay).
+      hls::TreeBcastRuleInputs in;
+      in.in_valid = true;
+      in.from_none = from_none_;
+      in.from_port = from_port_;
+      if (!block_->step(in).in_ready) throw std::logic_error("tree_bcast_rule: request refused");
+      stage_ = Stage::answering;
+      asked_at_ = now;
+      return std::nullopt;  // latency 1: the answer is a register
+    }
+    if (stage_ == Stage::answering && now > asked_at_) {
+      // The answer, taken in the cycle after the request (out_ready high);
+      // the NIC latches the mask and walks it.
+      hls::TreeBcastRuleInputs in;
+      in.out_ready = true;
+      const hls::TreeBcastRuleOutputs out = block_->step(in);
+      if (!out.out_valid) throw std::logic_error("tree_bcast_rule: no answer one cycle after the request");
+      mask_ = out.out_mask;
+      stage_ = Stage::forwarding;
+    }
+    if (stage_ == Stage::forwarding) {
+      if (mask_ == 0) return Descriptor::end();
+      const auto port = static_cast<std::size_t>(std::countr_zero(mask_));
+      const topology::EndpointId to =
+          port < node_.port_neighbour.size() ? node_.port_neighbour[port] : topology::kNone;
+      if (to == topology::kNone)
+        throw std::logic_error("tree_bcast_rule: endpoint " + std::to_string(self_) + " forwards on port " +
+                               std::to_string(port) + ", which has no link");
+      return Descriptor::send(static_cast<std::uint32_t>(to), 0, 0, node_.message_words, tag_);
+    }
+    return std::nullopt;
+  }
+
+  void take(Cycle /*now*/) override {
+    if (stage_ != Stage::forwarding) throw std::logic_error("tree_bcast_rule: take without offer");
+    if (mask_ == 0) stage_ = Stage::done;
+    else mask_ &= mask_ - 1;  // the lowest port is sent
+    ++taken_;
+  }
+  [[nodiscard]] std::size_t taken() const override { return taken_; }
+  [[nodiscard]] bool exhausted() const override { return stage_ == Stage::done; }
+  [[nodiscard]] bool waiting_for_arrival() const override { return stage_ == Stage::waiting; }
+
+  std::string arrived(topology::EndpointId from, std::uint32_t tag, Cycle now) override {
+    const std::string who = "endpoint " + std::to_string(self_) + " (forwarding rule): ";
+    // spec tree-broadcast fact 1: the logical root never receives the
+    // message back; every other node receives it exactly once.
+    if (node_.originates) return who + "the logical root received the broadcast back from " + std::to_string(from);
+    if (received_) return who + "received the broadcast a second time, from " + std::to_string(from);
+    const auto it = std::find(node_.port_neighbour.begin(), node_.port_neighbour.end(), from);
+    if (it == node_.port_neighbour.end())
+      return who + "received the broadcast from " + std::to_string(from) + ", which is not a tree neighbour";
+    received_ = true;
+    stage_ = Stage::asking;
+    request_cycle_ = now;
+    from_port_ = static_cast<std::uint8_t>(it - node_.port_neighbour.begin());
+    tag_ = tag + 1;
+    return "";
+  }
+
+ private:
+  enum class Stage : std::uint8_t { waiting, asking, answering, forwarding, done };
+  std::unique_ptr<ForwardingRuleBlock> block_;
+  collectives::ForwardingNode node_;
+  topology::EndpointId self_;
+  Stage stage_ = Stage::waiting;
+  Cycle request_cycle_ = 0;
+  Cycle asked_at_ = 0;  // the cycle the request was presented
+  bool from_none_ = false;
+  std::uint8_t from_port_ = 0;
+  bool received_ = false;
+  std::uint32_t tag_ = 0;   // tag of the forwarded SENDs
+  std::uint64_t mask_ = 0;  // ports still to send to
+  std::size_t taken_ = 0;
+};
+
 }  // namespace
+
+std::string forwarding_rule_refusal(const std::vector<collectives::ForwardingNode>& nodes) {
+  for (std::size_t v = 0; v < nodes.size(); ++v) {
+    std::int32_t highest = nodes[v].parent_port;
+    for (const std::int32_t p : nodes[v].child_ports) highest = std::max(highest, p);
+    if (highest >= static_cast<std::int32_t>(hls::TreeBcastRule::ports))
+      return "key 'topology': node " + std::to_string(v) + " has a tree link on port " + std::to_string(highest) +
+             ", and the forwarding-rule block (hls/tree_bcast_rule.hpp) numbers ports 0.." +
+             std::to_string(hls::TreeBcastRule::ports - 1) + " (at most " +
+             std::to_string(hls::TreeBcastRule::ports - 1) + " children per node)";
+  }
+  return "";
+}
+
+std::unique_ptr<DescriptorSource> make_rule_source(SourceKind kind, const collectives::ForwardingNode& node,
+                                                   topology::EndpointId endpoint) {
+  return std::make_unique<RuleSource>(make_forwarding_rule(kind == SourceKind::rtl ? NicBlocks::rtl : NicBlocks::hls),
+                                      node, endpoint);
+}
 
 std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
   switch (kind) {

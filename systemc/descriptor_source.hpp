@@ -19,6 +19,13 @@
 //   rtl         the same engine's Verilated RTL (rtl/schedule_engine_*.sv,
 //               key nic_blocks=rtl), loaded with the same writes and stepped
 //               in the same cycles (engine_block.hpp, rtl_blocks.hpp).
+//   rule        a receipt-driven collective (tree-bcast, spec tree-broadcast):
+//               no program. The NIC reports each complete arrival
+//               (arrived()); the source presents it to the forwarding-rule
+//               block (forwarding_rule.hpp: hls/tree_bcast_rule.hpp or its
+//               RTL, by nic_blocks) as (from_port, the node's tree view)
+//               and turns the answer's port mask into SENDs, one per cycle,
+//               then END. See make_rule_source for the timing.
 //
 // Handshake with the NIC (the engines' valid/ready): peek(now) says which
 // descriptor is offered in cycle `now` (nullopt: none yet), take(now) means
@@ -32,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
@@ -52,10 +60,17 @@ class DescriptorSource {
   [[nodiscard]] virtual std::size_t taken() const = 0;
   /// No descriptor will ever be offered again.
   [[nodiscard]] virtual bool exhausted() const = 0;
+  /// Nothing is offered until the next arrival (the NIC need not poll).
+  [[nodiscard]] virtual bool waiting_for_arrival() const { return false; }
+  /// A network message from `from` with tag `tag` has arrived complete in
+  /// cycle `now`. Returns "" or what is wrong (a receipt the source cannot
+  /// take: the NIC stops the run with it).
+  virtual std::string arrived(topology::EndpointId /*from*/, std::uint32_t /*tag*/, Cycle /*now*/) { return ""; }
 };
 
 /// Which source a run uses (keys `schedule_engine` and `nic_blocks`).
 enum class SourceKind { reference, hls, rtl };
+
 
 /// The source of endpoint `endpoint`'s descriptors. For SourceKind::hls and
 /// rtl the caller has checked driver::engine_covering(), and `writes` are the
@@ -63,5 +78,21 @@ enum class SourceKind { reference, hls, rtl };
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
                                                          const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint);
+
+/// Why the forwarding-rule block cannot hold `node` ("" when it can): a
+/// port beyond the block's 64 (hls/tree_bcast_rule.hpp), as a ConfigError
+/// message naming the key `topology`.
+std::string forwarding_rule_refusal(const std::vector<collectives::ForwardingNode>& nodes);
+
+/// The receipt-driven source of one endpoint (kind hls or rtl: the rule
+/// block's implementation). Timing: a request is presented to the block in
+/// the cycle the message arrives (the logical root's in cycle 0, from none);
+/// the block answers in the next cycle, in which the first SEND is offered
+/// (the NIC latches the mask and walks it from port 0 up, one SEND per
+/// cycle); END follows the last SEND. A forwarded SEND carries the arrival's
+/// tag + 1 (the hop count from the logical root, which the reference
+/// programs use as their phase tag); the logical root's carry 0.
+std::unique_ptr<DescriptorSource> make_rule_source(SourceKind kind, const collectives::ForwardingNode& node,
+                                                   topology::EndpointId endpoint);
 
 }  // namespace collnet::systemc

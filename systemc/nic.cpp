@@ -93,6 +93,7 @@ std::string Nic::blocked_text() const {
   switch (blocked_.kind) {
     case Blocked::none: return "";
     case Blocked::engine: return "the schedule engine";
+    case Blocked::arrival: return "a message to forward (forwarding rule)";
     case Blocked::fifo: return "a free descriptor FIFO slot";
     case Blocked::wait:
       return "WAIT tag " + tag + " (" + std::to_string(blocked_.have) + " of " + std::to_string(blocked_.need) +
@@ -129,6 +130,8 @@ void Nic::message_done(std::uint32_t id, Cycle now) {
   } else {
     // Side-band delivery acknowledgement: the source sees it next cycle.
     source.delivered(now);
+    // A receipt-driven source (the forwarding rule) acts on the arrival.
+    if (const std::string error = source_->arrived(m.source, m.tag, now); !error.empty()) book_.fail(error);
   }
 }
 
@@ -194,6 +197,10 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
   if (state_ != State::running) return false;
   const std::optional<Descriptor> offered = source_->peek(now);
   if (!offered) {
+    if (source_->waiting_for_arrival()) {
+      blocked_ = {Blocked::arrival};
+      return false;  // an arrival wakes the NIC
+    }
     if (source_->exhausted()) {
       book_.fail("endpoint " + std::to_string(self_) + ": program ends without END after " +
                  std::to_string(source_->taken()) + " descriptors");

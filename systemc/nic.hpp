@@ -49,6 +49,12 @@
 // receive operation and the message length ride in the header; the simulator
 // keeps them in the run's message record, named by Packet::serial.)
 //
+// Receipt-driven collectives (tree-bcast with its forwarding-rule block,
+// descriptor_source.hpp `make_rule_source`): the NIC tells its source of
+// every complete network arrival (sender and tag) in the cycle it lands; the
+// source asks the rule block and offers the forwards as SENDs. While the
+// source waits for an arrival the dispatcher is not polled.
+//
 // Delivery and barriers: a node enters a BARRIER only when its FIFOs are
 // empty, its controllers idle and every message it sent has been delivered
 // (all packets written at the destination). Delivery is tracked by a
@@ -203,7 +209,7 @@ class Nic final : public Clocked {
   // worded only by describe(): a stall happens in most evaluations.
   struct Blocked {
     enum Kind : std::uint8_t {
-      none, engine, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end
+      none, engine, arrival, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end
     } kind = none;
     std::uint32_t tag = 0;
     std::uint32_t have = 0;

@@ -1,5 +1,6 @@
 #include "systemc/pacer.hpp"
 
+#include "systemc/forwarding_rule.hpp"
 #include "systemc/rtl_blocks.hpp"
 
 namespace collnet::systemc {
@@ -19,7 +20,23 @@ class HlsPacer final : public Pacer {
   hls::PacketPacer<kPacerFlitsWidth> pacer_;
 };
 
+/// hls::TreeBcastRule itself (nic_blocks=hls).
+class HlsForwardingRule final : public ForwardingRuleBlock {
+ public:
+  HlsForwardingRule() { rule_.reset(); }
+  void configure(const hls::TreeBcastRuleConfig& config) override { rule_.configure(config); }
+  hls::TreeBcastRuleOutputs step(const hls::TreeBcastRuleInputs& in) override { return rule_.step(in); }
+
+ private:
+  hls::TreeBcastRule rule_;
+};
+
 }  // namespace
+
+std::unique_ptr<ForwardingRuleBlock> make_forwarding_rule(NicBlocks blocks) {
+  if (blocks == NicBlocks::rtl) return make_rtl_forwarding_rule();
+  return std::make_unique<HlsForwardingRule>();
+}
 
 std::unique_ptr<Pacer> make_pacer(NicBlocks blocks) {
   if (blocks == NicBlocks::rtl) return make_rtl_pacer();

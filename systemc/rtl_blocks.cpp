@@ -14,6 +14,7 @@
 #include <Vschedule_engine_hd.h>
 #include <Vschedule_engine_hopgroup.h>
 #include <Vschedule_engine_twotree.h>
+#include <Vtree_bcast_rule.h>
 #include <verilated.h>
 
 namespace collnet::systemc {
@@ -106,6 +107,45 @@ class RtlPacer final : public Pacer {
   Vpacket_pacer model_;
 };
 
+class RtlForwardingRule final : public ForwardingRuleBlock {
+ public:
+  RtlForwardingRule() : model_(&context(), instance_name("tree_bcast_rule").c_str()) {
+    reset_model(model_, "tree_bcast_rule", [](Vtree_bcast_rule& m) {
+      m.in_valid_i = 0;
+      m.out_ready_i = 0;
+    });
+  }
+  ~RtlForwardingRule() override { model_.final(); }
+  RtlForwardingRule(const RtlForwardingRule&) = delete;
+  RtlForwardingRule& operator=(const RtlForwardingRule&) = delete;
+
+  void configure(const hls::TreeBcastRuleConfig& config) override {
+    model_.parent_port_i = config.parent_port;
+    model_.is_root_i = config.is_root;
+    model_.child_mask_i = config.child_mask;
+  }
+
+  hls::TreeBcastRuleOutputs step(const hls::TreeBcastRuleInputs& in) override {
+    model_.in_valid_i = in.in_valid;
+    model_.from_none_i = in.from_none;
+    model_.from_port_i = in.from_port;
+    model_.out_ready_i = in.out_ready;
+    model_.clk_i = 0;
+    model_.eval();  // the outputs of this cycle
+    hls::TreeBcastRuleOutputs out;
+    out.in_ready = model_.in_ready_o != 0;
+    out.out_valid = model_.out_valid_o != 0;
+    out.out_mask = model_.out_mask_o;
+    model_.clk_i = 1;
+    model_.eval();  // the rising edge
+    check("tree_bcast_rule");
+    return out;
+  }
+
+ private:
+  Vtree_bcast_rule model_;
+};
+
 /// Every engine module has the ports of engine_block.hpp.
 template <typename Model>
 class RtlEngine final : public EngineBlock {
@@ -154,6 +194,8 @@ bool rtl_blocks_built() { return true; }
 
 std::unique_ptr<Pacer> make_rtl_pacer() { return std::make_unique<RtlPacer>(); }
 
+std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { return std::make_unique<RtlForwardingRule>(); }
+
 std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
   switch (kind) {
     case driver::EngineKind::a2a: return std::make_unique<RtlEngine<Vschedule_engine_a2a>>("schedule_engine_a2a");
@@ -182,6 +224,7 @@ namespace {
 
 bool rtl_blocks_built() { return false; }
 std::unique_ptr<Pacer> make_rtl_pacer() { unavailable(); }
+std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { unavailable(); }
 std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind /*kind*/) { unavailable(); }
 
 }  // namespace collnet::systemc

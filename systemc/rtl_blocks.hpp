@@ -1,6 +1,6 @@
 // The Verilated RTL of the NIC's blocks (issue 6, item 5: `nic_blocks=rtl`
 // runs "the NIC with the Verilated pacer and schedule engine in place of the
-// C++ classes"). rtl/CMakeLists.txt Verilates every block into one library,
+// C++ classes"; issue 15 item 3 adds the tree-bcast forwarding rule). rtl/CMakeLists.txt Verilates every block into one library,
 // collnet_rtl_models; the NIC reaches those models only through the Pacer and
 // EngineBlock interfaces, so nothing else in systemc/ sees Verilator.
 //
@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "systemc/engine_block.hpp"
+#include "systemc/forwarding_rule.hpp"
 #include "systemc/pacer.hpp"
 
 namespace collnet::systemc {
@@ -27,6 +28,8 @@ namespace collnet::systemc {
 bool rtl_blocks_built();
 /// rtl/packet_pacer.sv (PacketFlitsWidth 12), after reset.
 std::unique_ptr<Pacer> make_rtl_pacer();
+/// rtl/tree_bcast_rule.sv, after reset.
+std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule();
 /// rtl/schedule_engine_<kind>.sv, after reset.
 std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind);
 

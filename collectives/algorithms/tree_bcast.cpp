@@ -111,6 +111,40 @@ Schedule build_tree_bcast(const Tree& tree, EndpointId physical_root, EndpointId
   return s;
 }
 
+std::vector<ForwardingNode> tree_bcast_forwarding(const Tree& tree, EndpointId physical_root, EndpointId logical_root,
+                                                  std::uint32_t message_words) {
+  const std::int32_t n = tree.size();
+  if (physical_root < 0 || physical_root >= n)
+    throw ConfigError(fmt::format("key 'root': node {} is not in the tree; accepted values: 0..{}", physical_root,
+                                  n - 1));
+  if (logical_root < 0 || logical_root >= n)
+    throw ConfigError(fmt::format("key 'logical_root': node {} is not in the tree; accepted values: 0..{}",
+                                  logical_root, n - 1));
+  std::unique_ptr<Tree> rerooted;
+  if (physical_root != tree.physical_root())
+    rerooted = std::make_unique<Tree>(tree.parents_rooted_at(physical_root), kNone);
+  const Tree& view = rerooted ? *rerooted : tree;
+  const topology::Graph& graph = tree.graph();
+  std::vector<ForwardingNode> nodes(static_cast<std::size_t>(n));
+  for (EndpointId v = 0; v < n; ++v) {
+    ForwardingNode& f = nodes[static_cast<std::size_t>(v)];
+    f.originates = v == logical_root;
+    f.message_words = message_words;
+    // The port of v's link to u, as the network numbers it (the physical
+    // wiring does not change when the scenario names another physical root).
+    auto port_to = [&](EndpointId u) {
+      const std::int32_t port = graph.link(tree.link_between(v, u)).src_port;
+      if (static_cast<std::size_t>(port) >= f.port_neighbour.size())
+        f.port_neighbour.resize(static_cast<std::size_t>(port) + 1, kNone);
+      f.port_neighbour[static_cast<std::size_t>(port)] = u;
+      return port;
+    };
+    if (view.parent(v) != kNone) f.parent_port = port_to(view.parent(v));
+    for (EndpointId c : view.children(v)) f.child_ports.push_back(port_to(c));
+  }
+  return nodes;
+}
+
 Algorithm make_tree_bcast() {
   Algorithm a;
   a.name = "tree-bcast";
@@ -126,7 +160,12 @@ Algorithm make_tree_bcast() {
                                       .default_from("the lowest-numbered leaf other than the physical root")
                                       .accepting("0..N-1 (node number)");
   a.keys = {root_key, logical_root_key};
-  a.build = [](const topology::Topology& topo, const Params& params) {
+  // The physical and logical root of a scenario (keys `root`, `logical_root`).
+  struct Roots {
+    const Tree* tree;
+    EndpointId root, logical;
+  };
+  auto roots = [](const topology::Topology& topo, const Params& params) {
     const auto* tree = dynamic_cast<const Tree*>(&topo);
     if (tree == nullptr)
       throw ConfigError(fmt::format("key 'topology': algorithm 'tree-bcast' runs on a tree (tree:parents=..., "
@@ -137,7 +176,15 @@ Algorithm make_tree_bcast() {
     EndpointId fallback = default_logical_root(*tree);
     if (root != tree->physical_root()) fallback = default_logical_root(Tree(tree->parents_rooted_at(root)));
     const auto logical = static_cast<EndpointId>(logical_root_key.integer(params, fallback, 0, n - 1));
-    return build_tree_bcast(*tree, root, logical, message_words(params, 1));
+    return Roots{tree, root, logical};
+  };
+  a.build = [roots](const topology::Topology& topo, const Params& params) {
+    const Roots r = roots(topo, params);
+    return build_tree_bcast(*r.tree, r.root, r.logical, message_words(params, 1));
+  };
+  a.forwarding_rule = [roots](const topology::Topology& topo, const Params& params) {
+    const Roots r = roots(topo, params);
+    return tree_bcast_forwarding(*r.tree, r.root, r.logical, message_words(params, 1));
   };
   return a;
 }

@@ -40,6 +40,14 @@ std::vector<EndpointId> tree_bcast_targets(const topology::Tree& tree, EndpointI
 Schedule build_tree_bcast(const topology::Tree& tree, EndpointId physical_root, EndpointId logical_root,
                           std::uint32_t message_words);
 
+/// What each node's NIC is loaded with to run the same broadcast with its
+/// forwarding-rule block instead of programs (Algorithm::forwarding_rule):
+/// the node's parent and child ports by `physical_root`, numbered as the
+/// topology numbers the node's links (topology/tree.hpp), and whether it is
+/// the logical root. Same ConfigErrors as build_tree_bcast.
+std::vector<ForwardingNode> tree_bcast_forwarding(const topology::Tree& tree, EndpointId physical_root,
+                                                  EndpointId logical_root, std::uint32_t message_words);
+
 /// Default logical root: the lowest-numbered leaf that is not the physical
 /// root (the physical root itself on a one-node tree).
 EndpointId default_logical_root(const topology::Tree& tree);

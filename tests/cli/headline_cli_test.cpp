@@ -4,7 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 
@@ -71,4 +73,40 @@ TEST(HeadlineReport, NoBoundIsNullAndElementsAreNamed) {
   EXPECT_EQ(k["lower_bound_cycles"], 64);  // torus 4x4: 8 messages (spec fact 3) x 8 flits
   EXPECT_EQ(k["message_flits"], 8);
   EXPECT_TRUE(k["elements"].is_null());
+}
+
+// README "Tree broadcast with the forwarding rule in the NIC": the rule block
+// runs every node; N - 1 messages, each over one link, and the cycles of the
+// closed form a(j-th target of u) = a(u) + H + L + j (concurrent sends),
+// cycles = max a + 2, H = 2 router_delay + link_latency + 2 nic_latency = 5,
+// here computed on the complete binary tree (parent of i = (i - 1) / 2).
+TEST(HeadlineExamples, TreeBcastRuleMeetsTheClosedForm) {
+  const int n = 63;
+  const int logical = 62;
+  const long words = 64;
+  const long hop = 5;
+  long last = 0;
+  struct Visit {
+    int node, from;
+    long arrival;
+  };
+  std::vector<Visit> pending{{logical, -1, 0}};
+  while (!pending.empty()) {
+    const Visit v = pending.back();
+    pending.pop_back();
+    last = std::max(last, v.arrival);
+    std::vector<int> targets;  // every tree neighbour but the sender: parent first, children ascending
+    if (v.node > 0 && (v.node - 1) / 2 != v.from) targets.push_back((v.node - 1) / 2);
+    for (const int c : {2 * v.node + 1, 2 * v.node + 2})
+      if (c < n && c != v.from) targets.push_back(c);
+    for (std::size_t j = 0; j < targets.size(); ++j)
+      pending.push_back({targets[j], v.node, v.arrival + hop + words + static_cast<long>(j)});
+  }
+  const auto j = run_example("tree-bcast-rule");
+  EXPECT_EQ(j["schedule_engine"], "hls-tree_bcast_rule");
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_EQ(j["messages"], n - 1);
+  EXPECT_EQ(j["flit_hops"], (n - 1) * words);
+  EXPECT_EQ(j["lower_bound_cycles"], 10 * words);  // depth 10 x message
+  EXPECT_EQ(j["cycles"], last + 2);
 }

@@ -135,9 +135,26 @@ TEST_F(NicBlocksRtl, TwotreeEngineEqualsHlsOnLeafSpine) {
                   "twotree");
 }
 
+// The tree-bcast forwarding rule (issue 15, item 3): with nic_blocks=rtl
+// every NIC asks the Verilated rtl/tree_bcast_rule.sv on each receipt; same
+// cycles, flits and data as the HLS class, on trees where the logical root
+// is a leaf, an interior node and the physical root, with the physical root
+// moved by `root`, and with concurrent sends on several controllers.
+TEST_F(NicBlocksRtl, TreeBcastRuleEqualsHls) {
+  expect_same_run({{"topology", "tree:parents=-1,0,0,1,1,2,2"}, {"algorithm", "tree-bcast"}, {"logical_root", "4"},
+                   {"message_flits", "8"}},
+                  "tree_bcast_rule");
+  expect_same_run({{"topology", "tree:random=30,seed=5"}, {"algorithm", "tree-bcast"}, {"logical_root", "11"},
+                   {"root", "7"}, {"message_flits", "9"}},
+                  "tree_bcast_rule");
+  expect_same_run({{"topology", "tree:kary=3,n=13"}, {"algorithm", "tree-bcast"}, {"logical_root", "0"},
+                   {"controllers", "4"}, {"dispatch", "next-idle"}, {"message_flits", "16"}},
+                  "tree_bcast_rule");
+}
+
 TEST_F(NicBlocksRtl, ReferenceProgramsWithRtlPacersEqualHls) {
-  // schedule_engine reference: only the pacers are RTL; an algorithm no
-  // engine covers (tree-bcast) runs too.
+  // schedule_engine reference: only the pacers are RTL; the reference
+  // programs of tree-bcast (whose rule block is not asked) run too.
   for (const Params& p : {Params{{"topology", "tree:kary=2,n=7"}, {"algorithm", "tree-bcast"}, {"message_flits", "9"},
                                  {"schedule_engine", "reference"}},
                           Params{{"topology", "torus:4x4"}, {"algorithm", "a2a-hopgroup"}, {"schedule_engine", "reference"}}}) {
@@ -171,9 +188,10 @@ TEST(NicBlocksKey, BadInputNamesTheKey) {
                         "nic_blocks", "Verilator");
     return;
   }
-  // No engine runs the algorithm: the error names the key and what is covered.
-  expect_config_error({{"topology", "tree:kary=2,n=7"}, {"algorithm", "tree-bcast"}, {"nic_blocks", "rtl"}},
-                      "nic_blocks", "a2a-optimal");
+  // No block can run the scenario (tree-bcast: the rule block has 64 ports,
+  // a node here has 64 children): the error names the key and the limit.
+  expect_config_error({{"topology", "tree:kary=64,n=66"}, {"algorithm", "tree-bcast"}, {"nic_blocks", "rtl"}},
+                      "nic_blocks", "at most 63 children");
   // An engine runs it, but the scenario exceeds its tables.
   expect_config_error({{"topology", "torus:20x20"}, {"algorithm", "a2a-optimal"}, {"nic_blocks", "rtl"}},
                       "nic_blocks", "at most 256 offsets");
