@@ -295,6 +295,10 @@ std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& p
     throw ConfigError("key 'phase_barriers': schedule_engine_twotree emits the phases without barriers; accepted "
                       "with the engine: false (the reference programs carry the barriers: schedule_engine auto or "
                       "reference)");
+  if (plan.setup.stage_pipelining)
+    throw ConfigError("key 'stage_pipelining': schedule_engine_twotree runs the stages one after another; accepted "
+                      "with the engine: false (the reference programs overlap the stages: schedule_engine auto or "
+                      "reference)");
   const int rank = plan.placement.rank(endpoint);
   std::vector<hls::TwotreeEngineStage> stages;
   std::vector<std::uint8_t> hints;

@@ -25,3 +25,23 @@ def run_json(collnet, args, keys=()):
     if doc.get("data_check", "pass") != "pass":
         sys.exit(f"{' '.join(cmd)}: data check failed")
     return doc
+
+
+def check_json(collnet, args, keys=()):
+    """`collnet check ARGS --set K=V ... --json FILE` (software reference and
+    static checker, no cycle simulation); stops on an error or a failed data check."""
+    sets = [f"{k}={v}" for k, v in keys.items()] if isinstance(keys, dict) else list(keys)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "check.json")
+        cmd = [str(collnet), "check", *map(str, args)]
+        for kv in sets:
+            cmd += ["--set", kv]
+        cmd += ["--json", out]
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()}")
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+    if doc.get("data_check", "pass") != "pass":
+        sys.exit(f"{' '.join(cmd)}: data check failed")
+    return doc

@@ -25,6 +25,13 @@ struct ReductionKeys {
                                     "step (the document's phase-time model); default: each node runs on as its data "
                                     "arrives; the two-tree engine emits none, so with it the reference programs run",
                                     false);
+  Key stage_pipelining = Key::boolean(
+      "stage_pipelining",
+      "stage s+1 of block k starts as soon as block k is through stage s on the rank that sends it (twotree-hier: "
+      "block k's global reduce as soon as it is reduced on its representative, the broadcasts likewise; the "
+      "baselines: the broadcast of block k as soon as the root holds it); default: the stages run one after another, "
+      "as the document composes them; the two-tree engine refuses it, so with it the reference programs run",
+      false);
   Key grouping = Key::choice("grouping",
                              "twotree-hier groups: one per set of leaves with identical spine sets, or one per leaf",
                              "spine_set", {"spine_set", "leaf"});
@@ -49,6 +56,7 @@ ReductionSetup read_reduction_setup(const Params& params) {
   s.elements = static_cast<std::uint32_t>(k.elements.integer(params));
   s.blocks = static_cast<int>(k.blocks.integer(params));
   s.phase_barriers = k.phase_barriers.boolean(params);
+  s.stage_pipelining = k.stage_pipelining.boolean(params);
   return s;
 }
 
@@ -70,7 +78,8 @@ bool read_grouped_placement(const Params& params) { return keys().placement.choi
 
 std::vector<Key> reduction_keys() {
   const ReductionKeys& k = keys();
-  return {k.collective, k.op, k.dtype, k.elements, k.blocks, k.processes, k.spine_choice, k.phase_barriers};
+  return {k.collective, k.op, k.dtype, k.elements, k.blocks, k.processes, k.spine_choice, k.phase_barriers,
+          k.stage_pipelining};
 }
 
 const Key& grouping_key() { return keys().grouping; }

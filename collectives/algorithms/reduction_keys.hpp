@@ -9,6 +9,7 @@
 //   spine_choice  coloring (default) | sender_port | receiver_port
 //   grouping      twotree-hier: spine_set (default) | leaf
 //   placement     baselines: consecutive (default) | grouped
+//   phase_barriers, stage_pipelining  false (default) | true
 #pragma once
 
 #include <limits>
@@ -32,7 +33,7 @@ Grouping read_grouping(const Params& params);
 bool read_grouped_placement(const Params& params);
 
 /// The keys of collective, op, dtype, elements, blocks, processes,
-/// spine_choice, phase_barriers.
+/// spine_choice, phase_barriers, stage_pipelining.
 std::vector<Key> reduction_keys();
 const Key& grouping_key();
 const Key& placement_key();

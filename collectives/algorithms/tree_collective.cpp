@@ -59,7 +59,8 @@ TreeCollectivePlan plan_tree_collective(const std::string& algorithm, const topo
                       "; accepted: twotree-hier, twotree-flat, tree-single");
   }
   const SpineChoice choice = read_spine_choice(params);
-  plan.transfers = stage_transfers(plan.stages, plan.setup.elements, plan.setup.blocks, &plan.phases);
+  plan.transfers = stage_transfers(plan.stages, plan.setup.elements, plan.setup.blocks, &plan.phases,
+                                   plan.setup.stage_pipelining);
   choose_spines(topology, plan.placement, plan.transfers, choice);
   return plan;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <tuple>
@@ -50,12 +51,17 @@ int slot_of(const PipelinedTrees& shape, int t, int v) {
 }  // namespace
 
 std::vector<Transfer> stage_transfers(const std::vector<Stage>& stages, std::uint32_t elements, int blocks,
-                                      std::vector<StagePhases>* phases) {
+                                      std::vector<StagePhases>* phases, bool pipelined) {
   std::vector<Transfer> out;
-  std::uint32_t base = 0;
+  std::uint32_t base = 0;  // where the next stage starts when the stages run one after another
+  // (rank, first word of a block) -> 1 + the last phase in which the rank
+  // receives that block in the stages so far. Every stage cuts the data the
+  // same way (block_ranges), so a block is known by its first word.
+  std::map<std::pair<int, std::uint32_t>, std::uint32_t> ready;
   if (phases) phases->clear();
   for (std::size_t s = 0; s < stages.size(); ++s) {
     const Stage& stage = stages[s];
+    std::vector<Transfer> mine;  // phases within the stage
     std::uint32_t span = 0;
     for (const TreeInstance& inst : stage.instances) {
       const PipelinedTrees& shape = inst.shape;
@@ -80,18 +86,35 @@ std::vector<Transfer> stage_transfers(const std::vector<Stage>& stages, std::uin
             x.offset = range.offset;
             x.length = range.length;
             const int local = up ? shape.reduce_phase(t, v, k) : shape.broadcast_phase(t, v, k);
-            x.phase = base + static_cast<std::uint32_t>(local);
+            x.phase = static_cast<std::uint32_t>(local);
             x.color = tree.color[static_cast<std::size_t>(v)];
             x.slot = slot;
             span = std::max(span, static_cast<std::uint32_t>(local) + 1);
-            out.push_back(x);
+            mine.push_back(x);
           }
         }
       }
     }
     span += span % 2;  // keep phase parity = color in the next stage
-    if (phases) phases->push_back({base, span});
-    base += span;
+    std::uint32_t start = base;
+    if (pipelined && s > 0) {
+      // The earliest even start at which every send of this stage follows the
+      // sender's last receipt of that block in the earlier stages.
+      start = 0;
+      for (const Transfer& x : mine) {
+        const auto it = ready.find({x.sender, x.offset});
+        if (it != ready.end() && it->second > x.phase) start = std::max(start, it->second - x.phase);
+      }
+      start += start % 2;
+    }
+    for (Transfer& x : mine) {
+      x.phase += start;
+      std::uint32_t& r = ready[{x.receiver, x.offset}];
+      r = std::max(r, x.phase + 1);
+      out.push_back(x);
+    }
+    if (phases) phases->push_back({start, span});
+    base = start + span;
   }
   std::stable_sort(out.begin(), out.end(), [](const Transfer& a, const Transfer& b) {
     return std::tie(a.stage, a.phase) < std::tie(b.stage, b.phase);
@@ -157,6 +180,14 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
     const auto self = static_cast<std::uint32_t>(placement.endpoint(rank));
     Program& prog = s.programs[self];
     std::uint32_t barriers = 0;  // phase barriers this rank has joined
+    // Receives per phase (more than one only with stage pipelining, when two
+    // stages overlap): the first receive of a phase waits for all of them,
+    // since a WAIT counts every arrival of its tag, in whatever order they
+    // come; the combining copies of a phase are counted up one by one.
+    std::map<std::uint32_t, std::uint32_t> receives, combined;
+    for (const auto& [phase, kind, i] : ev)
+      if (kind == 1) ++receives[phase];
+    std::uint32_t waited_phase = kLocalTagBase;  // none yet: network phases stay below it
     for (const auto& [phase, kind, i] : ev) {
       // lock step: the barriers of the phases before this event's
       while (setup.phase_barriers && barriers < phases && used[barriers] < phase)
@@ -171,7 +202,8 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
         prog.push_back(d);
         continue;
       }
-      prog.push_back(Descriptor::wait(phase, 1));
+      if (waited_phase != phase) prog.push_back(Descriptor::wait(phase, receives[phase]));
+      waited_phase = phase;
       if (!reduce) continue;
       // spec twotree-leafspine / fixed-order reduction: combine the slot into
       // the data region, one arrival at a time.
@@ -180,7 +212,7 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
       c.op = setup.op;
       c.dtype = setup.dtype;
       prog.push_back(c);
-      prog.push_back(Descriptor::wait(kLocalTagBase + phase, 1));
+      prog.push_back(Descriptor::wait(kLocalTagBase + phase, ++combined[phase]));
     }
     while (setup.phase_barriers && barriers < phases) prog.push_back(Descriptor::barrier(barriers++));
   }

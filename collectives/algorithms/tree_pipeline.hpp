@@ -92,8 +92,18 @@ struct StagePhases {
 
 /// Every transfer of every stage, in stage then phase order, and where each
 /// stage sits in the global phase numbering.
+///
+/// Sequential stages (the document's composition, `pipelined` false): stage s
+/// starts where stage s-1 ended. Stage pipelining (key stage_pipelining):
+/// stage s starts at the smallest even phase at which every one of its sends
+/// still comes after its sender holds that block from the earlier stages:
+/// a transfer of block k of tree t sent by rank u in stage s has a phase
+/// later than every transfer of block k of tree t that u receives in an
+/// earlier stage (block k is reduced on the representative, or has arrived
+/// there in the global broadcast). The stages then overlap; a rank may send
+/// or receive more than once in a phase (the static checker counts it).
 std::vector<Transfer> stage_transfers(const std::vector<Stage>& stages, std::uint32_t elements, int blocks,
-                                      std::vector<StagePhases>* phases = nullptr);
+                                      std::vector<StagePhases>* phases = nullptr, bool pipelined = false);
 
 enum class Collective { reduce, broadcast, allreduce };
 
@@ -106,6 +116,9 @@ struct ReductionSetup {
   /// A BARRIER after every phase on every endpoint: the phases run in lock
   /// step, as the document's phase-time argument assumes (key phase_barriers).
   bool phase_barriers = false;
+  /// Stage s+1 of block k starts as soon as block k is through stage s on
+  /// the rank that sends it (key stage_pipelining; stage_transfers).
+  bool stage_pipelining = false;
 };
 
 /// Initial data word `index` of `rank` (the schedule's own data): int64 sum /

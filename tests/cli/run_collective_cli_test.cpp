@@ -101,7 +101,12 @@ TEST(RunCollectiveCli, BadInputExits2NamingTheKey) {
            {{"group_barriers=often"}, "group_barriers"},
            {{"algorithm=twotree-hier", "topology=leafspine:p=6", "phase_barriers=often"}, "phase_barriers"},
            {{"algorithm=twotree-flat", "topology=leafspine:p=6", "phase_barriers=true", "nic_blocks=rtl"},
-            "phase_barriers"}}) {
+            "phase_barriers"},
+           {{"algorithm=twotree-hier", "topology=leafspine:p=6", "stage_pipelining=often"}, "stage_pipelining"},
+           {{"algorithm=twotree-hier", "topology=leafspine:p=6", "stage_pipelining=true", "schedule_engine=hls"},
+            "stage_pipelining"},
+           {{"algorithm=twotree-flat", "topology=leafspine:p=6", "stage_pipelining=true", "nic_blocks=rtl"},
+            "stage_pipelining"}}) {
     std::vector<std::string> args{"run", "--set", "message_flits=2"};
     for (const auto& s : sets) {
       args.push_back("--set");
