@@ -31,8 +31,9 @@ void WakeScheduler::schedule(Clocked& module, Cycle at, Cycle now) {
 void WakeScheduler::dispatch() {
   const Cycle now = Clocked::now();
   const auto slot = static_cast<std::size_t>(now % kHorizon);
-  // Immediate notifications only mark processes runnable, so nothing is
-  // scheduled while iterating; swap anyway to keep the bucket reusable.
+  // The modules evaluated here schedule their next wake-ups into other
+  // buckets (1 .. kHorizon-1 cycles ahead) or on their own events, never
+  // into this one; the swap keeps the bucket reusable.
   firing_.swap(buckets_[slot]);
   occupied_ &= ~(std::uint64_t{1} << slot);
   for (Clocked* m : firing_) m->fire(now);
@@ -60,15 +61,27 @@ void Clocked::schedule(Cycle at) {
   scheduled_ = at;
   if (at <= current) {
     wake_.notify(sc_core::SC_ZERO_TIME);
+    event_pending_ = true;
   } else if (at - current < WakeScheduler::kHorizon) {
     scheduler_.schedule(*this, at, current);
   } else {
     wake_.notify(sc_core::sc_time::from_value((at - current) * ticks_per_cycle()));
+    event_pending_ = true;
   }
 }
 
 void Clocked::process() {
-  const Cycle current = now();
+  event_pending_ = false;
+  run(now());
+}
+
+void Clocked::run(Cycle current) {
+  // A later notification of the module's own event is superseded by this
+  // evaluation (as an immediate notification would have cancelled it).
+  if (event_pending_) {
+    wake_.cancel();
+    event_pending_ = false;
+  }
   scheduled_ = kNever;
   ++evaluations_;
   const Cycle next = evaluate(current);

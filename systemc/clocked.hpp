@@ -11,9 +11,13 @@
 //
 // Wake-ups less than WakeScheduler::kHorizon cycles ahead go through the
 // scheduler's calendar: one timed notification per active cycle for the whole
-// network, then an immediate notification of each module's own event (cheap),
-// instead of one entry per module in the kernel's timed-event heap. Farther
-// ones (a traffic source idle for long) use the module's event directly.
+// network, whose process then evaluates each module of that cycle directly
+// (no event, no kernel activation per module), instead of one entry per
+// module in the kernel's timed-event heap. The modules of a cycle run in the
+// same evaluation phase either way, and the link timing contract (link.hpp)
+// makes a cycle's result independent of their order. Farther wake-ups (a
+// traffic source idle for long) and wake-ups for the current cycle use the
+// module's own event.
 #pragma once
 
 #include <array>
@@ -97,12 +101,15 @@ class Clocked : public sc_core::sc_module {
   friend class WakeScheduler;
   void process();
   void schedule(Cycle at);
-  /// Called by the scheduler in cycle `at`.
+  /// Called by the scheduler in cycle `at`: evaluates the module now unless
+  /// its wake-up moved (it ran earlier, or is due earlier, see wake_at).
   void fire(Cycle at) {
-    if (scheduled_ == at) wake_.notify();
+    if (scheduled_ == at) run(at);
   }
+  void run(Cycle current);
 
   Cycle scheduled_ = kNever;
+  bool event_pending_ = false;  // wake_ carries a notification (far or same-cycle wake-up)
   bool wake_on_credit_ = true;
   std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;

@@ -9,11 +9,12 @@ namespace collnet::systemc {
 
 Link::Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window)
     : sc_core::sc_prim_channel(name),
-      params_(params),
-      graph_link_(graph_link),
       window_(window),
+      latency_(static_cast<Cycle>(params.latency)),
       flits_(static_cast<std::size_t>(params.latency + params.max_pipeline_delay + 1)),
-      credits_(static_cast<std::size_t>(params.latency + 1)) {
+      credits_(static_cast<std::size_t>(params.latency + 1)),
+      params_(params),
+      graph_link_(graph_link) {
   if (params.latency < 1) throw std::invalid_argument("link latency must be at least 1 cycle");
 }
 
@@ -38,7 +39,7 @@ void Link::send_with_faults(const Flit& flit, Cycle submitted) {
   Flit wire = flit;
   const Cycle depart = faults_->transmit(wire, submitted);
   if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer
-  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
+  const Cycle arrival = depart + latency_;
   flits_.push(wire, arrival);
   if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
   ++total_flits_;

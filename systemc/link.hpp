@@ -116,22 +116,27 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[noreturn]] void two_flits_in_one_cycle() const;
   void send_with_faults(const Flit& flit, Cycle submitted);
 
-  Params params_;
-  topology::LinkId graph_link_;
-  const MeasureWindow* window_;
-  DelayLine<Flit> flits_;
-  DelayLine<std::uint8_t> credits_;
-  Clocked* sender_ = nullptr;
+  // Laid out for the cache (the object is aligned to a line): sending a flit
+  // reads the first two lines and its ring slot, the receiver the second line
+  // (the delay line's head) and the slot; a credit's sender and the credit
+  // ring follow the flit ring.
+  alignas(64) Cycle last_send_ = kNever;
   Clocked* receiver_ = nullptr;
-  LinkObserver* observer_ = nullptr;
-  LinkFaults* faults_ = nullptr;
   std::uint64_t* flit_word_ = nullptr;
   std::uint64_t flit_bit_ = 0;
-  std::uint64_t* credit_word_ = nullptr;
-  std::uint64_t credit_bit_ = 0;
-  Cycle last_send_ = kNever;
+  const MeasureWindow* window_;
   std::uint64_t window_flits_ = 0;
   std::uint64_t total_flits_ = 0;
+  LinkObserver* observer_ = nullptr;
+  LinkFaults* faults_ = nullptr;
+  Cycle latency_;  // params_.latency
+  DelayLine<Flit> flits_;
+  std::uint64_t* credit_word_ = nullptr;
+  std::uint64_t credit_bit_ = 0;
+  Clocked* sender_ = nullptr;
+  DelayLine<std::uint8_t> credits_;
+  Params params_;
+  topology::LinkId graph_link_;
 };
 
 // Inline: called for every flit and credit.
@@ -145,7 +150,7 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
     send_with_faults(flit, depart);
     return;
   }
-  const Cycle arrival = depart + static_cast<Cycle>(params_.latency);
+  const Cycle arrival = depart + latency_;
   flits_.push(flit, arrival);
   if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
   ++total_flits_;
@@ -155,7 +160,7 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
 }
 
 void Link::send_credit(std::uint8_t vc, Cycle now) {
-  const Cycle arrival = now + static_cast<Cycle>(params_.latency);
+  const Cycle arrival = now + latency_;
   credits_.push(vc, arrival);
   if (credit_word_ != nullptr) *credit_word_ |= credit_bit_;
   if (sender_->wakes_on_credit()) sender_->wake_at(arrival);

@@ -109,20 +109,24 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   Packet& p = packets_[id];
   if (memo != nullptr && memo->valid && memo->source == header.source && memo->destination == header.destination &&
       memo->hint == header.route_hint) {
-    p.route = memo->steps;  // same route as the sender's previous packet
+    p.route.assign(memo->steps);  // same route as the sender's previous packet
   } else {
+    // The memo's vector (or this network's) keeps its capacity: no
+    // allocation once warm.
+    std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch_;
     try {
-      route_steps(header.source, header.destination, header.route_hint, p.route);
+      route_steps(header.source, header.destination, header.route_hint, steps);
     } catch (...) {
+      if (memo != nullptr) memo->valid = false;
       packets_.release(id);
       throw;
     }
+    p.route.assign(steps);
     if (memo != nullptr) {
       memo->valid = true;
       memo->source = header.source;
       memo->destination = header.destination;
       memo->hint = header.route_hint;
-      memo->steps = p.route;  // keeps its capacity: no allocation once warm
     }
   }
   p.header = header;

@@ -1,6 +1,7 @@
 #include "systemc/nic.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "collectives/executor.hpp"
 
@@ -44,6 +45,10 @@ void Nic::end_of_elaboration() {
     Controller& k = controllers_[c];
     k.injection = &injection[c]->link();
     k.ejection = &ejection[c]->link();
+    // Bit c of link_activity_[0] ([1]): flits (credits) on controller c's
+    // ejection (injection) link, so that an evaluation reads only those links.
+    k.ejection->mark_flits_in(&link_activity_[0], static_cast<int>(c));
+    k.injection->mark_credits_in(&link_activity_[1], static_cast<int>(c));
     k.channel.reset(*k.injection, network_.config().switching);
     k.pacer->reset();
   }
@@ -122,8 +127,9 @@ void Nic::message_done(std::uint32_t id, Cycle now) {
 
 void Nic::receive(Cycle now) {
   PacketTable& packets = network_.packets();
-  for (Controller& c : controllers_) {
-    Link& link = *c.ejection;
+  for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1) {
+    const int k = std::countr_zero(bits);
+    Link& link = *controllers_[static_cast<std::size_t>(k)].ejection;
     while (link.flit_ready(now)) {
       const Flit f = link.pop_flit();
       link.send_credit(f.vc, now);
@@ -157,7 +163,18 @@ void Nic::receive(Cycle now) {
       packets.release(f.packet);
       if (--book_.messages[id].packets_left == 0) message_done(id, now);
     }
+    if (link.flits_in_flight() == 0) link_activity_[0] &= ~(std::uint64_t{1} << k);
   }
+}
+
+Cycle Nic::pending_arrivals() const {
+  Cycle next = kNever;
+  for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
+    next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
+  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1)
+    next = std::min(next,
+                    controllers_[static_cast<std::size_t>(std::countr_zero(bits))].injection->next_credit_arrival());
+  return next;
 }
 
 bool Nic::drained() const {
@@ -413,10 +430,17 @@ Cycle Nic::evaluate(Cycle now) {
   receive(now);
   if (state_ == State::finished) {
     Cycle next = kNever;
-    for (const Controller& c : controllers_) next = std::min(next, c.ejection->next_flit_arrival());
+    for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
+      next = std::min(next,
+                      controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
     return next;
   }
-  for (Controller& c : controllers_) c.channel.take_credits(*c.injection, now);
+  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
+    const int k = std::countr_zero(bits);
+    Controller& c = controllers_[static_cast<std::size_t>(k)];
+    c.channel.take_credits(*c.injection, now);
+    if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~(std::uint64_t{1} << k);
+  }
   for (Controller& c : controllers_)
     if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
 
@@ -455,10 +479,7 @@ Cycle Nic::evaluate(Cycle now) {
     next = kNever;  // only receiving from now on (below)
   }
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
-  for (const Controller& c : controllers_) {
-    next = std::min(next, c.ejection->next_flit_arrival());
-    next = std::min(next, c.injection->next_credit_arrival());
-  }
+  next = std::min(next, pending_arrivals());
   return next <= now ? now + 1 : next;
 }
 

@@ -178,6 +178,8 @@ class Nic final : public Clocked {
   };
 
   void receive(Cycle now);
+  /// Earliest flit or credit still on the wires of this NIC's links.
+  [[nodiscard]] Cycle pending_arrivals() const;
   bool dispatch(Cycle now, Cycle& next);
   bool start(Controller& c, const Descriptor& d, Cycle now);
   /// Offers the next flit; returns the cycle the controller needs to run next.

@@ -29,6 +29,9 @@
 // the PacketTable (no per-flit heap allocation; packet records are recycled).
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -61,30 +64,63 @@ struct RouteStep {
   std::uint8_t vc_class = 0;
 };
 
+// The fields of the table above, ordered by size so that the record packs
+// into 32 bytes.
 struct PacketHeader {
+  Cycle inject_cycle = 0;
   topology::EndpointId source = 0;
   topology::EndpointId destination = 0;
-  std::uint8_t controller = 0;
-  std::uint16_t area = 0;
   std::uint32_t offset = 0;
+  std::uint16_t area = 0;
   std::uint16_t tag = 0;
-  Cycle inject_cycle = 0;
+  std::uint16_t flits = 1;
+  std::uint8_t controller = 0;
   std::uint8_t hops = 0;
   std::uint8_t route_hint = 0;
-  std::uint16_t flits = 1;
+};
+static_assert(sizeof(PacketHeader) == 32);
+
+/// The route of a packet as the routers read it: its steps stored inside the
+/// packet record (kInline of them; a longer route keeps the rest on the heap),
+/// so that a head reaching the front of a VC reads one record, not a record
+/// and then a separate route array.
+class PacketRoute {
+ public:
+  static constexpr std::size_t kInline = 28;
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] const RouteStep& operator[](std::size_t i) const {
+    return i < kInline ? inline_[i] : overflow_[i - kInline];
+  }
+  void assign(const std::vector<RouteStep>& steps) {
+    size_ = static_cast<std::uint16_t>(steps.size());
+    const std::size_t n = std::min(steps.size(), kInline);
+    std::copy_n(steps.begin(), n, inline_.begin());
+    if (steps.size() > kInline) overflow_.assign(steps.begin() + static_cast<std::ptrdiff_t>(kInline), steps.end());
+    else overflow_.clear();
+  }
+
+ private:
+  std::uint16_t size_ = 0;
+  std::array<RouteStep, kInline> inline_{};
+  std::vector<RouteStep> overflow_;
 };
 
 /// Simulation record of a packet in flight: the header plus bookkeeping that
-/// hardware keeps implicitly (route position, delivery check).
-struct Packet {
+/// hardware keeps implicitly (route position, delivery check). Aligned to the
+/// cache line: the header, the position and the first steps of the route
+/// share its first line.
+struct alignas(64) Packet {
   PacketHeader header;
-  std::vector<RouteStep> route;   // network hops only; ejection is implicit
   std::uint16_t position = 0;     // hops the head has taken so far
   std::uint16_t received = 0;     // flits delivered to the destination so far
-  std::uint64_t serial = 0;       // unique per run (source << 40 | sequence)
   bool measured = false;          // created inside the measurement window
   bool live = false;
+  std::uint64_t serial = 0;       // unique per run (source << 40 | sequence)
+  PacketRoute route;              // network hops only; ejection is implicit
 };
+static_assert(sizeof(Packet) == 192, "a packet record is three cache lines");
+
 
 /// Pool of packet records, recycled so that steady state allocates nothing.
 class PacketTable {
