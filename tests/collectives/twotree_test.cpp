@@ -700,7 +700,12 @@ RC_GTEST_PROP(TwoTreeData, RandomPipelinedSchedulesAreCorrectAndNoLonger, ()) {
   const Schedule sequential = build(*f, alg, keys);
   const StaticReport r = static_check(*f, s), q = static_check(*f, sequential);
   RC_ASSERT(r.phases.size() <= q.phases.size());
-  RC_ASSERT(r.static_time <= q.static_time);
+  // Not asserted: static_time <= the sequential one. Overlapping stages put
+  // up to 3 messages on a link in a phase, and that is not always paid back
+  // by the phases saved: twotree-hier broadcast on mesh:6x6, P=20, B=5,
+  // L=16 takes 45 flit times pipelined against 44 sequential (RapidCheck
+  // found it). The fabrics of the README tables all gain (static time 15104
+  // against 17920 at p=6, ...); TwotreeCycleModel.StagePipeliningShortensTheHierarchicalAllreduce checks one.
   RC_ASSERT(r.transfers == q.transfers);
   std::vector<std::vector<Word>> first;
   for (auto order : {DeliveryOrder::lazy, DeliveryOrder::eager, DeliveryOrder::random})
