@@ -25,11 +25,21 @@ BOOKSIM = {  # shared/validation/booksim2.md: latency by offered load, accepted 
 TABLE_LOADS = [0.02, 0.10, 0.20, 0.30, 0.35]
 CURVE_LOADS = [0.02, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.32, 0.34, 0.35, 0.36]
 DEFAULT_ROUTING = ["--set", "route_direction=minimal", "--set", "dateline_class=from-wrap"]
+# The router options of the examples, switched back step by step (cumulative).
+STEPS = [
+    ("VA and SA as one decision cycle for every flit (routing 1, allocation 2), lowest VC bids",
+     {"routing_delay": 1, "allocation_delay": 2, "vc_allocator_stage": "separate", "vc_bid": "all"}),
+    ("body flits skip VA (routing 2 = RC + VA, allocation 1 = SA)",
+     {"vc_allocator_stage": "separate", "vc_bid": "all"}),
+    ("+ round-robin VC bids (vc_bid)", {"vc_allocator_stage": "separate"}),
+    ("+ own VC allocator: heads hold their VC while they bid for the switch (the examples)", {}),
+]
+STEP_LOADS = [0.30, 0.35, 1.0]
 
 
-def run(collnet, kind, load, extra=()):
+def run(collnet, kind, load, extra=(), keys=None):
     example = ROOT / "examples" / f"booksim-iq-{kind}-8x8.yaml"
-    doc = run_json(collnet, [example, *extra], {"injection_rate": load})
+    doc = run_json(collnet, [example, *extra], {**(keys or {}), "injection_rate": load})
     return doc["avg_latency"], doc["accepted_rate"]
 
 
@@ -37,9 +47,12 @@ def main():
     build = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build"
     collnet = str(build / "collnet")
     curves = {}
-    for kind, extra in (("mesh", ()), ("torus", ()), ("torus-default", DEFAULT_ROUTING)):
+    before = STEPS[0][1]
+    for kind, extra, keys in (("mesh", (), None), ("torus", (), None), ("torus-default", DEFAULT_ROUTING, None),
+                              ("mesh-before", (), before), ("torus-before", (), before)):
         base = kind.split("-")[0]
-        curves[kind] = {load: run(collnet, base, load, extra) for load in sorted(set(CURVE_LOADS + TABLE_LOADS + [1.0]))}
+        curves[kind] = {load: run(collnet, base, load, extra, keys)
+                        for load in sorted(set(CURVE_LOADS + TABLE_LOADS + [1.0]))}
 
     print("| offered | mesh BookSim2 | mesh collnet | torus BookSim2 | torus collnet | torus collnet, default routing |")
     print("|---|---|---|---|---|---|")
@@ -59,10 +72,24 @@ def main():
     row.append(f"{curves['torus-default'][1.0][1]:.3f}")
     print("| " + " | ".join(row) + " |")
 
+    print("\n| router options (cumulative) | mesh 0.30 | mesh 0.35 | mesh saturation | torus 0.30 | torus 0.35 | torus saturation |")
+    print("|---|---|---|---|---|---|---|")
+    print("| BookSim2 | " + " | ".join(
+        f"{BOOKSIM[k][0][x]:.1f}" if x < 1 else f"{BOOKSIM[k][1]:.3f}" for k in ("mesh", "torus") for x in STEP_LOADS) + " |")
+    for label, keys in STEPS:
+        cells = []
+        for kind in ("mesh", "torus"):
+            for load in STEP_LOADS:
+                lat, acc = run(collnet, kind, load, keys=keys)
+                cells.append(f"{acc:.3f}" if load == 1.0 else f"{lat:.1f}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, kind in zip(axes, ("mesh", "torus")):
         loads = [x for x in CURVE_LOADS]
         ax.plot(loads, [curves[kind][x][0] for x in loads], "o-", label="collnet (examples/booksim-iq-%s-8x8.yaml)" % kind)
+        ax.plot(loads, [curves[kind + "-before"][x][0] for x in loads], "^-.", color="C1", alpha=0.7,
+                label="collnet, VA + SA as one stage for every flit (before)")
         if kind == "torus":
             ax.plot(loads, [curves["torus-default"][x][0] for x in loads], "s:", color="grey",
                     label="collnet, default routing (ties +, class from wrap)")

@@ -19,9 +19,11 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       routing_delay_(config.routing_delay),
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
+      own_vc_allocator_(config.vc_allocator_own),
       cut_through_(config.switching == Switching::virtual_cut_through),
       allocator_iterations_(config.allocator_iterations),
       output_first_(config.allocator == Allocator::output_first),
+      round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
       packets_(packets),
       activity_(activity) {
@@ -47,6 +49,11 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   credits_.assign(ports * vcs, 0);
   owned_.assign(ports * vcs, 0);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
+  if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
+  if (own_vc_allocator_) {
+    va_output_last_.assign(ports * vcs, -1);
+    va_input_last_.assign(ports * vcs, -1);
+  }
   // Class k owns VCs v with floor(v * classes / vcs) == k (contiguous blocks).
   const int classes = std::max(vc_classes, 1);
   if (classes > vcs_)
@@ -159,7 +166,7 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
              : cut_through_ ? p.header.flits
                             : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
-  ivc.eligible_at = base + static_cast<Cycle>(routing_delay_);
+  ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
@@ -223,6 +230,7 @@ Cycle Router::evaluate(Cycle now) {
   // allocation (iSLIP-style, router_config.hpp).
   Scratch& sc = scratch();
   Cycle next = kNever;
+  const bool vc_requested = own_vc_allocator_ && allocate_vcs(now);
   sc.active_inputs.clear();
   sc.grants.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
@@ -237,10 +245,17 @@ Cycle Router::evaluate(Cycle now) {
       const InputVc& ivc = input_vcs_[slot];
       int o;
       int ov;
-      if (ivc.out_port >= 0) {  // body flit (or a head granted earlier: impossible, heads leave on grant)
+      if (ivc.out_port >= 0) {  // body flit, or (own-allocator) a head holding its output VC
         o = ivc.out_port;
         ov = ivc.out_vc;
         if (credits_[index(o, ov)] <= 0) continue;
+        if (own_vc_allocator_ && ivc.eligible_at > now) {  // won its VC this cycle: bids from the next
+          next = std::min(next, ivc.eligible_at);
+          continue;
+        }
+      } else if (own_vc_allocator_) {  // waits for the VC allocator (allocate_vcs)
+        if (ivc.eligible_at > now) next = std::min(next, ivc.eligible_at);
+        continue;
       } else {
         if (ivc.eligible_at > now) {
           next = std::min(next, ivc.eligible_at);
@@ -258,9 +273,10 @@ Cycle Router::evaluate(Cycle now) {
     }
     if (n == 0) continue;
     sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);
+    if (round_robin_vc_bid_ && n > 1) one_bid_per_output(p);
     sc.active_inputs.push_back(p);
   }
-  const bool requested = !sc.active_inputs.empty();
+  const bool requested = !sc.active_inputs.empty() || vc_requested;
   if (output_first_) match_output_first(now);
   else match_input_first(now);
   for (const Grant& g : sc.grants) {
@@ -290,6 +306,102 @@ Cycle Router::evaluate(Cycle now) {
         next = std::min(next,
                         out_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->next_credit_arrival());
   return next;
+}
+
+bool Router::allocate_vcs(Cycle now) {
+  // Requests: every routed head without a VC asks for every free output VC
+  // of its class (no credit needed, as a wormhole VC allocator that leaves
+  // credits to the switch allocator; vct and atomic still need them).
+  Scratch& sc = scratch();
+  const auto vcs = static_cast<std::size_t>(vcs_);
+  std::size_t total = 0;
+  for (int p = 0; p < ports_; ++p) {
+    for (std::uint32_t bits = nonempty_vcs_[static_cast<std::size_t>(p)]; bits != 0; bits &= bits - 1) {
+      const int v = std::countr_zero(bits);
+      const InputVc& ivc = input_vcs_[index(p, v)];
+      if (ivc.out_port >= 0 || ivc.eligible_at > now) continue;
+      int first = 0;
+      int end = vcs_;
+      if (ivc.want_class != kAnyClass) {
+        first = class_range_[ivc.want_class].first;
+        end = class_range_[ivc.want_class].second;
+      }
+      for (int ov = first; ov < end; ++ov) {
+        const std::size_t o = index(ivc.want_port, ov);
+        if (owned_[o] != 0 || (ivc.need > 1 && credits_[o] < ivc.need)) continue;
+        if (total == sc.va_requests.size()) sc.va_requests.resize(2 * total + 16);
+        sc.va_requests[total++] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                          static_cast<std::uint16_t>(ivc.want_port), static_cast<std::uint8_t>(ov)};
+      }
+    }
+  }
+  if (total == 0) return false;
+  // Grant: each output VC takes the requesting input VC next after the one it
+  // granted last; accept: each input VC takes the granting output VC next
+  // after the one it accepted last (one iteration, priorities move on accept).
+  const auto slots = static_cast<int>(static_cast<std::size_t>(ports_) * vcs);
+  auto after = [slots](int slot, int last) { return (slot - last - 1 + 2 * slots) % slots; };
+  sc.va_offers.clear();
+  for (std::size_t k = 0; k < total; ++k) {
+    const Grant& c = sc.va_requests[k];
+    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
+    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
+    bool best = true;
+    for (std::size_t j = 0; j < total && best; ++j) {
+      const Grant& d = sc.va_requests[j];
+      if (j == k || static_cast<int>(index(d.out_port, d.out_vc)) != ovc) continue;
+      best = after(ivc_slot, va_output_last_[static_cast<std::size_t>(ovc)]) <
+             after(static_cast<int>(index(d.in_port, d.in_vc)), va_output_last_[static_cast<std::size_t>(ovc)]);
+    }
+    if (best) sc.va_offers.push_back(c);
+  }
+  std::size_t accepted = 0;
+  for (std::size_t k = 0; k < sc.va_offers.size(); ++k) {
+    const Grant& c = sc.va_offers[k];
+    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
+    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
+    bool best = true;
+    for (std::size_t j = 0; j < sc.va_offers.size() && best; ++j) {
+      const Grant& d = sc.va_offers[j];
+      if (j == k || static_cast<int>(index(d.in_port, d.in_vc)) != ivc_slot) continue;
+      best = after(ovc, va_input_last_[static_cast<std::size_t>(ivc_slot)]) <
+             after(static_cast<int>(index(d.out_port, d.out_vc)), va_input_last_[static_cast<std::size_t>(ivc_slot)]);
+    }
+    if (best) sc.va_requests[accepted++] = c;  // (va_requests is free again)
+  }
+  // Update after the decisions (the pointers must not move while deciding).
+  for (std::size_t k = 0; k < accepted; ++k) {
+    const Grant& c = sc.va_requests[k];
+    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
+    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
+    va_output_last_[static_cast<std::size_t>(ovc)] = ivc_slot;
+    va_input_last_[static_cast<std::size_t>(ivc_slot)] = ovc;
+    owned_[static_cast<std::size_t>(ovc)] = 1;
+    InputVc& ivc = input_vcs_[static_cast<std::size_t>(ivc_slot)];
+    ivc.out_port = static_cast<std::int16_t>(c.out_port);
+    ivc.out_vc = c.out_vc;
+    ivc.eligible_at = now + 1;  // bids for the switch from the next cycle
+  }
+  return true;
+}
+
+void Router::one_bid_per_output(int p) {
+  Scratch& sc = scratch();
+  const std::size_t base = static_cast<std::size_t>(p) * static_cast<std::size_t>(vcs_);
+  const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
+  const int first = vc_bid_next_[static_cast<std::size_t>(p)];
+  auto rank = [&](std::size_t k) { return (sc.candidates[base + k].in_vc - first + vcs_) % vcs_; };
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    bool best = true;
+    for (std::size_t j = 0; j < n && best; ++j)
+      best = j == k || sc.candidates[base + j].out_port != sc.candidates[base + k].out_port || rank(k) < rank(j);
+    if (!best) continue;
+    sc.candidates[base + kept] = sc.candidates[base + k];
+    sc.candidate_requests[base + kept] = sc.candidate_requests[base + k];
+    ++kept;
+  }
+  sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(kept);
 }
 
 void Router::match_input_first(Cycle now) {
@@ -448,13 +560,14 @@ void Router::apply(const Grant& g, Cycle now) {
   --occupancy_;
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {
-    if (now > ivc.eligible_at) ++delayed_heads_;  // it waited for its output
+    if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
     owned_[o] = 1;
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
     if (g.out_port < network_ports_) ++packets_[f.packet].position;
   }
   --credits_[o];
+  if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
   f.vc = g.out_vc;
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
   in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);

@@ -40,6 +40,11 @@
 //   4. update: grants take their flits out of the buffers, allocate or free
 //      output VCs, spend credits, send the flits with the pipeline delay and
 //      return one credit upstream per flit.
+// Options (router_config.hpp): with vc_allocator_stage own-allocator a VC
+// allocator of its own runs before step 2 (routed heads take free output VCs,
+// credits or not, and from the next cycle bid in step 2 like body flits); with
+// vc_bid round-robin an input port offers step 3 one VC per output, picked by
+// a rotating pointer, instead of all its ready VCs.
 // The router is evaluated only in cycles where something can change: after a
 // cycle with a request, when a flit or credit arrives, or when a head flit's
 // routing delay ends.
@@ -146,6 +151,11 @@ class Router final : public Clocked {
   void apply(const Grant& grant, Cycle now);
   /// Match the gathered candidates (Scratch) to outputs; grants go to
   /// Scratch::grants. See router_config.hpp, key `allocator`.
+  /// vc_bid round-robin: keep one candidate per output among input port p's.
+  void one_bid_per_output(int p);
+  /// vc_allocator_stage own-allocator: routed heads take free output VCs
+  /// (separable, output VCs grant, input VCs accept); true if any head asked.
+  bool allocate_vcs(Cycle now);
   void match_input_first(Cycle now);
   void match_output_first(Cycle now);
 
@@ -157,9 +167,11 @@ class Router final : public Clocked {
   int routing_delay_;
   Cycle pipeline_delay_;
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
+  bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool cut_through_;
   int allocator_iterations_;
   bool output_first_;
+  bool round_robin_vc_bid_;
   bool atomic_vcs_;
   PacketTable& packets_;
   NetworkActivity& activity_;
@@ -184,6 +196,12 @@ class Router final : public Clocked {
   // new head may be given the output VC after a tail released it; empty
   // when the stage is combined.
   std::vector<Cycle> vc_reusable_at_;
+  // vc_bid: round-robin: per input port, the VC that bids first next.
+  std::vector<std::uint8_t> vc_bid_next_;
+  // own-allocator: last input VC (port * vcs + vc) granted each output VC,
+  // and last output VC each input VC accepted (rotating priorities).
+  std::vector<int> va_output_last_;
+  std::vector<int> va_input_last_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
   std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
@@ -212,6 +230,8 @@ class Router final : public Clocked {
     std::vector<int> port_request_count;
     std::vector<int> touched_outputs;
     std::vector<Grant> grants;
+    std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
+    std::vector<Grant> va_offers;    // and the ones the output VCs granted
     void fit(int ports, int vcs);
   };
   static Scratch& scratch();

@@ -23,6 +23,9 @@ void RouterConfig::validate() const {
           "0..allocation_delay", credit_release_delay);
   require(allocator_iterations >= 1 && allocator_iterations <= 4, "allocator_iterations", "1..4",
           allocator_iterations);
+  if (vc_allocator_own && routing_delay < 1)
+    throw ConfigError("key 'vc_allocator_stage': own-allocator allocates VCs in the last cycle of routing_delay; "
+                      "expected routing_delay >= 1, got 0");
   (void)find_arbitration(arbitration);
 }
 
@@ -57,11 +60,20 @@ const std::vector<KeyDoc>& router_keys() {
                                "separate VC and switch allocation stages reads the flit out of its buffer at switch "
                                "allocation, 1 cycle after the VC allocation decision", "0",
        "0..allocation_delay"},
-      {"vc_allocator_stage", "combined (one allocation decision gives a head its output VC and the switch) or "
+      {"vc_allocator_stage", "combined (one allocation decision gives a head its output VC and the switch), "
                              "separate (VC allocation is a pipeline stage of its own: an output VC released by a "
                              "tail is granted to a new head by the VC allocator in the next cycle, and that head "
-                             "bids for the switch in the cycle after; zero-load latency stays router_delay)",
-       "combined", "combined, separate"},
+                             "bids for the switch in the cycle after; zero-load latency stays router_delay) or "
+                             "own-allocator (a VC allocator of its own, separable, one iteration, rotating "
+                             "priorities, in the last cycle of routing_delay: a routed head takes a free output VC "
+                             "of its class whether or not it has credits and holds it while it bids for the switch "
+                             "from the next cycle on; needs routing_delay >= 1)",
+       "combined", "combined, separate, own-allocator"},
+      {"vc_bid", "which VCs of an input port bid for the switch: all (every ready VC; an output arbiter choosing "
+                 "among VCs of one input port takes the lowest) or round-robin (one VC per input port and output, "
+                 "picked by a pointer per input port that moves past the VC that last won: the per-input VC "
+                 "arbiter in front of a separable switch allocator)",
+       "all", "all, round-robin"},
       {"dateline_class", "torus: which hops of a packet take dateline VC class 1: from-wrap (the wrap link and "
                          "the hops after it in that dimension) or whole-dimension (every hop of a dimension whose "
                          "route wraps, chosen when the packet enters the dimension; class 0 otherwise)",
@@ -86,9 +98,12 @@ RouterConfig router_config_from(const Params& params) {
   c.traversal_delay = total - c.routing_delay - c.allocation_delay;
   c.link_latency = static_cast<int>(params.integer("link_latency", 1, 1, 1000));
   c.dateline = params.boolean("dateline", true);
-  c.separate_vc_allocation =
-      params.choice("vc_allocator_stage", "combined", {"combined", "separate"}) == "separate";
+  const std::string vc_stage =
+      params.choice("vc_allocator_stage", "combined", {"combined", "separate", "own-allocator"});
+  c.separate_vc_allocation = vc_stage == "separate";
+  c.vc_allocator_own = vc_stage == "own-allocator";
   c.credit_release_delay = static_cast<int>(params.integer("credit_release_delay", 0, 0, c.allocation_delay));
+  c.round_robin_vc_bid = params.choice("vc_bid", "all", {"all", "round-robin"}) == "round-robin";
   c.dateline_whole_dimension =
       params.choice("dateline_class", "from-wrap", {"from-wrap", "whole-dimension"}) == "whole-dimension";
   c.allocator = params.choice("allocator", "input-first", {"input-first", "output-first"}) == "output-first"

@@ -56,6 +56,14 @@ struct RouterConfig {
   /// (a head bids for the switch the cycle after it won its output VC), not
   /// one decision for both.
   bool separate_vc_allocation = false;
+  /// VC allocation with an allocator of its own (vc_allocator_stage:
+  /// own-allocator): a routed head takes a free output VC (credits or not) in
+  /// the last cycle of routing_delay, holds it, and bids for the switch from
+  /// the next cycle on, like a body flit.
+  bool vc_allocator_own = false;
+  /// One VC per input port and output bids for the switch, chosen by a
+  /// rotating pointer per input port (key vc_bid), instead of every ready VC.
+  bool round_robin_vc_bid = false;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)

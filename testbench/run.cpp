@@ -97,7 +97,10 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"dateline", rc.dateline},
           {"dateline_class", rc.dateline_whole_dimension ? "whole-dimension" : "from-wrap"},
           {"credit_release_delay", rc.credit_release_delay},
-          {"vc_allocator_stage", rc.separate_vc_allocation ? "separate" : "combined"}};
+          {"vc_allocator_stage", rc.vc_allocator_own          ? "own-allocator"
+                                 : rc.separate_vc_allocation ? "separate"
+                                                             : "combined"},
+          {"vc_bid", rc.round_robin_vc_bid ? "round-robin" : "all"}};
 }
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress) {

@@ -50,4 +50,13 @@ TEST(RouterConfig, BadValuesNameTheKey) {
   fails({{"link_latency", "0"}}, "link_latency");
   fails({{"dateline", "maybe"}}, "dateline");
   fails({{"age_width", "64"}}, "age_width");
+  fails({{"vc_bid", "lowest"}}, "vc_bid");
+  fails({{"vc_allocator_stage", "speculative"}}, "vc_allocator_stage");
+  // own-allocator allocates VCs in the last routing cycle: it needs one.
+  fails({{"router_delay", "2"}, {"vc_allocator_stage", "own-allocator"}}, "vc_allocator_stage");
+  const RouterConfig own = router_config_from(Params{{"router_delay", "4"}, {"routing_delay", "2"},
+                                                     {"vc_allocator_stage", "own-allocator"}, {"vc_bid", "round-robin"}});
+  EXPECT_TRUE(own.vc_allocator_own);
+  EXPECT_FALSE(own.separate_vc_allocation);
+  EXPECT_TRUE(own.round_robin_vc_bid);
 }

@@ -124,6 +124,40 @@ TEST(ZeroLoad, LatencyEqualsClosedFormForEveryPipeline) {
   EXPECT_GT(checked, 1000);
 }
 
+// The own VC allocator (vc_allocator_stage: own-allocator) runs in the last
+// cycle of routing_delay and round-robin VC bids change only which VC bids:
+// a lone packet still sees the closed form above.
+TEST(ZeroLoad, OwnVcAllocatorKeepsTheClosedForm) {
+  const std::vector<Pipeline> pipelines = {{1, 1, 0, 1}, {2, 1, 1, 2}, {3, 2, 1, 3}};
+  int checked = 0;
+  for (const Pipeline& p : pipelines)
+    for (const bool torus : {false, true})
+      for (int packet_flits : {1, 4}) {
+        RouterConfig rc;
+        rc.routing_delay = p.routing;
+        rc.allocation_delay = p.allocation;
+        rc.traversal_delay = p.traversal;
+        rc.link_latency = p.link;
+        rc.credit_release_delay = 1;
+        rc.vc_allocator_own = true;
+        rc.round_robin_vc_bid = true;
+        rc.dateline_whole_dimension = torus;
+        rc.switching = packet_flits == 4 ? Switching::virtual_cut_through : Switching::wormhole;
+        const int router_delay = p.routing + p.allocation + p.traversal;
+        const std::vector<int> sizes = {4, 3};
+        const auto packets = lone_packets(torus ? "torus:4x3" : "mesh:4x3", 12, 5, rc, packet_flits);
+        ASSERT_EQ(packets.size(), 11u);
+        for (const auto& d : packets) {
+          const int h = grid_hops(sizes, torus, d.source, d.destination);
+          EXPECT_EQ(d.latency, static_cast<Cycle>(h * (router_delay + p.link) + router_delay + 2 * rc.nic_latency +
+                                                  (packet_flits - 1)))
+              << (torus ? "torus " : "mesh ") << d.source << "->" << d.destination << " routing " << p.routing;
+          ++checked;
+        }
+      }
+  EXPECT_EQ(checked, 3 * 2 * 2 * 11);
+}
+
 // Idle modules do not run (architecture, "Cycle-accurate models"): a lone
 // packet crossing an 8x8 mesh wakes only the routers on its path, for a few
 // cycles each, instead of 64 routers in every one of 10,000 cycles.
