@@ -93,6 +93,9 @@ const Key& algorithm_key();
 /// Payload words (= payload flits) of one message; limits per algorithm:
 /// message_words (a2a_common.hpp).
 const Key& message_flits_key();
+/// Flits per packet, a key of the network model (systemc/model_keys.hpp)
+/// that the a2a-optimal builder reads too (its pacing holds are per packet).
+const Key& packet_flits_key();
 /// NIC controllers per node (the NIC has at most 8).
 const Key& controllers_key();
 const Key& dispatch_key();

@@ -108,6 +108,10 @@ std::int64_t Key::integer(const Params& params, std::int64_t fallback, std::int6
   return params.integer(name, fallback, std::max(lo, lo_), std::min(hi, hi_));
 }
 
+std::int64_t Key::integer_within(const Params& params, std::int64_t lo, std::int64_t hi) const {
+  return integer(params, int_default_, lo, hi);
+}
+
 double Key::real(const Params& params) const { return params.real(name, real_default_, real_lo_, real_hi_); }
 
 bool Key::boolean(const Params& params) const { return params.boolean(name, bool_default_); }

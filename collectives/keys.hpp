@@ -52,6 +52,8 @@ class Key : public KeyDoc {
   /// Within [lo, hi] ⊆ the declared range (a bound the scenario fixes).
   [[nodiscard]] std::int64_t integer(const Params& params, std::int64_t fallback, std::int64_t lo,
                                      std::int64_t hi) const;
+  /// The declared default, within [lo, hi] ⊆ the declared range.
+  [[nodiscard]] std::int64_t integer_within(const Params& params, std::int64_t lo, std::int64_t hi) const;
   [[nodiscard]] double real(const Params& params) const;
   [[nodiscard]] bool boolean(const Params& params) const;
   [[nodiscard]] std::string choice(const Params& params) const;
@@ -83,6 +85,14 @@ class Key : public KeyDoc {
 template <typename Keys>
 const Keys& declared() {
   static const Keys keys;
+  return keys;
+}
+
+/// The keys of such a struct as a list, in the order its `list()` gives
+/// (documentation order).
+template <typename Keys>
+const std::vector<Key>& declared_list() {
+  static const std::vector<Key> keys = declared<Keys>().list();
   return keys;
 }
 

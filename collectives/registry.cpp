@@ -115,6 +115,11 @@ const Key& message_flits_key() {
   return key;
 }
 
+const Key& packet_flits_key() {
+  static const Key key = Key::integer("packet_flits", "flits per packet (one payload word each)", 4, 1, 1024);
+  return key;
+}
+
 const Key& controllers_key() {
   static const Key key = [] {
     // "nct (a2a-optimal, a2a-spread, a2a-nd); ...": algorithms grouped by default

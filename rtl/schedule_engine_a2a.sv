@@ -63,6 +63,12 @@ module schedule_engine_a2a (
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
+  // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
+  // variable part-select of a packed-struct member a shifter over the whole
+  // struct (docs/synthesis.md, "variable selects of struct members").
+  logic [Dims*SizeWidth-1:0] size_q, coord_q;
+  assign {size_q, coord_q} = {r_q.size, r_q.coord};
+
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
@@ -157,14 +163,14 @@ module schedule_engine_a2a (
     unique case (r_q.state)
       StateInit: begin
         // count runs 0..n_d with acc = count x stride_d (hls: init_step())
-        if (r_q.count == CountWidth'(r_q.size[r_q.dim*SizeWidth +: SizeWidth])) begin
+        if (r_q.count == CountWidth'(size_q[r_q.dim*SizeWidth +: SizeWidth])) begin
           for (int j = 0; j < Dims; j++) begin
             if (2'(j) == slot) begin
-              r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(r_q.size[r_q.dim*SizeWidth +: SizeWidth]);
+              r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(size_q[r_q.dim*SizeWidth +: SizeWidth]);
               r_d.slot_stride[j*CountWidth +: CountWidth] = r_q.stride_cur;
               r_d.slot_mstride[j*AddrWidth +: AddrWidth] = r_q.mstride_cur;
               r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
-              r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(r_q.coord[r_q.dim*SizeWidth +: SizeWidth]);
+              r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[r_q.dim*SizeWidth +: SizeWidth]);
             end
           end
           r_d.stride_cur = r_q.acc;
@@ -188,7 +194,7 @@ module schedule_engine_a2a (
             r_d.dim = r_q.dim + 2'd1;
           end
         end else begin
-          if (r_q.count == CountWidth'(r_q.coord[r_q.dim*SizeWidth +: SizeWidth])) begin
+          if (r_q.count == CountWidth'(coord_q[r_q.dim*SizeWidth +: SizeWidth])) begin
             r_d.self_id = r_q.self_id + r_q.acc;
             r_d.self_m = r_q.self_m + r_q.macc;
             for (int j = 0; j < Dims; j++) begin

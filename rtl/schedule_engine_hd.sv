@@ -82,12 +82,19 @@ module schedule_engine_hd (
   logic        average;
   logic [2:0]  rop;          // receive op: sum 1, product 2, max 3, min 4
 
+  // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
+  // variable part-select of a packed-struct member a shifter over the whole
+  // struct (docs/synthesis.md, "variable selects of struct members").
+  logic [7:0]  order_q, log_size_q, board_q;
+  logic [15:0] shift_q;
+  assign {order_q, log_size_q, shift_q, board_q} = {r_q.order, r_q.log_size, r_q.shift, r_q.board};
+
   assign h_sum = 4'(r_q.log_size[1:0]) + 4'(r_q.log_size[3:2]) + 4'(r_q.log_size[5:4]) + 4'(r_q.log_size[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
-  assign cur_dim = r_q.order[2*r_q.idx +: 2];
-  assign cur_k = r_q.log_size[2*cur_dim +: 2];
-  assign cur_pos = 3'(r_q.shift[4*cur_dim +: 4] + 4'(r_q.bit_index));
-  assign board_bit = r_q.board[cur_pos];
+  assign cur_dim = order_q[2*r_q.idx +: 2];
+  assign cur_k = log_size_q[2*cur_dim +: 2];
+  assign cur_pos = 3'(shift_q[4*cur_dim +: 4] + 4'(r_q.bit_index));
+  assign board_bit = board_q[cur_pos];
   assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == cur_k;
   assign average = r_q.op == 3'd4;
   assign rop = average ? 3'd1 : r_q.op + 3'd1;
@@ -402,7 +409,7 @@ module schedule_engine_hd (
         r_d.bit_index = r_q.bit_index - 2'd1;
       end else if (!r_q.conventional && r_q.idx != '0) begin
         r_d.idx = r_q.idx - 2'd1;
-        r_d.bit_index = r_q.log_size[2*r_q.order[2*(r_q.idx - 2'd1) +: 2] +: 2] - 2'd1;
+        r_d.bit_index = log_size_q[2*order_q[2*(r_q.idx - 2'd1) +: 2] +: 2] - 2'd1;
       end else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
         r_d.idx = r_q.idx + 2'd1;
         r_d.bit_index = '0;

@@ -119,6 +119,18 @@ module schedule_engine_hopgroup (
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
+  // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
+  // variable part-select of a packed-struct member a shifter over the whole
+  // struct (docs/synthesis.md, "variable selects of struct members").
+  // Fields written at a variable index are written in a loop over
+  // constant ones (StateInit) for the same reason.
+  logic [Dims*CoordWidth-1:0] coord_q;
+  logic [Dims*IdWidth-1:0]    own_id_q;
+  logic [Dims*AddrWidth-1:0]  own_m_q;
+  logic [2:0]                 bank_q;
+  logic [AddrWidth-1:0]       message_words_q;
+  assign {coord_q, own_id_q, own_m_q, bank_q, message_words_q} = {r_q.coord, r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words};
+
   logic torus, pacing, three_d;
   assign torus = r_q.options[OptTorus];
   assign pacing = r_q.options[OptPacing];
@@ -349,7 +361,7 @@ module schedule_engine_hopgroup (
     table_we = 1'b0;
     table_re = 1'b0;
     div_index = 5'(AddrWidth - 1) - r_q.t[4:0];
-    div_bit = r_q.message_words[div_index];
+    div_bit = message_words_q[div_index];
     div_rem = {r_q.rem, div_bit};
 
     // configuration port
@@ -382,19 +394,25 @@ module schedule_engine_hopgroup (
       StateInit: begin
         // t*stride_d, t*stride_d*m for t < n_d; own share at t = c_d; next stride at t = n_d
         table_we = r_q.t < size_of(r_q.size, r_q.dim);
-        if (r_q.t == {1'b0, r_q.coord[r_q.dim*CoordWidth +: CoordWidth]}) begin
+        if (r_q.t == {1'b0, coord_q[r_q.dim*CoordWidth +: CoordWidth]}) begin
           r_d.self_id = r_q.self_id + r_q.acc[IdWidth-1:0];
           r_d.self_m = r_q.self_m + r_q.acc_m;
-          r_d.own_id[r_q.dim*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
-          r_d.own_m[r_q.dim*AddrWidth +: AddrWidth] = r_q.acc_m;
         end
-        if (r_q.t + SizeWidth'(1) == size_of(r_q.size, r_q.dim)) begin
-          r_d.last_id[r_q.dim*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
-          r_d.last_m[r_q.dim*AddrWidth +: AddrWidth] = r_q.acc_m;
+        for (int e = 0; e < Dims; e++) begin
+          if (2'(e) == r_q.dim && r_q.t == {1'b0, coord_q[e*CoordWidth +: CoordWidth]}) begin
+            r_d.own_id[e*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
+            r_d.own_m[e*AddrWidth +: AddrWidth] = r_q.acc_m;
+          end
+          if (2'(e) == r_q.dim && r_q.t + SizeWidth'(1) == size_of(r_q.size, r_q.dim)) begin
+            r_d.last_id[e*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
+            r_d.last_m[e*AddrWidth +: AddrWidth] = r_q.acc_m;
+          end
+          if (2'(e) == r_q.dim && r_q.t == size_of(r_q.size, r_q.dim)) begin
+            r_d.stride_id[e*IdWidth +: IdWidth] = r_q.stride_cur[IdWidth-1:0];
+            r_d.mstride[e*AddrWidth +: AddrWidth] = r_q.mstride_cur;
+          end
         end
         if (r_q.t == size_of(r_q.size, r_q.dim)) begin
-          r_d.stride_id[r_q.dim*IdWidth +: IdWidth] = r_q.stride_cur[IdWidth-1:0];
-          r_d.mstride[r_q.dim*AddrWidth +: AddrWidth] = r_q.mstride_cur;
           r_d.stride_cur = r_q.acc;
           r_d.mstride_cur = r_q.acc_m;
           {r_d.t, r_d.acc, r_d.acc_m} = '0;
@@ -448,7 +466,7 @@ module schedule_engine_hopgroup (
             r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
             r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
             r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(r_q.size, plan_p[3:2]);
-            r_d.plan_c[s*CoordWidth +: CoordWidth] = r_q.coord[plan_p[3:2]*CoordWidth +: CoordWidth];
+            r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
             r_d.plan_steps[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(r_q.size, plan_p[3:2])) : 8'd0;
             r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
             r_d.plan_poff[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
@@ -489,9 +507,9 @@ module schedule_engine_hopgroup (
           r_d.run_words = sel_words;
           // one synchronous read of each table (entry v); the entry c_d is a register
           table_re = 1'b1;
-          r_d.run_dest = r_q.self_id - r_q.own_id[sel_dim*IdWidth +: IdWidth];
-          r_d.run_src = (r_q.bank[sel_piece] ? r_q.bank_words : '0) + sel_poff;
-          r_d.run_dst = (r_q.bank[sel_piece] ? '0 : r_q.bank_words) + r_q.own_m[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
+          r_d.run_dest = r_q.self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
+          r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
+          r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
           if (r_q.sub == 2'd0) begin
             {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
           end else begin

@@ -2,26 +2,16 @@
 
 #include <algorithm>
 
+#include "systemc/model_keys.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {
 
-const std::vector<KeyDoc>& barrier_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"barrier",
-       "side-band barrier network: ideal (every node released barrier_latency cycles after the last entry) or "
-       "recursive-doubling (dissemination over the torus axes, one link latency per step)",
-       "ideal", "ideal, recursive-doubling"},
-      {"barrier_latency", "ideal barrier: cycles from the last node's entry to the release", "10", "1..1000000"},
-  };
-  return keys;
-}
-
 BarrierConfig barrier_config_from(const Params& params, int link_latency) {
   BarrierConfig c;
-  c.kind = params.choice("barrier", "ideal", {"ideal", "recursive-doubling"}) == "ideal" ? BarrierKind::ideal
-                                                                                       : BarrierKind::recursive_doubling;
-  c.latency = static_cast<Cycle>(params.integer("barrier_latency", 10, 1, 1000000));
+  const BarrierKeys& k = declared<BarrierKeys>();
+  c.kind = k.barrier.choice(params) == "ideal" ? BarrierKind::ideal : BarrierKind::recursive_doubling;
+  c.latency = static_cast<Cycle>(k.barrier_latency.integer(params));
   c.step_latency = static_cast<Cycle>(std::max(link_latency, 1));
   return c;
 }

@@ -49,7 +49,6 @@ struct BarrierConfig {
 
 /// Reads `barrier` and `barrier_latency`; step_latency = `link_latency`.
 BarrierConfig barrier_config_from(const Params& params, int link_latency);
-const std::vector<KeyDoc>& barrier_keys();
 std::string barrier_kind_name(BarrierKind kind);
 
 struct BarrierRecord {

@@ -10,6 +10,7 @@
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
 #include "systemc/memory_estimate.hpp"
+#include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/grid.hpp"
@@ -80,16 +81,16 @@ CollectiveScenario collective_from(const Params& params) {
   s.algorithm = collectives::find_algorithm(params.text("algorithm", collectives::algorithm_key().default_text())).name;
   s.router = router_config_from(params);
   s.nic.controllers = params.has("controllers") ? static_cast<int>(collectives::controllers_key().integer(params)) : 0;
-  s.nic.packet_flits = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
-  s.nic.descriptor_queue = static_cast<int>(params.integer("descriptor_queue", 256, 1, 65536));
+  s.nic.packet_flits = static_cast<int>(declared<RunKeys>().packet_flits.integer(params));
+  s.nic.descriptor_queue = static_cast<int>(declared<NicKeys>().descriptor_queue.integer(params));
   s.dispatch = collectives::dispatch_key().choice(params);
   s.schedule_engine = collective_key("schedule_engine").choice(params);
   s.nic.blocks = collective_key("nic_blocks").choice(params) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
   s.barrier = barrier_config_from(params, s.router.link_latency);
   s.link_faults = link_faults_from(params);
-  s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
+  s.watchdog_cycles = static_cast<Cycle>(declared<RunKeys>().watchdog_cycles.integer(params));
   s.max_cycles = static_cast<Cycle>(collective_key("max_cycles").integer(params));
-  s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
+  s.vcd_flow_window = static_cast<Cycle>(declared<RunKeys>().vcd_flow_window.integer(params));
   return s;
 }
 

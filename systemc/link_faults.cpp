@@ -6,42 +6,19 @@
 
 #include <zlib.h>
 
-namespace collnet::systemc {
+#include "systemc/model_keys.hpp"
 
-const std::vector<KeyDoc>& link_fault_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"link_error_rate",
-       "probability that a flit is corrupted (one payload bit flips) on one traversal of a network link; the "
-       "receiving end finds it by the flit's CRC-32",
-       "0", "0..0.5 (go-back-n retries a flit until it crosses intact)"},
-      {"link_retry",
-       "what a link does with a flit whose CRC fails: go-back-n (NAK, the sender replays from its replay buffer; "
-       "costs the link a round trip of 2 x link_latency cycles per error) or none (the corrupted flit is "
-       "delivered and the data check fails)",
-       "go-back-n", "go-back-n, none"},
-      {"link_replay_flits",
-       "replay buffer per link: flits the sender keeps until the receiver acknowledges them (fewer than 2 x "
-       "link_latency throttle the link)",
-       "2 x link_latency", "1..65536"},
-      {"fault_seed", "seed of the link error generators (same scenario and seed: same errors, same cycles)", "1",
-       "0..2^63"},
-      {"link_down",
-       "links that fail at a cycle, LINK@CYCLE[,LINK@CYCLE...], LINK named as in link_utilization.per_link "
-       "(e.g. r0:x+->r1@500); traffic that needs the link stalls and the run reports a deadlock naming it",
-       "none", "link@cycle list"},
-  };
-  return keys;
-}
+namespace collnet::systemc {
 
 LinkFaultConfig link_faults_from(const Params& params) {
   LinkFaultConfig c;
-  c.error_rate = params.real("link_error_rate", 0.0, 0.0, 0.5);
-  c.retry = params.choice("link_retry", "go-back-n", {"go-back-n", "none"}) == "none" ? LinkRetry::none
-                                                                                          : LinkRetry::go_back_n;
-  c.replay_flits = static_cast<int>(params.integer("link_replay_flits", 0, 1, 65536));
-  c.seed = static_cast<std::uint64_t>(params.integer("fault_seed", 1, 0, INT64_MAX));
-  c.down_text = params.text("link_down", "");
-  c.enabled = c.error_rate > 0 || !c.down_text.empty() || params.has("link_replay_flits");
+  const LinkFaultKeys& k = declared<LinkFaultKeys>();
+  c.error_rate = k.link_error_rate.real(params);
+  c.retry = k.link_retry.choice(params) == "none" ? LinkRetry::none : LinkRetry::go_back_n;
+  c.replay_flits = static_cast<int>(k.link_replay_flits.integer(params));
+  c.seed = static_cast<std::uint64_t>(k.fault_seed.integer(params));
+  c.down_text = k.link_down.text(params);
+  c.enabled = c.error_rate > 0 || !c.down_text.empty() || params.has(k.link_replay_flits.name);
   return c;
 }
 

@@ -72,7 +72,6 @@ struct LinkFaultConfig {
 /// Reads link_error_rate, link_retry, link_replay_flits, fault_seed,
 /// link_down (ConfigError naming the key on a bad value).
 LinkFaultConfig link_faults_from(const Params& params);
-const std::vector<KeyDoc>& link_fault_keys();
 /// Resolves link_down against the topology's link names (ConfigError naming
 /// the key, the bad name and examples of accepted ones).
 std::vector<LinkDown> resolve_link_down(const std::string& text, const topology::Topology& topology);

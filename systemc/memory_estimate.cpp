@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
+
 namespace collnet::systemc {
 
 namespace {
@@ -31,7 +33,7 @@ struct Layout {
 };
 
 Layout layout_of(const std::string& algorithm, const Params& params, std::uint64_t endpoints) {
-  const auto m = static_cast<std::uint64_t>(params.integer("message_flits", 16, 1, 65536));
+  const auto m = static_cast<std::uint64_t>(collectives::message_flits_key().integer(params));
   Layout l;
   if (algorithm.rfind("a2a-", 0) == 0) {
     // All-to-all: a send area and a receive area of N messages (a2a_grouped.hpp,

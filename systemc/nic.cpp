@@ -7,16 +7,6 @@
 
 namespace collnet::systemc {
 
-// `controllers` and `dispatch` are declared with the algorithms, whose
-// registry entries give their defaults (collectives/algorithm.hpp).
-const std::vector<KeyDoc>& nic_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"descriptor_queue", "SEND descriptors each NIC FIFO holds before the schedule engine stalls", "256",
-       "1..65536"},
-  };
-  return keys;
-}
-
 void CollectiveBook::fail(const std::string& what) {
   if (error.empty()) error = what;
   sc_core::sc_stop();

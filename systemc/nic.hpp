@@ -221,8 +221,5 @@ class Nic final : public Clocked {
   [[nodiscard]] std::string blocked_text() const;
 };
 
-/// Keys of the NIC (controllers, dispatch, packet_flits is shared with the
-/// synthetic traffic, descriptor_queue, schedule_engine).
-const std::vector<KeyDoc>& nic_keys();
 
 }  // namespace collnet::systemc

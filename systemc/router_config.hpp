@@ -1,6 +1,6 @@
 // Parameters of the router microarchitecture (SST Merlin style: each one
-// documented once, in router_keys(), with its default and accepted values;
-// the CLI validates scenarios against these docs).
+// declared once, as a Key of RouterKeys in systemc/model_keys.hpp, with its
+// default and accepted values; the CLI validates scenarios against them).
 //
 // Pipeline (what the zero-load test checks): a head flit that arrives in an
 // input VC in cycle a (or becomes the front of its VC then) is routed for
@@ -75,8 +75,7 @@ struct RouterConfig {
   void validate() const;
 };
 
-/// Reads the router keys (router_keys()) from a scenario.
+/// Reads the router keys (RouterKeys, systemc/model_keys.hpp) from a scenario.
 RouterConfig router_config_from(const Params& params);
-const std::vector<KeyDoc>& router_keys();
 
 }  // namespace collnet::systemc

@@ -6,63 +6,36 @@
 #include <cmath>
 #include <memory>
 
+#include "collectives/algorithm.hpp"
 #include "systemc/kernel.hpp"
+#include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {
 
-const std::vector<KeyDoc>& synthetic_keys() {
-  static const std::vector<KeyDoc> keys = {
-      {"traffic", "synthetic traffic pattern of `collnet run`", "uniform", join(pattern_names())},
-      {"injection_rate", "offered load: flits created per endpoint per cycle", "0.3", "0..1"},
-      {"injection_process", "packet creation: bernoulli (each cycle with probability injection_rate / "
-                            "packet_flits) or periodic (every packet_flits / injection_rate cycles)",
-       "bernoulli", "bernoulli, periodic"},
-      {"packet_flits", "flits per packet (one payload word each)", "4", "1..1024"},
-      {"warmup_cycles", "cycles before the measurement window", "1000", "0..100000000"},
-      {"measure_cycles", "cycles of the measurement window", "10000", "1..100000000"},
-      {"drain_cycles", "longest drain after the window before the run gives up waiting", "50000",
-       "0..100000000"},
-      {"packets_per_node", "closed run: each endpoint sends this many packets, then the run ends when all arrive "
-                           "(0: open loop with warm-up and window)", "0", "0..100000000"},
-      {"seed", "random seed of the traffic sources", "1", "0..2^63"},
-      {"route_direction", "torus/mesh route hint of every packet: minimal (a half-way tie goes +), "
-                          "minimal-random-tie (a half-way tie goes + or - at random, drawn per packet and "
-                          "dimension), plus or minus only",
-       "minimal", "minimal, minimal-random-tie, plus, minus"},
-      {"traffic_shift", "offset per dimension of the neighbour pattern", "1", "-65536..65536"},
-      {"hotspot_node", "destination endpoint of the hotspot pattern", "0", "0..endpoints-1"},
-      {"hotspot_fraction", "share of packets sent to the hotspot", "0.2", "0..1"},
-      {"watchdog_cycles", "deadlock watchdog: cycles without any flit moving while flits are buffered", "1000",
-       "1..100000000"},
-      {"vcd_flow_window", "waveforms: cycles a flow keeps counting as sharing a link after its last flit", "100",
-       "1..1000000"},
-  };
-  return keys;
-}
-
 SyntheticScenario synthetic_from(const Params& params) {
+  const SyntheticKeys& k = declared<SyntheticKeys>();
+  const RunKeys& run = declared<RunKeys>();
   SyntheticScenario s;
-  s.topology = params.text("topology", s.topology);
+  s.topology = collectives::topology_key().text(params);
   s.router = router_config_from(params);
-  s.traffic.pattern = params.choice("traffic", "uniform", pattern_names());
-  s.traffic.shift = static_cast<int>(params.integer("traffic_shift", 1, -65536, 65536));
-  s.traffic.hotspot_node = static_cast<int>(params.integer("hotspot_node", 0, 0, 65535));
-  s.traffic.hotspot_fraction = params.real("hotspot_fraction", 0.2, 0.0, 1.0);
-  s.load.injection_rate = params.real("injection_rate", 0.3, 0.0, 1.0);
-  s.load.packet_flits = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
-  s.load.periodic = params.choice("injection_process", "bernoulli", {"bernoulli", "periodic"}) == "periodic";
-  s.load.packets_per_node = static_cast<std::uint64_t>(params.integer("packets_per_node", 0, 0, 100000000));
-  s.load.seed = static_cast<std::uint64_t>(params.integer("seed", 1, 0, std::numeric_limits<std::int64_t>::max()));
-  const std::string direction =
-      params.choice("route_direction", "minimal", {"minimal", "minimal-random-tie", "plus", "minus"});
-  s.warmup_cycles = static_cast<Cycle>(params.integer("warmup_cycles", 1000, 0, 100000000));
-  s.measure_cycles = static_cast<Cycle>(params.integer("measure_cycles", 10000, 1, 100000000));
-  s.drain_cycles = static_cast<Cycle>(params.integer("drain_cycles", 50000, 0, 100000000));
-  s.watchdog_cycles = static_cast<Cycle>(params.integer("watchdog_cycles", 1000, 1, 100000000));
-  s.vcd_flow_window = static_cast<Cycle>(params.integer("vcd_flow_window", 100, 1, 1000000));
+  s.traffic.pattern = k.traffic.choice(params);
+  s.traffic.shift = static_cast<int>(k.traffic_shift.integer(params));
+  s.traffic.hotspot_node = static_cast<int>(k.hotspot_node.integer(params));
+  s.traffic.hotspot_fraction = k.hotspot_fraction.real(params);
+  s.load.injection_rate = k.injection_rate.real(params);
+  s.load.packet_flits = static_cast<int>(run.packet_flits.integer(params));
+  s.load.periodic = k.injection_process.choice(params) == "periodic";
+  s.load.packets_per_node = static_cast<std::uint64_t>(k.packets_per_node.integer(params));
+  s.load.seed = static_cast<std::uint64_t>(k.seed.integer(params));
+  const std::string direction = k.route_direction.choice(params);
+  s.warmup_cycles = static_cast<Cycle>(k.warmup_cycles.integer(params));
+  s.measure_cycles = static_cast<Cycle>(k.measure_cycles.integer(params));
+  s.drain_cycles = static_cast<Cycle>(k.drain_cycles.integer(params));
+  s.watchdog_cycles = static_cast<Cycle>(run.watchdog_cycles.integer(params));
+  s.vcd_flow_window = static_cast<Cycle>(run.vcd_flow_window.integer(params));
   s.load.random_ties = direction == "minimal-random-tie";
   s.route_direction = direction;
   if (direction == "plus" || direction == "minus") {

@@ -1,8 +1,8 @@
 // A synthetic-traffic run of the network (`collnet run`): a topology, the
 // router configuration, a traffic pattern at an offered load, a warm-up and a
 // measurement window, then a drain until every packet created inside the
-// window has arrived. Every parameter is a scenario key documented in
-// synthetic_keys() and router_keys().
+// window has arrived. Every parameter is a scenario key declared in
+// systemc/model_keys.hpp.
 //
 // Measurement (BookSim convention): packets created in cycles
 // [warmup, warmup + measure) are measured; latency = cycle the tail arrives at
@@ -48,10 +48,10 @@ struct SyntheticScenario {
   bool record_packets = false;
 };
 
-/// Reads a scenario (keys of synthetic_keys() and router_keys()); throws
+/// Reads a scenario (SyntheticKeys, RunKeys and RouterKeys of
+/// systemc/model_keys.hpp); throws
 /// ConfigError naming the key on bad input.
 SyntheticScenario synthetic_from(const Params& params);
-const std::vector<KeyDoc>& synthetic_keys();
 
 struct SyntheticResult {
   std::string topology;

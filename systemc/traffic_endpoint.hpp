@@ -46,7 +46,7 @@ class InjectionChannel {
 };
 
 struct TrafficConfig {
-  double injection_rate = 0.1;           // flits per node per cycle
+  double injection_rate = 0.3;           // flits per node per cycle (the key's default)
   int packet_flits = 4;
   std::uint64_t packets_per_node = 0;    // 0: open loop; else each source stops after this many
   bool periodic = false;                 // a packet every packet_flits / injection_rate cycles from cycle 0

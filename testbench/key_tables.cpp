@@ -5,12 +5,8 @@
 #include <stdexcept>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/barrier_network.hpp"
 #include "systemc/collective_run.hpp"
-#include "systemc/link_faults.hpp"
-#include "systemc/nic.hpp"
-#include "systemc/router_config.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/model_keys.hpp"
 #include "testbench/run_collective.hpp"
 #include "testbench/scenario.hpp"
 
@@ -62,15 +58,20 @@ std::string algorithm_table() {
 }  // namespace
 
 std::vector<KeyTable> key_tables() {
+  auto docs = [](std::initializer_list<const std::vector<Key>*> lists) {
+    std::vector<KeyDoc> out;
+    for (const auto* keys : lists)
+      for (const Key& k : *keys) out.push_back(k.doc());
+    return out;
+  };
   // Keys both kinds of run read sit with the router keys.
-  std::vector<KeyDoc> router = systemc::router_keys();
-  std::vector<KeyDoc> synthetic;
-  for (const auto& k : systemc::synthetic_keys()) (synthetic_only_key(k.name) ? synthetic : router).push_back(k);
+  const std::vector<KeyDoc> router = docs({&declared_list<systemc::RouterKeys>(), &declared_list<systemc::RunKeys>()});
+  const std::vector<KeyDoc> synthetic = docs({&declared_list<systemc::SyntheticKeys>()});
   std::vector<KeyDoc> collective;
   for (const auto* k : {&collectives::controllers_key(), &collectives::dispatch_key()}) collective.push_back(k->doc());
-  for (const auto* docs : {&systemc::nic_keys(), &systemc::barrier_keys(), &systemc::link_fault_keys()})
-    collective.insert(collective.end(), docs->begin(), docs->end());
-  for (const Key& k : systemc::collective_keys()) collective.push_back(k.doc());
+  for (const KeyDoc& k : docs({&declared_list<systemc::NicKeys>(), &declared_list<systemc::BarrierKeys>(), &declared_list<systemc::LinkFaultKeys>(),
+                               &systemc::collective_keys()}))
+    collective.push_back(k);
 
   std::vector<KeyTable> tables{{"router", table(router)},
                                {"collective", table(collective)},

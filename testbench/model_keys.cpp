@@ -1,24 +1,20 @@
 #include "testbench/model_keys.hpp"
 
-#include "systemc/barrier_network.hpp"
 #include "systemc/collective_run.hpp"
-#include "systemc/link_faults.hpp"
-#include "systemc/nic.hpp"
-#include "systemc/router_config.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/model_keys.hpp"
 
 namespace collnet::cli {
 
 std::vector<KeyDoc> model_keys() {
   std::vector<KeyDoc> keys;
-  // systemc/: each model documents its keys next to the code that reads them
-  // (router_config.cpp: router microarchitecture; synthetic.cpp: `collnet
-  // run` traffic, windows, watchdog, waveforms; nic.cpp, barrier_network.cpp,
-  // collective_run.cpp: collectives on the NICs).
-  for (const auto* docs : {&systemc::router_keys(), &systemc::synthetic_keys(), &systemc::nic_keys(),
-                           &systemc::barrier_keys(), &systemc::link_fault_keys()})
-    keys.insert(keys.end(), docs->begin(), docs->end());
-  for (const Key& k : systemc::collective_keys()) keys.push_back(k.doc());
+  // systemc/: the models' keys, declared once in systemc/model_keys.hpp
+  // (router microarchitecture; keys both runs read; `collnet run` traffic;
+  // NIC, barrier network, link faults) and collective_run.cpp (the
+  // collective run itself).
+  for (const auto* declared : {&declared_list<systemc::RouterKeys>(), &declared_list<systemc::RunKeys>(), &declared_list<systemc::SyntheticKeys>(),
+                               &declared_list<systemc::NicKeys>(), &declared_list<systemc::BarrierKeys>(), &declared_list<systemc::LinkFaultKeys>(),
+                               &systemc::collective_keys()})
+    for (const Key& k : *declared) keys.push_back(k.doc());
   return keys;
 }
 

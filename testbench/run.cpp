@@ -7,6 +7,7 @@
 #include "collectives/algorithm.hpp"
 #include "systemc/link_faults.hpp"
 #include "systemc/memory_estimate.hpp"
+#include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
@@ -70,7 +71,7 @@ std::vector<std::string> run_problems(const Params& params) {
   if (params.has("algorithm")) return collective_run_problems(params);
   std::vector<std::string> problems;
   collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, problems);
-  for (const auto& k : systemc::link_fault_keys())
+  for (const auto& k : declared_list<systemc::LinkFaultKeys>())
     if (params.has(k.name))
       problems.push_back("key '" + k.name + "': link faults are modelled in collective runs (set 'algorithm'), not "
                          "in synthetic-traffic runs");

@@ -7,6 +7,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "systemc/collective_run.hpp"
+#include "systemc/model_keys.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
 #include "testbench/scenario.hpp"
@@ -15,11 +16,10 @@
 namespace collnet::cli {
 
 bool synthetic_only_key(const std::string& key) {
-  // Keys both kinds of run read.
-  static const char* const shared[] = {"topology", "packet_flits", "watchdog_cycles", "vcd_flow_window"};
-  if (std::find(std::begin(shared), std::end(shared), key) != std::end(shared)) return false;
-  const auto& keys = systemc::synthetic_keys();
-  return std::any_of(keys.begin(), keys.end(), [&](const KeyDoc& k) { return k.name == key; });
+  // Keys both kinds of run read (topology, systemc::RunKeys) are not
+  // SyntheticKeys.
+  const auto& keys = declared_list<systemc::SyntheticKeys>();
+  return std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.name == key; });
 }
 
 namespace {

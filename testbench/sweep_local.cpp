@@ -68,14 +68,18 @@ std::string format_duration(double seconds) {
   return fmt::format("{}:{:02}", s / 60, s % 60);
 }
 
-std::string now_iso() {
+}  // namespace
+
+std::string utc_now(const char* format) {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, format, &tm);
   return buf;
 }
+
+namespace {
 
 std::string host_name() {
   char buf[256] = {};
@@ -170,7 +174,7 @@ nlohmann::json make_record(const SweepPoint& p, int exit_status, const std::stri
   r["exit_status"] = exit_status;
   r["message"] = message;
   r["wall_seconds"] = wall_seconds;
-  r["finished_at"] = now_iso();
+  r["finished_at"] = utc_now("%Y-%m-%dT%H:%M:%SZ");
   r["host"] = host_name();
   r["run"] = run;
   return r;

@@ -56,6 +56,9 @@ struct LocalRunResult {
 LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, const std::string& work,
                                   const std::string& results_path, const SweepOptions& options);
 
+/// The current UTC time in strftime's `format`.
+std::string utc_now(const char* format);
+
 /// Runs `argv` and returns its exit status and standard output.
 int run_capture(const std::vector<std::string>& argv, std::string& out);
 

@@ -46,14 +46,7 @@ std::string quote_shell(const std::string& s) {
   return q + "'";
 }
 
-std::string stamp() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return fmt::format("{}-{}", buf, ::getpid());
-}
+std::string stamp() { return fmt::format("{}-{}", utc_now("%Y%m%dT%H%M%SZ"), ::getpid()); }
 
 bool have_command(const std::string& name) {
   std::string out;

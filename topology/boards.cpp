@@ -165,21 +165,13 @@ std::unique_ptr<Boards> make_boards(std::string_view spec) {
     return TopologyError("topology '" + std::string(spec) + "': " + what +
                          "; accepted form: boards:WxXxYxZ with each size 1, 2 or 4, e.g. boards:4x4x4x4");
   };
+  const std::vector<int> given =
+      parse_size_list(rest, [&](std::string_view part) { return form_error("cannot read the size '" + std::string(part) + "'"); });
+  constexpr auto dims = static_cast<std::size_t>(Boards::kDims);
+  if (given.size() > dims) throw form_error("more than four sizes");
+  if (given.size() != dims) throw form_error("expected four sizes, got " + std::to_string(given.size()));
   std::array<int, Boards::kDims> sizes{};
-  std::size_t start = 0;
-  int count = 0;
-  while (start <= rest.size()) {
-    const std::size_t end = std::min(rest.find('x', start), rest.size());
-    const std::string_view part = rest.substr(start, end - start);
-    int v = 0;
-    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (part.empty() || ec != std::errc{} || ptr != part.data() + part.size())
-      throw form_error("cannot read the size '" + std::string(part) + "'");
-    if (count == Boards::kDims) throw form_error("more than four sizes");
-    sizes[static_cast<std::size_t>(count++)] = v;
-    start = end + 1;
-  }
-  if (count != Boards::kDims) throw form_error("expected four sizes, got " + std::to_string(count));
+  std::copy(given.begin(), given.end(), sizes.begin());
   return std::make_unique<Boards>(sizes);
 }
 

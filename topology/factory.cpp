@@ -9,8 +9,8 @@
 
 namespace collnet::topology {
 
-namespace {
-std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
+std::vector<int> parse_size_list(std::string_view text,
+                                 const std::function<TopologyError(std::string_view part)>& unreadable) {
   std::vector<int> sizes;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -18,14 +18,22 @@ std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
     const std::string_view part = text.substr(start, end - start);
     int v = 0;
     const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (part.empty() || ec != std::errc{} || ptr != part.data() + part.size())
-      throw TopologyError("topology: cannot read sizes in '" + std::string(spec) +
-                          "': expected NXxNY[xNZ[xNW]], e.g. torus:8x8");
-    if (v < 1) throw TopologyError("topology: size " + std::string(part) + " in '" + std::string(spec) +
-                                   "' must be at least 1");
+    if (part.empty() || ec != std::errc{} || ptr != part.data() + part.size()) throw unreadable(part);
     sizes.push_back(v);
     start = end + 1;
   }
+  return sizes;
+}
+
+namespace {
+std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
+  const std::vector<int> sizes = parse_size_list(text, [&](std::string_view) {
+    return TopologyError("topology: cannot read sizes in '" + std::string(spec) +
+                         "': expected NXxNY[xNZ[xNW]], e.g. torus:8x8");
+  });
+  for (int v : sizes)
+    if (v < 1)
+      throw TopologyError("topology: size " + std::to_string(v) + " in '" + std::string(spec) + "' must be at least 1");
   return sizes;
 }
 }  // namespace

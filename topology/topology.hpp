@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -55,6 +56,12 @@ class Topology {
 /// Builds a topology from its spec string ("torus:8x8", "mesh:4x4x4", ...).
 /// Throws TopologyError naming the accepted forms on bad input.
 std::unique_ptr<Topology> make_topology(std::string_view spec);
+
+/// The sizes of a spec's "NXxNY[x...]" part ("4x4x2" -> 4, 4, 2), as written
+/// (no range check); throws the error `unreadable(part)` returns for a part
+/// that is not an integer.
+std::vector<int> parse_size_list(std::string_view text,
+                                 const std::function<TopologyError(std::string_view part)>& unreadable);
 
 /// One accepted topology form, for `collnet list` and error messages.
 struct TopologyForm {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/algorithms/a2a_common.hpp"
 #include "collectives/algorithms/a2a_grouped.hpp"
 
@@ -298,7 +299,7 @@ Algorithm make_a2a_optimal() {
       // The hold after a full packet of P flits is gap x P + slack cycles.
       // pacing_lead shortens it by that many cycles (sending a little above
       // the fair share, so that a flow delayed by a collision catches up).
-      const auto p = static_cast<int>(params.integer("packet_flits", 4, 1, 1024));
+      const auto p = static_cast<int>(packet_flits_key().integer(params));
       const auto lead = static_cast<int>(a2at_pacing_keys().pacing_lead.integer(params));
       for (Program& prog : s.programs)
         for (Descriptor& d : prog)

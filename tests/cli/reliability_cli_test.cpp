@@ -24,13 +24,18 @@ struct AvailableMemory {
 
 // torus:128x128, 32-flit messages: 16384 nodes, each with 2 x 16384 x 32
 // words of all-to-all memory (8 MiB): 128 GiB of node memories alone.
-TEST(SizeLimit, AnAllToAllTooLargeForTheMachineIsRefusedWithinASecond) {
+// "Before anything runs" is observed as time: a run that got past the check
+// would at least plan 268 M messages and fill 128 GiB of node memories, which
+// no machine does in 10 s (at 10 GB/s, zeroing them alone takes 13 s), while
+// the refusal takes 0.02 s on a quiet machine. (The bound was 1 s; under the
+// sanitizers on a loaded 2-core machine the refusal itself took 1.004 s.)
+TEST(SizeLimit, AnAllToAllTooLargeForTheMachineIsRefusedBeforeItIsPlanned) {
   const AvailableMemory limit("64G");
   const auto t0 = std::chrono::steady_clock::now();
   const CliRun r = run_words("run --set topology=torus:128x128 --set message_flits=32 --set algorithm=a2a-optimal");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_LT(seconds, 1.0);
+  EXPECT_LT(seconds, 10.0);
   EXPECT_NE(r.err.find("more than the 64.0 GiB available"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("node memories 128.0 GiB"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("message_flits"), std::string::npos) << r.err;
@@ -43,7 +48,7 @@ TEST(SizeLimit, TheRefusalUsesTheMachinesMemoryByDefault) {
   const CliRun r = run_words("run --set topology=torus:128x128 --set message_flits=32");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.status, 2) << r.err;
-  EXPECT_LT(seconds, 1.0);
+  EXPECT_LT(seconds, 10.0);
   EXPECT_NE(r.err.find("available"), std::string::npos) << r.err;
 }
 

@@ -10,6 +10,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
+#include "tests/support/built_schedule.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -19,16 +20,10 @@ using ::testing::HasSubstr;
 
 namespace {
 
-struct Built {
-  std::unique_ptr<topology::Topology> topology;
-  Schedule schedule;
-};
+using Built = test::BuiltSchedule;
 
 Built run(const std::string& algorithm, const std::string& topology, const Params& params = {}) {
-  Built r;
-  r.topology = topology::make_topology(topology);
-  r.schedule = find_algorithm(algorithm).build(*r.topology, params);
-  return r;
+  return test::build_schedule(algorithm, topology, params);
 }
 
 struct NetworkSend {

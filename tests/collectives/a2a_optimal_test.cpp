@@ -14,6 +14,7 @@
 
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
+#include "tests/support/built_schedule.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -23,22 +24,14 @@ using ::testing::HasSubstr;
 
 namespace {
 
-struct Built {
-  std::unique_ptr<topology::Topology> topology;
-  Schedule schedule;
-  StaticReport report;
-};
+using Built = test::BuiltSchedule;
 
 std::string grid_spec(bool torus, int nx, int ny) {
   return std::string(torus ? "torus:" : "mesh:") + std::to_string(nx) + "x" + std::to_string(ny);
 }
 
-Built run(const std::string& algorithm, const std::string& topology, Params params = {}) {
-  Built r;
-  r.topology = topology::make_topology(topology);
-  r.schedule = find_algorithm(algorithm).build(*r.topology, params);
-  r.report = static_check(*r.topology, r.schedule);
-  return r;
+Built run(const std::string& algorithm, const std::string& topology, const Params& params = {}) {
+  return test::build_schedule(algorithm, topology, params, test::StaticCheck::run);
 }
 
 // One-word messages: the static time is then the sum of the groups' maximum

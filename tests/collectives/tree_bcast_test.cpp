@@ -6,13 +6,13 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
+#include "tests/support/tree_distances.hpp"
 
 using namespace collnet;
 using namespace collnet::collectives;
@@ -35,29 +35,6 @@ std::vector<Transfer> transfers(const Schedule& s) {
     for (const Descriptor& d : s.programs[e])
       if (d.opcode == Opcode::send) t.push_back({static_cast<EndpointId>(e), static_cast<EndpointId>(d.dest), d.tag});
   return t;
-}
-
-// Tree distances from `from`, by breadth-first search over the parent list.
-std::vector<int> distances(const std::vector<std::int32_t>& parents, int from) {
-  std::vector<std::vector<int>> adj(parents.size());
-  for (std::size_t v = 0; v < parents.size(); ++v)
-    if (parents[v] >= 0) {
-      adj[v].push_back(parents[v]);
-      adj[static_cast<std::size_t>(parents[v])].push_back(static_cast<int>(v));
-    }
-  std::vector<int> d(parents.size(), -1);
-  std::deque<int> q{from};
-  d[static_cast<std::size_t>(from)] = 0;
-  while (!q.empty()) {
-    const int u = q.front();
-    q.pop_front();
-    for (int w : adj[static_cast<std::size_t>(u)])
-      if (d[static_cast<std::size_t>(w)] < 0) {
-        d[static_cast<std::size_t>(w)] = d[static_cast<std::size_t>(u)] + 1;
-        q.push_back(w);
-      }
-  }
-  return d;
 }
 
 void expect_correct_under_every_order(const Schedule& s) {
@@ -144,7 +121,7 @@ RC_GTEST_PROP(TreeBcast, ExactlyOnceOnRandomTreesForEveryKindOfLogicalRoot, ()) 
 
   const std::uint32_t words = *rc::gen::inRange(1, 6);
   const Schedule s = build_tree_bcast(t, physical, logical, words);
-  const auto dist = distances(parents, logical);
+  const auto dist = test::tree_distances(parents, logical);
   const int depth = *std::max_element(dist.begin(), dist.end());
 
   // Fact 1: every node but the logical root receives exactly once, the

@@ -14,6 +14,7 @@
 #include "collectives/descriptor.hpp"
 #include "systemc/collective_run.hpp"
 #include "systemc/synthetic.hpp"
+#include "tests/support/synthetic_fixtures.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -28,32 +29,12 @@ RouterConfig allocator(Allocator a, int iterations) {
   return c;
 }
 
-/// Document 000 FIG. 5 (spec a2a-hopgroup, router fact 5): nodes 1..3 of a
-/// line all send three hops ahead, so one link carries the three flows.
-/// Returns the sources' shares of that link and its load.
-std::array<double, 4> shares(const RouterConfig& router, const std::string& arbitration) {
-  SyntheticScenario s;
-  s.topology = "mesh:6";
-  s.router = router;
-  s.router.arbitration = arbitration;
-  s.router.buffer_flits = 8;
-  s.load.injection_rate = 1.0;
-  s.load.packet_flits = 4;
-  s.warmup_cycles = 2000;
-  s.measure_cycles = 20000;
-  s.drain_cycles = 0;
-  s.custom_destination = [](topology::EndpointId src, Random&) -> topology::EndpointId {
-    return src <= 2 ? src + 3 : topology::kNone;
-  };
-  const SyntheticResult r = run_synthetic(s);
-  EXPECT_FALSE(r.deadlock.has_value());
-  EXPECT_EQ(r.integrity_errors, 0u);
-  double total = 0;
-  for (std::size_t i = 0; i < 3; ++i) total += static_cast<double>(r.accepted_flits_by_source[i]);
-  std::array<double, 4> out{};
-  for (std::size_t i = 0; i < 3; ++i) out[i] = static_cast<double>(r.accepted_flits_by_source[i]) / total;
-  out[3] = total / static_cast<double>(r.window_cycles);
-  return out;
+/// Document 000 FIG. 5 (tests/support/synthetic_fixtures.hpp): the sources'
+/// shares of the link the three flows share, and its load.
+test::LinkShares shares(RouterConfig router, const std::string& arbitration) {
+  router.arbitration = arbitration;
+  router.buffer_flits = 8;
+  return test::fig5_shares(test::fig5_line(router, 2000, 20000));
 }
 
 /// Every node sends one message of `words` to offset (+2, +2) on the 8x8
@@ -141,13 +122,13 @@ TEST(Allocator, RouterFairnessFactsHoldOutputFirstAndAtomic) {
     RouterConfig router = allocator(Allocator::output_first, std::max(iterations, 1));
     router.atomic_vc_allocation = iterations == 0;  // 0: atomic VCs, output-first, one round
     const auto age = shares(router, "age");
-    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(age[i], 1.0 / 3.0, 0.02) << "iterations " << iterations;
-    EXPECT_NEAR(age[3], 1.0, 0.01);
+    for (double share : age.share) EXPECT_NEAR(share, 1.0 / 3.0, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(age.load, 1.0, 0.01);
     const auto split = shares(router, "local-through");
-    EXPECT_NEAR(split[0], 0.25, 0.02) << "iterations " << iterations;
-    EXPECT_NEAR(split[1], 0.25, 0.02) << "iterations " << iterations;
-    EXPECT_NEAR(split[2], 0.50, 0.02) << "iterations " << iterations;
-    EXPECT_NEAR(split[3], 1.0, 0.01);
+    EXPECT_NEAR(split.share[0], 0.25, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split.share[1], 0.25, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split.share[2], 0.50, 0.02) << "iterations " << iterations;
+    EXPECT_NEAR(split.load, 1.0, 0.01);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 
 #include "systemc/synthetic.hpp"
+#include "tests/support/synthetic_fixtures.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;
@@ -15,32 +16,18 @@ using namespace collnet::systemc;
 namespace {
 
 /// Accepted flits of sources 0, 1, 2 (the document's nodes 1, 2, 3) as shares.
+/// Document 000 FIG. 5 (tests/support/synthetic_fixtures.hpp): each of
+/// nodes 1..3 sends three hops ahead, so the link from node 3 to node 4
+/// carries all three flows.
 std::array<double, 3> shares(const std::string& arbitration, int vcs) {
-  SyntheticScenario s;
-  s.topology = "mesh:6";
-  s.router.arbitration = arbitration;
-  s.router.vcs = vcs;
-  s.router.buffer_flits = 8;
-  s.load.injection_rate = 1.0;  // far above the 1/3 share: every source saturated
-  s.load.packet_flits = 4;
-  s.warmup_cycles = 2000;
-  s.measure_cycles = 30000;
-  s.drain_cycles = 0;
-  // Document 000 FIG. 5: each of nodes 1..3 sends three hops ahead, so the
-  // link from node 3 to node 4 carries all three flows.
-  s.custom_destination = [](topology::EndpointId src, Random&) -> topology::EndpointId {
-    return src <= 2 ? src + 3 : topology::kNone;
-  };
-  const SyntheticResult r = run_synthetic(s);
-  EXPECT_FALSE(r.deadlock.has_value());
-  EXPECT_EQ(r.integrity_errors, 0u);
-  double total = 0;
-  for (std::size_t i = 0; i < 3; ++i) total += static_cast<double>(r.accepted_flits_by_source[i]);
+  RouterConfig router;
+  router.arbitration = arbitration;
+  router.vcs = vcs;
+  router.buffer_flits = 8;
+  const test::LinkShares r = test::fig5_shares(test::fig5_line(router, 2000, 30000));
   // The shared link is the bottleneck and runs full.
-  EXPECT_NEAR(total / static_cast<double>(r.window_cycles), 1.0, 0.01) << arbitration;
-  std::array<double, 3> out{};
-  for (std::size_t i = 0; i < 3; ++i) out[i] = static_cast<double>(r.accepted_flits_by_source[i]) / total;
-  return out;
+  EXPECT_NEAR(r.load, 1.0, 0.01) << arbitration;
+  return r.share;
 }
 
 }  // namespace

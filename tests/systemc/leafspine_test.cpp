@@ -11,6 +11,7 @@
 #include "systemc/kernel.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
+#include "tests/support/synthetic_fixtures.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;
@@ -52,21 +53,8 @@ TEST(LeafSpine, ZeroLoadLatencyAndSpineFromTheHint) {
   rc.vcs = 1;
   const int router_delay = rc.routing_delay + rc.allocation_delay + rc.traversal_delay;
   for (int source : {0, 17}) {
-    SyntheticScenario s;
-    s.topology = "leafspine:p=6";
-    s.router = rc;
-    s.load.packet_flits = 3;
-    s.load.injection_rate = 3.0 / 500.0;
-    s.load.periodic = true;
-    s.load.packets_per_node = static_cast<std::uint64_t>(n - 1);
-    s.record_packets = true;
-    auto next = std::make_shared<int>(0);
-    s.custom_destination = [=](topology::EndpointId src, Random&) -> topology::EndpointId {
-      if (src != source) return topology::kNone;
-      const int d = (*next)++;
-      return d >= source ? d + 1 : d;
-    };
-    const SyntheticResult r = run_synthetic(s);
+    const SyntheticResult r =
+        run_synthetic(test::lone_packets("leafspine:p=6", n, source, rc, /*packet_flits=*/3, /*period=*/500));
     ASSERT_TRUE(r.completed);
     ASSERT_EQ(r.packets.size(), static_cast<std::size_t>(n - 1));
     for (const auto& d : r.packets) {

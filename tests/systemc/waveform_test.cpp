@@ -17,6 +17,7 @@
 
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
+#include "tests/support/synthetic_fixtures.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;
@@ -101,19 +102,12 @@ std::uint64_t value_at(const Vcd& v, const std::string& name, std::uint64_t t) {
   return it == c.begin() ? 0 : std::prev(it)->second;
 }
 
+/// Document 000 FIG. 5's line (tests/support/synthetic_fixtures.hpp), one VC.
 SyntheticScenario line_scenario(const std::string& vcd) {
-  SyntheticScenario s;
-  s.topology = "mesh:6";
-  s.router.vcs = 1;
-  s.load.injection_rate = 1.0;
-  s.load.packet_flits = 4;
-  s.warmup_cycles = 0;
-  s.measure_cycles = 600;
-  s.drain_cycles = 0;
+  RouterConfig router;
+  router.vcs = 1;
+  SyntheticScenario s = test::fig5_line(router, 0, 600);
   s.vcd_path = vcd;
-  s.custom_destination = [](topology::EndpointId src, Random&) -> topology::EndpointId {
-    return src <= 2 ? src + 3 : topology::kNone;
-  };
   return s;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "systemc/synthetic.hpp"
+#include "tests/support/synthetic_fixtures.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -48,21 +49,7 @@ int grid_hops(const std::vector<int>& sizes, bool torus, int a, int b) {
 /// (far longer than any latency here, so packets never meet).
 std::vector<TrafficStats::Delivery> lone_packets(const std::string& topology, int endpoints, int source,
                                                  const RouterConfig& router, int packet_flits) {
-  SyntheticScenario s;
-  s.topology = topology;
-  s.router = router;
-  s.load.packet_flits = packet_flits;
-  s.load.injection_rate = packet_flits / 1000.0;
-  s.load.periodic = true;
-  s.load.packets_per_node = static_cast<std::uint64_t>(endpoints - 1);
-  s.record_packets = true;
-  auto next = std::make_shared<int>(0);
-  s.custom_destination = [=](topology::EndpointId src, Random&) -> topology::EndpointId {
-    if (src != source) return topology::kNone;
-    const int d = (*next)++;
-    return d >= source ? d + 1 : d;
-  };
-  const SyntheticResult r = run_synthetic(s);
+  const SyntheticResult r = run_synthetic(test::lone_packets(topology, endpoints, source, router, packet_flits, 1000));
   EXPECT_TRUE(r.completed) << topology;
   EXPECT_EQ(r.integrity_errors, 0u) << r.first_integrity_error;
   return r.packets;

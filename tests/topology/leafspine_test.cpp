@@ -7,6 +7,8 @@
 #include <fstream>
 #include <set>
 
+#include "tests/support/error_message.hpp"
+
 using namespace collnet::topology;
 
 namespace {
@@ -29,14 +31,7 @@ EndpointId server_with_label(const LeafSpine& f, int label) {
   return -1;
 }
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const TopologyError& e) {
-    return e.what();
-  }
-  return "(no TopologyError)";
-}
+std::string message_of(const std::function<void()>& f) { return collnet::test::error_message<TopologyError>(f); }
 
 // Route = directed links that chain from the source server to the destination server.
 void expect_route_chains(const LeafSpine& f, EndpointId src, EndpointId dst, const Route& r) {

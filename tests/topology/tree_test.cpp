@@ -4,8 +4,9 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <deque>
 #include <set>
+
+#include "tests/support/tree_distances.hpp"
 
 using namespace collnet::topology;
 
@@ -13,30 +14,6 @@ namespace {
 
 // The tree of spec tree-broadcast fact 3: 0->{1,2}, 1->{3,4}, 2->{5,6}.
 const std::vector<std::int32_t> kExample{-1, 0, 0, 1, 1, 2, 2};
-
-// Independent distances: breadth-first over the undirected edges of a parent list.
-std::vector<int> bfs_distances(const std::vector<std::int32_t>& parents, int from) {
-  const auto n = parents.size();
-  std::vector<std::vector<int>> adj(n);
-  for (std::size_t v = 0; v < n; ++v)
-    if (parents[v] >= 0) {
-      adj[v].push_back(parents[v]);
-      adj[static_cast<std::size_t>(parents[v])].push_back(static_cast<int>(v));
-    }
-  std::vector<int> d(n, -1);
-  std::deque<int> q{from};
-  d[static_cast<std::size_t>(from)] = 0;
-  while (!q.empty()) {
-    const int u = q.front();
-    q.pop_front();
-    for (int w : adj[static_cast<std::size_t>(u)])
-      if (d[static_cast<std::size_t>(w)] < 0) {
-        d[static_cast<std::size_t>(w)] = d[static_cast<std::size_t>(u)] + 1;
-        q.push_back(w);
-      }
-  }
-  return d;
-}
 
 // A random tree shape with shuffled labels (so that parents are not always
 // smaller than their children), from RapidCheck.
@@ -186,7 +163,7 @@ RC_GTEST_PROP(Tree, RoutesFollowTreeEdgesAndHaveTreeDistanceLength, ()) {
   Tree t(parents, root);
   const int src = *rc::gen::inRange(0, n);
   const int dst = *rc::gen::inRange(0, n);
-  const auto dist = bfs_distances(parents, src);
+  const auto dist = collnet::test::tree_distances(parents, src);
   const Route r = t.route(src, dst);
   RC_ASSERT(static_cast<int>(r.size()) == dist[static_cast<std::size_t>(dst)]);
   RC_ASSERT(t.distance(src, dst) == dist[static_cast<std::size_t>(dst)]);
