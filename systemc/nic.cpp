@@ -45,8 +45,10 @@ void Nic::end_of_elaboration() {
     Controller& k = controllers_[c];
     k.injection = &injection[c]->link();
     k.ejection = &ejection[c]->link();
-    // Bit c of link_activity_[0] ([1]): flits (credits) on controller c's
-    // ejection (injection) link, so that an evaluation reads only those links.
+    // Activity bits in this module (Clocked::link_activity_): a link sets its
+    // bit when a flit (ejection) or credit (injection) is put on it, and the
+    // NIC clears it once the link is empty, so an evaluation touches only the
+    // links that carry something (a cache miss each on a large network).
     k.ejection->mark_flits_in(&link_activity_[0], static_cast<int>(c));
     k.injection->mark_credits_in(&link_activity_[1], static_cast<int>(c));
     k.channel.reset(*k.injection, network_.config().switching);
@@ -107,7 +109,10 @@ void Nic::delivered(Cycle now) {
   if (--outstanding_ == 0) wake_at(now + 1);
 }
 
-void Nic::arrived(std::uint32_t tag) { ++arrivals_[tag]; }
+void Nic::arrived(std::uint32_t tag) {
+  ++arrivals_[tag];
+  if (blocked_.kind == Blocked::wait && blocked_.tag == tag) ++blocked_.have;  // kept equal to arrivals_[tag]
+}
 
 void Nic::message_done(std::uint32_t id, Cycle now) {
   const Message& m = book_.messages[id];
@@ -126,10 +131,11 @@ void Nic::message_done(std::uint32_t id, Cycle now) {
 }
 
 void Nic::receive(Cycle now) {
+  if (link_activity_[0] == 0) return;  // no flit on any ejection link
   PacketTable& packets = network_.packets();
   for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1) {
-    const int k = std::countr_zero(bits);
-    Link& link = *controllers_[static_cast<std::size_t>(k)].ejection;
+    const auto k = static_cast<std::size_t>(std::countr_zero(bits));
+    Link& link = *controllers_[k].ejection;
     while (link.flit_ready(now)) {
       const Flit f = link.pop_flit();
       link.send_credit(f.vc, now);
@@ -167,13 +173,21 @@ void Nic::receive(Cycle now) {
   }
 }
 
-Cycle Nic::pending_arrivals() const {
+void Nic::take_credits(Cycle now) {
+  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
+    const auto k = static_cast<std::size_t>(std::countr_zero(bits));
+    Controller& c = controllers_[k];
+    c.channel.take_credits(*c.injection, now);
+    if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~(std::uint64_t{1} << k);
+  }
+}
+
+Cycle Nic::next_link_arrival() const {
   Cycle next = kNever;
   for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
     next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
   for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1)
-    next = std::min(next,
-                    controllers_[static_cast<std::size_t>(std::countr_zero(bits))].injection->next_credit_arrival());
+    next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].injection->next_credit_arrival());
   return next;
 }
 
@@ -431,21 +445,21 @@ Cycle Nic::evaluate(Cycle now) {
   if (state_ == State::finished) {
     Cycle next = kNever;
     for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
-      next = std::min(next,
-                      controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
+      next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
     return next;
   }
-  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
-    const int k = std::countr_zero(bits);
-    Controller& c = controllers_[static_cast<std::size_t>(k)];
-    c.channel.take_credits(*c.injection, now);
-    if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~(std::uint64_t{1} << k);
-  }
+  take_credits(now);
   for (Controller& c : controllers_)
     if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
 
   Cycle next = kNever;
-  dispatch(now, next);
+  // A dispatcher stalled on a WAIT whose count has not been reached, or on a
+  // full FIFO no controller has taken from, would stall again on the same
+  // offer (a source holds its offer until taken): it is not polled until an
+  // arrival of that tag (arrived) or a FIFO pop changes that.
+  const bool stalled = (blocked_.kind == Blocked::wait && blocked_.have < blocked_.need) ||
+                       blocked_.kind == Blocked::fifo;
+  if (!stalled) dispatch(now, next);
 
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     Controller& c = controllers_[k];
@@ -454,6 +468,7 @@ Cycle Nic::evaluate(Cycle now) {
       if (queue.empty()) continue;
       const Descriptor d = queue.front();
       queue.pop_front();
+      if (blocked_.kind == Blocked::fifo) blocked_ = {};  // the dispatcher tries again
       next = std::min(next, now + 1);  // the dispatcher may refill the FIFO
       if (!start(c, d, now)) return kNever;
       if (!c.busy) continue;  // zero-length SEND
@@ -479,7 +494,7 @@ Cycle Nic::evaluate(Cycle now) {
     next = kNever;  // only receiving from now on (below)
   }
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
-  next = std::min(next, pending_arrivals());
+  next = std::min(next, next_link_arrival());
   return next <= now ? now + 1 : next;
 }
 

@@ -178,8 +178,10 @@ class Nic final : public Clocked {
   };
 
   void receive(Cycle now);
-  /// Earliest flit or credit still on the wires of this NIC's links.
-  [[nodiscard]] Cycle pending_arrivals() const;
+  /// Credits that have arrived on the injection links with activity.
+  void take_credits(Cycle now);
+  /// The earliest flit or credit still travelling to this NIC.
+  [[nodiscard]] Cycle next_link_arrival() const;
   bool dispatch(Cycle now, Cycle& next);
   bool start(Controller& c, const Descriptor& d, Cycle now);
   /// Offers the next flit; returns the cycle the controller needs to run next.
