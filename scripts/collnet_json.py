@@ -8,12 +8,12 @@ import sys
 import tempfile
 
 
-def run_json(collnet, args, keys=()):
-    """`collnet run ARGS --set K=V ... --json FILE`; keys: a dict or "k=v" strings."""
+def _collnet_json(collnet, subcommand, args, keys):
+    """`collnet SUBCOMMAND ARGS --set K=V ... --json FILE`: its JSON, or stop."""
     sets = [f"{k}={v}" for k, v in keys.items()] if isinstance(keys, dict) else list(keys)
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run.json")
-        cmd = [str(collnet), "run", *map(str, args)]
+        out = os.path.join(tmp, f"{subcommand}.json")
+        cmd = [str(collnet), subcommand, *map(str, args)]
         for kv in sets:
             cmd += ["--set", kv]
         cmd += ["--json", out]
@@ -25,23 +25,14 @@ def run_json(collnet, args, keys=()):
     if doc.get("data_check", "pass") != "pass":
         sys.exit(f"{' '.join(cmd)}: data check failed")
     return doc
+
+
+def run_json(collnet, args, keys=()):
+    """`collnet run ARGS --set K=V ... --json FILE`; keys: a dict or "k=v" strings."""
+    return _collnet_json(collnet, "run", args, keys)
 
 
 def check_json(collnet, args, keys=()):
     """`collnet check ARGS --set K=V ... --json FILE` (software reference and
     static checker, no cycle simulation); stops on an error or a failed data check."""
-    sets = [f"{k}={v}" for k, v in keys.items()] if isinstance(keys, dict) else list(keys)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "check.json")
-        cmd = [str(collnet), "check", *map(str, args)]
-        for kv in sets:
-            cmd += ["--set", kv]
-        cmd += ["--json", out]
-        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"{' '.join(cmd)}: exit {done.returncode}: {done.stderr.strip()}")
-        with open(out, encoding="utf-8") as f:
-            doc = json.load(f)
-    if doc.get("data_check", "pass") != "pass":
-        sys.exit(f"{' '.join(cmd)}: data check failed")
-    return doc
+    return _collnet_json(collnet, "check", args, keys)

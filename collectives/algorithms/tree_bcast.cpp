@@ -52,21 +52,38 @@ EndpointId default_logical_root(const Tree& tree) {
   return tree.physical_root();
 }
 
+namespace {
+
+/// The tree as the rule reads it, parent and children by the physical root:
+/// the topology's tree, or its shape re-rooted when the scenario names
+/// another physical root. Checks both roots (keys `root`, `logical_root`).
+class RootedView {
+ public:
+  RootedView(const Tree& tree, EndpointId physical_root, EndpointId logical_root) : tree_(tree) {
+    const std::int32_t n = tree.size();
+    if (physical_root < 0 || physical_root >= n)
+      throw ConfigError(fmt::format("key 'root': node {} is not in the tree; accepted values: 0..{}", physical_root,
+                                    n - 1));
+    if (logical_root < 0 || logical_root >= n)
+      throw ConfigError(fmt::format("key 'logical_root': node {} is not in the tree; accepted values: 0..{}",
+                                    logical_root, n - 1));
+    if (physical_root != tree.physical_root())
+      rerooted_ = std::make_unique<Tree>(tree.parents_rooted_at(physical_root), kNone);
+  }
+  [[nodiscard]] const Tree& view() const { return rerooted_ ? *rerooted_ : tree_; }
+
+ private:
+  const Tree& tree_;
+  std::unique_ptr<Tree> rerooted_;
+};
+
+}  // namespace
+
 Schedule build_tree_bcast(const Tree& tree, EndpointId physical_root, EndpointId logical_root,
                           std::uint32_t message_words) {
   const std::int32_t n = tree.size();
-  if (physical_root < 0 || physical_root >= n)
-    throw ConfigError(fmt::format("key 'root': node {} is not in the tree; accepted values: 0..{}", physical_root,
-                                  n - 1));
-  if (logical_root < 0 || logical_root >= n)
-    throw ConfigError(fmt::format("key 'logical_root': node {} is not in the tree; accepted values: 0..{}",
-                                  logical_root, n - 1));
-  // The rule reads parent and children by the physical root: re-root the
-  // shape when the scenario names another physical root than the topology's.
-  std::unique_ptr<Tree> rerooted;
-  if (physical_root != tree.physical_root())
-    rerooted = std::make_unique<Tree>(tree.parents_rooted_at(physical_root), kNone);
-  const Tree& view = rerooted ? *rerooted : tree;
+  const RootedView rooted(tree, physical_root, logical_root);
+  const Tree& view = rooted.view();
 
   Schedule s;
   s.algorithm = "tree-bcast";
@@ -114,16 +131,8 @@ Schedule build_tree_bcast(const Tree& tree, EndpointId physical_root, EndpointId
 std::vector<ForwardingNode> tree_bcast_forwarding(const Tree& tree, EndpointId physical_root, EndpointId logical_root,
                                                   std::uint32_t message_words) {
   const std::int32_t n = tree.size();
-  if (physical_root < 0 || physical_root >= n)
-    throw ConfigError(fmt::format("key 'root': node {} is not in the tree; accepted values: 0..{}", physical_root,
-                                  n - 1));
-  if (logical_root < 0 || logical_root >= n)
-    throw ConfigError(fmt::format("key 'logical_root': node {} is not in the tree; accepted values: 0..{}",
-                                  logical_root, n - 1));
-  std::unique_ptr<Tree> rerooted;
-  if (physical_root != tree.physical_root())
-    rerooted = std::make_unique<Tree>(tree.parents_rooted_at(physical_root), kNone);
-  const Tree& view = rerooted ? *rerooted : tree;
+  const RootedView rooted(tree, physical_root, logical_root);
+  const Tree& view = rooted.view();
   const topology::Graph& graph = tree.graph();
   std::vector<ForwardingNode> nodes(static_cast<std::size_t>(n));
   for (EndpointId v = 0; v < n; ++v) {
