@@ -282,7 +282,7 @@ struct Elaboration {
   Elaboration& operator=(const Elaboration&) = delete;
   ~Elaboration() {
     tracer.reset();
-    nics.clear();
+    while (!nics.empty()) nics.pop_back();  // last first, for their ports (as ~Network)
   }
 
   KernelSession session;
