@@ -96,13 +96,15 @@ constexpr std::uint32_t mask(unsigned width) {
 
 /// The skeleton of a schedule engine. `Engine` derives from it, befriends
 /// it and defines `State` (with `idle` = not started), `struct Registers`
-/// (with `State state`), the registers `Registers r_`, the write decode
-/// `config_registers` (an array of ConfigRegister<Registers>, below),
-/// `void start(Registers& d)` (CONTROL bit 0), `EngineLoad next_state(Registers&
-/// d, bool can_load)` and, where a write stores more than bits (table RAMs
-/// behind data registers, a register kept decoded), `void
-/// configure_special(Registers& d, std::uint8_t addr, std::uint32_t data)`;
-/// all read `r_` and write only `d` (and the engine's tables).
+/// (with `State state`), the registers `Registers r_`, its register `map`,
+/// the write decode `config_registers` (an array of ConfigRegister<Registers>,
+/// below), `void start(Registers& d)` (CONTROL bit 0), `EngineLoad
+/// next_state(Registers& d, bool can_load)` and, where a write stores more
+/// than bits (table RAMs behind data registers, a register kept decoded),
+/// `special_registers` (their names) and `void configure_special(Registers& d,
+/// std::uint8_t addr, std::uint32_t data)`; all read `r_` and write only `d`
+/// (and the engine's tables). Every register of the map must be decoded
+/// (a static_assert).
 template <typename Engine>
 class ScheduleEngine {
  public:
@@ -153,6 +155,8 @@ class ScheduleEngine {
   /// entry), then its special writes.
   template <typename Registers>
   void decode_write(Registers& d, std::uint8_t addr, std::uint32_t data) {
+    static_assert(decodes_every_register(), "a register of the engine's map is neither in config_registers nor in "
+                                            "special_registers");
     Engine& e = engine();
     if (addr == engine_control_address) {
       if (data & 1u) e.start(d);
@@ -167,6 +171,23 @@ class ScheduleEngine {
       }
     }
     if constexpr (requires { e.configure_special(d, addr, data); }) e.configure_special(d, addr, data);
+  }
+
+  /// Every address of the engine's `map` is decoded: CONTROL, an entry of
+  /// config_registers, or a register named in `special_registers` (the
+  /// writes configure_special takes).
+  static constexpr bool decodes_every_register() {
+    for (const auto& r : Engine::map.registers) {
+      bool special = false;
+      if constexpr (requires { Engine::special_registers; })
+        for (std::string_view name : Engine::special_registers) special = special || name == r.name;
+      for (unsigned a = r.address; a < r.address + r.count; ++a) {
+        bool decoded = special || a == engine_control_address;
+        for (const auto& c : Engine::config_registers) decoded = decoded || (a >= c.address && a < c.address + c.count);
+        if (!decoded) return false;
+      }
+    }
+    return true;
   }
 
   OutputRegister<DescriptorWord> out_;

@@ -113,6 +113,7 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     d.acc_m = 0;
   }
 
+  static constexpr std::string_view special_registers[] = {"TABLE_DATA"};
   /// TABLE_DATA: the offset table entry at TABLE_ADDR, which then increments.
   void configure_special(Registers& d, std::uint8_t addr, std::uint32_t w) {
     if (addr != a2at_engine_reg::table_data) return;

@@ -154,6 +154,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   void start(Registers& d) const { d.state = State::init; }
 
+  static constexpr std::string_view special_registers[] = {"SIZE"};
   /// SIZE is kept as k_d = log2 n_d (sizes are 1, 2 or 4), as the RTL keeps it.
   void configure_special(Registers& d, std::uint8_t addr, std::uint32_t w) const {
     if (addr < hd_engine_reg::size0 || addr >= hd_engine_reg::size0 + 4) return;

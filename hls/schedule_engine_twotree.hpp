@@ -133,6 +133,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       config_register(map, "BLOCKS", &Registers::blocks),     config_register(map, "STAGES", &Registers::stages),
       config_register(map, "HINT_ADDR", &Registers::hint_ptr)};
 
+  static constexpr std::string_view special_registers[] = {"STAGE", "ENTRY", "HINT_DATA"};
   /// STAGE and ENTRY: the procedure table RAM; HINT_DATA: the hint RAM at
   /// HINT_ADDR, which then increments.
   void configure_special(Registers& d, std::uint8_t a, std::uint32_t w) {
