@@ -147,8 +147,8 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   const Flit& f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
   if (!f.head()) return;  // body flits follow the VC their head was granted
   const Packet& p = packets_[f.packet];
-  if (p.position < p.route.size()) {
-    const RouteStep& step = p.route[p.position];
+  if (f.index < p.route.size()) {  // a head flit's index is its route position (packet.hpp)
+    const RouteStep& step = p.route[f.index];
     ivc.want_port = static_cast<std::int16_t>(step.port);
     ivc.want_class = class_range_.size() > 1 ? step.vc_class : std::uint8_t{0};
   } else {
@@ -564,7 +564,9 @@ void Router::apply(const Grant& g, Cycle now) {
     owned_[o] = 1;
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
-    if (g.out_port < network_ports_) ++packets_[f.packet].position;
+    // The head carries its route position to the next router; at the
+    // ejection port it becomes flit index 0 again (packet.hpp).
+    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
   --credits_[o];
   if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
@@ -579,7 +581,9 @@ void Router::apply(const Grant& g, Cycle now) {
     ivc.out_port = -1;
   }
   activity_.moved(now);
-  if (ivc.count > 0) front_changed(ivc, slot, now + 1);
+  // A VC holds whole packets one after another, so only a tail leaves a head
+  // at the front; behind any other flit comes a body flit of the same packet.
+  if (f.tail() && ivc.count > 0) front_changed(ivc, slot, now + 1);
 }
 
 }  // namespace collnet::systemc
