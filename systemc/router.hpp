@@ -156,6 +156,20 @@ class Router final : public Clocked {
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
   /// (separable, output VCs grant, input VCs accept); true if any head asked.
   bool allocate_vcs(Cycle now);
+  [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {
+    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
+                            : input_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
+  }
+  [[nodiscard]] std::size_t pick_output(int port, std::span<const ArbiterRequest> requests, Cycle now) {
+    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
+                            : output_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
+  }
+  /// The grant of `request` at output `port` is final: the two arbiters' priorities move.
+  void granted(int port, const ArbiterRequest& request) {
+    if (age_arbitration_) return;
+    output_arbiters_[static_cast<std::size_t>(port)]->granted(request);
+    input_arbiters_[request.port]->granted(request);
+  }
   void match_input_first(Cycle now);
   void match_output_first(Cycle now);
 
@@ -173,6 +187,10 @@ class Router final : public Clocked {
   bool output_first_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
+  // Arbitration `age`: the allocator calls pick_oldest directly (its
+  // arbiters keep no state), instead of the per-port arbiter objects.
+  bool age_arbitration_;
+  Cycle age_saturation_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
