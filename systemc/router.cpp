@@ -188,6 +188,23 @@ int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
   return -1;
 }
 
+void Router::prefetch(int stage) const {
+  if (stage == 0) {
+    __builtin_prefetch(in_links_.data());
+    __builtin_prefetch(input_vcs_.data());
+    __builtin_prefetch(nonempty_vcs_.data());
+    __builtin_prefetch(credits_.data());
+    return;
+  }
+  // The input links with flits: their delay line's head (evaluate, step 1).
+  for (std::size_t w = 0; w < pending_words_; ++w)
+    for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
+      const auto* wires = &in_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->flits_on_wires();
+      __builtin_prefetch(wires);
+      __builtin_prefetch(reinterpret_cast<const char*>(wires) + 64);
+    }
+}
+
 Cycle Router::evaluate(Cycle now) {
   // 1. read (only the links that carry something)
   for (std::size_t w = 0; w < pending_words_; ++w) {

@@ -115,6 +115,7 @@ class Router final : public Clocked {
   [[nodiscard]] bool vc_owned(int port, int vc) const { return owned_[index(port, vc)] != 0; }
   [[nodiscard]] Link* input_link(int port) const { return in_links_[static_cast<std::size_t>(port)]; }
   [[nodiscard]] Link* output_link(int port) const { return out_links_[static_cast<std::size_t>(port)]; }
+  void prefetch(int stage) const override;
 
  protected:
   Cycle evaluate(Cycle now) override;
