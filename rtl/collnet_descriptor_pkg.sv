@@ -6,9 +6,10 @@
 //
 // Written in the subset both Verilator 5.006 and Yosys 0.23 read: localparams,
 // plain typedefs, one packed struct (no unions, no functions on structs) and
-// the builders of the descriptors the engines emit, which fill a plain vector
-// at the field positions (Yosys 0.23 reads no member assignment to a
-// function's struct result).
+// the builders of the descriptors the engines emit, which return a plain
+// vector filled at the field positions (Yosys 0.23 reads no member assignment
+// to a function's struct result, and infers a latch for a struct result
+// returned inside a branch of always_comb).
 // The package defines every field for every block; a block uses only some,
 // so unused-parameter lint is off inside the package only.
 /* verilator lint_off UNUSEDPARAM */
@@ -88,7 +89,7 @@ package collnet_descriptor_pkg;
   // that member of the result.
 
   /// SEND `length` words from `src_offset` to `dst_offset` of endpoint `dest`, tagged `tag`.
-  function automatic descriptor_t send_descriptor(input logic [DestWidth-1:0] dest,
+  function automatic logic [DescriptorWidth-1:0] send_descriptor(input logic [DestWidth-1:0] dest,
       input logic [SrcOffsetWidth-1:0] src_offset, input logic [DstOffsetWidth-1:0] dst_offset,
       input logic [LengthWidth-1:0] length, input logic [TagWidth-1:0] tag);
     logic [DescriptorWidth-1:0] word;
@@ -103,7 +104,7 @@ package collnet_descriptor_pkg;
   endfunction
 
   /// WAIT until `count` messages tagged `tag` have arrived (the count travels in `length`).
-  function automatic descriptor_t wait_descriptor(input logic [TagWidth-1:0] tag, input logic [LengthWidth-1:0] count);
+  function automatic logic [DescriptorWidth-1:0] wait_descriptor(input logic [TagWidth-1:0] tag, input logic [LengthWidth-1:0] count);
     logic [DescriptorWidth-1:0] word;
     word = '0;
     word[OpcodeLsb +: OpcodeWidth] = OpcodeWait;
@@ -113,7 +114,7 @@ package collnet_descriptor_pkg;
   endfunction
 
   /// BARRIER number `tag`.
-  function automatic descriptor_t barrier_descriptor(input logic [TagWidth-1:0] tag);
+  function automatic logic [DescriptorWidth-1:0] barrier_descriptor(input logic [TagWidth-1:0] tag);
     logic [DescriptorWidth-1:0] word;
     word = '0;
     word[OpcodeLsb +: OpcodeWidth] = OpcodeBarrier;

@@ -260,8 +260,7 @@ module schedule_engine_a2at (
           endcase
         end
       end
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
     endcase
   end
 

@@ -318,8 +318,7 @@ module schedule_engine_hd (
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the

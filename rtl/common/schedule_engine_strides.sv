@@ -67,12 +67,8 @@ module schedule_engine_strides #(
   typedef struct packed {
     logic [1:0]             dim;
     logic [SizeWidth-1:0]   t;
-    logic [CountWidth-1:0]  acc;
-    logic [AddrWidth-1:0]   acc_m;
-    logic [CountWidth-1:0]  stride;
-    logic [AddrWidth-1:0]   mstride;
-    logic [CountWidth-1:0]  self_id;
-    logic [AddrWidth-1:0]   self_m;
+    logic [CountWidth-1:0]  acc, stride, self_id;   // t x stride_d, stride_d, the rank
+    logic [AddrWidth-1:0]   acc_m, mstride, self_m;  // each x m
   } regs_t;
   regs_t r_d, r_q;
 
