@@ -230,7 +230,8 @@ module schedule_engine_a2a (
         r_d.state = StateEnd;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
   end
 

@@ -260,7 +260,8 @@ module schedule_engine_a2at (
           endcase
         end
       end
-      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
   end
 

@@ -318,7 +318,8 @@ module schedule_engine_hd (
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the

@@ -560,7 +560,8 @@ module schedule_engine_hopgroup (
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
   end
 

@@ -328,7 +328,8 @@ module schedule_engine_twotree (
         phase_end = 1'b1;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      default: r_d.state = StateIdle;  // StateIdle (not started, or END taken) and unused codes
+      StateIdle: ;
+      default: r_d.state = StateIdle;
     endcase
 
     // the stream that fired moves to its next block (hls: fire())
