@@ -5,7 +5,11 @@
 // so a change on one side without the other fails the build's tests.
 //
 // Written in the subset both Verilator 5.006 and Yosys 0.23 read: localparams,
-// plain typedefs and one packed struct (no unions, no functions on structs).
+// plain typedefs, one packed struct (no unions, no functions on structs) and
+// the builders of the descriptors the engines emit, which return a plain
+// vector filled at the field positions (Yosys 0.23 reads no member assignment
+// to a function's struct result, and infers a latch for a struct result
+// returned inside a branch of always_comb).
 // The package defines every field for every block; a block uses only some,
 // so unused-parameter lint is off inside the package only.
 /* verilator lint_off UNUSEDPARAM */
@@ -78,6 +82,45 @@ package collnet_descriptor_pkg;
     logic [ControllerWidth-1:0] controller;
     logic [OpcodeWidth-1:0]     opcode;
   } descriptor_t;
+
+  // The builders of Descriptor::send, ::wait and ::barrier (END is the zero
+  // word). A field a builder does not take is zero: an engine that sets the
+  // controller, route hint, pacing, receive operation or data type assigns
+  // that member of the result.
+
+  /// SEND `length` words from `src_offset` to `dst_offset` of endpoint `dest`, tagged `tag`.
+  function automatic logic [DescriptorWidth-1:0] send_descriptor(input logic [DestWidth-1:0] dest,
+      input logic [SrcOffsetWidth-1:0] src_offset, input logic [DstOffsetWidth-1:0] dst_offset,
+      input logic [LengthWidth-1:0] length, input logic [TagWidth-1:0] tag);
+    logic [DescriptorWidth-1:0] word;
+    word = '0;
+    word[OpcodeLsb +: OpcodeWidth] = OpcodeSend;
+    word[DestLsb +: DestWidth] = dest;
+    word[SrcOffsetLsb +: SrcOffsetWidth] = src_offset;
+    word[DstOffsetLsb +: DstOffsetWidth] = dst_offset;
+    word[LengthLsb +: LengthWidth] = length;
+    word[TagLsb +: TagWidth] = tag;
+    send_descriptor = word;
+  endfunction
+
+  /// WAIT until `count` messages tagged `tag` have arrived (the count travels in `length`).
+  function automatic logic [DescriptorWidth-1:0] wait_descriptor(input logic [TagWidth-1:0] tag, input logic [LengthWidth-1:0] count);
+    logic [DescriptorWidth-1:0] word;
+    word = '0;
+    word[OpcodeLsb +: OpcodeWidth] = OpcodeWait;
+    word[LengthLsb +: LengthWidth] = count;
+    word[TagLsb +: TagWidth] = tag;
+    wait_descriptor = word;
+  endfunction
+
+  /// BARRIER number `tag`.
+  function automatic logic [DescriptorWidth-1:0] barrier_descriptor(input logic [TagWidth-1:0] tag);
+    logic [DescriptorWidth-1:0] word;
+    word = '0;
+    word[OpcodeLsb +: OpcodeWidth] = OpcodeBarrier;
+    word[TagLsb +: TagWidth] = tag;
+    barrier_descriptor = word;
+  endfunction
 
 endpackage
 /* verilator lint_on UNUSEDPARAM */

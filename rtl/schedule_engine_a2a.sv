@@ -11,7 +11,8 @@
 //
 // Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from a2a_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// (instance: schedule_engine_skeleton.svh).
 module schedule_engine_a2a (
 `include "schedule_engine_ports.svh"
 );
@@ -32,19 +33,8 @@ module schedule_engine_a2a (
     logic                          algorithm;
     logic [2:0]                    nct;
     logic [AddrWidth-1:0]          message_words;
-    logic [Dims*SizeWidth-1:0]     size;
-    logic [Dims*SizeWidth-1:0]     coord;
     state_e                        state;
-    // stride computation
-    logic [1:0]                    dim;
-    logic [CountWidth-1:0]         count;
-    logic [CountWidth-1:0]         acc;
-    logic [AddrWidth-1:0]          macc;
-    logic [CountWidth-1:0]         stride_cur;
-    logic [AddrWidth-1:0]          mstride_cur;
-    logic [CountWidth-1:0]         self_id;
-    logic [AddrWidth-1:0]          self_m;
-    logic [AddrWidth-1:0]          result_base;
+    logic [AddrWidth-1:0]          result_base;  // N x m
     // odometer slots
     logic [Dims*CountWidth-1:0]    slot_size;
     logic [Dims*CountWidth-1:0]    slot_stride;
@@ -63,11 +53,29 @@ module schedule_engine_a2a (
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
-  // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
-  // variable part-select of a packed-struct member a shifter over the whole
-  // struct (docs/synthesis.md, "variable selects of struct members").
+  // SIZE d and COORD d: n_d and c_d, dimension d at [d*SizeWidth +: SizeWidth]
   logic [Dims*SizeWidth-1:0] size_q, coord_q;
-  assign {size_q, coord_q} = {r_q.size, r_q.coord};
+  schedule_engine_dimensions #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth),
+      .Size0Addr(schedule_engine_a2a_regs_pkg::RegSize0), .Coord0Addr(schedule_engine_a2a_regs_pkg::RegCoord0))
+    u_dimensions (.clk_i, .rst_ni, .cfg_write_i(cfg_write), .cfg_addr_i, .cfg_wdata_i, .size_o(size_q),
+      .coord_o(coord_q));
+
+  // strides, rank and rank x m, in StateInit (hls: init_step())
+  logic                  start;  // the CONTROL write that starts the engine
+  logic [1:0]            dim;
+  logic [SizeWidth-1:0]  dim_size;
+  logic [CountWidth-1:0] acc, stride, self_id;
+  logic [AddrWidth-1:0]  acc_m, mstride, self_m;
+  logic                  at_coord, at_size, strides_done;
+  assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
+  /* verilator lint_off PINCONNECTEMPTY */  // t_o: the slots need only the compares
+  schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
+      .AddrWidth(AddrWidth))
+    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
+      .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
+      .self_id_o(self_id), .self_m_o(self_m));
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
@@ -116,7 +124,7 @@ module schedule_engine_a2a (
       send_dest = send_dest + r_q.slot_part[j*CountWidth +: CountWidth];
       send_src = send_src + r_q.slot_mpart[j*AddrWidth +: AddrWidth];
     end
-    own_area = r_q.result_base + r_q.self_m;
+    own_area = r_q.result_base + self_m;
   end
 
   // ---- next state ----
@@ -130,83 +138,58 @@ module schedule_engine_a2a (
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.nct = 3'd1; regs_reset.message_words = AddrWidth'(1);
-    regs_reset.size = {Dims{SizeWidth'(1)}}; regs_reset.stride_cur = CountWidth'(1);
     load = 1'b0;
     load_word = '0;
-    slot = 2'd3 - r_q.dim;
+    slot = 2'd3 - dim;
 
     // configuration port
     if (cfg_write) begin
       unique case (cfg_addr_i)
         schedule_engine_a2a_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
-            r_d.state = StateInit;
-            {r_d.dim, r_d.count, r_d.acc, r_d.macc} = '0;
-            r_d.stride_cur = CountWidth'(1);
-            r_d.mstride_cur = r_q.message_words;
-            {r_d.self_id, r_d.self_m, r_d.controller, r_d.group} = '0;
+            r_d.state = StateInit;  // and u_strides restarts
+            {r_d.controller, r_d.group} = '0;
           end
         end
         schedule_engine_a2a_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
         schedule_engine_a2a_regs_pkg::RegNct: r_d.nct = cfg_wdata_i[2:0];
         schedule_engine_a2a_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
         schedule_engine_a2a_regs_pkg::RegGroupBarriers: r_d.group_barriers = cfg_wdata_i[0];
-        default: begin
-          for (int d = 0; d < Dims; d++) begin
-            if (cfg_addr_i == schedule_engine_a2a_regs_pkg::RegSize0 + 8'(d)) r_d.size[d*SizeWidth +: SizeWidth] = cfg_wdata_i[SizeWidth-1:0];
-            if (cfg_addr_i == schedule_engine_a2a_regs_pkg::RegCoord0 + 8'(d)) r_d.coord[d*SizeWidth +: SizeWidth] = cfg_wdata_i[SizeWidth-1:0];
-          end
-        end
+        default: ;  // SIZE d, COORD d: u_dimensions
       endcase
     end
 
     unique case (r_q.state)
       StateInit: begin
-        // count runs 0..n_d with acc = count x stride_d (hls: init_step())
-        if (r_q.count == CountWidth'(size_q[r_q.dim*SizeWidth +: SizeWidth])) begin
-          for (int j = 0; j < Dims; j++) begin
-            if (2'(j) == slot) begin
-              r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(size_q[r_q.dim*SizeWidth +: SizeWidth]);
-              r_d.slot_stride[j*CountWidth +: CountWidth] = r_q.stride_cur;
-              r_d.slot_mstride[j*AddrWidth +: AddrWidth] = r_q.mstride_cur;
-              r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
-              r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[r_q.dim*SizeWidth +: SizeWidth]);
-            end
+        // u_strides runs t = 0..n_d in dimension d; slot 3 - d keeps n_d,
+        // stride_d, c_d and the node's share c_d x stride_d (and x m)
+        for (int j = 0; j < Dims; j++) begin
+          if (2'(j) == slot && at_size) begin
+            r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(dim_size);
+            r_d.slot_stride[j*CountWidth +: CountWidth] = stride;
+            r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
+            r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
+            r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]);
           end
-          r_d.stride_cur = r_q.acc;
-          r_d.mstride_cur = r_q.macc;
-          {r_d.count, r_d.acc, r_d.macc} = '0;
-          if (r_q.dim == 2'd3) begin
-            r_d.result_base = r_q.macc;  // N x m
-            r_d.state = StateFirst;
-            if (r_q.algorithm == AlgorithmSpread) begin
-              // one dimension of size N at coordinate rank
-              r_d.slot_size = {{(Dims-1)*CountWidth{1'b0}}, r_q.acc};
-              for (int j = 1; j < Dims; j++) r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(1);
-              r_d.slot_stride = {{(Dims-1)*CountWidth{1'b0}}, CountWidth'(1)};
-              r_d.slot_mstride = {{(Dims-1)*AddrWidth{1'b0}}, r_q.message_words};
-              r_d.slot_offset = '0;
-              r_d.slot_target = {{(Dims-1)*CountWidth{1'b0}}, r_q.self_id};
-              r_d.slot_part = {{(Dims-1)*CountWidth{1'b0}}, r_q.self_id};
-              r_d.slot_mpart = {{(Dims-1)*AddrWidth{1'b0}}, r_q.self_m};
-            end
-          end else begin
-            r_d.dim = r_q.dim + 2'd1;
+          if (2'(j) == slot && !at_size && at_coord) begin
+            r_d.slot_part[j*CountWidth +: CountWidth] = acc;
+            r_d.slot_mpart[j*AddrWidth +: AddrWidth] = acc_m;
           end
-        end else begin
-          if (r_q.count == CountWidth'(coord_q[r_q.dim*SizeWidth +: SizeWidth])) begin
-            r_d.self_id = r_q.self_id + r_q.acc;
-            r_d.self_m = r_q.self_m + r_q.macc;
-            for (int j = 0; j < Dims; j++) begin
-              if (2'(j) == slot) begin
-                r_d.slot_part[j*CountWidth +: CountWidth] = r_q.acc;
-                r_d.slot_mpart[j*AddrWidth +: AddrWidth] = r_q.macc;
-              end
-            end
+        end
+        if (strides_done) begin
+          r_d.result_base = acc_m;  // N x m
+          r_d.state = StateFirst;
+          if (r_q.algorithm == AlgorithmSpread) begin
+            // one dimension of size N at coordinate rank
+            r_d.slot_size = {{(Dims-1)*CountWidth{1'b0}}, acc};
+            for (int j = 1; j < Dims; j++) r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(1);
+            r_d.slot_stride = {{(Dims-1)*CountWidth{1'b0}}, CountWidth'(1)};
+            r_d.slot_mstride = {{(Dims-1)*AddrWidth{1'b0}}, r_q.message_words};
+            r_d.slot_offset = '0;
+            r_d.slot_target = {{(Dims-1)*CountWidth{1'b0}}, self_id};
+            r_d.slot_part = {{(Dims-1)*CountWidth{1'b0}}, self_id};
+            r_d.slot_mpart = {{(Dims-1)*AddrWidth{1'b0}}, self_m};
           end
-          r_d.count = r_q.count + 1'b1;
-          r_d.acc = r_q.acc + r_q.stride_cur;
-          r_d.macc = r_q.macc + r_q.mstride_cur;
         end
       end
       StateFirst: begin
@@ -214,52 +197,37 @@ module schedule_engine_a2a (
         {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
         r_d.state = adv_done ? StateCopy : StateSend;
       end
-      StateSend: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.controller = collnet_descriptor_pkg::ControllerWidth'(r_q.controller);
-          load_word.dest = send_dest[collnet_descriptor_pkg::DestWidth-1:0];
-          load_word.src_offset = send_src;
-          load_word.dst_offset = own_area;
-          load_word.length = r_q.message_words;
-          load_word.tag = r_q.group;
-          if (({1'b0, r_q.controller} + 3'd1) == r_q.nct) begin
-            r_d.controller = '0;
-            r_d.group = r_q.group + 1'b1;
-          end else begin
-            r_d.controller = r_q.controller + 2'd1;
-          end
-          {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
-          if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
-            r_d.state = StateBarrier;  // the group's BARRIER, then on
-            r_d.barrier_tag = r_q.group;
-            r_d.barrier_then_copy = adv_done;
-          end else if (adv_done) begin
-            r_d.state = StateCopy;
-          end
+      StateSend: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(send_dest[collnet_descriptor_pkg::DestWidth-1:0], send_src,
+                                                            own_area, r_q.message_words, r_q.group);
+        load_word.controller = collnet_descriptor_pkg::ControllerWidth'(r_q.controller);
+        if (({1'b0, r_q.controller} + 3'd1) == r_q.nct) begin
+          r_d.controller = '0;
+          r_d.group = r_q.group + 1'b1;
+        end else begin
+          r_d.controller = r_q.controller + 2'd1;
+        end
+        {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
+        if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
+          r_d.state = StateBarrier;  // the group's BARRIER, then on
+          r_d.barrier_tag = r_q.group;
+          r_d.barrier_then_copy = adv_done;
+        end else if (adv_done) begin
+          r_d.state = StateCopy;
         end
       end
-      StateBarrier: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-          load_word.tag = r_q.barrier_tag;
-          r_d.state = r_q.barrier_then_copy ? StateCopy : StateSend;
-        end
+      StateBarrier: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.barrier_tag);
+        r_d.state = r_q.barrier_then_copy ? StateCopy : StateSend;
       end
-      StateCopy: begin
-        if (can_load) begin
-          // the local copy D(self->self), tagged with the number of groups
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.dest = r_q.self_id[collnet_descriptor_pkg::DestWidth-1:0];
-          load_word.src_offset = r_q.self_m;
-          load_word.dst_offset = own_area;
-          load_word.length = r_q.message_words;
-          load_word.tag = r_q.group + GroupWidth'(r_q.controller != 2'd0);
-          r_d.state = StateEnd;
-        end
+      StateCopy: if (can_load) begin
+        // the local copy D(self->self), tagged with the number of groups
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(self_id[collnet_descriptor_pkg::DestWidth-1:0], self_m,
+            own_area, r_q.message_words, r_q.group + GroupWidth'(r_q.controller != 2'd0));
+        r_d.state = StateEnd;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       StateIdle: ;
@@ -275,13 +243,12 @@ module schedule_engine_a2a (
   always_ff @(posedge clk_i) if (rst_ni && r_q.state == StateInit) begin
     assert (r_q.nct >= 3'd1 && r_q.nct <= 3'd4) else $error("schedule_engine_a2a: NCT must be 1..4");
     for (int d = 0; d < Dims; d++)
-      assert (r_q.coord[d*SizeWidth +: SizeWidth] < r_q.size[d*SizeWidth +: SizeWidth])
+      assert (coord_q[d*SizeWidth +: SizeWidth] < size_q[d*SizeWidth +: SizeWidth])
         else $error("schedule_engine_a2a: COORD%0d must be below SIZE%0d", d, d);
   end
 `endif
 
   // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
-      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+`include "schedule_engine_skeleton.svh"
 
 endmodule

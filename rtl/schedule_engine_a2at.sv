@@ -12,7 +12,8 @@
 //
 // Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// (instance: schedule_engine_skeleton.svh).
 module schedule_engine_a2at (
 `include "schedule_engine_ports.svh"
 );
@@ -243,29 +244,18 @@ module schedule_engine_a2at (
           end
           // stage C: the output register
           load = r_q.b_kind != KindNone;
-          if (r_q.b_kind == KindSend || r_q.b_kind == KindCopy) begin
-            // both SENDs: to this node's area of every receiver, m words
-            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-            load_word.dst_offset = own_area;
-            load_word.length = r_q.message_words;
-          end
-          load_word.tag = r_q.b_tag;  // END is the zero word
+          // both SENDs go to this node's area of every receiver, m words
           unique case (r_q.b_kind)
             KindSend: begin
+              load_word = collnet_descriptor_pkg::send_descriptor(IdWidth'(r_q.b_tx) + b_row_id_q, b_col_m_q + b_row_m_q,
+                                                                  own_area, r_q.message_words, r_q.b_tag);
               load_word.controller = r_q.b_controller;
               load_word.route_hint = {4'b0000, r_q.b_hint};
-              load_word.dest = IdWidth'(r_q.b_tx) + b_row_id_q;
-              load_word.src_offset = b_col_m_q + b_row_m_q;
             end
-            KindCopy: begin
-              load_word.dest = r_q.self_id;
-              load_word.src_offset = r_q.self_m;
-            end
-            KindBarrier: load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-            KindEnd: begin
-              r_d.state = StateIdle;
-              load_word.tag = '0;
-            end
+            KindCopy: load_word = collnet_descriptor_pkg::send_descriptor(r_q.self_id, r_q.self_m, own_area,
+                                                                          r_q.message_words, r_q.b_tag);
+            KindBarrier: load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.b_tag);
+            KindEnd: r_d.state = StateIdle;  // END is the zero word
             default: ;
           endcase
         end
@@ -311,7 +301,6 @@ module schedule_engine_a2at (
 `endif
 
   // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
-      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+`include "schedule_engine_skeleton.svh"
 
 endmodule

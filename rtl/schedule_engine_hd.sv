@@ -12,7 +12,8 @@
 //
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hd_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// (instance: schedule_engine_skeleton.svh).
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"
 );
@@ -35,8 +36,6 @@ module schedule_engine_hd (
     logic [3:0]             unit;
     logic [AddrWidth-1:0]   elements;
     logic [2:0]             agg_units;
-    logic [7:0]             log_size;  // k_d at [2d +: 2]
-    logic [7:0]             coord;        // c_d at [2d +: 2]
     state_e                 state;
     // computed at init
     logic [7:0]             order;        // dimension at [2i +: 2]
@@ -45,26 +44,18 @@ module schedule_engine_hd (
     logic [7:0]             board;
     logic [15:0]            board_base;
     logic [15:0]            self;
-    logic [AddrWidth-1:0]   b;
-    logic [AddrWidth-1:0]   abase;
-    logic [AddrWidth-1:0]   mbase;
-    logic [3:0]             count;
-    logic [3:0]             lcount;
+    logic [AddrWidth-1:0]   b, abase, mbase;  // B; the A-plane and main-unit bases
+    logic [3:0]             count, lcount;
     // plan position and the held block
     logic [15:0]            g;
     logic [1:0]             idx;
     logic [1:0]             bit_index;
     logic                   halving;
-    logic [AddrWidth-1:0]   lo;
-    logic [AddrWidth-1:0]   len;
-    logic [AddrWidth-1:0]   cursor;
-    logic [AddrWidth-1:0]   slot;
+    logic [AddrWidth-1:0]   lo, len;      // the held block
+    logic [AddrWidth-1:0]   cursor, slot;  // the next halving slot, this step's
     // the current step's messages
     logic [15:0]            partner;
-    logic [AddrWidth-1:0]   src;
-    logic [AddrWidth-1:0]   dst;
-    logic [AddrWidth-1:0]   n;
-    logic [AddrWidth-1:0]   first;
+    logic [AddrWidth-1:0]   src, dst, n, first;  // n words from src to dst, in parts of first and n - first
     logic                   two_parts;
     logic [7:0]             hint0;
   } regs_t;
@@ -85,11 +76,22 @@ module schedule_engine_hd (
   // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
   // variable part-select of a packed-struct member a shifter over the whole
   // struct (docs/synthesis.md, "variable selects of struct members").
-  logic [7:0]  order_q, log_size_q, board_q;
+  logic [7:0]  order_q, board_q;
   logic [15:0] shift_q;
-  assign {order_q, log_size_q, shift_q, board_q} = {r_q.order, r_q.log_size, r_q.shift, r_q.board};
+  assign {order_q, shift_q, board_q} = {r_q.order, r_q.shift, r_q.board};
 
-  assign h_sum = 4'(r_q.log_size[1:0]) + 4'(r_q.log_size[3:2]) + 4'(r_q.log_size[5:4]) + 4'(r_q.log_size[7:6]);
+  // SIZE d (1, 2 or 4) and COORD d; k_d = log2 n_d and c_d at [2d +: 2]
+  logic [11:0] size_q;
+  logic [7:0]  coord_q, log_size_q;
+  schedule_engine_dimensions #(.SizeWidth(3), .CoordWidth(2),
+      .Size0Addr(schedule_engine_hd_regs_pkg::RegSize0), .Coord0Addr(schedule_engine_hd_regs_pkg::RegCoord0))
+    u_dimensions (.clk_i, .rst_ni, .cfg_write_i(cfg_write), .cfg_addr_i, .cfg_wdata_i, .size_o(size_q),
+      .coord_o(coord_q));
+  always_comb
+    for (int d = 0; d < 4; d++)
+      log_size_q[2*d +: 2] = size_q[3*d +: 3] == 3'd4 ? 2'd2 : size_q[3*d +: 3] == 3'd2 ? 2'd1 : 2'd0;
+
+  assign h_sum = 4'(log_size_q[1:0]) + 4'(log_size_q[3:2]) + 4'(log_size_q[5:4]) + 4'(log_size_q[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
   assign cur_dim = order_q[2*r_q.idx +: 2];
   assign cur_k = log_size_q[2*cur_dim +: 2];
@@ -99,31 +101,21 @@ module schedule_engine_hd (
   assign average = r_q.op == 3'd4;
   assign rop = average ? 3'd1 : r_q.op + 3'd1;
 
-  // descriptor fields of this cycle
-  logic                 load;
-  logic                 load_end;
-  logic [1:0]           w_opcode;
-  logic [2:0]           w_op;
-  logic [7:0]           w_hint;
-  logic [15:0]          w_dest;
-  logic [AddrWidth-1:0] w_src, w_dst, w_len;
-  logic [15:0]          w_tag;
+  // the descriptor of this cycle
+  logic                 can_load, load, load_end;
   collnet_descriptor_pkg::descriptor_t load_word;
 
-  // init temporaries
+  // init temporaries: the dimension order, board id and shifts, B, the A-plane index
   logic [2:0]           n_dims;
-  logic [7:0]           order_tmp;
+  logic [7:0]           order_tmp, board_tmp;
   logic [3:0]           s_acc;
-  logic [7:0]           board_tmp;
-  logic [1:0]           k;
+  logic [1:0]           k, a_index;
   logic                 take;
   logic [AddrWidth-1:0] b_tmp;
-  logic [1:0]           a_index;
-  // plan temporaries
+  // plan temporaries; done: step g is over, advance the plan
   logic [7:0]           partner_board;
   logic [AddrWidth-1:0] half;
   logic                 done;
-  logic                 can_load;
 
   // The widest register is ELEMENTS (20 bits); bits 31:20 of a write are ignored.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -136,27 +128,9 @@ module schedule_engine_hd (
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
 
-    load = 1'b0;
-    load_end = 1'b0;
-    w_opcode = collnet_descriptor_pkg::OpcodeSend;
-    w_op = collnet_descriptor_pkg::OpCopy;
-    w_hint = '0;
-    w_dest = '0;
-    w_src = '0;
-    w_dst = '0;
-    w_len = '0;
-    w_tag = '0;
-    n_dims = '0;
-    order_tmp = '0;
-    s_acc = '0;
-    board_tmp = '0;
-    k = '0;
-    take = 1'b0;
-    b_tmp = '0;
-    a_index = '0;
-    partner_board = '0;
-    half = '0;
-    done = 1'b0;
+    {load, load_end, load_word} = '0;
+    {n_dims, order_tmp, board_tmp, s_acc, k, a_index, take, b_tmp} = '0;
+    {partner_board, half, done} = '0;
 
     // configuration port
     if (cfg_write) begin
@@ -169,13 +143,7 @@ module schedule_engine_hd (
         schedule_engine_hd_regs_pkg::RegUnit: r_d.unit = cfg_wdata_i[3:0];
         schedule_engine_hd_regs_pkg::RegElements: r_d.elements = cfg_wdata_i[AddrWidth-1:0];
         schedule_engine_hd_regs_pkg::RegAggUnits: r_d.agg_units = cfg_wdata_i[2:0];
-        default: begin
-          for (int d = 0; d < 4; d++) begin
-            if (cfg_addr_i == schedule_engine_hd_regs_pkg::RegSize0 + 8'(d))
-              r_d.log_size[2*d +: 2] = cfg_wdata_i[2:0] == 3'd4 ? 2'd2 : cfg_wdata_i[2:0] == 3'd2 ? 2'd1 : 2'd0;
-            if (cfg_addr_i == schedule_engine_hd_regs_pkg::RegCoord0 + 8'(d)) r_d.coord[2*d +: 2] = cfg_wdata_i[1:0];
-          end
-        end
+        default: ;  // SIZE d, COORD d: u_dimensions
       endcase
     end
 
@@ -185,7 +153,7 @@ module schedule_engine_hd (
         // size 2 first, then size 4 (spec embodiment 2)
         for (int pass = 0; pass < 2; pass++) begin
           for (int dim = 0; dim < 4; dim++) begin
-            k = r_q.log_size[2*dim +: 2];
+            k = log_size_q[2*dim +: 2];
             take = r_q.bandwidth ? (32'(k) == pass + 1) : (pass == 0 && k != 2'd0);
             if (take) begin
               order_tmp[2*n_dims[1:0] +: 2] = 2'(dim);
@@ -197,8 +165,8 @@ module schedule_engine_hd (
         r_d.ndims = n_dims;
         for (int dim = 0; dim < 4; dim++) begin
           r_d.shift[4*dim +: 4] = s_acc;
-          board_tmp = board_tmp | (8'(r_q.coord[2*dim +: 2]) << s_acc);
-          s_acc = s_acc + 4'(r_q.log_size[2*dim +: 2]);
+          board_tmp = board_tmp | (8'(coord_q[2*dim +: 2]) << s_acc);
+          s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
         end
         r_d.board = board_tmp;
         r_d.board_base = (16'(board_tmp) << 3) + (16'(board_tmp) << 2);
@@ -224,43 +192,33 @@ module schedule_engine_hd (
       end
       StateMainSend: if (can_load) begin
         load = 1'b1;
-        w_dest = r_q.board_base + 16'(MainUnits) + 16'(r_q.count);
-        w_src = r_q.abase;
-        w_dst = r_q.mbase;
-        w_len = r_q.b;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(MainUnits) + 16'(r_q.count),
+                                                            r_q.abase, r_q.mbase, r_q.b, '0);
         r_d.count = r_q.count + 4'd1;
         r_d.abase = r_q.abase + r_q.b;
         if (r_q.count + 4'd1 == 4'(r_q.agg_units)) r_d.state = StateMainWait;
       end
       StateMainWait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(r_q.agg_units);
-        w_tag = last_step;
+        load_word = collnet_descriptor_pkg::wait_descriptor(last_step, AddrWidth'(r_q.agg_units));
         r_d.state = StateEnd;
       end
       StateS2Wait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(MainUnits);
+        load_word = collnet_descriptor_pkg::wait_descriptor('0, AddrWidth'(MainUnits));
         r_d.count = 4'd1;
         r_d.mbase = r_q.b;
         r_d.state = StateS2Local;
       end
       StateS2Local: if (can_load) begin
         load = 1'b1;
-        w_op = rop;
-        w_dest = r_q.self;
-        w_src = r_q.mbase;
-        w_len = r_q.b;
-        w_tag = LocalTag;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.mbase, '0, r_q.b, LocalTag);
+        load_word.op = rop;
         r_d.state = StateS2Lwait;
       end
       StateS2Lwait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(r_q.count);
-        w_tag = LocalTag;
+        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag, AddrWidth'(r_q.count));
         r_d.count = r_q.count + 4'd1;
         r_d.mbase = r_q.mbase + r_q.b;
         if (r_q.count + 4'd1 < MainUnits) begin
@@ -276,19 +234,14 @@ module schedule_engine_hd (
       end
       StateDivSend: if (can_load) begin
         load = 1'b1;
-        w_op = collnet_descriptor_pkg::OpDivide;
-        w_dest = r_q.self;
-        w_src = r_q.cursor;  // the divisor area follows the halving slots
-        w_dst = r_q.lo;
-        w_len = r_q.len;
-        w_tag = LocalTag + r_q.g;
+        // the divisor area follows the halving slots
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word.op = collnet_descriptor_pkg::OpDivide;
         r_d.state = StateDivWait;
       end
       StateDivWait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(r_q.lcount);
-        w_tag = LocalTag + r_q.g;
+        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(r_q.lcount));
         r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
         r_d.count = '0;
         if (r_q.g != '0) done = 1'b1;  // advance the plan below
@@ -320,47 +273,32 @@ module schedule_engine_hd (
       end
       StatePart0: if (can_load) begin
         load = 1'b1;
-        w_dest = r_q.partner;
-        w_src = r_q.src;
-        w_dst = r_q.dst;
-        w_len = r_q.first;
-        w_tag = r_q.g;
-        w_hint = r_q.hint0;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src, r_q.dst, r_q.first, r_q.g);
+        load_word.route_hint = r_q.hint0;
         r_d.state = r_q.two_parts ? StatePart1 : StateNetWait;
       end
       StatePart1: if (can_load) begin
         load = 1'b1;
-        w_dest = r_q.partner;
-        w_src = r_q.src + r_q.first;
-        w_dst = r_q.dst + r_q.first;
-        w_len = r_q.n - r_q.first;
-        w_tag = r_q.g;
-        w_hint = r_q.hint0 << 1;  // minus = 2 << 2d
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src + r_q.first, r_q.dst + r_q.first,
+                                                            r_q.n - r_q.first, r_q.g);
+        load_word.route_hint = r_q.hint0 << 1;  // minus = 2 << 2d
         r_d.state = StateNetWait;
       end
       StateNetWait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = r_q.two_parts ? AddrWidth'(2) : AddrWidth'(1);
-        w_tag = r_q.g;
+        load_word = collnet_descriptor_pkg::wait_descriptor(r_q.g, r_q.two_parts ? AddrWidth'(2) : AddrWidth'(1));
         if (r_q.halving) r_d.state = StateHLocal;
         else done = 1'b1;
       end
       StateHLocal: if (can_load) begin
         load = 1'b1;
-        w_op = rop;
-        w_dest = r_q.self;
-        w_src = r_q.slot;
-        w_dst = r_q.lo;
-        w_len = r_q.len;
-        w_tag = LocalTag + r_q.g;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word.op = rop;
         r_d.state = StateHLwait;
       end
       StateHLwait: if (can_load) begin
         load = 1'b1;
-        w_opcode = collnet_descriptor_pkg::OpcodeWait;
-        w_len = AddrWidth'(1);
-        w_tag = LocalTag + r_q.g;
+        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(1));
         if (average && last_halving) begin
           r_d.state = StateDivSend;
           r_d.lcount = 4'd2;
@@ -370,10 +308,8 @@ module schedule_engine_hd (
       end
       StateBcast: if (can_load) begin
         load = 1'b1;
-        w_dest = r_q.board_base + 16'(r_q.count);
-        w_dst = r_q.abase;
-        w_len = r_q.b;
-        w_tag = last_step;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(r_q.count), '0, r_q.abase, r_q.b,
+                                                            last_step);
         r_d.count = r_q.count + 4'd1;
         if (r_q.count + 4'd1 == MainUnits) r_d.state = StateEnd;
       end
@@ -419,18 +355,7 @@ module schedule_engine_hd (
       end
     end
 
-    load_word = '0;
-    if (!load_end) begin
-      load_word.opcode = w_opcode;
-      load_word.op = w_op;
-      load_word.dtype = r_q.float64;
-      load_word.route_hint = w_hint;
-      load_word.dest = w_dest;
-      load_word.src_offset = w_src;
-      load_word.dst_offset = w_dst;
-      load_word.length = w_len;
-      load_word.tag = w_tag;
-    end
+    if (!load_end) load_word.dtype = r_q.float64;  // every descriptor but END carries the data type
   end
 
 `ifndef SYNTHESIS
@@ -444,7 +369,6 @@ module schedule_engine_hd (
 `endif
 
   // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
-      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+`include "schedule_engine_skeleton.svh"
 
 endmodule

@@ -18,7 +18,8 @@
 //
 // Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hopgroup_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// (instance: schedule_engine_skeleton.svh).
 module schedule_engine_hopgroup (
 `include "schedule_engine_ports.svh"
 );
@@ -50,26 +51,17 @@ module schedule_engine_hopgroup (
     logic [5:0]                 options;
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
-    logic [Dims*SizeWidth-1:0]  size;
-    logic [Dims*CoordWidth-1:0] coord;
     state_e                     state;
-    // table fill and division
-    logic [1:0]                 dim;
-    logic [SizeWidth-1:0]       t;
-    logic [CountWidth-1:0]      acc;
-    logic [AddrWidth-1:0]       acc_m;
-    logic [CountWidth-1:0]      stride_cur;
-    logic [AddrWidth-1:0]       mstride_cur;
+    // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
     logic [Dims*IdWidth-1:0]    stride_id;  // stride_d
     logic [Dims*IdWidth-1:0]    own_id;        // c_d * stride_d
     logic [Dims*AddrWidth-1:0]  own_m;          // c_d * stride_d * m
     logic [Dims*IdWidth-1:0]    last_id;      // (n_d - 1) * stride_d
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
-    logic [IdWidth-1:0]         self_id;
-    logic [AddrWidth-1:0]       self_m;
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
+    logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
     logic [1:0]                 rem;
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
@@ -92,12 +84,8 @@ module schedule_engine_hopgroup (
     // current run
     logic [1:0]                 run_dim;
     logic [IdWidth-1:0]         run_dest;
-    logic [AddrWidth-1:0]       run_src;
-    logic [AddrWidth-1:0]       run_dst;
-    logic [AddrWidth-1:0]       run_words;
-    logic [7:0]                 run_hint;
-    logic [7:0]                 run_gap;
-    logic [7:0]                 run_slack;
+    logic [AddrWidth-1:0]       run_src, run_dst, run_words;
+    logic [7:0]                 run_hint, run_gap, run_slack;
     // odometers
     logic [Dims*SizeWidth-1:0]  digit;
     logic [Dims*AddrWidth-1:0]  part;
@@ -124,17 +112,47 @@ module schedule_engine_hopgroup (
   // struct (docs/synthesis.md, "variable selects of struct members").
   // Fields written at a variable index are written in a loop over
   // constant ones (StateInit) for the same reason.
-  logic [Dims*CoordWidth-1:0] coord_q;
   logic [Dims*IdWidth-1:0]    own_id_q;
   logic [Dims*AddrWidth-1:0]  own_m_q;
   logic [2:0]                 bank_q;
   logic [AddrWidth-1:0]       message_words_q;
-  assign {coord_q, own_id_q, own_m_q, bank_q, message_words_q} = {r_q.coord, r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words};
+  assign {own_id_q, own_m_q, bank_q, message_words_q} = {r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words};
+
+  // SIZE e and COORD e: n_e and c_e, dimension e at [e*W +: W]
+  logic [Dims*SizeWidth-1:0]  size_q;
+  logic [Dims*CoordWidth-1:0] coord_q;
+  schedule_engine_dimensions #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth),
+      .Size0Addr(schedule_engine_hopgroup_regs_pkg::RegSize0),
+      .Coord0Addr(schedule_engine_hopgroup_regs_pkg::RegCoord0))
+    u_dimensions (.clk_i, .rst_ni, .cfg_write_i(cfg_write), .cfg_addr_i, .cfg_wdata_i, .size_o(size_q),
+      .coord_o(coord_q));
 
   logic torus, pacing, three_d;
   assign torus = r_q.options[OptTorus];
   assign pacing = r_q.options[OptPacing];
   assign three_d = r_q.dims == 3'd3;
+
+  // strides, rank and rank x m, in StateInit; t x stride_d and t x stride_d x m
+  // also fill the coordinate tables
+  logic                  start;  // the CONTROL write that starts the engine
+  logic [1:0]            init_dim;
+  logic [SizeWidth-1:0]  init_t, dim_size;
+  logic [CountWidth-1:0] acc;
+  /* verilator lint_off UNUSEDSIGNAL */  // bit 16: node ids are 16 bits (N <= 65536)
+  logic [CountWidth-1:0] stride, rank;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [AddrWidth-1:0]  acc_m, mstride, self_m;
+  logic                  at_coord, at_size, strides_done;
+  logic [IdWidth-1:0]    self_id;
+  assign start = cfg_write && cfg_addr_i == schedule_engine_hopgroup_regs_pkg::RegControl && cfg_wdata_i[0];
+  schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth), .CountWidth(CountWidth),
+      .AddrWidth(AddrWidth))
+    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(dim_size), .acc_o(acc),
+      .acc_m_o(acc_m),
+      .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
+      .self_id_o(rank), .self_m_o(self_m));
+  assign self_id = rank[IdWidth-1:0];  // node ids are 16 bits; N <= 65536
 
   function automatic logic [SizeWidth-1:0] size_of(input logic [Dims*SizeWidth-1:0] sizes, input logic [1:0] e);
     size_of = sizes[e*SizeWidth +: SizeWidth];
@@ -166,7 +184,7 @@ module schedule_engine_hopgroup (
       sum = {1'b0, round} + {1'b0, dim};
       piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
     end
-    if (size_of(r_q.size, dim) == SizeWidth'(1)) valid = 1'b0;  // nothing to cross
+    if (size_of(size_q, dim) == SizeWidth'(1)) valid = 1'b0;  // nothing to cross
     phase_of = {valid, dim, piece};
   endfunction
 
@@ -190,7 +208,7 @@ module schedule_engine_hopgroup (
     plan_steps = '0;
     for (int s = 0; s < 3; s++) begin
       p = phase_of(r_q.group, 2'(s));
-      if (p[4] && phase_steps(size_of(r_q.size, p[3:2])) > plan_steps) plan_steps = phase_steps(size_of(r_q.size, p[3:2]));
+      if (p[4] && phase_steps(size_of(size_q, p[3:2])) > plan_steps) plan_steps = phase_steps(size_of(size_q, p[3:2]));
     end
   end
 
@@ -284,7 +302,7 @@ module schedule_engine_hopgroup (
     wraps = 1'b0;
     for (int e = 0; e < Dims; e++) begin
       if (carry && 2'(e) != r_q.run_dim) begin
-        wraps = r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1) == r_q.size[e*SizeWidth +: SizeWidth];
+        wraps = r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1) == size_q[e*SizeWidth +: SizeWidth];
         run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? '0 : r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1);
         run_part_next[e*AddrWidth +: AddrWidth] =
             wraps ? '0 : r_q.part[e*AddrWidth +: AddrWidth] + r_q.mstride[e*AddrWidth +: AddrWidth];
@@ -310,8 +328,8 @@ module schedule_engine_hopgroup (
     for (int e = 0; e < Dims; e++) begin
       t = r_q.target[e*SizeWidth +: SizeWidth];
       o = r_q.digit[e*SizeWidth +: SizeWidth];
-      n = r_q.size[e*SizeWidth +: SizeWidth];
-      c = {1'b0, r_q.coord[e*CoordWidth +: CoordWidth]};
+      n = size_q[e*SizeWidth +: SizeWidth];
+      c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
       direct_dest = direct_dest + r_q.part_id[e*IdWidth +: IdWidth];
       direct_src = direct_src + r_q.part[e*AddrWidth +: AddrWidth];
       // the shorter way round a torus, the distance on a mesh
@@ -328,7 +346,7 @@ module schedule_engine_hopgroup (
       if (borrow) begin
         o = r_q.digit[(Dims-1-j)*SizeWidth +: SizeWidth];
         t = r_q.target[(Dims-1-j)*SizeWidth +: SizeWidth];
-        n = r_q.size[(Dims-1-j)*SizeWidth +: SizeWidth];
+        n = size_q[(Dims-1-j)*SizeWidth +: SizeWidth];
         direct_digit_next[(Dims-1-j)*SizeWidth +: SizeWidth] = o == '0 ? n - SizeWidth'(1) : o - SizeWidth'(1);
         direct_target_next[(Dims-1-j)*SizeWidth +: SizeWidth] = t == '0 ? n - SizeWidth'(1) : t - SizeWidth'(1);
         // the target's share of dest and src: one stride less, or the last entry on a wrap
@@ -354,13 +372,12 @@ module schedule_engine_hopgroup (
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1;
-    regs_reset.size = {Dims{SizeWidth'(1)}}; regs_reset.stride_cur = CountWidth'(1);
     plan_p = '0;
     load = 1'b0;
     load_word = '0;
     table_we = 1'b0;
     table_re = 1'b0;
-    div_index = 5'(AddrWidth - 1) - r_q.t[4:0];
+    div_index = 5'(AddrWidth - 1) - r_q.div_step;
     div_bit = message_words_q[div_index];
     div_rem = {r_q.rem, div_bit};
 
@@ -370,10 +387,7 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.dim, r_d.t, r_d.acc, r_d.acc_m} = '0;
-            r_d.stride_cur = CountWidth'(1);
-            r_d.mstride_cur = r_q.message_words;
-            {r_d.self_id, r_d.self_m, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // and u_strides restarts
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -381,70 +395,51 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegOptions: r_d.options = cfg_wdata_i[5:0];
         schedule_engine_hopgroup_regs_pkg::RegGapSlack: r_d.gap_slack = cfg_wdata_i[7:0];
         schedule_engine_hopgroup_regs_pkg::RegDims: r_d.dims = cfg_wdata_i[2:0];
-        default: begin
-          for (int e = 0; e < Dims; e++) begin
-            if (cfg_addr_i == schedule_engine_hopgroup_regs_pkg::RegSize0 + 8'(e)) r_d.size[e*SizeWidth +: SizeWidth] = cfg_wdata_i[SizeWidth-1:0];
-            if (cfg_addr_i == schedule_engine_hopgroup_regs_pkg::RegCoord0 + 8'(e)) r_d.coord[e*CoordWidth +: CoordWidth] = cfg_wdata_i[CoordWidth-1:0];
-          end
-        end
+        default: ;  // SIZE e, COORD e: u_dimensions
       endcase
     end
 
     unique case (r_q.state)
       StateInit: begin
-        // t*stride_d, t*stride_d*m for t < n_d; own share at t = c_d; next stride at t = n_d
-        table_we = r_q.t < size_of(r_q.size, r_q.dim);
-        if (r_q.t == {1'b0, coord_q[r_q.dim*CoordWidth +: CoordWidth]}) begin
-          r_d.self_id = r_q.self_id + r_q.acc[IdWidth-1:0];
-          r_d.self_m = r_q.self_m + r_q.acc_m;
-        end
+        // u_strides runs t = 0..n_d in dimension d: the tables take t x stride_d
+        // for t < n_d, the registers c_d x stride_d, (n_d - 1) x stride_d and stride_d
+        table_we = init_t < dim_size;
         for (int e = 0; e < Dims; e++) begin
-          if (2'(e) == r_q.dim && r_q.t == {1'b0, coord_q[e*CoordWidth +: CoordWidth]}) begin
-            r_d.own_id[e*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
-            r_d.own_m[e*AddrWidth +: AddrWidth] = r_q.acc_m;
+          if (2'(e) == init_dim && at_coord) begin
+            r_d.own_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
+            r_d.own_m[e*AddrWidth +: AddrWidth] = acc_m;
           end
-          if (2'(e) == r_q.dim && r_q.t + SizeWidth'(1) == size_of(r_q.size, r_q.dim)) begin
-            r_d.last_id[e*IdWidth +: IdWidth] = r_q.acc[IdWidth-1:0];
-            r_d.last_m[e*AddrWidth +: AddrWidth] = r_q.acc_m;
+          if (2'(e) == init_dim && init_t + SizeWidth'(1) == dim_size) begin
+            r_d.last_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
+            r_d.last_m[e*AddrWidth +: AddrWidth] = acc_m;
           end
-          if (2'(e) == r_q.dim && r_q.t == size_of(r_q.size, r_q.dim)) begin
-            r_d.stride_id[e*IdWidth +: IdWidth] = r_q.stride_cur[IdWidth-1:0];
-            r_d.mstride[e*AddrWidth +: AddrWidth] = r_q.mstride_cur;
+          if (2'(e) == init_dim && at_size) begin
+            r_d.stride_id[e*IdWidth +: IdWidth] = stride[IdWidth-1:0];
+            r_d.mstride[e*AddrWidth +: AddrWidth] = mstride;
           end
         end
-        if (r_q.t == size_of(r_q.size, r_q.dim)) begin
-          r_d.stride_cur = r_q.acc;
-          r_d.mstride_cur = r_q.acc_m;
-          {r_d.t, r_d.acc, r_d.acc_m} = '0;
-          if (r_q.dim == 2'd3) begin
-            r_d.node_count = r_q.acc;
-            r_d.bank_words = r_q.acc_m;
-            r_d.state = StateDivide;
-          end else begin
-            r_d.dim = r_q.dim + 2'd1;
-          end
-        end else begin
-          r_d.t = r_q.t + SizeWidth'(1);
-          r_d.acc = r_q.acc + r_q.stride_cur;
-          r_d.acc_m = r_q.acc_m + r_q.mstride_cur;
+        if (strides_done) begin
+          r_d.node_count = acc;
+          r_d.bank_words = acc_m;
+          r_d.state = StateDivide;
         end
       end
       StateDivide: begin
         // restoring division of m by 3, most significant bit first
         r_d.rem = div_rem >= 3'd3 ? 2'(div_rem - 3'd3) : div_rem[1:0];
         r_d.quot = {r_q.quot[AddrWidth-2:0], div_rem >= 3'd3};
-        r_d.t = r_q.t + SizeWidth'(1);
-        if (r_q.t == SizeWidth'(AddrWidth - 1)) begin
+        r_d.div_step = r_q.div_step + 5'd1;
+        if (r_q.div_step == 5'(AddrWidth - 1)) begin
           if (r_q.algorithm == AlgorithmDirect) begin
             r_d.state = StateDCopy;
             for (int e = 0; e < Dims; e++) begin
-              r_d.digit[e*SizeWidth +: SizeWidth] = r_q.size[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
-              r_d.target[e*SizeWidth +: SizeWidth] = r_q.coord[e*CoordWidth +: CoordWidth] == '0
-                  ? r_q.size[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
-                  : {1'b0, r_q.coord[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
-              r_d.part_id[e*IdWidth +: IdWidth] = r_q.coord[e*CoordWidth +: CoordWidth] == '0
+              r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+              r_d.target[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+                  ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
+                  : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
+              r_d.part_id[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
                   ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
-              r_d.part[e*AddrWidth +: AddrWidth] = r_q.coord[e*CoordWidth +: CoordWidth] == '0
+              r_d.part[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
                   ? r_q.last_m[e*AddrWidth +: AddrWidth] : r_q.own_m[e*AddrWidth +: AddrWidth] - r_q.mstride[e*AddrWidth +: AddrWidth];
             end
             r_d.remaining = r_q.node_count - CountWidth'(1);
@@ -465,9 +460,9 @@ module schedule_engine_hopgroup (
             r_d.plan_valid[s] = plan_p[4];
             r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
             r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
-            r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(r_q.size, plan_p[3:2]);
+            r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
             r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
-            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(r_q.size, plan_p[3:2])) : 8'd0;
+            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(size_q, plan_p[3:2])) : 8'd0;
             r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
             r_d.plan_poff[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
                                                     (plan_p[1:0] >= 2'd2 ? piece_words(2'd1) : '0);
@@ -476,13 +471,10 @@ module schedule_engine_hopgroup (
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
       end
-      StateBarrier: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-          load_word.tag = r_q.tag - 1'b1;
-          r_d.state = StateSelect;
-        end
+      StateBarrier: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.tag - 1'b1);
+        r_d.state = StateSelect;
       end
       StateSelect: begin
         if (r_q.slot == 2'd3) begin
@@ -507,7 +499,7 @@ module schedule_engine_hopgroup (
           r_d.run_words = sel_words;
           // one synchronous read of each table (entry v); the entry c_d is a register
           table_re = 1'b1;
-          r_d.run_dest = r_q.self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
+          r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
           r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
           r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
           if (r_q.sub == 2'd0) begin
@@ -521,71 +513,51 @@ module schedule_engine_hopgroup (
           r_d.state = StateRun;
         end
       end
-      StateRun: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.controller = {1'b0, r_q.run_dim};
-          load_word.route_hint = r_q.run_hint;
-          load_word.gap = r_q.run_gap;
-          load_word.slack = r_q.run_slack;
-          load_word.dest = r_q.run_dest + rd_id_q;
-          load_word.src_offset = r_q.run_src + rd_m_q + run_part;
-          load_word.dst_offset = r_q.run_dst + run_part;
-          load_word.length = r_q.run_words;
-          load_word.tag = r_q.tag;
-          r_d.digit = run_digit_next;
-          r_d.part = run_part_next;
-          if (run_done) begin
-            r_d.state = StateSelect;
-            r_d.sub = r_q.sub + 2'd1;
-          end
+      StateRun: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q + run_part,
+                                                            r_q.run_dst + run_part, r_q.run_words, r_q.tag);
+        load_word.controller = {1'b0, r_q.run_dim};
+        load_word.route_hint = r_q.run_hint;
+        load_word.gap = r_q.run_gap;
+        load_word.slack = r_q.run_slack;
+        r_d.digit = run_digit_next;
+        r_d.part = run_part_next;
+        if (run_done) begin
+          r_d.state = StateSelect;
+          r_d.sub = r_q.sub + 2'd1;
         end
       end
-      StateDCopy: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.dest = r_q.self_id;
-          load_word.src_offset = r_q.self_m;
-          load_word.dst_offset = r_q.bank_words + r_q.self_m;
-          load_word.length = r_q.message_words;
-          r_d.tag = '0;
-          r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
-        end
+      StateDCopy: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(self_id, self_m, r_q.bank_words + self_m,
+                                                            r_q.message_words, '0);
+        r_d.tag = '0;
+        r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
       end
-      StateDSend: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.gap = pacing ? direct_hops - 8'd1 : 8'd0;
-          load_word.slack = pacing ? r_q.gap_slack : 8'd0;
-          load_word.dest = direct_dest;
-          load_word.src_offset = direct_src;
-          load_word.dst_offset = r_q.bank_words + r_q.self_m;
-          load_word.length = r_q.message_words;
-          load_word.tag = r_q.tag;
-          r_d.digit = direct_digit_next;
-          r_d.target = direct_target_next;
-          r_d.part_id = direct_part_id_next;
-          r_d.part = direct_part_next;
-          r_d.remaining = r_q.remaining - CountWidth'(1);
-          if (r_q.options[OptBarriers]) begin
-            r_d.state = StateDBarrier;
-          end else begin
-            r_d.tag = r_q.tag + 1'b1;
-            r_d.state = r_q.remaining == CountWidth'(1) ? StateEnd : StateDSend;
-          end
-        end
-      end
-      StateDBarrier: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeBarrier;
-          load_word.tag = r_q.tag;
+      StateDSend: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(direct_dest, direct_src, r_q.bank_words + self_m,
+                                                            r_q.message_words, r_q.tag);
+        load_word.gap = pacing ? direct_hops - 8'd1 : 8'd0;
+        load_word.slack = pacing ? r_q.gap_slack : 8'd0;
+        r_d.digit = direct_digit_next;
+        r_d.target = direct_target_next;
+        r_d.part_id = direct_part_id_next;
+        r_d.part = direct_part_next;
+        r_d.remaining = r_q.remaining - CountWidth'(1);
+        if (r_q.options[OptBarriers]) begin
+          r_d.state = StateDBarrier;
+        end else begin
           r_d.tag = r_q.tag + 1'b1;
-          r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
+          r_d.state = r_q.remaining == CountWidth'(1) ? StateEnd : StateDSend;
         end
+      end
+      StateDBarrier: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.tag);
+        r_d.tag = r_q.tag + 1'b1;
+        r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       StateIdle: ;
@@ -595,11 +567,11 @@ module schedule_engine_hopgroup (
 
   // ---- coordinate tables: one write port, one synchronous read port ----
   always_ff @(posedge clk_i) begin
-    if (table_we) id_mem[{r_q.dim, r_q.t[5:0]}] <= r_q.acc[IdWidth-1:0];
+    if (table_we) id_mem[{init_dim, init_t[5:0]}] <= acc[IdWidth-1:0];
     if (table_re) rd_id_q <= id_mem[{sel_dim, sel_vu}];
   end
   always_ff @(posedge clk_i) begin
-    if (table_we) m_mem[{r_q.dim, r_q.t[5:0]}] <= r_q.acc_m;
+    if (table_we) m_mem[{init_dim, init_t[5:0]}] <= acc_m;
     if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
   end
 
@@ -609,9 +581,9 @@ module schedule_engine_hopgroup (
   // 1..3 for a2a-hopgroup, 1..4 for the direct program.
   always_ff @(posedge clk_i) if (rst_ni && r_q.state == StateInit) begin
     for (int e = 0; e < Dims; e++)
-      assert (r_q.size[e*SizeWidth +: SizeWidth] >= SizeWidth'(1) &&
-              r_q.size[e*SizeWidth +: SizeWidth] <= SizeWidth'(64) &&
-              {1'b0, r_q.coord[e*CoordWidth +: CoordWidth]} < r_q.size[e*SizeWidth +: SizeWidth])
+      assert (size_q[e*SizeWidth +: SizeWidth] >= SizeWidth'(1) &&
+              size_q[e*SizeWidth +: SizeWidth] <= SizeWidth'(64) &&
+              {1'b0, coord_q[e*CoordWidth +: CoordWidth]} < size_q[e*SizeWidth +: SizeWidth])
         else $error("schedule_engine_hopgroup: SIZE%0d must be 1..64 and COORD%0d below it", e, e);
     assert (r_q.dims >= 3'd1 && r_q.dims <= (r_q.algorithm == AlgorithmDirect ? 3'd4 : 3'd3))
       else $error("schedule_engine_hopgroup: DIMS must be 1..3 (hopgroup) or 1..4 (direct)");
@@ -619,7 +591,6 @@ module schedule_engine_hopgroup (
 `endif
 
   // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
-      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+`include "schedule_engine_skeleton.svh"
 
 endmodule

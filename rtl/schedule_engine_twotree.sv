@@ -16,7 +16,8 @@
 //
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from twotree_engine_registers in hls/schedule_engine_registers.hpp);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv.
+// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// (instance: schedule_engine_skeleton.svh).
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"
 );
@@ -189,17 +190,9 @@ module schedule_engine_twotree (
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.op = 3'd1; regs_reset.elements = CountWidth'(1); regs_reset.blocks = BlockWidth'(1);
-    table_we = 1'b0;
-    table_waddr = '0;
-    hint_we = 1'b0;
-    load = 1'b0;
-    load_word = '0;
-    phase_end = 1'b0;
-    fired = '0;
-    h1 = '0;
-    rem_shift = '0;
-    w = '0;
-    t = 1'b0;
+    {table_we, table_waddr, hint_we} = '0;
+    {load, load_word} = '0;
+    {phase_end, fired, h1, rem_shift, w, t} = '0;
 
     // configuration port
     if (cfg_write) begin
@@ -297,68 +290,42 @@ module schedule_engine_twotree (
           phase_end = 1'b1;  // the stage's first phase next
         end
       end
-      StatePhaseSend: begin
-        if (!(send_fires && !can_load)) begin
-          if (send_fires) begin
-            load = 1'b1;
-            load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-            load_word.dtype = r_q.float64;
-            load_word.route_hint = hint_rd_q;
-            load_word.dest = send_partner;
-            load_word.src_offset = AddrWidth'(send_off);
-            load_word.dst_offset = (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off);
-            load_word.length = AddrWidth'(send_len);
-            load_word.tag = tag;
-            r_d.hint_ptr = r_q.hint_ptr + 10'd1;
-            fired[send_e ? 1 : 0] = 1'b1;
-          end
-          if (recv_fires) begin
-            r_d.state = StatePhaseRecv;
-          end else begin
-            phase_end = 1'b1;
-          end
-        end
-      end
-      StatePhaseRecv: begin
-        if (can_load) begin
+      StatePhaseSend: if (!(send_fires && !can_load)) begin
+        if (send_fires) begin
           load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          load_word.length = AddrWidth'(1);
-          load_word.tag = tag;
-          r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
-          r_d.comb_dst = recv_off;
-          r_d.comb_len = recv_len;
-          fired[recv_e ? 3 : 2] = 1'b1;
-          if (r_q.broadcast) begin
-            phase_end = 1'b1;
-          end else begin
-            r_d.state = StateCombine;
-          end
-        end
-      end
-      StateCombine: begin
-        if (can_load) begin
-          // spec twotree-leafspine: fixed-order reduction, one arrival at a time
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeSend;
-          load_word.op = r_q.op;
+          load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
+              (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off), AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
-          load_word.dest = r_q.self;
-          load_word.src_offset = r_q.comb_src;
-          load_word.dst_offset = AddrWidth'(r_q.comb_dst);
-          load_word.length = AddrWidth'(r_q.comb_len);
-          load_word.tag = LocalTag + tag;
-          r_d.state = StateCombineWait;
+          load_word.route_hint = hint_rd_q;
+          r_d.hint_ptr = r_q.hint_ptr + 10'd1;
+          fired[send_e ? 1 : 0] = 1'b1;
         end
+        if (recv_fires) r_d.state = StatePhaseRecv;
+        else phase_end = 1'b1;
       end
-      StateCombineWait: begin
-        if (can_load) begin
-          load = 1'b1;
-          load_word.opcode = collnet_descriptor_pkg::OpcodeWait;
-          load_word.length = AddrWidth'(1);
-          load_word.tag = LocalTag + tag;
-          phase_end = 1'b1;
-        end
+      StatePhaseRecv: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::wait_descriptor(tag, AddrWidth'(1));
+        r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
+        r_d.comb_dst = recv_off;
+        r_d.comb_len = recv_len;
+        fired[recv_e ? 3 : 2] = 1'b1;
+        if (r_q.broadcast) phase_end = 1'b1;
+        else r_d.state = StateCombine;
+      end
+      StateCombine: if (can_load) begin
+        // spec twotree-leafspine: fixed-order reduction, one arrival at a time
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.comb_src, AddrWidth'(r_q.comb_dst),
+                                                            AddrWidth'(r_q.comb_len), LocalTag + tag);
+        load_word.op = r_q.op;
+        load_word.dtype = r_q.float64;
+        r_d.state = StateCombineWait;
+      end
+      StateCombineWait: if (can_load) begin
+        load = 1'b1;
+        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + tag, AddrWidth'(1));
+        phase_end = 1'b1;
       end
       StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
       StateIdle: ;
@@ -415,7 +382,6 @@ module schedule_engine_twotree (
 `endif
 
   // the registers, the output register, busy and the configuration gate
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i, .out_valid_o, .out_desc_o,
-      .busy_o, .running_i(r_q.state != StateIdle), .load_i(load), .load_word_i(load_word), .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+`include "schedule_engine_skeleton.svh"
 
 endmodule

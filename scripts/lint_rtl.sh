@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Lints every RTL block with Verilator (-Wall, warnings are errors) and checks
-# that Yosys reads it (the SystemVerilog subset both tools accept). Run by
+# that Yosys reads it (the SystemVerilog subset both tools accept) and turns
+# its processes into logic (`proc`: a latch in an always_comb is an error
+# there, as in synthesis, e.g. for a struct-typed function result). Run by
 # ctest (test `rtl_lint`); usage: scripts/lint_rtl.sh [RTL_DIR]
 # Every block is read with the packages (rtl/*_pkg.sv, the descriptor's
 # first) and the shared modules (rtl/common/*.sv); `include files are found
@@ -21,7 +23,7 @@ for file in "$rtl"/*.sv; do
   else
     echo "verilator lint: $block FAILED"; status=1
   fi
-  if yosys -q -p "read_verilog -sv -I$rtl ${support[*]} $file; hierarchy -check -top $block" >/dev/null; then
+  if yosys -q -p "read_verilog -sv -I$rtl ${support[*]} $file; hierarchy -check -top $block; proc" >/dev/null; then
     echo "yosys read: $block ok"
   else
     echo "yosys read: $block FAILED"; status=1

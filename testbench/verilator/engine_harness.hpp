@@ -49,6 +49,20 @@ void expect_program(const std::string& where, const std::vector<DescriptorWord>&
                      hex(program[i].pack()));
 }
 
+/// What an engine bench has checked: the endpoints run and the descriptors
+/// they emitted (each equal in RTL, HLS and reference).
+struct Tally {
+  std::uint64_t endpoints = 0;
+  std::uint64_t descriptors = 0;
+
+  /// The bench's summary: "<engine>: RTL = HLS = reference on <cases>,
+  /// E endpoints, D descriptors".
+  [[nodiscard]] std::string summary(const std::string& engine, const std::string& cases) const {
+    return engine + ": RTL = HLS = reference on " + cases + ", " + std::to_string(endpoints) + " endpoints, " +
+           std::to_string(descriptors) + " descriptors";
+  }
+};
+
 template <typename Model, typename Hls>
 class EngineHarness {
   using Inputs = hls::EngineInputs;
@@ -86,6 +100,18 @@ class EngineHarness {
     const auto taken = run(where, writes, rng, stall_probability);
     expect_program(where, taken, program);
     return taken.size();
+  }
+
+  /// check() for every endpoint e of one case (one reference program each in
+  /// `programs`): loaded with writes_of(e), its consumer stalled with
+  /// probability stall_of(e); `label` names the case in a mismatch.
+  template <typename Programs, typename WritesOf, typename StallOf>
+  void check_endpoints(Tally& tally, const std::string& label, const Programs& programs, std::mt19937_64& rng,
+                       WritesOf&& writes_of, StallOf&& stall_of) {
+    for (std::size_t e = 0; e < programs.size(); ++e) {
+      tally.descriptors += check(label + " endpoint " + std::to_string(e), writes_of(e), rng, stall_of(e), programs[e]);
+      ++tally.endpoints;
+    }
   }
 
   /// Runs `writes` on the RTL alone (the HLS class never sees them) for

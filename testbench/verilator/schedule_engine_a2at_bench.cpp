@@ -60,7 +60,7 @@ collnet::bench::AssertionCheck check_assertions(Harness& harness) {
 }
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
-  std::uint64_t nodes = 0, descriptors = 0;
+  collnet::bench::Tally tally;
   int case_number = 0;
   for (const std::string& topology : topologies()) {
     ++case_number;
@@ -68,25 +68,21 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
     const bool printed = case_number % 3 == 0;
     const std::uint32_t m = 1 + static_cast<std::uint32_t>(case_number % 7);
     const auto topo = collnet::topology::make_topology(topology);
-    const auto& grid = dynamic_cast<const collnet::topology::Grid&>(*topo);
     for (const bool barriers : {false, true}) {
       const collnet::Params params{{"nct", std::to_string(nct)},
                                    {"group_order", printed ? "printed" : "reordered"},
                                    {"group_barriers", barriers ? "true" : "false"},
                                    {"message_flits", std::to_string(m)}};
       const auto schedule = cc::find_algorithm("a2a-optimal").build(*topo, params);
-      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-        const std::string where = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
-                                  (printed ? " printed" : " reordered") + (barriers ? " group_barriers" : "") +
-                                  " node " + std::to_string(node);
-        descriptors += harness.check(where, engine_writes(topology, params, node), rng, node % 2 ? 0.4 : 0.0,
-                                     schedule.programs[static_cast<std::size_t>(node)]);
-        ++nodes;
-      }
+      const std::string label = "a2a-optimal on " + topology + " nct " + std::to_string(nct) +
+                                (printed ? " printed" : " reordered") + (barriers ? " group_barriers" : "");
+      harness.check_endpoints(
+          tally, label, schedule.programs, rng,
+          [&](std::size_t node) { return engine_writes(topology, params, static_cast<std::int32_t>(node)); },
+          [](std::size_t node) { return node % 2 ? 0.4 : 0.0; });
     }
   }
-  return "schedule engine a2at: RTL = HLS = reference on " + std::to_string(nodes) + " node programs of " +
-         std::to_string(topologies().size()) + " sizes, " + std::to_string(descriptors) + " descriptors";
+  return tally.summary("schedule engine a2at", std::to_string(topologies().size()) + " sizes");
 }
 
 }  // namespace

@@ -54,10 +54,10 @@ collnet::bench::AssertionCheck check_assertions(Harness& harness) {
 }
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
-  std::uint64_t nodes = 0, descriptors = 0;
+  collnet::bench::Tally tally;
   int case_number = 0;
   for (const char* algorithm : {"a2a-spread", "a2a-nd"}) {
-    std::uint64_t algorithm_nodes = 0;
+    const std::uint64_t nodes_before = tally.endpoints;
     for (const std::string& topology : topologies()) {
       ++case_number;
       const int nct = 1 + case_number % 4;
@@ -69,21 +69,20 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
                                    {"message_flits", std::to_string(m)},
                                    {"group_barriers", barriers ? "true" : "false"}};
       const auto schedule = collnet::collectives::find_algorithm(algorithm).build(*topo, params);
-      for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-        const std::string where = std::string(algorithm) + " on " + topology + " nct " + std::to_string(nct) +
-                                  (barriers ? " group_barriers" : "") + " node " + std::to_string(node);
-        // loaded by the software loader, as the NIC loads it
-        descriptors += harness.check(where, collnet::driver::engine_writes(algorithm, grid, params, node), rng,
-                                     node % 2 ? 0.4 : 0.0, schedule.programs[static_cast<std::size_t>(node)]);
-        ++algorithm_nodes;
-      }
+      const std::string label =
+          std::string(algorithm) + " on " + topology + " nct " + std::to_string(nct) + (barriers ? " group_barriers" : "");
+      // loaded by the software loader, as the NIC loads it
+      harness.check_endpoints(
+          tally, label, schedule.programs, rng,
+          [&](std::size_t node) {
+            return collnet::driver::engine_writes(algorithm, grid, params, static_cast<std::int32_t>(node));
+          },
+          [](std::size_t node) { return node % 2 ? 0.4 : 0.0; });
     }
-    nodes += algorithm_nodes;
     std::printf("%s: RTL = HLS = reference for %llu nodes on %zu sizes\n", algorithm,
-                static_cast<unsigned long long>(algorithm_nodes), topologies().size());
+                static_cast<unsigned long long>(tally.endpoints - nodes_before), topologies().size());
   }
-  return "schedule engine a2a: RTL = HLS = reference on " + std::to_string(nodes) + " node programs, " +
-         std::to_string(descriptors) + " descriptors";
+  return tally.summary("schedule engine a2a", std::to_string(topologies().size()) + " sizes of each algorithm");
 }
 
 }  // namespace

@@ -81,7 +81,7 @@ collnet::bench::AssertionCheck check_assertions(Harness& harness) {
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
   const auto list = cases();
-  std::uint64_t endpoints = 0, descriptors = 0;
+  collnet::bench::Tally tally;
   int case_number = 0;
   for (const auto& c : list) {
     ++case_number;
@@ -98,16 +98,14 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
                                  {"aggregation_units", std::to_string(o.aggregation_units)}};
     const std::string algorithm =
         o.variant == cc::HdVariant::conventional ? "hd-allreduce-conventional" : "hd-allreduce";
-    for (collnet::topology::EndpointId e = 0; e < boards.endpoint_count(); ++e) {
-      const std::string where = "case " + std::to_string(case_number) + " endpoint " + std::to_string(e);
-      descriptors += harness.check(where, collnet::driver::engine_writes(algorithm, boards, params, e), rng,
-                                   case_number % 3 == 0 ? 0.3 : 0.0,
-                                   reference.programs[static_cast<std::size_t>(e)]);
-      ++endpoints;
-    }
+    harness.check_endpoints(
+        tally, "case " + std::to_string(case_number), reference.programs, rng,
+        [&](std::size_t e) {
+          return collnet::driver::engine_writes(algorithm, boards, params, static_cast<collnet::topology::EndpointId>(e));
+        },
+        [&](std::size_t) { return case_number % 3 == 0 ? 0.3 : 0.0; });
   }
-  return "schedule engine hd: RTL = HLS = reference on " + std::to_string(list.size()) + " cases, " +
-         std::to_string(endpoints) + " endpoints, " + std::to_string(descriptors) + " descriptors";
+  return tally.summary("schedule engine hd", std::to_string(list.size()) + " cases");
 }
 
 }  // namespace

@@ -64,7 +64,7 @@ collnet::bench::AssertionCheck check_assertions(Harness& harness) {
 }
 
 std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::bench::BenchOptions&) {
-  std::uint64_t nodes = 0, descriptors = 0;
+  collnet::bench::Tally tally;
   int case_number = 0;
   const auto list = cases();
   for (const Case& k : list) {
@@ -91,16 +91,15 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
     const auto schedule = collnet::collectives::find_algorithm(k.algorithm).build(*topo, params);
     std::string label = k.algorithm + " on " + k.topology;
     for (const auto& [key, value] : params.values()) label += " " + key + "=" + value;
-    for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-      const std::string where = label + " node " + std::to_string(node);
-      // the software loader turns the scenario's keys into OPTIONS bits
-      descriptors += harness.check(where, collnet::driver::engine_writes(k.algorithm, grid, params, node), rng,
-                                   node % 2 ? 0.4 : 0.0, schedule.programs[static_cast<std::size_t>(node)]);
-      ++nodes;
-    }
+    // the software loader turns the scenario's keys into OPTIONS bits
+    harness.check_endpoints(
+        tally, label, schedule.programs, rng,
+        [&](std::size_t node) {
+          return collnet::driver::engine_writes(k.algorithm, grid, params, static_cast<std::int32_t>(node));
+        },
+        [](std::size_t node) { return node % 2 ? 0.4 : 0.0; });
   }
-  return "schedule engine hopgroup: RTL = HLS = reference on " + std::to_string(nodes) + " node programs of " +
-         std::to_string(list.size()) + " cases, " + std::to_string(descriptors) + " descriptors";
+  return tally.summary("schedule engine hopgroup", std::to_string(list.size()) + " cases");
 }
 
 }  // namespace

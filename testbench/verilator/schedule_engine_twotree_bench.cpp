@@ -51,22 +51,18 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
   for (const char* algorithm : {"twotree-flat", "tree-single"})
     for (const char* placement : {"consecutive", "grouped"})
       cases.push_back({algorithm, 6, 32, 15, 4, cc::Collective::allreduce, placement});
-  std::uint64_t endpoints = 0, descriptors = 0;
+  collnet::bench::Tally tally;
   int case_number = 0;
   for (const auto& c : cases) {
     ++case_number;
     const auto op = case_number % 2 ? collnet::ReceiveOp::sum : collnet::ReceiveOp::max;
     const auto dtype = case_number % 3 ? collnet::DataType::int64 : collnet::DataType::float64;
     const auto build = collnet::testing::build_twotree_case(c, op, dtype);
-    for (std::size_t e = 0; e < build.writes.size(); ++e) {
-      const std::string where = collnet::testing::describe(c) + " endpoint " + std::to_string(e);
-      descriptors += harness.check(where, build.writes[e], rng,
-                                   case_number % 2 ? 0.0 : 0.3, build.reference.programs[e]);
-      ++endpoints;
-    }
+    harness.check_endpoints(
+        tally, collnet::testing::describe(c), build.reference.programs, rng,
+        [&](std::size_t e) { return build.writes[e]; }, [&](std::size_t) { return case_number % 2 ? 0.0 : 0.3; });
   }
-  return "schedule engine twotree: RTL = HLS = reference on " + std::to_string(cases.size()) + " cases, " +
-         std::to_string(endpoints) + " endpoints, " + std::to_string(descriptors) + " descriptors";
+  return tally.summary("schedule engine twotree", std::to_string(cases.size()) + " cases");
 }
 
 }  // namespace

@@ -1,0 +1,129 @@
+// The strides and the node's rank on a four-dimensional grid, by repeated
+// addition (no multiplier), for the engines that start with them (a2a,
+// hopgroup; hls: their init steps). Dimension by dimension, t runs from 0 to
+// n_d, one value per cycle in which step_i is high, with
+//   acc = t x stride_d and acc_m = t x stride_d x m,
+// stride_0 = 1 and stride_{d+1} = n_d x stride_d (acc at t = n_d). At t = c_d
+// the node's share is added to its rank (self_id = sum c_d x stride_d) and to
+// its rank x m (self_m). The cycle with at_size_o and dim_o = 3 is the last
+// one (done_o): acc_o is then N, acc_m_o is N x m, and self_id_o, self_m_o
+// are final. The engine reads the outputs in each step's cycle and writes
+// what it keeps of them (strides, the node's share per dimension, ...) into
+// its own registers.
+//
+// start_i (the engine's CONTROL start) restarts at dimension 0; m is read
+// then. The counter steps only while the engine holds step_i (its state of
+// the computation), so it takes sum_d (n_d + 1) steps.
+module schedule_engine_strides #(
+  /// Bits of a size n_d and of t.
+  parameter int unsigned SizeWidth = 16,
+  /// Bits of a coordinate c_d.
+  parameter int unsigned CoordWidth = 16,
+  /// Bits of node counts and strides (up to N).
+  parameter int unsigned CountWidth = 17,
+  /// Bits of word addresses (up to N x m).
+  parameter int unsigned AddrWidth = 20
+) (
+  /// Clock; every register samples on its rising edge.
+  input  logic                        clk_i,
+  /// Reset, active low, synchronous to clk_i.
+  input  logic                        rst_ni,
+  /// Restart at dimension 0, t = 0, with stride 1 and stride x m = words_i.
+  input  logic                        start_i,
+  /// m, the words of one message (read with start_i).
+  input  logic [AddrWidth-1:0]        words_i,
+  /// Step to the next t (or the next dimension after t = n_d).
+  input  logic                        step_i,
+  /// n_d at [d*SizeWidth +: SizeWidth].
+  input  logic [4*SizeWidth-1:0]      size_i,
+  /// c_d at [d*CoordWidth +: CoordWidth].
+  input  logic [4*CoordWidth-1:0]     coord_i,
+  /// The dimension d of this step.
+  output logic [1:0]                  dim_o,
+  /// t.
+  output logic [SizeWidth-1:0]        t_o,
+  /// n_d, the size of dimension d.
+  output logic [SizeWidth-1:0]        size_o,
+  /// t x stride_d.
+  output logic [CountWidth-1:0]       acc_o,
+  /// t x stride_d x m.
+  output logic [AddrWidth-1:0]        acc_m_o,
+  /// stride_d.
+  output logic [CountWidth-1:0]       stride_o,
+  /// stride_d x m.
+  output logic [AddrWidth-1:0]        mstride_o,
+  /// t = c_d: acc_o, acc_m_o are the node's share of dimension d.
+  output logic                        at_coord_o,
+  /// t = n_d: acc_o, acc_m_o are stride_{d+1} and its multiple of m.
+  output logic                        at_size_o,
+  /// at_size_o in the last dimension: acc_o = N, acc_m_o = N x m.
+  output logic                        done_o,
+  /// The node's rank, sum c_d x stride_d over the dimensions passed.
+  output logic [CountWidth-1:0]       self_id_o,
+  /// The node's rank x m.
+  output logic [AddrWidth-1:0]        self_m_o
+);
+
+  typedef struct packed {
+    logic [1:0]             dim;
+    logic [SizeWidth-1:0]   t;
+    logic [CountWidth-1:0]  acc, stride, self_id;   // t x stride_d, stride_d, the rank
+    logic [AddrWidth-1:0]   acc_m, mstride, self_m;  // each x m
+  } regs_t;
+  regs_t r_d, r_q;
+
+  // n_d and c_d of the current dimension, from the plain input vectors
+  logic [SizeWidth-1:0]  size_dim;
+  logic [CoordWidth-1:0] coord_dim;
+  assign size_dim = size_i[r_q.dim*SizeWidth +: SizeWidth];
+  assign coord_dim = coord_i[r_q.dim*CoordWidth +: CoordWidth];
+
+  assign at_coord_o = r_q.t == SizeWidth'(coord_dim);
+  assign at_size_o = r_q.t == size_dim;
+  assign done_o = at_size_o && r_q.dim == 2'd3;
+
+  always_comb begin
+    r_d = r_q;
+    if (start_i) begin
+      r_d = '0;
+      r_d.stride = CountWidth'(1);
+      r_d.mstride = words_i;
+    end else if (step_i) begin
+      if (at_size_o) begin
+        // the next dimension's stride; t starts again
+        r_d.stride = r_q.acc;
+        r_d.mstride = r_q.acc_m;
+        {r_d.t, r_d.acc, r_d.acc_m} = '0;
+        if (r_q.dim != 2'd3) r_d.dim = r_q.dim + 2'd1;
+      end else begin
+        if (at_coord_o) begin
+          r_d.self_id = r_q.self_id + r_q.acc;
+          r_d.self_m = r_q.self_m + r_q.acc_m;
+        end
+        r_d.t = r_q.t + SizeWidth'(1);
+        r_d.acc = r_q.acc + r_q.stride;
+        r_d.acc_m = r_q.acc_m + r_q.mstride;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      r_q <= '0;
+      r_q.stride <= CountWidth'(1);
+    end else begin
+      r_q <= r_d;
+    end
+  end
+
+  assign dim_o = r_q.dim;
+  assign t_o = r_q.t;
+  assign size_o = size_dim;
+  assign acc_o = r_q.acc;
+  assign acc_m_o = r_q.acc_m;
+  assign stride_o = r_q.stride;
+  assign mstride_o = r_q.mstride;
+  assign self_id_o = r_q.self_id;
+  assign self_m_o = r_q.self_m;
+
+endmodule
