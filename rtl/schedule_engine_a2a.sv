@@ -13,6 +13,9 @@
 // generated from a2a_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
+// closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
 module schedule_engine_a2a (
 `include "schedule_engine_ports.svh"
 );
@@ -229,9 +232,7 @@ module schedule_engine_a2a (
             own_area, r_q.message_words, r_q.group + GroupWidth'(r_q.controller != 2'd0));
         r_d.state = StateEnd;
       end
-      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      `SCHEDULE_ENGINE_END_STATES
     endcase
   end
 

@@ -14,6 +14,9 @@
 // generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
+// closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
 module schedule_engine_a2at (
 `include "schedule_engine_ports.svh"
 );
@@ -260,8 +263,7 @@ module schedule_engine_a2at (
           endcase
         end
       end
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      `SCHEDULE_ENGINE_IDLE_STATES
     endcase
   end
 

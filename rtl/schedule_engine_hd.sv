@@ -14,6 +14,9 @@
 // generated from hd_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
+// closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"
 );
@@ -318,8 +321,7 @@ module schedule_engine_hd (
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      `SCHEDULE_ENGINE_IDLE_STATES
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the

@@ -20,6 +20,9 @@
 // generated from hopgroup_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
+// closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
 module schedule_engine_hopgroup (
 `include "schedule_engine_ports.svh"
 );
@@ -559,9 +562,7 @@ module schedule_engine_hopgroup (
         r_d.tag = r_q.tag + 1'b1;
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
       end
-      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      `SCHEDULE_ENGINE_END_STATES
     endcase
   end
 

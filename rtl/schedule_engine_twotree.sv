@@ -18,6 +18,9 @@
 // generated from twotree_engine_registers in hls/schedule_engine_registers.hpp);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
+// closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"
 );
@@ -327,9 +330,7 @@ module schedule_engine_twotree (
         load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + tag, AddrWidth'(1));
         phase_end = 1'b1;
       end
-      StateEnd: if (can_load) {load, r_d.state} = {1'b1, StateIdle};  // END is the zero word
-      StateIdle: ;
-      default: r_d.state = StateIdle;
+      `SCHEDULE_ENGINE_END_STATES
     endcase
 
     // the stream that fired moves to its next block (hls: fire())
