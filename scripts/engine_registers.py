@@ -110,6 +110,15 @@ def identifier(value, pattern, field, where, problems):
     return True
 
 
+def text(item, field, where, problems):
+    """The one-line text of `field` (a missing field is reported by check_fields)."""
+    value = item.get(field)
+    if field in item and (not isinstance(value, str) or not value.strip()):
+        problems.append(f"{where}: field '{field}' must be a non-empty line of text")
+        return None
+    return " ".join(value.split()) if value is not None else None
+
+
 def check_register(r, block, used, problems):
     where = place(r, f"engine {block}, register {r.get('name', '?') if isinstance(r, dict) else '?'}")
     if not check_fields(r, REGISTER_FIELDS, ("name", "address", "width", "meaning"), where, problems):
@@ -118,13 +127,8 @@ def check_register(r, block, used, problems):
     address = number(r, "address", 0, 255, where, problems)
     count = number(r, "count", 1, 256, where, problems) if "count" in r else 1
     width = number(r, "width", 1, 32, where, problems)
-    meaning = r.get("meaning")
-    if "meaning" not in r:
-        ok = False
-    elif not isinstance(meaning, str) or not meaning.strip():
-        problems.append(f"{where}: field 'meaning' must be a non-empty line of text")
-        ok = False
-    if None in (address, count, width) or not ok:
+    meaning = text(r, "meaning", where, problems)
+    if None in (address, count, width, meaning) or not ok:
         return None
     for k in range(count):
         if address + k > 255:
@@ -154,7 +158,7 @@ def check_register(r, block, used, problems):
                 continue
             named.append((f"{prefix}_{name}", render(value), r["name"] + (f" bit {value}" if field == "flags" else "")))
     return {"name": r["name"], "address": address, "count": count, "width": width,
-            "meaning": " ".join(meaning.split()), "named": named}
+            "meaning": meaning, "named": named}
 
 
 def check_map(root, problems):
@@ -199,8 +203,17 @@ def check_map(root, problems):
             if not identifier(c.get("name"), r"[a-z][a-z0-9_]*", "name", cwhere, problems):
                 continue
             value = number(c, "value", 0, (1 << 32) - 1, cwhere, problems)
-            if value is not None and isinstance(c.get("meaning"), str):
-                constants.append((c["name"], value, " ".join(c["meaning"].split())))
+            meaning = text(c, "meaning", cwhere, problems)
+            if value is not None and meaning is not None:
+                constants.append((c["name"], value, meaning))
+        declared = {}  # C++ name -> what declares it, in the engine's namespace
+        for what, name in ([(f"register {r['name']}", cpp_address_name(r)) for r in registers] +
+                           [(f"register {r['name']}", n[0]) for r in registers for n in r["named"]] +
+                           [(f"constant {c[0]}", c[0]) for c in constants]):
+            if name in declared:
+                problems.append(place(e, f"engine {block}, {what}: C++ name '{name}' is also declared by "
+                                         f"{declared[name]}"))
+            declared.setdefault(name, what)
         stem = block[len(BLOCK_PREFIX):]
         engines.append({"block": block, "table": f"{stem}_engine_registers", "namespace": f"{stem}_engine_reg",
                         "package": f"{block}_regs_pkg", "registers": registers, "constants": constants})
@@ -208,6 +221,11 @@ def check_map(root, problems):
 
 
 # ---------------------------------------------------------------- renderings
+
+def cpp_address_name(r):
+    """The C++ constant of a register's (first) address: control, size0."""
+    return r["name"].lower() + ("0" if r["count"] > 1 else "")
+
 
 def camel(name):
     """MESSAGE_WORDS -> MessageWords (the SystemVerilog parameter stem)."""
@@ -245,8 +263,8 @@ def cpp_header(engines):
         out += ["", f"/// {e['block']}: register addresses (NAME0 + i for a run), named values, table sizes.",
                 f"namespace {e['namespace']} {{"]
         for r in e["registers"]:
-            cname = r["name"].lower() + ("0" if r["count"] > 1 else "")
-            out.append(f"inline constexpr std::uint8_t {cname} = {e['table']}.address({cpp_string(r['name'])});")
+            out.append(f"inline constexpr std::uint8_t {cpp_address_name(r)} = "
+                       f"{e['table']}.address({cpp_string(r['name'])});")
         for r in e["registers"]:
             out += [f"inline constexpr std::uint32_t {name} = {value};  // {what}" for name, value, what in r["named"]]
         out += [f"inline constexpr unsigned {name} = {value};  // {meaning}" for name, value, meaning in e["constants"]]
