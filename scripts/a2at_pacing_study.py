@@ -15,8 +15,8 @@ Usage: scripts/a2at_pacing_study.py [--collnet build/collnet] [--jobs 2] [--out 
 import argparse
 import concurrent.futures
 import os
-import sys
 
+import study_figure
 from collnet_json import run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -85,9 +85,7 @@ def main():
     for (label, _), j in zip(STEPS, steps):
         print(f"| {label} | {j['cycles']} | {j['efficiency']:.3f} | {j['max_queue_flits']} |")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = study_figure.pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
     for ax, t in zip(axes, EXAMPLES):
         for m, colour in zip(SIZES, ["tab:blue", "tab:orange"]):
@@ -103,9 +101,7 @@ def main():
     axes[0].set_ylabel("efficiency (bisection bound / cycles)")
     axes[0].set_ylim(0, 1)
     axes[1].legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=100)
-    print(f"\nplot: {os.path.relpath(a.out, ROOT)}", file=sys.stderr)
+    study_figure.save(fig, a.out, dpi=100)
 
 
 if __name__ == "__main__":

@@ -10,12 +10,10 @@ Usage: scripts/booksim_validation.py [BUILD_DIR]
 import pathlib
 import sys
 
+import study_figure
 from collnet_json import run_json
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = study_figure.pyplot()
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BOOKSIM = {  # shared/validation/booksim2.md: latency by offered load, accepted rate at 1.0
@@ -103,10 +101,7 @@ def main():
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8, loc="upper left")
     axes[0].set_ylabel("average packet latency (cycles)")
-    fig.tight_layout()
-    out = ROOT / "docs" / "booksim-validation.png"
-    fig.savefig(out, dpi=110)
-    print(f"\nplot: {out.relative_to(ROOT)}", file=sys.stderr)
+    study_figure.save(fig, ROOT / "docs" / "booksim-validation.png", dpi=110)
 
 
 if __name__ == "__main__":

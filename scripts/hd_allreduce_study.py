@@ -19,6 +19,7 @@ import re
 import subprocess
 import sys
 
+import study_figure
 from collnet_json import run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,9 +101,7 @@ def main():
         for alg, t in ph.items():
             print(f"| {topo} | {L} | {alg} | {t['scatter']:.0f} | {t['inter']:.0f} | {t['broadcast']:.0f} | {t['cycles']} |")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = study_figure.pyplot()
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 4.5))
     labels = [f"{r[0]}\n{r[1].split(':')[1]}".replace(" / ", "/") for r in rows]
     x = range(len(rows))
@@ -126,9 +125,7 @@ def main():
     bx.set_ylabel("cycles")
     bx.set_title("boards:2x2x2x2, 16384 elements, A=4")
     bx.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=100)
-    print(f"\nwrote {a.out}", file=sys.stderr)
+    study_figure.save(fig, a.out, dpi=100)
 
 
 if __name__ == "__main__":

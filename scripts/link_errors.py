@@ -13,14 +13,11 @@ Usage: scripts/link_errors.py [--collnet build/collnet] [--png docs/link_errors.
                               [--rates 0,1e-4,...] [--seeds 1,2]
 """
 import argparse
-import sys
 
+import study_figure
 from collnet_json import run_json
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = study_figure.pyplot()
 
 SCENARIOS = [
     ("A2AT torus:8x8, m=64", ["algorithm=a2a-optimal", "topology=torus:8x8", "message_flits=64", "vcs=8",
@@ -66,9 +63,7 @@ def main():
     ax.set_title("Go-back-n link retry: cost of link errors (link latency 1)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(args.png, dpi=120)
-    print(f"\nplot: {args.png}")
+    study_figure.save(fig, args.png, dpi=120)
 
 
 if __name__ == "__main__":

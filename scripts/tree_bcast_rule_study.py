@@ -28,6 +28,7 @@ import os
 import random
 import sys
 
+import study_figure
 from collnet_json import run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -159,9 +160,7 @@ def main():
         print(f"  L={words}: reference {ref['cycles']}, rule {one['cycles']} ({form['one'][-1]}), "
               f"rule k {many['cycles']} ({form['many'][-1]})", file=sys.stderr)
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = study_figure.pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     ax.plot(sizes, form["one"], "-", color="tab:blue", label="closed form, 1 controller")
     ax.plot(sizes, sim["one"], "o", color="tab:blue", label="rule block in the NIC, 1 controller")
@@ -177,9 +176,7 @@ def main():
                  f"{eccentricity(parents, logical)})", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(args.out, dpi=110)
-    print(f"wrote {args.out}", file=sys.stderr)
+    study_figure.save(fig, args.out, dpi=110)
 
 
 if __name__ == "__main__":

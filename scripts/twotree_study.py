@@ -19,6 +19,7 @@ import json
 import os
 import sys
 
+import study_figure
 from collnet_json import check_json, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -117,9 +118,7 @@ def main():
         print(f"| p={p}, P={SERVERS[p]} | {hp['cycles']} | {f['cycles']} | {fp['cycles']} | "
               f"{f['cycles'] / hp['cycles']:.3f} |")
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = study_figure.pyplot()
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(13, 6))
     styles = {"hier": "C0", "hier pipelined": "C3", "flat": "C1", "single": "C2", "flat pipelined": "C4"}
     for label, _ in VARIANTS:
@@ -146,9 +145,7 @@ def main():
     bx.set_ylabel("cycle ratio (above 1: hierarchical wins)")
     bx.set_title("data-driven, over message size and blocks")
     bx.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2))
-    fig.tight_layout()
-    fig.savefig(a.out, dpi=100)
-    print(f"\nwrote {a.out}", file=sys.stderr)
+    study_figure.save(fig, a.out, dpi=100)
 
 
 if __name__ == "__main__":

@@ -79,6 +79,24 @@ nlohmann::json in_child(const std::string& what, const std::function<nlohmann::j
   return j;
 }
 
+/// The simulation-speed fields every bench row has (README "collnet
+/// bench"); ns_per_flit_hop divides the simulation's CPU time by `hops`.
+struct Speed {
+  double sim_seconds;
+  double sim_cpu_seconds;
+  double router_cycles_per_second;
+  double router_cycles_per_cpu_second;
+  std::uint64_t hops;
+};
+
+nlohmann::json speed_fields(const Speed& s) {
+  return {{"sim_seconds", s.sim_seconds},
+          {"sim_cpu_seconds", s.sim_cpu_seconds},
+          {"router_cycles_per_second", s.router_cycles_per_second},
+          {"router_cycles_per_cpu_second", s.router_cycles_per_cpu_second},
+          {"ns_per_flit_hop", s.hops ? 1e9 * s.sim_cpu_seconds / static_cast<double>(s.hops) : 0.0}};
+}
+
 /// One synthetic configuration.
 nlohmann::json measure(const std::string& topology, double injection_rate, const BenchOptions& o) {
   return in_child(topology, [&] {
@@ -89,21 +107,17 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
     s.warmup_cycles = static_cast<systemc::Cycle>(o.warmup_cycles);
     s.measure_cycles = static_cast<systemc::Cycle>(o.measure_cycles);
     const systemc::SyntheticResult r = systemc::run_synthetic(s);
-    return nlohmann::json{
-        {"topology", r.topology},
-        {"injection_rate", injection_rate},
-        {"routers", r.routers},
-        {"cycles", r.cycles},
-        {"accepted_rate", r.accepted_rate},
-        {"avg_latency", r.avg_latency},
-        {"sim_seconds", r.sim_seconds},
-        {"sim_cpu_seconds", r.sim_cpu_seconds},
-        {"elaboration_seconds", r.elaboration_seconds},
-        {"router_cycles_per_second", r.router_cycles_per_second},
-        {"router_cycles_per_cpu_second", r.router_cycles_per_cpu_second},
-        {"router_traversals", r.router_traversals},
-        {"ns_per_flit_hop",
-         r.router_traversals ? 1e9 * r.sim_cpu_seconds / static_cast<double>(r.router_traversals) : 0.0}};
+    nlohmann::json j = speed_fields({r.sim_seconds, r.sim_cpu_seconds, r.router_cycles_per_second,
+                                     r.router_cycles_per_cpu_second, r.router_traversals});
+    j.update({{"topology", r.topology},
+              {"injection_rate", injection_rate},
+              {"routers", r.routers},
+              {"cycles", r.cycles},
+              {"accepted_rate", r.accepted_rate},
+              {"avg_latency", r.avg_latency},
+              {"elaboration_seconds", r.elaboration_seconds},
+              {"router_traversals", r.router_traversals}});
+    return j;
   });
 }
 
@@ -121,23 +135,21 @@ nlohmann::json measure(const CollectivePoint& point) {
     const double run_cpu = cpu_seconds() - cpu0;
     const double run_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     const double router_cycles = static_cast<double>(r.routers) * static_cast<double>(r.cycles);
-    return nlohmann::json{
-        {"point", point.name},
-        {"topology", r.topology},
-        {"algorithm", r.algorithm},
-        {"endpoints", r.endpoints},
-        {"routers", r.routers},
-        {"cycles", r.cycles},
-        {"data_check", "pass"},
-        {"flits", r.flits},
-        {"flit_hops", r.flit_hops},
-        {"sim_seconds", r.sim_seconds},
-        {"sim_cpu_seconds", r.sim_cpu_seconds},
-        {"run_seconds", run_wall},
-        {"run_cpu_seconds", run_cpu},
-        {"router_cycles_per_second", r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0},
-        {"router_cycles_per_cpu_second", r.sim_cpu_seconds > 0 ? router_cycles / r.sim_cpu_seconds : 0.0},
-        {"ns_per_flit_hop", r.flit_hops ? 1e9 * r.sim_cpu_seconds / static_cast<double>(r.flit_hops) : 0.0}};
+    nlohmann::json j = speed_fields({r.sim_seconds, r.sim_cpu_seconds,
+                                     r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0,
+                                     r.sim_cpu_seconds > 0 ? router_cycles / r.sim_cpu_seconds : 0.0, r.flit_hops});
+    j.update({{"point", point.name},
+              {"topology", r.topology},
+              {"algorithm", r.algorithm},
+              {"endpoints", r.endpoints},
+              {"routers", r.routers},
+              {"cycles", r.cycles},
+              {"data_check", "pass"},
+              {"flits", r.flits},
+              {"flit_hops", r.flit_hops},
+              {"run_seconds", run_wall},
+              {"run_cpu_seconds", run_cpu}});
+    return j;
   });
 }
 

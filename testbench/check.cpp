@@ -29,23 +29,24 @@ CheckOutcome run_check(const Params& params) {
 
   CheckOutcome out;
   out.data_pass = data.pass;
-  auto& j = out.json;
-  j["topology"] = topo->name();
-  j["algorithm"] = algorithm.name;
-  j["nodes"] = topo->endpoint_count();
-  j["phases"] = report.phases.size();
-  j["sends_per_node"] = {{"min", report.min_sends_per_node}, {"max", report.max_sends_per_node}};
-  j["phase_max_link_load"] = report.phase_max_link_load();
-  j["static_time"] = report.static_time;
-  j["lower_bound"] = schedule.lower_bound >= 0 ? nlohmann::json(schedule.lower_bound) : nlohmann::json(nullptr);
-  j["transfers"] = report.transfers;
-  j["local_copies"] = report.local_copies;
-  j["barriers"] = report.barriers;
-  j["memory_words"] = schedule.memory_words;
-  j["words_checked"] = data.words_checked;
-  j["data_check"] = data.pass ? "pass" : "fail";
-  j["check_seconds"] = seconds;
-  if (!data.pass) j["data_errors"] = data.first_errors;
+  out.json = {  // in the README's order
+      {"topology", topo->name()},
+      {"algorithm", algorithm.name},
+      {"nodes", topo->endpoint_count()},
+      {"phases", report.phases.size()},
+      {"sends_per_node", {{"min", report.min_sends_per_node}, {"max", report.max_sends_per_node}}},
+      {"phase_max_link_load", report.phase_max_link_load()},
+      {"static_time", report.static_time},
+      {"lower_bound", schedule.lower_bound >= 0 ? nlohmann::json(schedule.lower_bound) : nlohmann::json(nullptr)},
+      {"data_check", data.pass ? "pass" : "fail"},
+      {"transfers", report.transfers},
+      {"local_copies", report.local_copies},
+      {"barriers", report.barriers},
+      {"memory_words", schedule.memory_words},
+      {"words_checked", data.words_checked},
+      {"check_seconds", seconds},
+  };
+  if (!data.pass) out.json["data_errors"] = data.first_errors;
 
   std::string& t = out.text;
   t += fmt::format("collnet check: {} on {} ({} nodes)\n", algorithm.name, topo->name(), topo->endpoint_count());

@@ -30,6 +30,15 @@ struct Mismatch : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Whether a block with a valid/ready handshake on both sides gives the same
+/// outputs in RTL (ports in_ready_o, out_valid_o) as its HLS class (in_ready,
+/// out_valid) in one cycle, and while out_valid the same payload
+/// (`same_payload()`).
+template <typename Model, typename Outputs, typename SamePayload>
+bool same_handshake(const Model& rtl, const Outputs& hls, SamePayload&& same_payload) {
+  return rtl.in_ready_o == hls.in_ready && rtl.out_valid_o == hls.out_valid && (!hls.out_valid || same_payload());
+}
+
 /// A Verilated model in its own context, clocked by the bench through clk_i,
 /// with an optional FST waveform of the whole run.
 template <typename Model>
@@ -52,6 +61,7 @@ class VerilatedRtl {
 
   Model* operator->() { return model_.get(); }
   const Model* operator->() const { return model_.get(); }
+  const Model& operator*() const { return *model_; }
 
   /// A rising and a falling edge of clk_i (both in the waveform).
   void clock_edge() {

@@ -127,8 +127,8 @@ class PacerHarness {
       rtl_->in_slack_i = in.in_slack;
       rtl_->out_ready_i = in.out_ready;
       rtl_->eval();
-      if (rtl_->in_ready_o != hls.in_ready || rtl_->out_valid_o != hls.out_valid ||
-          (hls.out_valid && (rtl_->out_data_o != hls.out_data || rtl_->out_last_o != hls.out_last)))
+      const auto same_flit = [&] { return rtl_->out_data_o == hls.out_data && rtl_->out_last_o == hls.out_last; };
+      if (!collnet::bench::same_handshake(*rtl_, hls, same_flit))
         throw Mismatch(s.name + ": RTL and HLS outputs differ at cycle " + std::to_string(cycle) +
                        " (RTL in_ready " + std::to_string(rtl_->in_ready_o) + " out_valid " +
                        std::to_string(rtl_->out_valid_o) + ", HLS in_ready " + std::to_string(hls.in_ready) +

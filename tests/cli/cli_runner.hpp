@@ -3,9 +3,11 @@
 // test process gets one scratch directory, removed when the process ends.
 #pragma once
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +25,8 @@ struct CliRun {
   int status = -1;
   std::string out;
   std::string err;
+  double seconds = 0;      // wall time of the run
+  double cpu_seconds = 0;  // CPU time (user + system) of the run's processes: not inflated by a loaded machine
 };
 
 inline fs::path scratch() {
@@ -46,8 +50,10 @@ inline std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
+/// Writes `text` to scratch()/NAME (NAME may name folders, which are made).
 inline fs::path write_file(const std::string& name, const std::string& text) {
   const fs::path p = scratch() / name;
+  fs::create_directories(p.parent_path());
   std::ofstream(p) << text;
   return p;
 }
@@ -68,8 +74,18 @@ inline CliRun run_collnet(const std::vector<std::string>& args) {
   std::string command = "timeout 300 " + quoted(COLLNET_BINARY);
   for (const auto& a : args) command += " " + quoted(a);
   command += " >" + quoted(out.string()) + " 2>" + quoted(err.string());
+  const auto cpu = [] {
+    rusage u{};
+    ::getrusage(RUSAGE_CHILDREN, &u);  // children that ended and were waited for
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  };
+  const double cpu0 = cpu();
+  const auto t0 = std::chrono::steady_clock::now();
   const int raw = std::system(command.c_str());
   CliRun r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.cpu_seconds = cpu() - cpu0;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = slurp(out);
   r.err = slurp(err);
@@ -90,6 +106,21 @@ inline CliRun run_words(const std::string& options, const std::vector<std::strin
   std::vector<std::string> args = words(options);
   args.insert(args.end(), extra.begin(), extra.end());
   return run_collnet(args);
+}
+
+/// A run and the JSON report it wrote with --json (null where it wrote none).
+struct JsonRun : CliRun {
+  nlohmann::json json;
+};
+
+/// `collnet WORDS... --json FILE`, FILE a fresh file `name` in the scratch
+/// folder.
+inline JsonRun run_words_json(const std::string& options, const std::string& name) {
+  const fs::path file = scratch() / name;
+  fs::remove(file);
+  JsonRun r{run_words(options, {"--json", file.string()}), {}};
+  if (fs::exists(file)) r.json = read_json(file);
+  return r;
 }
 
 /// `collnet check --set S1 --set S2 ... EXTRA...`

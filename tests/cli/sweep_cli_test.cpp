@@ -14,6 +14,7 @@
 
 #include "testbench/sweep.hpp"
 #include "tests/cli/cli_runner.hpp"
+#include "tests/support/error_message.hpp"
 
 namespace collnet::test {
 namespace {
@@ -29,13 +30,17 @@ std::vector<nlohmann::json> read_lines(const fs::path& p) {
 }
 
 std::string problem_of(const std::string& yaml) {
-  try {
-    parse_sweep_text(yaml, "test");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return error_message<ConfigError>([&] { parse_sweep_text(yaml, "test"); });
 }
+
+/// The value of scenario key `key` at every point, in order ("(unset)"
+/// where a point's scenario lacks it).
+std::vector<std::string> column(const cli::Sweep& s, const std::string& key) {
+  std::vector<std::string> v;
+  for (const auto& p : s.points) v.push_back(p.scenario.has(key) ? p.scenario.text(key, "") : "(unset)");
+  return v;
+}
+using Column = std::vector<std::string>;
 
 TEST(SweepExpansion, ProductVariesTheLastAxisFastest) {
   const auto s = parse_sweep_text(
@@ -60,9 +65,8 @@ TEST(SweepExpansion, ZipPairsTheAxes) {
       "base: {algorithm: a2a-optimal}\nzip: true\n"
       "axes:\n  topology: [torus:4x4, mesh:4x4, torus:8x8]\n  nct: [4, 2, 4]\n",
       "test");
-  ASSERT_EQ(s.points.size(), 3U);
-  EXPECT_EQ(s.points[1].scenario.text("topology", ""), "mesh:4x4");
-  EXPECT_EQ(s.points[1].scenario.text("nct", ""), "2");
+  EXPECT_EQ(column(s, "topology"), (Column{"torus:4x4", "mesh:4x4", "torus:8x8"}));
+  EXPECT_EQ(column(s, "nct"), (Column{"4", "2", "4"}));
   EXPECT_NE(problem_of("zip: true\naxes:\n  topology: [torus:4x4, mesh:4x4]\n  nct: [1, 2, 4]\n").find(
                 "axis 'nct' has 3 values"),
             std::string::npos);
@@ -86,10 +90,10 @@ TEST(SweepExpansion, GroupAxisSetsSeveralKeys) {
       "base: {topology: torus:8x8}\naxes:\n  variant:\n    - {algorithm: a2a-hopgroup}\n"
       "    - {algorithm: a2a-hopgroup, directions: both}\n  barrier_latency: [10, 250]\n",
       "test");
+  EXPECT_EQ(column(s, "directions"), (Column{"(unset)", "(unset)", "both", "both"}));
+  EXPECT_EQ(column(s, "barrier_latency"), (Column{"10", "250", "10", "250"}));
   ASSERT_EQ(s.points.size(), 4U);
   EXPECT_EQ(s.points[2].keys["variant"], "algorithm=a2a-hopgroup directions=both");
-  EXPECT_EQ(s.points[2].scenario.text("directions", ""), "both");
-  EXPECT_FALSE(s.points[0].scenario.has("directions"));
 }
 
 TEST(SweepExpansion, SameScenarioSameHashWhateverTheFile) {
@@ -126,12 +130,10 @@ TEST(SweepExpansion, BadAxesAreRefusedNamingTheAxis) {
 }
 
 TEST(SweepCli, BadPointRefusedBeforeAnythingRuns) {
-  const fs::path dir = scratch() / "bad_point";
-  fs::create_directories(dir);
   const auto sweep = write_file("bad_point/sweep.yaml",
                                 "base: {topology: torus:4x4, algorithm: a2a-optimal}\n"
                                 "axes:\n  message_flits: [4, 8]\n  nct: [2, 9]\n");
-  const auto out = dir / "r.jsonl";
+  const auto out = sweep.parent_path() / "r.jsonl";
   const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string()});
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("point 2 {\"message_flits\":4,\"nct\":9}: key 'nct': expected an integer from 1 to 4"),
@@ -146,13 +148,12 @@ TEST(SweepCli, BadPointRefusedBeforeAnythingRuns) {
 // one recorded with its status, the sweep goes on, exits 1; the records
 // carry the contract fields and the run's own JSON.
 TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
-  const fs::path dir = scratch() / "failing";
-  fs::create_directories(dir);
   const auto sweep = write_file("failing/sweep.yaml",
                                 "base:\n  topology: torus:8\n  traffic: uniform\n  dateline: false\n  vcs: 1\n"
                                 "  buffer_flits: 2\n  packet_flits: 8\n  warmup_cycles: 0\n  measure_cycles: 2000\n"
                                 "  drain_cycles: 2000\n"
                                 "axes:\n  injection_rate: [0.05, 0.9]\n  route_direction: [minimal, plus]\n");
+  const fs::path dir = sweep.parent_path();
   const auto out = dir / "r.jsonl";
   const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--jobs", "2"});
   EXPECT_EQ(r.status, 1) << r.err;
@@ -230,12 +231,11 @@ std::size_t count_lines(const fs::path& p) { return fs::exists(p) ? read_lines(p
 // would) after some points finished; the finished points stay, the next run
 // runs exactly the others, and no point is recorded twice.
 void kill_and_resume(int sig, const std::string& name) {
-  const fs::path dir = scratch() / name;
-  fs::create_directories(dir);
   const auto sweep = write_file(name + "/sweep.yaml",
                                 "base:\n  topology: mesh:8x8\n  traffic: uniform\n  warmup_cycles: 500\n"
                                 "  measure_cycles: 6000\n  drain_cycles: 2000\n"
                                 "axes:\n  injection_rate: {from: 0.05, to: 0.3, step: 0.05}\n");
+  const fs::path dir = sweep.parent_path();
   const auto out = dir / "r.jsonl";
   const pid_t pid = start_sweep({sweep.string(), "--out", out.string(), "--jobs", "1"}, dir / "first.err");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -284,14 +284,13 @@ bool png_ok(const fs::path& p) {
 }
 
 TEST(PlotCli, EveryDefaultPlotKindWritesAPng) {
-  const fs::path dir = scratch() / "plots";
-  fs::create_directories(dir);
   const auto syn = write_file("plots/syn.yaml",
                               "base: {topology: mesh:4x4, traffic: uniform, measure_cycles: 1000}\n"
                               "axes:\n  injection_rate: [0.1, 0.3]\n  vcs: [1, 2]\n");
   const auto col = write_file("plots/col.yaml",
                               "base: {topology: torus:4x4}\n"
                               "axes:\n  algorithm: [a2a-optimal, a2a-spread]\n  message_flits: [4, 16]\n");
+  const fs::path dir = syn.parent_path();
   ASSERT_EQ(run_collnet({"sweep", syn.string(), "--out", (dir / "syn.jsonl").string()}).status, 0);
   ASSERT_EQ(run_collnet({"sweep", col.string(), "--out", (dir / "col.jsonl").string()}).status, 0);
 

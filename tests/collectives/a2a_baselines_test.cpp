@@ -11,6 +11,7 @@
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
 #include "tests/support/built_schedule.hpp"
+#include "tests/support/error_message.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -20,11 +21,7 @@ using ::testing::HasSubstr;
 
 namespace {
 
-using Built = test::BuiltSchedule;
-
-Built run(const std::string& algorithm, const std::string& topology, const Params& params = {}) {
-  return test::build_schedule(algorithm, topology, params);
-}
+using test::build_schedule;
 
 struct NetworkSend {
   std::uint32_t dest, tag, controller;
@@ -45,7 +42,7 @@ std::vector<NetworkSend> network_sends(const Program& p, std::uint32_t self) {
 TEST(A2aSpread, SendsToRankPlusIInGroupsOfNct) {
   for (const std::string topology : {"mesh:4x3", "torus:5x5", "torus:7", "mesh:2x3x2"})
     for (int nct = 1; nct <= 4; ++nct) {
-      const Built r = run("a2a-spread", topology, {{"nct", std::to_string(nct)}});
+      const auto r = build_schedule("a2a-spread", topology, {{"nct", std::to_string(nct)}});
       const auto n = static_cast<std::uint32_t>(r.topology->endpoint_count());
       for (std::uint32_t rank = 0; rank < n; ++rank) {
         std::vector<NetworkSend> want;
@@ -61,7 +58,7 @@ TEST(A2aSpread, SendsToRankPlusIInGroupsOfNct) {
 TEST(A2aNd, SendsEveryCoordinateOffsetInLoopNestOrder) {
   {
     const int nx = 4, ny = 3;
-    const Built r = run("a2a-nd", "torus:4x3", {{"nct", "3"}});
+    const auto r = build_schedule("a2a-nd", "torus:4x3", {{"nct", "3"}});
     for (int x = 0; x < nx; ++x)
       for (int y = 0; y < ny; ++y) {
         const auto self = static_cast<std::uint32_t>(x + nx * y);
@@ -78,7 +75,7 @@ TEST(A2aNd, SendsEveryCoordinateOffsetInLoopNestOrder) {
   }
   {
     const int s[3] = {2, 3, 2};
-    const Built r = run("a2a-nd", "mesh:2x3x2", {{"nct", "1"}});
+    const auto r = build_schedule("a2a-nd", "mesh:2x3x2", {{"nct", "1"}});
     const std::uint32_t self = 1 + 2 * (2 + 3 * 1);  // (1, 2, 1)
     std::vector<NetworkSend> want;
     std::uint32_t i = 0;
@@ -102,7 +99,7 @@ TEST(A2aNd, NctOneTimeOnOddSquaresIsTheClosedForm) {
       const Params p{{"nct", "1"}, {"message_flits", "1"}};
       const std::int64_t closed = std::int64_t{n} * (n + 1) * (n - 1) / 3;
       for (const std::string algorithm : {"a2a-nd", "a2a-optimal"}) {
-        const Built r = run(algorithm, topology, p);
+        const auto r = build_schedule(algorithm, topology, p);
         EXPECT_EQ(static_check(*r.topology, r.schedule).static_time, closed) << algorithm << " " << topology;
       }
     }
@@ -113,7 +110,7 @@ TEST(A2aBaselines, DataCheckUnderEveryDeliveryOrder) {
     for (const std::string kind : {"mesh", "torus"})
       for (const std::string sizes : {"2x2", "3x3", "4x4", "5x3", "8x8", "7", "1", "3x4x2", "2x2x2x2"})
         for (auto order : {DeliveryOrder::lazy, DeliveryOrder::eager, DeliveryOrder::random}) {
-          const Built r = run(algorithm, kind + ":" + sizes, {{"message_flits", "2"}});
+          const auto r = build_schedule(algorithm, kind + ":" + sizes, {{"message_flits", "2"}});
           const ExecResult x = execute(r.schedule, {order, 9});
           const auto n = std::int64_t{r.topology->endpoint_count()};
           EXPECT_TRUE(check_data(r.schedule, x.memory).pass) << algorithm << " " << r.topology->name();
@@ -126,19 +123,14 @@ TEST(A2aBaselines, DataCheckUnderEveryDeliveryOrder) {
 
 TEST(A2aBaselines, DefaultNctIsTwoOnAMeshAndFourOnATorus) {
   for (const std::string algorithm : {"a2a-spread", "a2a-nd"}) {
-    EXPECT_EQ(run(algorithm, "mesh:4x4").schedule.controllers, 2);
-    EXPECT_EQ(run(algorithm, "torus:4x4").schedule.controllers, 4);
+    EXPECT_EQ(build_schedule(algorithm, "mesh:4x4").schedule.controllers, 2);
+    EXPECT_EQ(build_schedule(algorithm, "torus:4x4").schedule.controllers, 4);
   }
 }
 
 TEST(A2aBaselines, BadInputIsAConfigErrorNamingTheKey) {
   const auto error = [](const std::string& algorithm, const std::string& topology, const Params& p) {
-    try {
-      run(algorithm, topology, p);
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return test::error_message<ConfigError>([&] { build_schedule(algorithm, topology, p); });
   };
   for (const std::string algorithm : {"a2a-spread", "a2a-nd"}) {
     EXPECT_THAT(error(algorithm, "torus:4x4", {{"nct", "0"}}), AllOf(HasSubstr("'nct'"), HasSubstr("1 to 4")));
@@ -156,7 +148,8 @@ RC_GTEST_PROP(A2aBaselinesProperty, DeliversEveryPairOnce, ()) {
   const int nct = *rc::gen::inRange(1, 5);
   const int m = *rc::gen::inRange(1, 4);
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-  const Built r = run(algorithm, topology, {{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}});
+  const auto r =
+      build_schedule(algorithm, topology, {{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}});
   const ExecResult x = execute(r.schedule, {DeliveryOrder::random, seed});
   const auto n = std::int64_t{r.topology->endpoint_count()};
   RC_ASSERT(check_data(r.schedule, x.memory).pass);

@@ -15,6 +15,7 @@
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
 #include "tests/support/built_schedule.hpp"
+#include "tests/support/error_message.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;
@@ -324,12 +325,7 @@ TEST(A2aOptimal, BeatsTheBaselinesAtNctTwoAndMore) {
 // Bad input names the key and the accepted values.
 TEST(A2aOptimal, BadInputIsAConfigErrorNamingTheKey) {
   const auto error = [](const std::string& topology, const Params& p) {
-    try {
-      run("a2a-optimal", topology, p);
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("(no error)");
+    return test::error_message<ConfigError>([&] { run("a2a-optimal", topology, p); });
   };
   EXPECT_THAT(error("torus:4x4", {{"nct", "0"}}), AllOf(HasSubstr("'nct'"), HasSubstr("1 to 4")));
   EXPECT_THAT(error("torus:4x4", {{"nct", "5"}}), AllOf(HasSubstr("'nct'"), HasSubstr("1 to 4")));

@@ -7,9 +7,7 @@
 #include "collectives/static_check.hpp"
 #include "topology/grid.hpp"
 
-using namespace collnet;
-using namespace collnet::collectives;
-
+namespace collnet::collectives {
 namespace {
 
 // A ring shift on n nodes: node i sends its word 0 to node i+1's word 1.
@@ -147,3 +145,5 @@ TEST(StaticCheck, CountsFlowsPerDirectedLink) {
   EXPECT_EQ(r.min_sends_per_node, 1);
   EXPECT_EQ(r.phases[0].max_receives_per_node, 1);
 }
+
+}  // namespace collnet::collectives

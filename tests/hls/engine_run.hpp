@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "collectives/descriptor.hpp"
@@ -69,6 +71,19 @@ std::int64_t compare_endpoints(Engine& engine, std::size_t endpoints, WritesOf&&
     words += static_cast<std::int64_t>(programs[e].size());
   }
   return words;
+}
+
+/// The `where` of compare_endpoints that names endpoint e as "LABEL node e".
+inline auto node_of(const std::string& label) {
+  return [label](std::size_t e) { return label + " node " + std::to_string(e); };
+}
+
+/// Sizes or coordinates of up to four dimensions as an engine's four
+/// registers; the unused dimensions hold `fill`.
+inline std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
+  std::array<std::uint32_t, 4> a{fill, fill, fill, fill};
+  for (std::size_t d = 0; d < v.size(); ++d) a[d] = static_cast<std::uint32_t>(v[d]);
+  return a;
 }
 
 /// A consumer that is always ready.

@@ -10,11 +10,10 @@
 
 #include "collectives/algorithms/pacer_timing.hpp"
 
-using collnet::collectives::PacedPacket;
-using collnet::collectives::pacer_flit_cycles;
-using collnet::hls::PacketPacer;
-using collnet::hls::PacketPacerInputs;
-using collnet::hls::PacketPacerOutputs;
+namespace collnet::hls {
+
+using collectives::PacedPacket;
+using collectives::pacer_flit_cycles;
 
 namespace {
 
@@ -159,7 +158,7 @@ TEST(PacketPacer, TopFunctionMatchesTheClass) {
     const PacketPacerOutputs expected = pacer.step(in);
     bool in_ready = false, out_valid = false, out_last = false;
     std::uint64_t out_data = 0;
-    collnet::hls::packet_pacer_top(in.in_valid, in.in_data, in.in_last, in.in_gap, in.in_slack, in.out_ready,
+    packet_pacer_top(in.in_valid, in.in_data, in.in_last, in.in_gap, in.in_slack, in.out_ready,
                                    in_ready, out_valid, out_data, out_last);
     EXPECT_EQ(in_ready, expected.in_ready);
     EXPECT_EQ(out_valid, expected.out_valid);
@@ -222,3 +221,5 @@ TEST(PacketPacer, LongestPacketWithLargestGapDoesNotWrap) {
   ASSERT_EQ(out.size(), 16u);
   EXPECT_EQ(out[15].cycle, 15u + 255u * 15u + 255u);
 }
+
+}  // namespace collnet::hls

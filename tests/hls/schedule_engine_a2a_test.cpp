@@ -22,6 +22,7 @@ namespace reg = collnet::hls::a2a_engine_reg;
 namespace {
 
 using collnet::testing::EngineRun;
+using collnet::testing::padded;
 
 /// Loads the engine through its register port, starts it and collects the
 /// stream up to END; the consumer is not ready when `stall(cycle)`.
@@ -30,12 +31,6 @@ EngineRun run_engine(A2aScheduleEngine& engine, std::uint8_t algorithm, std::uin
                      const std::array<std::uint32_t, 4>& sizes, const std::array<std::uint32_t, 4>& coord,
                      Stall stall) {
   return collnet::testing::run_engine(engine, collnet::hls::a2a_engine_writes(algorithm, nct, m, sizes, coord), stall);
-}
-
-std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
-  std::array<std::uint32_t, 4> a{fill, fill, fill, fill};
-  for (std::size_t d = 0; d < v.size(); ++d) a[d] = static_cast<std::uint32_t>(v[d]);
-  return a;
 }
 
 /// Every node of `topology` under `algorithm`: the engine's stream equals
@@ -47,15 +42,15 @@ void expect_engine_equals_reference(const std::string& algorithm, const std::str
   const collnet::collectives::Schedule schedule = collnet::collectives::find_algorithm(algorithm).build(
       *topo, collnet::Params{{"nct", std::to_string(nct)}, {"message_flits", std::to_string(m)}});
   const std::uint8_t code = algorithm == "a2a-nd" ? reg::algorithm_nd : reg::algorithm_spread;
+  const auto writes_of = [&](std::size_t node) {
+    return collnet::hls::a2a_engine_writes(code, static_cast<std::uint32_t>(nct), m, padded(grid.sizes(), 1),
+                                           padded(grid.coord(static_cast<std::int32_t>(node)), 0));
+  };
   A2aScheduleEngine engine;  // one engine, reused node after node (as a NIC would)
   collnet::testing::RandomStall stall{back_pressure, 7};  // the same stream of stalls over every node
-  for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-    const auto run = run_engine(engine, code, static_cast<std::uint32_t>(nct), m, padded(grid.sizes(), 1),
-                                padded(grid.coord(node), 0), std::ref(stall));
-    const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_TRUE(collnet::testing::equals_program(run.words, program))
-        << algorithm << " " << topology << " nct " << nct << " m " << m << " node " << node;
-  }
+  const std::string label = algorithm + " " + topology + " nct " + std::to_string(nct) + " m " + std::to_string(m);
+  collnet::testing::compare_endpoints(engine, static_cast<std::size_t>(grid.endpoint_count()), writes_of,
+                                      schedule.programs, std::ref(stall), collnet::testing::node_of(label));
 }
 
 }  // namespace

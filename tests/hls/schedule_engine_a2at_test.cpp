@@ -55,16 +55,15 @@ void expect_engine_equals_reference(const std::string& topology, int nct, const 
                                                                   {"group_order", order},
                                                                   {"message_flits", std::to_string(m)}});
   const cc::A2atOrder o = std::string(order) == "printed" ? cc::A2atOrder::printed : cc::A2atOrder::reordered;
+  const auto writes_of = [&](std::size_t node) {
+    const auto c = grid.coord(static_cast<std::int32_t>(node));
+    return engine_writes(grid.size(0), grid.size(1), grid.torus(), nct, o, m, c[0], c[1]);
+  };
   A2atScheduleEngine engine;  // one engine, reused node after node
   collnet::testing::RandomStall stall{back_pressure, 11};  // the same stream of stalls over every node
-  for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-    const auto c = grid.coord(node);
-    const auto run = run_engine(engine, engine_writes(grid.size(0), grid.size(1), grid.torus(), nct, o, m, c[0], c[1]),
-                                std::ref(stall));
-    const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_TRUE(collnet::testing::equals_program(run.words, program))
-        << topology << " nct " << nct << " " << order << " m " << m << " node " << node;
-  }
+  collnet::testing::compare_endpoints(
+      engine, static_cast<std::size_t>(grid.endpoint_count()), writes_of, schedule.programs, std::ref(stall),
+      collnet::testing::node_of(topology + " nct " + std::to_string(nct) + " " + order + " m " + std::to_string(m)));
 }
 
 }  // namespace

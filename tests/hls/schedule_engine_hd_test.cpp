@@ -19,32 +19,31 @@
 #include "tests/hls/engine_run.hpp"
 #include "topology/boards.hpp"
 
-using collnet::DataType;
-using collnet::Descriptor;
-using collnet::collectives::HdOp;
-using collnet::collectives::HdOptions;
-using collnet::collectives::HdVariant;
-using collnet::hls::HdScheduleEngine;
-using collnet::topology::Boards;
+namespace collnet::hls {
+
+using collectives::HdOp;
+using collectives::HdOptions;
+using collectives::HdVariant;
+using topology::Boards;
 
 namespace {
 
 
 /// The loader's writes of endpoint e (as the hd engine's registers).
-std::vector<collnet::hls::EngineWrite> engine_writes(const HdOptions& o, const Boards& boards, collnet::topology::EndpointId e) {
+std::vector<EngineWrite> engine_writes(const HdOptions& o, const Boards& boards, topology::EndpointId e) {
   const auto c = boards.board_coord(Boards::board_of(e));
   std::array<std::uint32_t, 4> sizes{}, coord{};
   for (int d = 0; d < 4; ++d) {
     sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
     coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(c[static_cast<std::size_t>(d)]);
   }
-  return collnet::hls::hd_engine_writes(
+  return hd_engine_writes(
       o.variant == HdVariant::conventional, o.dim_order == "bandwidth", static_cast<std::uint32_t>(o.op),
       o.dtype == DataType::float64, static_cast<std::uint32_t>(e % Boards::kUnitsPerBoard), o.elements,
       static_cast<std::uint32_t>(o.aggregation_units), sizes, coord);
 }
 
-std::string describe(const Boards& b, const HdOptions& o, collnet::topology::EndpointId e) {
+std::string describe(const Boards& b, const HdOptions& o, topology::EndpointId e) {
   return "boards " + std::to_string(b.size(0)) + "x" + std::to_string(b.size(1)) + "x" + std::to_string(b.size(2)) +
          "x" + std::to_string(b.size(3)) + (o.variant == HdVariant::conventional ? " conventional" : " hierarchical") +
          " " + o.dim_order + " op " + std::to_string(static_cast<int>(o.op)) + " A " +
@@ -55,16 +54,16 @@ std::string describe(const Boards& b, const HdOptions& o, collnet::topology::End
 /// descriptors compared.
 template <typename Stall>
 std::int64_t compare_all(const Boards& boards, const HdOptions& o, Stall stall) {
-  const auto s = collnet::collectives::build_hd_allreduce(boards, o);
+  const auto s = collectives::build_hd_allreduce(boards, o);
   HdScheduleEngine engine;
-  return collnet::testing::compare_endpoints(
+  return testing::compare_endpoints(
       engine, static_cast<std::size_t>(boards.endpoint_count()),
-      [&](std::size_t e) { return engine_writes(o, boards, static_cast<collnet::topology::EndpointId>(e)); }, s.programs,
-      stall, [&](std::size_t e) { return describe(boards, o, static_cast<collnet::topology::EndpointId>(e)); },
+      [&](std::size_t e) { return engine_writes(o, boards, static_cast<topology::EndpointId>(e)); }, s.programs,
+      stall, [&](std::size_t e) { return describe(boards, o, static_cast<topology::EndpointId>(e)); },
       100'000);
 }
 
-using collnet::testing::never;
+using testing::never;
 
 }  // namespace
 
@@ -135,13 +134,15 @@ TEST(HdScheduleEngine, DocumentedTiming) {
   o.aggregation_units = 4;
   o.elements = 4 * 16 * 4;
   HdScheduleEngine engine;
-  const collnet::topology::EndpointId agg = Boards::aggregation_unit(5, 1);
-  const auto run = collnet::testing::run_engine(engine, engine_writes(o, boards, agg), never);
+  const topology::EndpointId agg = Boards::aggregation_unit(5, 1);
+  const auto run = testing::run_engine(engine, engine_writes(o, boards, agg), never);
   ASSERT_FALSE(run.cycles.empty());
   EXPECT_EQ(run.cycles.front(), 3u);
   const std::uint64_t steps = 2 * 4;  // halving and doubling steps
   EXPECT_EQ(run.cycles.back(), 2 + run.words.size() + steps);
-  const auto main = collnet::testing::run_engine(engine, engine_writes(o, boards, Boards::main_unit(5, 3)), never);
+  const auto main = testing::run_engine(engine, engine_writes(o, boards, Boards::main_unit(5, 3)), never);
   EXPECT_EQ(main.cycles.front(), 3u);
   EXPECT_EQ(main.cycles.back(), 2 + main.words.size());  // main unit: no bubble
 }
+
+}  // namespace collnet::hls

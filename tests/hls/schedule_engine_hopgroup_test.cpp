@@ -32,11 +32,7 @@ EngineRun run_engine(HopgroupScheduleEngine& engine, const std::vector<collnet::
   return collnet::testing::run_engine(engine, writes, stall, 10'000'000);
 }
 
-std::array<std::uint32_t, 4> padded(const std::vector<int>& v, std::uint32_t fill) {
-  std::array<std::uint32_t, 4> a{fill, fill, fill, fill};
-  for (std::size_t d = 0; d < v.size(); ++d) a[d] = static_cast<std::uint32_t>(v[d]);
-  return a;
-}
+using collnet::testing::padded;
 
 using Options = std::map<std::string, std::string>;
 
@@ -68,16 +64,15 @@ void expect_engine_equals_reference(const std::string& algorithm, const std::str
   const std::uint32_t slack = options.contains("gap_slack") ? static_cast<std::uint32_t>(std::stoul(options["gap_slack"])) : 0;
   std::string label = algorithm + " " + topology + " m " + std::to_string(m);
   for (const auto& [k, v] : options) label += " " + k + "=" + v;
+  const auto writes_of = [&](std::size_t node) {
+    return collnet::hls::hopgroup_engine_writes(code, m, options_word(grid.torus(), options), slack,
+                                                static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
+                                                padded(grid.coord(static_cast<std::int32_t>(node)), 0));
+  };
   HopgroupScheduleEngine engine;  // one engine, reused node after node
   collnet::testing::RandomStall stall{back_pressure, 5};  // the same stream of stalls over every node
-  for (std::int32_t node = 0; node < grid.endpoint_count(); ++node) {
-    const auto writes = collnet::hls::hopgroup_engine_writes(code, m, options_word(grid.torus(), options), slack,
-                                                             static_cast<std::uint32_t>(grid.dims()),
-                                                             padded(grid.sizes(), 1), padded(grid.coord(node), 0));
-    const auto run = run_engine(engine, writes, std::ref(stall));
-    const auto& program = schedule.programs[static_cast<std::size_t>(node)];
-    ASSERT_TRUE(collnet::testing::equals_program(run.words, program)) << label << " node " << node;
-  }
+  collnet::testing::compare_endpoints(engine, static_cast<std::size_t>(grid.endpoint_count()), writes_of,
+                                      schedule.programs, std::ref(stall), collnet::testing::node_of(label), 10'000'000);
 }
 
 std::string grid_name(const char* form, const std::vector<int>& sizes) {

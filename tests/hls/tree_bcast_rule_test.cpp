@@ -19,11 +19,11 @@
 #include "collectives/algorithms/tree_bcast.hpp"
 #include "topology/tree.hpp"
 
-using collnet::topology::EndpointId;
-using collnet::hls::TreeBcastRule;
-using collnet::hls::TreeBcastRuleConfig;
-using collnet::topology::kNone;
-using collnet::topology::Tree;
+namespace collnet::hls {
+
+using topology::EndpointId;
+using topology::kNone;
+using topology::Tree;
 
 namespace {
 
@@ -94,7 +94,7 @@ TEST(TreeBcastRule, EqualsReferenceOnEveryNodeRootAndArrivalPort) {
           for (EndpointId nb : tree.neighbours(v)) froms.push_back(nb);
           for (EndpointId from : froms) {
             const std::uint64_t mask = ask(rule, from == kNone, from == kNone ? 0 : m.port_of.at(from));
-            const auto expected = collnet::collectives::tree_bcast_targets(tree, v, from);
+            const auto expected = collectives::tree_bcast_targets(tree, v, from);
             ASSERT_EQ(static_cast<std::size_t>(std::popcount(mask)), expected.size())
                 << "n " << n << " root " << root << " node " << v << " from " << from;
             EXPECT_EQ(to_nodes(mask, m), std::set<EndpointId>(expected.begin(), expected.end()))
@@ -122,7 +122,7 @@ TEST(TreeBcastRule, BroadcastDrivenByTheBlockEqualsReferencePrograms) {
       rules.emplace_back(config_of(tree, v, maps.back()));
     }
     for (EndpointId logical = 0; logical < n; ++logical) {
-      const auto s = collnet::collectives::build_tree_bcast(tree, tree.physical_root(), logical, 4);
+      const auto s = collectives::build_tree_bcast(tree, tree.physical_root(), logical, 4);
       std::vector<std::multiset<EndpointId>> sent(static_cast<std::size_t>(n));
       std::vector<int> received(static_cast<std::size_t>(n), 0);
       std::deque<std::pair<EndpointId, EndpointId>> pending{{logical, kNone}};
@@ -142,7 +142,7 @@ TEST(TreeBcastRule, BroadcastDrivenByTheBlockEqualsReferencePrograms) {
         EXPECT_EQ(received[static_cast<std::size_t>(v)], 1) << "node " << v << " logical root " << logical;
         std::multiset<EndpointId> ref;
         for (const auto& d : s.programs[static_cast<std::size_t>(v)])
-          if (d.opcode == collnet::Opcode::send) ref.insert(static_cast<EndpointId>(d.dest));
+          if (d.opcode == Opcode::send) ref.insert(static_cast<EndpointId>(d.dest));
         EXPECT_EQ(sent[static_cast<std::size_t>(v)], ref) << "node " << v << " logical root " << logical;
       }
     }
@@ -171,3 +171,5 @@ TEST(TreeBcastRule, HoldsAnswerUnderBackPressure) {
   EXPECT_EQ(next.out_mask, (1u << 3) | (1u << 5));
   EXPECT_FALSE(rule.step({false, false, 0, true}).out_valid);
 }
+
+}  // namespace collnet::hls

@@ -29,6 +29,24 @@ struct Pipeline {
   int allocation;
   int traversal;
   int link;
+
+  /// A router with these delays; 1-flit packets wormhole, 4-flit ones
+  /// virtual cut-through.
+  [[nodiscard]] RouterConfig router(int packet_flits) const {
+    RouterConfig rc;
+    rc.routing_delay = routing;
+    rc.allocation_delay = allocation;
+    rc.traversal_delay = traversal;
+    rc.link_latency = link;
+    rc.switching = packet_flits == 4 ? Switching::virtual_cut_through : Switching::wormhole;
+    return rc;
+  }
+
+  /// The closed form of the file comment for `hops` links.
+  [[nodiscard]] Cycle latency(int hops, const RouterConfig& rc, int packet_flits) const {
+    const int router_delay = routing + allocation + traversal;
+    return static_cast<Cycle>(hops * (router_delay + link) + router_delay + 2 * rc.nic_latency + (packet_flits - 1));
+  }
 };
 
 /// Minimal hops between two grid nodes, from their coordinates.
@@ -83,26 +101,18 @@ TEST(ZeroLoad, LatencyEqualsClosedFormForEveryPipeline) {
         endpoints *= net.sizes[d];
       }
       for (int packet_flits : {1, 4}) {
-        RouterConfig rc;
-        rc.routing_delay = p.routing;
-        rc.allocation_delay = p.allocation;
-        rc.traversal_delay = p.traversal;
-        rc.link_latency = p.link;
+        RouterConfig rc = p.router(packet_flits);
         rc.buffer_flits = 4;
         rc.vcs = 2;
-        rc.switching = packet_flits == 4 ? Switching::virtual_cut_through : Switching::wormhole;
-        const int router_delay = p.routing + p.allocation + p.traversal;
         for (int source : net.sources) {
           const auto packets = lone_packets(name, endpoints, source, rc, packet_flits);
           ASSERT_EQ(packets.size(), static_cast<std::size_t>(endpoints - 1)) << name;
           for (const auto& d : packets) {
             const int h = grid_hops(net.sizes, net.torus, d.source, d.destination);
             EXPECT_EQ(d.hops, h) << name << " " << d.source << "->" << d.destination;
-            const auto expected = static_cast<Cycle>(h * (router_delay + p.link) + router_delay +
-                                                     2 * rc.nic_latency + (packet_flits - 1));
-            EXPECT_EQ(d.latency, expected) << name << " " << d.source << "->" << d.destination << " routing "
-                                           << p.routing << " allocation " << p.allocation << " traversal "
-                                           << p.traversal << " link " << p.link << " flits " << packet_flits;
+            EXPECT_EQ(d.latency, p.latency(h, rc, packet_flits))
+                << name << " " << d.source << "->" << d.destination << " routing " << p.routing << " allocation "
+                << p.allocation << " traversal " << p.traversal << " link " << p.link << " flits " << packet_flits;
             ++checked;
           }
         }
@@ -120,24 +130,17 @@ TEST(ZeroLoad, OwnVcAllocatorKeepsTheClosedForm) {
   for (const Pipeline& p : pipelines)
     for (const bool torus : {false, true})
       for (int packet_flits : {1, 4}) {
-        RouterConfig rc;
-        rc.routing_delay = p.routing;
-        rc.allocation_delay = p.allocation;
-        rc.traversal_delay = p.traversal;
-        rc.link_latency = p.link;
+        RouterConfig rc = p.router(packet_flits);
         rc.credit_release_delay = 1;
         rc.vc_allocator_own = true;
         rc.round_robin_vc_bid = true;
         rc.dateline_whole_dimension = torus;
-        rc.switching = packet_flits == 4 ? Switching::virtual_cut_through : Switching::wormhole;
-        const int router_delay = p.routing + p.allocation + p.traversal;
         const std::vector<int> sizes = {4, 3};
         const auto packets = lone_packets(torus ? "torus:4x3" : "mesh:4x3", 12, 5, rc, packet_flits);
         ASSERT_EQ(packets.size(), 11u);
         for (const auto& d : packets) {
           const int h = grid_hops(sizes, torus, d.source, d.destination);
-          EXPECT_EQ(d.latency, static_cast<Cycle>(h * (router_delay + p.link) + router_delay + 2 * rc.nic_latency +
-                                                  (packet_flits - 1)))
+          EXPECT_EQ(d.latency, p.latency(h, rc, packet_flits))
               << (torus ? "torus " : "mesh ") << d.source << "->" << d.destination << " routing " << p.routing;
           ++checked;
         }
