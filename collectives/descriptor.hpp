@@ -54,18 +54,11 @@ struct DescriptorField {
 };
 
 namespace descriptor_layout {
-inline constexpr DescriptorField opcode{0, 2};
-inline constexpr DescriptorField controller{2, 3};
-inline constexpr DescriptorField op{5, 3};
-inline constexpr DescriptorField dtype{8, 1};
-inline constexpr DescriptorField route_hint{9, 8};
-inline constexpr DescriptorField gap{17, 8};
-inline constexpr DescriptorField slack{25, 8};
-inline constexpr DescriptorField dest{33, 16};
-inline constexpr DescriptorField src_offset{49, 20};
-inline constexpr DescriptorField dst_offset{69, 20};
-inline constexpr DescriptorField length{89, 20};
-inline constexpr DescriptorField tag{109, 16};
+// {lsb, width} of the table above: how the SEND is run, then what it moves
+// (tests/collectives/descriptor_test.cpp checks that they tile the word).
+inline constexpr DescriptorField opcode{0, 2}, controller{2, 3}, op{5, 3}, dtype{8, 1}, route_hint{9, 8}, gap{17, 8},
+    slack{25, 8};
+inline constexpr DescriptorField dest{33, 16}, src_offset{49, 20}, dst_offset{69, 20}, length{89, 20}, tag{109, 16};
 inline constexpr unsigned used_bits = 125;
 inline constexpr unsigned width = 128;
 }  // namespace descriptor_layout

@@ -14,14 +14,9 @@
 // load k/(gap+1) = 1; slack absorbs router pipeline overhead (spec: the idle
 // period must be "longer than" (k-1) x packet length).
 //
-// Flit-side interface (controller -> pacer), one flit per handshake:
-//   in_data   the flit (one payload word)
-//   in_last   1 on the last flit of a packet (a one-flit packet has it on its
-//             only flit)
-//   in_gap    the SEND's gap; sampled on the head flit only (the first flit
-//             after a last flit, or after reset)
-//   in_slack  the SEND's slack; sampled on the head flit only
-// Port-side interface (pacer -> injection port): out_data, out_last.
+// Ports (PacketPacerInputs, PacketPacerOutputs below, each documented there):
+// the flit side (controller -> pacer, in_*) and the port side (pacer ->
+// injection port, out_*), one flit per handshake on each.
 //
 // Handshake contract (both sides valid/ready, a transfer when both are 1):
 //   - out_valid does not depend on out_ready (only on in_valid and state);
@@ -55,19 +50,19 @@ namespace collnet::hls {
 /// Inputs of the pacer in one cycle.
 struct PacketPacerInputs {
   bool in_valid = false;
-  std::uint64_t in_data = 0;
-  bool in_last = false;
-  std::uint8_t in_gap = 0;
-  std::uint8_t in_slack = 0;
-  bool out_ready = false;
+  std::uint64_t in_data = 0;  // the flit (one payload word)
+  bool in_last = false;       // 1 on the last flit of a packet (a one-flit packet: on its only flit)
+  std::uint8_t in_gap = 0;    // the SEND's gap; sampled on the head flit only (the first after a last, or reset)
+  std::uint8_t in_slack = 0;  // the SEND's slack; sampled on the head flit only
+  bool out_ready = false;     // the injection port takes the flit
 };
 
 /// Outputs of the pacer in one cycle (combinational from state and inputs).
 struct PacketPacerOutputs {
-  bool in_ready = false;
-  bool out_valid = false;
-  std::uint64_t out_data = 0;
-  bool out_last = false;
+  bool in_ready = false;       // the flit is taken (passed on) in this cycle
+  bool out_valid = false;      // a flit is offered to the injection port: in_valid and the gate open
+  std::uint64_t out_data = 0;  // in_data, passed through
+  bool out_last = false;       // in_last, passed through
 };
 
 /// PacketFlitsWidth: bits of the longest packet length (max_packet_flits =

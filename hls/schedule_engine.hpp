@@ -1,8 +1,8 @@
 // What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
 // _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
-// configuration gate, start, output register and reset, and the register map
-// type from which each engine's constants, its SystemVerilog package
-// (rtl/schedule_engine_regs_pkg.sv) and docs/engine_registers.md come.
+// configuration gate and decode, start, output register and reset, and the
+// register map type from which each engine's constants, its SystemVerilog
+// package (rtl/schedule_engine_regs_pkg.sv) and docs/engine_registers.md come.
 //
 // Ports (the same in every engine and its RTL, rtl/schedule_engine_ports.svh):
 //   cfg_we, cfg_addr [7:0], cfg_wdata [31:0]  configuration write port;
@@ -10,18 +10,23 @@
 //   out_valid, out_desc, out_ready            descriptor output, valid/ready:
 //                      out_valid is a register output and never depends on
 //                      out_ready; an offered descriptor stays offered and
-//                      unchanged until taken
+//                      unchanged until taken (hls/output_register.hpp)
 //   busy               1 from start (CONTROL bit 0) until END has been taken
 //
 // The skeleton (ScheduleEngine, CRTP): each cycle it computes the outputs from
-// the registers, copies every register (_d starts as its _q), lets the engine
-// take an accepted configuration write (`configure`) and compute its next
-// state (`next_state`, which returns the descriptor to load into the output
+// the registers, copies every register (_d starts as its _q), decodes an
+// accepted configuration write, lets the engine compute its next state
+// (`next_state`, which returns the descriptor to load into the output
 // register, if any, and may load only when `can_load`: the output register is
-// empty or being taken), then commits. An engine writes only `configure` and
-// `next_state` over its own `Registers` (with a `state` whose `idle` value
-// means not started). rtl/common/schedule_engine_skeleton.sv is the same
-// skeleton in SystemVerilog (registers, output register, busy, gate).
+// empty or being taken), then commits. The write decode is the engine's table
+// `config_registers` (which register, run or bit field of the map sets which
+// member of its `Registers`), CONTROL bit 0 calls the engine's `start`, and
+// the writes that store more than bits (a table RAM behind a data register, a
+// register kept decoded) go to the engine's `configure_special`. An engine
+// writes only these over its own `Registers` (with a `state` whose `idle`
+// value means not started).
+// rtl/common/schedule_engine_skeleton.sv is the same skeleton in
+// SystemVerilog (registers, output register, busy, gate).
 #pragma once
 
 #include <array>
@@ -29,10 +34,12 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "collectives/descriptor.hpp"
 #include "hls/hls_pragma.hpp"
+#include "hls/output_register.hpp"
 
 namespace collnet::hls {
 
@@ -63,6 +70,9 @@ struct EngineLoad {
   DescriptorWord word;
 };
 
+/// CONTROL (bit 0: start) is at this address in every map (tests/rtl/engine_registers_test.cpp).
+inline constexpr std::uint8_t engine_control_address = 0x0;
+
 inline EngineLoad load(const DescriptorWord& word) { return {true, word}; }
 inline EngineLoad load(const Descriptor& descriptor) { return {true, descriptor.pack()}; }
 
@@ -86,10 +96,15 @@ constexpr std::uint32_t mask(unsigned width) {
 
 /// The skeleton of a schedule engine. `Engine` derives from it, befriends
 /// it and defines `State` (with `idle` = not started), `struct Registers`
-/// (with `State state`), the registers `Registers r_`,
-/// `void configure(Registers& d, std::uint8_t addr, std::uint32_t data)` and
-/// `EngineLoad next_state(Registers& d, bool can_load)`; both read `r_` and
-/// write only `d`.
+/// (with `State state`), the registers `Registers r_`, its register `map`,
+/// the write decode `config_registers` (an array of ConfigRegister<Registers>,
+/// below), `void start(Registers& d)` (CONTROL bit 0), `EngineLoad
+/// next_state(Registers& d, bool can_load)` and, where a write stores more
+/// than bits (table RAMs behind data registers, a register kept decoded),
+/// `special_registers` (their names) and `void configure_special(Registers& d,
+/// std::uint8_t addr, std::uint32_t data)`; all read `r_` and write only `d`
+/// (and the engine's tables). Every register of the map must be decoded
+/// (a static_assert).
 template <typename Engine>
 class ScheduleEngine {
  public:
@@ -99,7 +114,7 @@ class ScheduleEngine {
 
   /// The outputs of this cycle (registers only).
   [[nodiscard]] EngineOutputs outputs() const {
-    return {out_valid_q_, out_q_, engine().r_.state != Engine::State::idle || out_valid_q_};
+    return {out_.valid(), out_.value(), engine().r_.state != Engine::State::idle || out_.valid()};
   }
 
   /// One clock cycle: returns this cycle's outputs, then commits.
@@ -108,14 +123,9 @@ class ScheduleEngine {
     Engine& e = engine();
     const EngineOutputs out = outputs();
     typename Engine::Registers d = e.r_;  // every _d starts as its _q
-    if (in.cfg_we && !out.busy) e.configure(d, in.cfg_addr, in.cfg_wdata);
-    const EngineLoad next = e.next_state(d, !out_valid_q_ || in.out_ready);
-    if (next.valid) {
-      out_valid_q_ = true;
-      out_q_ = next.word;
-    } else if (in.out_ready) {
-      out_valid_q_ = false;
-    }
+    if (in.cfg_we && !out.busy) decode_write(d, in.cfg_addr, in.cfg_wdata);
+    const EngineLoad next = e.next_state(d, out_.can_load(in.out_ready));
+    out_.clock(next.valid, next.word, in.out_ready);
     e.r_ = d;
     return out;
   }
@@ -123,8 +133,7 @@ class ScheduleEngine {
   /// Reset: the registers and the output register (tables keep their contents).
   void reset() {
     engine().r_ = typename Engine::Registers{};
-    out_valid_q_ = false;
-    out_q_ = DescriptorWord{};
+    out_.reset();
   }
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
@@ -141,9 +150,54 @@ class ScheduleEngine {
   Engine& engine() { return static_cast<Engine&>(*this); }
   const Engine& engine() const { return static_cast<const Engine&>(*this); }
 
-  bool out_valid_q_ = false;
-  DescriptorWord out_q_;
+  /// The write decode: CONTROL, then the engine's table of registers (a
+  /// fixed loop over a constant table: one comparator and one enable per
+  /// entry), then its special writes.
+  template <typename Registers>
+  void decode_write(Registers& d, std::uint8_t addr, std::uint32_t data) {
+    static_assert(decodes_every_register(), "a register of the engine's map is neither in config_registers nor in "
+                                            "special_registers");
+    Engine& e = engine();
+    if (addr == engine_control_address) {
+      if (data & 1u) e.start(d);
+      return;
+    }
+    for (const auto& r : Engine::config_registers) {
+      COLLNET_HLS(UNROLL)
+      if (addr >= r.address && addr < r.address + r.count) {
+        const std::uint32_t value = (data >> r.lsb) & r.mask;
+        if (r.run != nullptr) (d.*r.run)[addr - r.address] = value;
+        else d.*r.word = value;
+      }
+    }
+    if constexpr (requires { e.configure_special(d, addr, data); }) e.configure_special(d, addr, data);
+  }
+
+  /// Every address of the engine's `map` is decoded: CONTROL, an entry of
+  /// config_registers, or a register named in `special_registers` (the
+  /// writes configure_special takes).
+  static constexpr bool decodes_every_register() {
+    for (const auto& r : Engine::map.registers) {
+      bool special = false;
+      if constexpr (requires { Engine::special_registers; })
+        for (std::string_view name : Engine::special_registers) special = special || name == r.name;
+      for (unsigned a = r.address; a < r.address + r.count; ++a) {
+        bool decoded = special || a == engine_control_address;
+        for (const auto& c : Engine::config_registers) decoded = decoded || (a >= c.address && a < c.address + c.count);
+        if (!decoded) return false;
+      }
+    }
+    return true;
+  }
+
+  OutputRegister<DescriptorWord> out_;
 };
+
+/// `writes`, then CONTROL = 1: every engine is loaded this way (start last).
+inline std::vector<EngineWrite> then_start(std::vector<EngineWrite> writes) {
+  writes.push_back({engine_control_address, 1});
+  return writes;
+}
 
 /// The writes that load an engine whose map has the runs SIZE0..3 and
 /// COORD0..3: `registers`, the sizes, the coordinates, `more`, then CONTROL
@@ -156,8 +210,7 @@ inline std::vector<EngineWrite> grid_engine_writes(std::initializer_list<EngineW
   for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(size0 + d), sizes[d]});
   for (std::uint8_t d = 0; d < 4; ++d) w.push_back({static_cast<std::uint8_t>(coord0 + d), coord[d]});
   w.insert(w.end(), more);
-  w.push_back({0x0, 1});  // CONTROL (every map has it at 0x0: tests/rtl/engine_registers_test.cpp)
-  return w;
+  return then_start(std::move(w));
 }
 
 /// One cycle of engine class `Engine` (one instance per class) with the flat
@@ -210,5 +263,44 @@ struct EngineRegisterMap {
 
 template <std::size_t N>
 EngineRegisterMap(std::string_view, const EngineRegister (&)[N]) -> EngineRegisterMap<N>;
+
+/// One entry of an engine's write decode: the register (or run of `count`
+/// registers) of its map at `address`, and the member of the engine's
+/// Registers it sets: bits [lsb + width - 1 : lsb] of the write go to `word`,
+/// or to `run[addr - address]` for a run.
+template <typename Registers>
+struct ConfigRegister {
+  std::uint8_t address = 0;
+  std::uint8_t count = 1;
+  unsigned lsb = 0;
+  std::uint32_t mask = 0;
+  std::uint32_t Registers::*word = nullptr;
+  std::array<std::uint32_t, 4> Registers::*run = nullptr;
+};
+
+/// Register `name` of `map` (its width) into `member`.
+template <typename Registers, std::size_t N>
+constexpr ConfigRegister<Registers> config_register(const EngineRegisterMap<N>& map, std::string_view name,
+                                                    std::uint32_t Registers::*member) {
+  const EngineRegister& r = map[name];
+  return {r.address, 1, 0, mask(r.width), member, nullptr};
+}
+
+/// The run `name` of four registers of `map` into the elements of `member`.
+template <typename Registers, std::size_t N>
+constexpr ConfigRegister<Registers> config_register(const EngineRegisterMap<N>& map, std::string_view name,
+                                                    std::array<std::uint32_t, 4> Registers::*member) {
+  const EngineRegister& r = map[name];
+  if (r.count > 4) throw "a run of more than four registers";  // not a constant expression: a compile error
+  return {r.address, r.count, 0, mask(r.width), nullptr, member};
+}
+
+/// Bits [lsb + width - 1 : lsb] of register `name` of `map` into `member`
+/// (a register that holds several fields).
+template <typename Registers, std::size_t N>
+constexpr ConfigRegister<Registers> config_field(const EngineRegisterMap<N>& map, std::string_view name,
+                                                 unsigned lsb, unsigned width, std::uint32_t Registers::*member) {
+  return {map[name].address, 1, lsb, mask(width), member, nullptr};
+}
 
 }  // namespace collnet::hls

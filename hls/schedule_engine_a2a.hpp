@@ -59,15 +59,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   enum class State : std::uint8_t { idle = 0, init = 1, first = 2, send = 3, copy = 4, end = 5, barrier = 6 };
 
  private:
-  friend class ScheduleEngine<A2aScheduleEngine>;
-
   struct Registers {
-    // configuration
-    std::uint32_t algorithm = 0;
-    std::uint32_t nct = 1;
-    std::uint32_t message_words = 1;
-    std::array<std::uint32_t, dims> size{1, 1, 1, 1};
-    std::array<std::uint32_t, dims> coord{};
+    // configuration (config_registers; SIZE and COORD: dimensions 0..3)
+    std::uint32_t algorithm = 0, nct = 1, message_words = 1;
+    std::array<std::uint32_t, dims> size{1, 1, 1, 1}, coord{};
     State state = State::idle;
     // stride computation (dimension d, from 0 up)
     std::uint32_t dim = 0;
@@ -90,30 +85,17 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // grouping
     std::uint32_t controller = 0;  // send number mod nct
     std::uint32_t group = 0;       // send number div nct
-    bool group_barriers = false;
+    std::uint32_t group_barriers = 0;
     std::uint32_t barrier_tag = 0;   // the group whose BARRIER is next
     bool barrier_then_copy = false;  // the BARRIER follows the last send
   };
 
-  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
-    const auto& map = a2a_engine_registers;
-    namespace R = a2a_engine_reg;
-    if (addr == R::control) {
-      if (w & 1u) start(d);
-    } else if (addr == R::algorithm) {
-      d.algorithm = map.field("ALGORITHM", w);
-    } else if (addr == R::nct) {
-      d.nct = map.field("NCT", w);
-    } else if (addr == R::message_words) {
-      d.message_words = map.field("MESSAGE_WORDS", w);
-    } else if (addr == R::group_barriers) {
-      d.group_barriers = map.field("GROUP_BARRIERS", w) != 0;
-    } else if (addr >= R::size0 && addr < R::size0 + dims) {
-      d.size[addr - R::size0] = map.field("SIZE", w);
-    } else if (addr >= R::coord0 && addr < R::coord0 + dims) {
-      d.coord[addr - R::coord0] = map.field("COORD", w);
-    }
-  }
+  static constexpr const auto& map = a2a_engine_registers;
+  static constexpr ConfigRegister<Registers> config_registers[] = {
+      config_register(map, "ALGORITHM", &Registers::algorithm),    config_register(map, "NCT", &Registers::nct),
+      config_register(map, "MESSAGE_WORDS", &Registers::message_words), config_register(map, "SIZE", &Registers::size),
+      config_register(map, "COORD", &Registers::coord),
+      config_register(map, "GROUP_BARRIERS", &Registers::group_barriers)};
 
   EngineLoad next_state(Registers& d, bool can_load) const {
     switch (r_.state) {
@@ -180,16 +162,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
 
   void start(Registers& d) const {
     d.state = State::init;
-    d.dim = 0;
-    d.count = 0;
-    d.acc = 0;
-    d.macc = 0;
+    d.dim = d.count = d.acc = d.macc = 0;  // stride 1 of dimension 0, then m
     d.stride_cur = 1;
     d.mstride_cur = r_.message_words;
-    d.self_id = 0;
-    d.self_m = 0;
-    d.controller = 0;
-    d.group = 0;
+    d.self_id = d.self_m = 0;
+    d.controller = d.group = 0;
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -278,6 +255,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     return desc.pack();
   }
 
+  friend class ScheduleEngine<A2aScheduleEngine>;  // runs the hooks above, commits r_
   Registers r_;
 };
 

@@ -73,19 +73,12 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   enum class Kind : std::uint8_t { none = 0, send = 1, copy = 2, end = 3, barrier = 4 };
 
  private:
-  friend class ScheduleEngine<A2atScheduleEngine>;
-
   struct Registers {
-    // configuration
+    // configuration (config_registers)
     std::uint32_t message_words = 1;
-    std::uint32_t size_x = 1;
-    std::uint32_t size_y = 1;
-    std::uint32_t coord_x = 0;
-    std::uint32_t coord_y = 0;
-    bool torus = false;
-    bool group_barriers = false;
-    std::uint32_t table_count = 0;
-    std::uint32_t table_ptr = 0;
+    std::uint32_t size_x = 1, size_y = 1, coord_x = 0, coord_y = 0;  // Nx, Ny, x, y
+    std::uint32_t torus = 0, group_barriers = 0;
+    std::uint32_t table_count = 0, table_ptr = 0;  // offset table: entries, write pointer (TABLE_ADDR)
     State state = State::idle;
     // table fill
     std::uint32_t t = 0;
@@ -106,42 +99,34 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     bool barrier_pending = false;  // a group just ended: its BARRIER goes next
     // stage B
     Kind b_kind = Kind::none;
-    std::uint32_t b_tx = 0;
-    std::uint32_t b_row_id = 0;
-    std::uint32_t b_col_m = 0;
-    std::uint32_t b_row_m = 0;
-    std::uint32_t b_hint = 0;
-    std::uint32_t b_controller = 0;
-    std::uint32_t b_tag = 0;
+    std::uint32_t b_tx = 0, b_row_id = 0;    // target column, id of the target row's first node
+    std::uint32_t b_col_m = 0, b_row_m = 0;  // their multiples of m: the source offset's parts
+    std::uint32_t b_hint = 0, b_controller = 0, b_tag = 0;
   };
 
-  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) {
-    const auto& map = a2at_engine_registers;
-    namespace R = a2at_engine_reg;
-    switch (addr) {
-      case R::control:
-        if (w & 1u) {
-          d.state = State::init_col;
-          d.t = 0;
-          d.acc = 0;
-          d.acc_m = 0;
-        }
-        break;
-      case R::message_words: d.message_words = map.field("MESSAGE_WORDS", w); break;
-      case R::size_x: d.size_x = map.field("SIZE_X", w); break;
-      case R::size_y: d.size_y = map.field("SIZE_Y", w); break;
-      case R::coord_x: d.coord_x = map.field("COORD_X", w); break;
-      case R::coord_y: d.coord_y = map.field("COORD_Y", w); break;
-      case R::torus: d.torus = map.field("TORUS", w) != 0; break;
-      case R::group_barriers: d.group_barriers = map.field("GROUP_BARRIERS", w) != 0; break;
-      case R::table_count: d.table_count = map.field("TABLE_COUNT", w); break;
-      case R::table_addr: d.table_ptr = map.field("TABLE_ADDR", w); break;
-      case R::table_data:
-        offset_table_[r_.table_ptr] = map.field("TABLE_DATA", w);
-        d.table_ptr = (r_.table_ptr + 1u) & 0xffu;
-        break;
-      default: break;
-    }
+  static constexpr const auto& map = a2at_engine_registers;
+  static constexpr ConfigRegister<Registers> config_registers[] = {
+      config_register(map, "MESSAGE_WORDS", &Registers::message_words),
+      config_register(map, "SIZE_X", &Registers::size_x),   config_register(map, "SIZE_Y", &Registers::size_y),
+      config_register(map, "COORD_X", &Registers::coord_x), config_register(map, "COORD_Y", &Registers::coord_y),
+      config_register(map, "TORUS", &Registers::torus),
+      config_register(map, "GROUP_BARRIERS", &Registers::group_barriers),
+      config_register(map, "TABLE_COUNT", &Registers::table_count),
+      config_register(map, "TABLE_ADDR", &Registers::table_ptr)};
+
+  void start(Registers& d) const {
+    d.state = State::init_col;
+    d.t = 0;
+    d.acc = 0;
+    d.acc_m = 0;
+  }
+
+  static constexpr std::string_view special_registers[] = {"TABLE_DATA"};
+  /// TABLE_DATA: the offset table entry at TABLE_ADDR, which then increments.
+  void configure_special(Registers& d, std::uint8_t addr, std::uint32_t w) {
+    if (addr != a2at_engine_reg::table_data) return;
+    offset_table_[r_.table_ptr] = map.field("TABLE_DATA", w);
+    d.table_ptr = (r_.table_ptr + 1u) & 0xffu;
   }
 
   EngineLoad next_state(Registers& d, bool can_load) {
@@ -287,6 +272,7 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     return r_.torus && a != 0 && 2u * static_cast<std::uint32_t>(a) == n;
   }
 
+  friend class ScheduleEngine<A2atScheduleEngine>;  // runs the hooks above, commits r_
   Registers r_;
   std::array<std::uint32_t, a2at_engine_reg::table_entries> offset_table_{};
   std::array<std::uint32_t, a2at_engine_reg::max_size> col_m_{};

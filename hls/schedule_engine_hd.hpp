@@ -110,17 +110,11 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
   };
 
  private:
-  friend class ScheduleEngine<HdScheduleEngine>;
-
   struct Registers {
-    // configuration
-    bool conventional = false;
-    bool bandwidth = false;
-    std::uint32_t op = 0;
-    bool float64 = false;
-    std::uint32_t unit = 0;
-    std::uint32_t elements = 0;
-    std::uint32_t agg_units = 1;
+    // configuration (config_registers; SIZE: configure_special)
+    std::uint32_t conventional = 0, bandwidth = 0;  // VARIANT, DIM_ORDER
+    std::uint32_t op = 0, float64 = 0;              // OP, DTYPE
+    std::uint32_t unit = 0, elements = 0, agg_units = 1;
     std::array<std::uint32_t, 4> log_size{};  // k_d = log2 n_d
     std::array<std::uint32_t, 4> coord{};
     State state = State::idle;
@@ -151,29 +145,21 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t hint0 = 0;    // + hint of the dimension (1 << 2d)
   };
 
-  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
-    const auto& map = hd_engine_registers;
-    namespace reg = hd_engine_reg;
-    switch (addr) {
-      case reg::control:
-        if (w & 1u) d.state = State::init;
-        break;
-      case reg::variant: d.conventional = map.field("VARIANT", w); break;
-      case reg::dim_order: d.bandwidth = map.field("DIM_ORDER", w); break;
-      case reg::op: d.op = map.field("OP", w); break;
-      case reg::dtype: d.float64 = map.field("DTYPE", w); break;
-      case reg::unit: d.unit = map.field("UNIT", w); break;
-      case reg::elements: d.elements = map.field("ELEMENTS", w); break;
-      case reg::agg_units: d.agg_units = map.field("AGG_UNITS", w); break;
-      default:
-        if (addr >= reg::size0 && addr < reg::size0 + 4) {
-          const std::uint32_t n = map.field("SIZE", w);
-          d.log_size[addr - reg::size0] = n == 4 ? 2 : n == 2 ? 1 : 0;
-        } else if (addr >= reg::coord0 && addr < reg::coord0 + 4) {
-          d.coord[addr - reg::coord0] = map.field("COORD", w);
-        }
-        break;
-    }
+  static constexpr const auto& map = hd_engine_registers;
+  static constexpr ConfigRegister<Registers> config_registers[] = {
+      config_register(map, "VARIANT", &Registers::conventional), config_register(map, "DIM_ORDER", &Registers::bandwidth),
+      config_register(map, "OP", &Registers::op),     config_register(map, "DTYPE", &Registers::float64),
+      config_register(map, "UNIT", &Registers::unit), config_register(map, "ELEMENTS", &Registers::elements),
+      config_register(map, "AGG_UNITS", &Registers::agg_units), config_register(map, "COORD", &Registers::coord)};
+
+  void start(Registers& d) const { d.state = State::init; }
+
+  static constexpr std::string_view special_registers[] = {"SIZE"};
+  /// SIZE is kept as k_d = log2 n_d (sizes are 1, 2 or 4), as the RTL keeps it.
+  void configure_special(Registers& d, std::uint8_t addr, std::uint32_t w) const {
+    if (addr < hd_engine_reg::size0 || addr >= hd_engine_reg::size0 + 4) return;
+    const std::uint32_t n = map.field("SIZE", w);
+    d.log_size[addr - hd_engine_reg::size0] = n == 4 ? 2 : n == 2 ? 1 : 0;
   }
 
   EngineLoad next_state(Registers& d, bool can_load) const {
@@ -395,6 +381,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.count = 0;
   }
 
+  friend class ScheduleEngine<HdScheduleEngine>;  // runs the hooks above, commits r_
   Registers r_;
 };
 

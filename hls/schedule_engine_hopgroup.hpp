@@ -85,17 +85,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   };
 
  private:
-  friend class ScheduleEngine<HopgroupScheduleEngine>;
-
   struct Registers {
-    // configuration
-    std::uint32_t algorithm = 0;
-    std::uint32_t message_words = 1;
-    std::uint32_t options = 0;
-    std::uint32_t gap_slack = 0;
-    std::uint32_t dims = 1;
-    std::array<std::uint32_t, max_dims> size{1, 1, 1, 1};
-    std::array<std::uint32_t, max_dims> coord{};
+    // configuration (config_registers; options: hopgroup_engine_reg::opt_*)
+    std::uint32_t algorithm = 0, message_words = 1, options = 0, gap_slack = 0, dims = 1;
+    std::array<std::uint32_t, max_dims> size{1, 1, 1, 1}, coord{};  // n_d, c_d
     State state = State::idle;
     // table fill (dimension dim, t = 0..n_d) and division
     std::uint32_t dim = 0;
@@ -147,27 +140,13 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t rd_m = 0;
   };
 
-  void configure(Registers& d, std::uint8_t addr, std::uint32_t w) const {
-    const auto& map = hopgroup_engine_registers;
-    namespace R = hopgroup_engine_reg;
-    if (addr == R::control) {
-      if (w & 1u) start(d);
-    } else if (addr == R::algorithm) {
-      d.algorithm = map.field("ALGORITHM", w);
-    } else if (addr == R::message_words) {
-      d.message_words = map.field("MESSAGE_WORDS", w);
-    } else if (addr == R::options) {
-      d.options = map.field("OPTIONS", w);
-    } else if (addr == R::gap_slack) {
-      d.gap_slack = map.field("GAP_SLACK", w);
-    } else if (addr == R::dims) {
-      d.dims = map.field("DIMS", w);
-    } else if (addr >= R::size0 && addr < R::size0 + max_dims) {
-      d.size[addr - R::size0] = map.field("SIZE", w);
-    } else if (addr >= R::coord0 && addr < R::coord0 + max_dims) {
-      d.coord[addr - R::coord0] = map.field("COORD", w);
-    }
-  }
+  static constexpr const auto& map = hopgroup_engine_registers;
+  static constexpr ConfigRegister<Registers> config_registers[] = {
+      config_register(map, "ALGORITHM", &Registers::algorithm),
+      config_register(map, "MESSAGE_WORDS", &Registers::message_words),
+      config_register(map, "OPTIONS", &Registers::options), config_register(map, "GAP_SLACK", &Registers::gap_slack),
+      config_register(map, "DIMS", &Registers::dims),       config_register(map, "SIZE", &Registers::size),
+      config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
     switch (r_.state) {
@@ -542,6 +521,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.state = State::run;
   }
 
+  friend class ScheduleEngine<HopgroupScheduleEngine>;  // runs the hooks above, commits r_
   Registers r_;
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> id_table_{};
   std::array<std::array<std::uint32_t, hopgroup_engine_reg::max_size>, max_dims> m_table_{};

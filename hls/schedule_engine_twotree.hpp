@@ -79,51 +79,6 @@
 
 namespace collnet::hls {
 
-/// One procedure-table entry as the engine reads it.
-struct TwotreeEngineEntry {
-  bool valid = false;
-  std::uint32_t tree = 0;
-  std::uint32_t slot = 0;
-  std::uint32_t level = 0;
-  std::uint32_t partner = 0;  // endpoint
-  [[nodiscard]] std::uint32_t word() const {
-    return (valid ? 1u : 0u) | (tree & 1u) << 1 | (slot & 1u) << 2 | (level & 0x3ffu) << 3 | (partner & 0xffffu) << 16;
-  }
-};
-
-struct TwotreeEngineStage {
-  bool broadcast = false;
-  std::uint32_t reduce_index = 0;
-  std::uint32_t base_phase = 0;
-  std::array<TwotreeEngineEntry, 4> entries{};  // send c0, send c1, receive c0, receive c1
-};
-
-/// The configuration writes that load one rank and start it (CONTROL last).
-inline std::vector<EngineWrite> twotree_engine_writes(bool float64, std::uint32_t receive_op, bool single_tree,
-                                                             std::uint32_t self, std::uint32_t elements,
-                                                             std::uint32_t blocks,
-                                                             const std::vector<TwotreeEngineStage>& stages,
-                                                             const std::vector<std::uint8_t>& hints) {
-  namespace r = twotree_engine_reg;
-  std::vector<EngineWrite> w{
-      {r::mode, (float64 ? 1u : 0u) | (receive_op & 7u) << 1 | (single_tree ? 1u : 0u) << 4},
-      {r::self, self},
-      {r::elements, elements},
-      {r::blocks, blocks},
-      {r::stages, static_cast<std::uint32_t>(stages.size())}};
-  for (std::size_t s = 0; s < stages.size(); ++s) {
-    const auto& st = stages[s];
-    w.push_back({static_cast<std::uint8_t>(r::stage0 + s),
-                 (st.broadcast ? 1u : 0u) | (st.reduce_index & 1u) << 1 | (st.base_phase & 0xffffu) << 16});
-    for (std::size_t e = 0; e < 4; ++e)
-      w.push_back({static_cast<std::uint8_t>(r::entry0 + 4 * s + e), st.entries[e].word()});
-  }
-  w.push_back({r::hint_addr, 0});
-  for (std::uint8_t h : hints) w.push_back({r::hint_data, h});
-  w.push_back({r::control, 1});
-  return w;
-}
-
 class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
  public:
   static constexpr unsigned hint_entries = 1024;
@@ -136,8 +91,6 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   enum class State : std::uint8_t { idle, divide, setup, stage_load, phase_send, phase_recv, combine, combine_wait, end };
 
  private:
-  friend class ScheduleEngine<TwotreeScheduleEngine>;
-
   struct Stream {
     bool active = false;
     std::uint32_t tree = 0, slot = 0, partner = 0;
@@ -149,15 +102,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   };
 
   struct Registers {
-    // configuration
-    bool float64 = false;
-    std::uint32_t op = 1;
-    bool single = false;
-    std::uint32_t self = 0;
-    std::uint32_t elements = 1;
-    std::uint32_t blocks = 1;
-    std::uint32_t stages = 0;
-    std::uint32_t hint_ptr = 0;
+    // configuration (config_registers)
+    std::uint32_t float64 = 0, op = 1, single = 0;  // the fields of MODE
+    std::uint32_t self = 0, elements = 1, blocks = 1, stages = 0;
+    std::uint32_t hint_ptr = 0;  // HINT_ADDR: write pointer of the hint table
     State state = State::idle;
     // read ports of the tables (no reset in the RTL: read before use)
     std::uint32_t table_rd = 0;
@@ -177,29 +125,23 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
   };
 
-  void configure(Registers& d, std::uint8_t a, std::uint32_t w) {
-    const auto& map = twotree_engine_registers;
+  static constexpr const auto& map = twotree_engine_registers;
+  static constexpr ConfigRegister<Registers> config_registers[] = {
+      config_field(map, "MODE", 0, 1, &Registers::float64), config_field(map, "MODE", 1, 3, &Registers::op),
+      config_field(map, "MODE", 4, 1, &Registers::single),
+      config_register(map, "SELF", &Registers::self),         config_register(map, "ELEMENTS", &Registers::elements),
+      config_register(map, "BLOCKS", &Registers::blocks),     config_register(map, "STAGES", &Registers::stages),
+      config_register(map, "HINT_ADDR", &Registers::hint_ptr)};
+
+  static constexpr std::string_view special_registers[] = {"STAGE", "ENTRY", "HINT_DATA"};
+  /// STAGE and ENTRY: the procedure table RAM; HINT_DATA: the hint RAM at
+  /// HINT_ADDR, which then increments.
+  void configure_special(Registers& d, std::uint8_t a, std::uint32_t w) {
     namespace reg = twotree_engine_reg;
-    if (a == reg::control) {
-      if (w & 1u) start(d);
-    } else if (a == reg::mode) {
-      d.float64 = w & 1u;
-      d.op = (w >> 1) & 7u;
-      d.single = (w >> 4) & 1u;
-    } else if (a == reg::self) {
-      d.self = map.field("SELF", w);
-    } else if (a == reg::elements) {
-      d.elements = map.field("ELEMENTS", w);
-    } else if (a == reg::blocks) {
-      d.blocks = map.field("BLOCKS", w);
-    } else if (a == reg::stages) {
-      d.stages = map.field("STAGES", w);
-    } else if (a >= reg::stage0 && a < reg::stage0 + 4) {
+    if (a >= reg::stage0 && a < reg::stage0 + 4) {
       table_[table_stage0 + (a & 3u)] = w;
     } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
       table_[a & 15u] = w;
-    } else if (a == reg::hint_addr) {
-      d.hint_ptr = map.field("HINT_ADDR", w);
     } else if (a == reg::hint_data) {
       hints_[r_.hint_ptr] = static_cast<std::uint8_t>(w);
       hint_written_ = true;
@@ -404,11 +346,56 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     return load(descriptor_word(opcode, dest, src, dst, length, tag, op, typed && r_.float64, hint));
   }
 
+  friend class ScheduleEngine<TwotreeScheduleEngine>;  // runs the hooks above, commits r_
   Registers r_;
   std::array<std::uint32_t, table_entries> table_{};  // procedure table RAM
   std::array<std::uint8_t, hint_entries> hints_{};    // spine hint RAM
   bool hint_written_ = false;                         // this cycle's write is HINT_DATA (a wire)
 };
+
+/// One procedure-table entry as the engine reads it.
+struct TwotreeEngineEntry {
+  bool valid = false;
+  std::uint32_t tree = 0;
+  std::uint32_t slot = 0;
+  std::uint32_t level = 0;
+  std::uint32_t partner = 0;  // endpoint
+  [[nodiscard]] std::uint32_t word() const {
+    return (valid ? 1u : 0u) | (tree & 1u) << 1 | (slot & 1u) << 2 | (level & 0x3ffu) << 3 | (partner & 0xffffu) << 16;
+  }
+};
+
+struct TwotreeEngineStage {
+  bool broadcast = false;
+  std::uint32_t reduce_index = 0;
+  std::uint32_t base_phase = 0;
+  std::array<TwotreeEngineEntry, 4> entries{};  // send c0, send c1, receive c0, receive c1
+};
+
+/// The configuration writes that load one rank and start it (CONTROL last).
+inline std::vector<EngineWrite> twotree_engine_writes(bool float64, std::uint32_t receive_op, bool single_tree,
+                                                             std::uint32_t self, std::uint32_t elements,
+                                                             std::uint32_t blocks,
+                                                             const std::vector<TwotreeEngineStage>& stages,
+                                                             const std::vector<std::uint8_t>& hints) {
+  namespace r = twotree_engine_reg;
+  std::vector<EngineWrite> w{
+      {r::mode, (float64 ? 1u : 0u) | (receive_op & 7u) << 1 | (single_tree ? 1u : 0u) << 4},
+      {r::self, self},
+      {r::elements, elements},
+      {r::blocks, blocks},
+      {r::stages, static_cast<std::uint32_t>(stages.size())}};
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    const auto& st = stages[s];
+    w.push_back({static_cast<std::uint8_t>(r::stage0 + s),
+                 (st.broadcast ? 1u : 0u) | (st.reduce_index & 1u) << 1 | (st.base_phase & 0xffffu) << 16});
+    for (std::size_t e = 0; e < 4; ++e)
+      w.push_back({static_cast<std::uint8_t>(r::entry0 + 4 * s + e), st.entries[e].word()});
+  }
+  w.push_back({r::hint_addr, 0});
+  for (std::uint8_t h : hints) w.push_back({r::hint_data, h});
+  return then_start(std::move(w));
+}
 
 /// Top function for an HLS tool: one call is one clock cycle.
 inline void schedule_engine_twotree_top(bool cfg_we, std::uint8_t cfg_addr, std::uint32_t cfg_wdata, bool out_ready, bool& out_valid,

@@ -38,6 +38,7 @@
 #include <cstdint>
 
 #include "hls/hls_pragma.hpp"
+#include "hls/output_register.hpp"
 
 namespace collnet::hls {
 
@@ -78,38 +79,26 @@ class TreeBcastRule {
   void configure(const TreeBcastRuleConfig& config) { config_ = config; }
 
   [[nodiscard]] TreeBcastRuleOutputs outputs(bool out_ready) const {
-    return {!out_valid_q_ || out_ready, out_valid_q_, out_mask_q_};
+    return {out_.can_load(out_ready), out_.valid(), out_.value()};
   }
 
   /// One clock cycle: returns this cycle's outputs, then commits.
   TreeBcastRuleOutputs step(const TreeBcastRuleInputs& in) {
     COLLNET_HLS(INLINE)
     const TreeBcastRuleOutputs out = outputs(in.out_ready);
-    bool out_valid_d = out_valid_q_;
-    std::uint64_t out_mask_d = out_mask_q_;
-    if (in.in_valid && out.in_ready) {
-      // A message arrives only on a link of the tree.
-      assert(in.from_none || ((config_.child_mask >> (in.from_port & 63u)) & 1u) ||
-             (!config_.is_root && in.from_port == config_.parent_port));
-      out_valid_d = true;
-      out_mask_d = tree_bcast_send_mask(config_, in.from_none, in.from_port);
-    } else if (in.out_ready) {
-      out_valid_d = false;
-    }
-    out_valid_q_ = out_valid_d;
-    out_mask_q_ = out_mask_d;
+    const bool take = in.in_valid && out.in_ready;
+    // A message arrives only on a link of the tree.
+    assert(!take || in.from_none || ((config_.child_mask >> (in.from_port & 63u)) & 1u) ||
+           (!config_.is_root && in.from_port == config_.parent_port));
+    out_.clock(take, tree_bcast_send_mask(config_, in.from_none, in.from_port), in.out_ready);
     return out;
   }
 
-  void reset() {
-    out_valid_q_ = false;
-    out_mask_q_ = 0;
-  }
+  void reset() { out_.reset(); }
 
  private:
   TreeBcastRuleConfig config_;
-  bool out_valid_q_ = false;
-  std::uint64_t out_mask_q_ = 0;
+  OutputRegister<std::uint64_t> out_;  // out_valid_q, out_mask_q
 };
 
 }  // namespace collnet::hls

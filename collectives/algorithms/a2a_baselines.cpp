@@ -24,76 +24,67 @@ namespace {
 
 const char* const kGridTopologies = "mesh or torus of 1 to 4 dimensions (mesh:NX[xNY[xNZ[xNW]]], torus:...)";
 
-Schedule grouped_baseline(const topology::Topology& topology, const Params& params, const std::string& name,
-                          const std::function<std::vector<GroupedSend>(const topology::Grid&, EndpointId)>& list) {
-  const topology::Grid& grid = require_grid(topology, name, 1, 4);
-  const int nct = read_nct(params, grid);
-  const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count()));
-  return a2a_grouped_schedule(grid, name, nct, m, read_group_barriers(params),
-                              [&](EndpointId e) { return consecutive_groups(list(grid, e), nct); });
+using SendList = std::vector<GroupedSend> (*)(const topology::Grid& grid, EndpointId self);
+
+/// a2a-spread: rank+1, rank+2, ... mod N.
+std::vector<GroupedSend> spread_sends(const topology::Grid& grid, EndpointId rank) {
+  const EndpointId n = grid.endpoint_count();
+  std::vector<GroupedSend> sends;
+  for (EndpointId i = 1; i < n; ++i) sends.push_back({(rank + i) % n, 0});
+  return sends;
 }
 
-/// The schedule_engine_a2a entry of a2a-spread (nd false) and a2a-nd.
-void run_on_a2a_engine(Algorithm& a, bool nd) {
+/// a2a-nd: every non-zero offset, last dimension fastest.
+std::vector<GroupedSend> nd_sends(const topology::Grid& grid, EndpointId self) {
+  std::vector<GroupedSend> sends;
+  std::vector<int> offset(static_cast<std::size_t>(grid.dims()), 0);
+  // Odometer over the offsets, last dimension fastest; (0, ..., 0) is the
+  // first value and is skipped.
+  for (;;) {
+    int d = grid.dims() - 1;
+    while (d >= 0 && ++offset[static_cast<std::size_t>(d)] == grid.size(d)) offset[static_cast<std::size_t>(d--)] = 0;
+    if (d < 0) break;
+    sends.push_back({grid.shifted(self, offset), 0});
+  }
+  return sends;
+}
+
+/// The entry of a2a-spread (nd false) or a2a-nd: the node's send list in
+/// consecutive groups of nct, run by schedule_engine_a2a.
+Algorithm baseline(const char* name, const char* description, bool nd, SendList list) {
+  Algorithm a = a2a_algorithm(name, "001", description, kGridTopologies);
+  a.keys = {nct_key(), group_barriers_key()};
+  a.build = [name, list](const topology::Topology& topology, const Params& params) {
+    const topology::Grid& grid = require_grid(topology, name, 1, 4);
+    const int nct = read_nct(params, grid);
+    const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count()));
+    return a2a_grouped_schedule(grid, name, nct, m, read_group_barriers(params),
+                                [&](EndpointId e) { return consecutive_groups(list(grid, e), nct); });
+  };
   a.nic = {Dispatch::next_idle, "nct"};
   a.engine = EngineKind::a2a;
-  a.engine_params = [nd, name = a.name](const topology::Topology& topology, const Params& params) -> EngineParams {
+  a.engine_params = [nd, name](const topology::Topology& topology, const Params& params) -> EngineParams {
     const topology::Grid& grid = require_grid(topology, name, 1, 4);
     return A2aEngineParams{nd, read_nct(params, grid),
                            message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count())),
                            read_group_barriers(params)};
   };
+  return a;
 }
 
 }  // namespace
 
 Algorithm make_a2a_spread() {
-  Algorithm a;
-  a.footprint = a2a_footprint;
-  a.name = "a2a-spread";
-  a.document = "001";
-  a.description = "A2A (MPICH-style baseline of document 001): node r sends to r+1, r+2, ... mod N, nct at a time";
-  a.topologies = kGridTopologies;
-  a.keys = {nct_key(), group_barriers_key()};
-  a.build = [](const topology::Topology& topology, const Params& params) {
-    return grouped_baseline(topology, params, "a2a-spread", [](const topology::Grid& grid, EndpointId rank) {
-      const EndpointId n = grid.endpoint_count();
-      std::vector<GroupedSend> sends;
-      for (EndpointId i = 1; i < n; ++i) sends.push_back({(rank + i) % n, 0});
-      return sends;
-    });
-  };
-  run_on_a2a_engine(a, false);
-  return a;
+  return baseline("a2a-spread",
+                  "A2A (MPICH-style baseline of document 001): node r sends to r+1, r+2, ... mod N, nct at a time",
+                  false, spread_sends);
 }
 
 Algorithm make_a2a_nd() {
-  Algorithm a;
-  a.footprint = a2a_footprint;
-  a.name = "a2a-nd";
-  a.document = "001";
-  a.description =
-      "A2AND (baseline of document 001): every coordinate offset in lexicographic order (dx outermost), nct at "
-      "a time";
-  a.topologies = kGridTopologies;
-  a.keys = {nct_key(), group_barriers_key()};
-  a.build = [](const topology::Topology& topology, const Params& params) {
-    return grouped_baseline(topology, params, "a2a-nd", [](const topology::Grid& grid, EndpointId self) {
-      std::vector<GroupedSend> sends;
-      std::vector<int> offset(static_cast<std::size_t>(grid.dims()), 0);
-      // Odometer over the offsets, last dimension fastest; (0, ..., 0) is
-      // the first value and is skipped.
-      for (;;) {
-        int d = grid.dims() - 1;
-        while (d >= 0 && ++offset[static_cast<std::size_t>(d)] == grid.size(d)) offset[static_cast<std::size_t>(d--)] = 0;
-        if (d < 0) break;
-        sends.push_back({grid.shifted(self, offset), 0});
-      }
-      return sends;
-    });
-  };
-  run_on_a2a_engine(a, true);
-  return a;
+  return baseline("a2a-nd",
+                  "A2AND (baseline of document 001): every coordinate offset in lexicographic order (dx outermost), "
+                  "nct at a time",
+                  true, nd_sends);
 }
 
 }  // namespace collnet::collectives

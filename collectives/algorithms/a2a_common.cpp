@@ -68,4 +68,14 @@ Footprint a2a_footprint(const topology::Topology& topology, const Params& params
   return Footprint{words, n - 1, "topology (endpoints), message_flits"};
 }
 
+Algorithm a2a_algorithm(std::string name, std::string document, std::string description, std::string topologies) {
+  Algorithm a;
+  a.name = std::move(name);
+  a.document = std::move(document);
+  a.description = std::move(description);
+  a.topologies = std::move(topologies);
+  a.footprint = a2a_footprint;
+  return a;
+}
+
 }  // namespace collnet::collectives

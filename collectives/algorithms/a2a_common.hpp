@@ -48,4 +48,8 @@ std::uint32_t message_words(const Params& params, std::uint64_t areas_per_node);
 /// machine is refused for its size.
 Footprint a2a_footprint(const topology::Topology& topology, const Params& params);
 
+/// A registry entry of an all-to-all: its name, document, description and
+/// topologies, and the all-to-all footprint.
+Algorithm a2a_algorithm(std::string name, std::string document, std::string description, std::string topologies);
+
 }  // namespace collnet::collectives

@@ -329,9 +329,25 @@ Schedule build_direct(const topology::Topology& topology, const Params& params) 
   return s;
 }
 
-/// schedule_engine_hopgroup runs both (a2a-hopgroup on 1 to 3 dimensions,
-/// the direct baseline on 1 to 4).
-void run_on_hopgroup_engine(Algorithm& a, bool direct) {
+/// a2a-hopgroup (direct false) or its comparative example; schedule_engine_hopgroup
+/// runs both (a2a-hopgroup on 1 to 3 dimensions, the direct baseline on 1 to 4).
+Algorithm hopgroup_algorithm(bool direct) {
+  Algorithm a = a2a_algorithm(
+      direct ? kDirect : kHopgroup, "000",
+      direct ? "comparative example of document 000: every node sends straight to n + offset, one offset at a time, "
+               "dimension-order routing, a barrier after each offset (barriers=false pacing=false: the second baseline)"
+             : "all-to-all grouped by direction and hop count: one phase per dimension, one step per hop with gap = "
+               "hops-1, a barrier between steps, double-buffered areas; 3-D splits every area in pieces a, b, c",
+      direct ? "torus:... and mesh:... with 1 to 4 dimensions"
+             : "torus:N, torus:NXxNY, torus:NXxNYxNZ and the same as mesh:... (signed offsets)");
+  if (direct) {
+    a.keys = {keys().barriers, keys().pacing, keys().slack};
+    a.build = build_direct;
+  } else {
+    a.keys = {keys().hop_order, keys().slack, keys().pacing, keys().directions, keys().mode3d};
+    a.build = build_hopgroup;
+    a.nic.controllers = "one per dimension";
+  }
   a.engine = EngineKind::hopgroup;
   a.engine_params = [direct, name = a.name](const topology::Topology& topology, const Params& params) -> EngineParams {
     const HopgroupOptions o = read_hopgroup_options(params);
@@ -348,39 +364,12 @@ void run_on_hopgroup_engine(Algorithm& a, bool direct) {
     e.message_words = message_words(params, 2u * static_cast<std::uint64_t>(grid.endpoint_count()));
     return e;
   };
+  return a;
 }
 
 }  // namespace
 
-Algorithm make_a2a_hopgroup() {
-  Algorithm a;
-  a.footprint = a2a_footprint;
-  a.name = kHopgroup;
-  a.document = "000";
-  a.description =
-      "all-to-all grouped by direction and hop count: one phase per dimension, one step per hop with gap = hops-1, "
-      "a barrier between steps, double-buffered areas; 3-D splits every area in pieces a, b, c";
-  a.topologies = "torus:N, torus:NXxNY, torus:NXxNYxNZ and the same as mesh:... (signed offsets)";
-  a.keys = {keys().hop_order, keys().slack, keys().pacing, keys().directions, keys().mode3d};
-  a.build = build_hopgroup;
-  a.nic.controllers = "one per dimension";
-  run_on_hopgroup_engine(a, false);
-  return a;
-}
-
-Algorithm make_a2a_hopgroup_direct() {
-  Algorithm a;
-  a.footprint = a2a_footprint;
-  a.name = kDirect;
-  a.document = "000";
-  a.description =
-      "comparative example of document 000: every node sends straight to n + offset, one offset at a time, "
-      "dimension-order routing, a barrier after each offset (barriers=false pacing=false: the second baseline)";
-  a.topologies = "torus:... and mesh:... with 1 to 4 dimensions";
-  a.keys = {keys().barriers, keys().pacing, keys().slack};
-  a.build = build_direct;
-  run_on_hopgroup_engine(a, true);
-  return a;
-}
+Algorithm make_a2a_hopgroup() { return hopgroup_algorithm(false); }
+Algorithm make_a2a_hopgroup_direct() { return hopgroup_algorithm(true); }
 
 }  // namespace collnet::collectives

@@ -233,14 +233,11 @@ topology::RouteHint a2at_route_hint(Offset2 offset, int nx, int ny, bool torus) 
 }
 
 Algorithm make_a2a_optimal() {
-  Algorithm a;
-  a.footprint = a2a_footprint;
-  a.name = "a2a-optimal";
-  a.document = "001";
-  a.description =
+  Algorithm a = a2a_algorithm(
+      "a2a-optimal", "001",
       "A2AT: every node sends the same signed offsets in groups of nct concurrent sends that load every link "
-      "direction evenly; no barrier; optimal on every mesh (nct 2) and on odd x odd and even square tori (nct 4)";
-  a.topologies = "2-D mesh or torus of any sizes (mesh:NXxNY, torus:NXxNY; 1xN and Nx1 included)";
+      "direction evenly; no barrier; optimal on every mesh (nct 2) and on odd x odd and even square tori (nct 4)",
+      "2-D mesh or torus of any sizes (mesh:NXxNY, torus:NXxNY; 1xN and Nx1 included)");
   static const Key group_order = Key::choice(
       "group_order",
       "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "

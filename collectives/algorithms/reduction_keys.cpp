@@ -35,10 +35,9 @@ struct ReductionKeys {
   Key grouping = Key::choice("grouping",
                              "twotree-hier groups: one per set of leaves with identical spine sets, or one per leaf",
                              "spine_set", {"spine_set", "leaf"});
-  Key placement = Key::choice("placement",
-                              "baselines: rank r on endpoint r (document placement 1), or the grouped placement of "
-                              "twotree-hier",
-                              "consecutive", {"consecutive", "grouped"});
+  Key placement = Key::choice(
+      "placement", "baselines: rank r on endpoint r (document placement 1), or the grouped placement of twotree-hier",
+      "consecutive", {"consecutive", "grouped"});
 };
 
 const ReductionKeys& keys() { return declared<ReductionKeys>(); }

@@ -8,15 +8,6 @@
 
 namespace collnet::collectives {
 
-const char* to_string(SpineChoice choice) {
-  switch (choice) {
-    case SpineChoice::coloring: return "coloring";
-    case SpineChoice::sender_port: return "sender_port";
-    case SpineChoice::receiver_port: return "receiver_port";
-  }
-  return "?";
-}
-
 namespace {
 
 using topology::LeafSpine;

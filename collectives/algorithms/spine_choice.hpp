@@ -32,8 +32,6 @@ namespace collnet::collectives {
 
 enum class SpineChoice { coloring, sender_port, receiver_port };
 
-const char* to_string(SpineChoice choice);
-
 /// Sets the route hint of every transfer.
 void choose_spines(const topology::Topology& topology, const Placement& placement, std::vector<Transfer>& transfers,
                    SpineChoice choice);

@@ -7,23 +7,9 @@ namespace collnet::collectives {
 
 namespace {
 
-Schedule build_flat(const topology::Topology& topology, const Params& params, const char* name) {
-  return tree_collective_schedule(topology, plan_tree_collective(name, topology, params));
-}
-
 Algorithm baseline(const char* name, const char* description) {
-  Algorithm a;
-  a.name = name;
-  a.document = "002";
-  a.description = description;
-  a.topologies = "any (placement=grouped: leafspine:p=P, leafspine-wiring:FILE)";
-  a.keys = reduction_keys();
-  a.keys.push_back(placement_key());
-  a.footprint = reduction_footprint;
-  a.engine = EngineKind::twotree;
-  a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
-  a.build = [name](const topology::Topology& t, const Params& p) { return build_flat(t, p, name); };
-  return a;
+  return tree_collective_algorithm(name, description, "any (placement=grouped: leafspine:p=P, leafspine-wiring:FILE)",
+                                   placement_key());
 }
 
 }  // namespace

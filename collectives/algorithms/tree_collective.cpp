@@ -69,4 +69,22 @@ Schedule tree_collective_schedule(const topology::Topology& topology, const Tree
   return tree_schedule(topology, plan.placement, plan.stages, plan.transfers, plan.setup, plan.algorithm);
 }
 
+Algorithm tree_collective_algorithm(const std::string& algorithm, std::string description, std::string topologies,
+                                    const Key& own_key) {
+  Algorithm a;
+  a.name = algorithm;
+  a.document = "002";
+  a.description = std::move(description);
+  a.topologies = std::move(topologies);
+  a.keys = reduction_keys();
+  a.keys.push_back(own_key);
+  a.footprint = reduction_footprint;
+  a.engine = EngineKind::twotree;
+  a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
+  a.build = [algorithm](const topology::Topology& topology, const Params& params) {
+    return tree_collective_schedule(topology, plan_tree_collective(algorithm, topology, params));
+  };
+  return a;
+}
+
 }  // namespace collnet::collectives

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/algorithms/leafspine_placement.hpp"
 #include "collectives/params.hpp"
 #include "collectives/algorithms/tree_pipeline.hpp"
@@ -39,5 +40,11 @@ TreeCollectivePlan plan_tree_collective(const std::string& algorithm, const topo
 
 /// The schedule of the plan (tree_schedule with the plan's parts).
 Schedule tree_collective_schedule(const topology::Topology& topology, const TreeCollectivePlan& plan);
+
+/// The registry entry of `algorithm` (one of the three): document 002, the
+/// reduction keys and `own_key` (grouping or placement), the schedule of its
+/// plan, its footprint, and the two-tree engine (loaded from the same plan).
+Algorithm tree_collective_algorithm(const std::string& algorithm, std::string description, std::string topologies,
+                                    const Key& own_key);
 
 }  // namespace collnet::collectives

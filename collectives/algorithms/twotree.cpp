@@ -27,11 +27,17 @@ void link_children(TreeShape& t) {
     t.children[static_cast<std::size_t>(t.parent[v])].push_back(static_cast<int>(v));
 }
 
-TreeShape in_order_tree(int n) {
+/// n positions, no parent, height 0, no color.
+TreeShape unlinked_tree(int n) {
   TreeShape t;
   t.parent.assign(static_cast<std::size_t>(n), -1);
   t.height.assign(static_cast<std::size_t>(n), 0);
   t.color.assign(static_cast<std::size_t>(n), -1);
+  return t;
+}
+
+TreeShape in_order_tree(int n) {
+  TreeShape t = unlinked_tree(n);
   for (int v = 1; v < n; ++v) {
     t.parent[static_cast<std::size_t>(v)] = in_order_parent(v, n - 1);
     t.height[static_cast<std::size_t>(v)] = std::countr_zero(static_cast<unsigned>(v));
@@ -42,6 +48,16 @@ TreeShape in_order_tree(int n) {
 }
 
 int depth_of(int n) { return n > 1 ? static_cast<int>(std::bit_width(static_cast<unsigned>(n - 1))) : 0; }
+
+/// n ranks and the depth of their trees, no tree yet (one rank needs none).
+PipelinedTrees without_trees(int n, const std::string& builder) {
+  if (n < 1) throw std::logic_error(builder + ": at least one rank");
+  PipelinedTrees p;
+  p.ranks = n;
+  p.depth = depth_of(n);
+  p.x.assign(static_cast<std::size_t>(n), -1);
+  return p;
+}
 
 }  // namespace
 
@@ -57,20 +73,13 @@ int PipelinedTrees::broadcast_phase(int t, int v, int block) const {
 }
 
 PipelinedTrees two_tree(int n) {
-  if (n < 1) throw std::logic_error("two_tree: at least one rank");
-  PipelinedTrees p;
-  p.ranks = n;
-  p.depth = depth_of(n);
-  p.x.assign(static_cast<std::size_t>(n), -1);
+  PipelinedTrees p = without_trees(n, "two_tree");
   if (n == 1) return p;
   const int last = n - 1;
   TreeShape t1 = in_order_tree(n);
   // T2 = T1 shifted by one: position u of T1 is position s(u) of T2.
   auto shift = [last](int u) { return u == 0 ? 0 : (u == last ? 1 : u + 1); };
-  TreeShape t2;
-  t2.parent.assign(static_cast<std::size_t>(n), -1);
-  t2.height.assign(static_cast<std::size_t>(n), 0);
-  t2.color.assign(static_cast<std::size_t>(n), -1);
+  TreeShape t2 = unlinked_tree(n);
   for (int u = 1; u < n; ++u) {
     t2.parent[static_cast<std::size_t>(shift(u))] = shift(t1.parent[static_cast<std::size_t>(u)]);
     t2.height[static_cast<std::size_t>(shift(u))] = t1.height[static_cast<std::size_t>(u)];
@@ -126,11 +135,7 @@ PipelinedTrees two_tree(int n) {
 }
 
 PipelinedTrees single_tree(int n) {
-  if (n < 1) throw std::logic_error("single_tree: at least one rank");
-  PipelinedTrees p;
-  p.ranks = n;
-  p.depth = depth_of(n);
-  p.x.assign(static_cast<std::size_t>(n), -1);
+  PipelinedTrees p = without_trees(n, "single_tree");
   if (n == 1) return p;
   TreeShape t = in_order_tree(n);
   // Document 002 [0086]: left edges in the left phase, right edges in the right phase.

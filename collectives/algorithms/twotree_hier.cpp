@@ -33,29 +33,12 @@ std::vector<Stage> hierarchical_stages(const HierarchicalPlan& plan, Collective 
   return stages;
 }
 
-namespace {
-
-Schedule build(const topology::Topology& topology, const Params& params) {
-  return tree_collective_schedule(topology, plan_tree_collective("twotree-hier", topology, params));
-}
-
-}  // namespace
-
 Algorithm make_twotree_hier() {
-  Algorithm a;
-  a.name = "twotree-hier";
-  a.document = "002";
-  a.description =
+  return tree_collective_algorithm(
+      "twotree-hier",
       "hierarchical two-tree reduce/broadcast/allreduce: local two-trees per group (leaves with the same spines), "
-      "a global two-tree among the representatives, pipelined blocks, 2-coloring, contention-free spine choice";
-  a.topologies = "leafspine:p=P, leafspine-wiring:FILE";
-  a.keys = reduction_keys();
-  a.keys.push_back(grouping_key());
-  a.footprint = reduction_footprint;
-  a.engine = EngineKind::twotree;
-  a.engine_params = [](const topology::Topology&, const Params&) -> EngineParams { return TwotreeEngineParams{}; };
-  a.build = build;
-  return a;
+      "a global two-tree among the representatives, pipelined blocks, 2-coloring, contention-free spine choice",
+      "leafspine:p=P, leafspine-wiring:FILE", grouping_key());
 }
 
 }  // namespace collnet::collectives
