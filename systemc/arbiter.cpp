@@ -43,30 +43,13 @@ class RoundRobin final : public Arbiter {
 
 class Age final : public Arbiter {
  public:
-  explicit Age(int age_width)
-      : saturation_(age_width > 0 && age_width < 64 ? (Cycle{1} << age_width) - 1 : kNever) {}
+  explicit Age(int age_width) : saturation_(age_saturation(age_width)) {}
   std::size_t pick(std::span<const ArbiterRequest> requests, Cycle now) override {
-    std::size_t best = 0;
-    Cycle best_age = age(requests[0], now);
-    for (std::size_t i = 1; i < requests.size(); ++i) {
-      const Cycle a = age(requests[i], now);
-      const ArbiterRequest& r = requests[i];
-      const ArbiterRequest& b = requests[best];
-      // Older wins; on equal age the lower input port, then the lower VC.
-      if (a > best_age || (a == best_age && (r.port < b.port || (r.port == b.port && r.vc < b.vc)))) {
-        best = i;
-        best_age = a;
-      }
-    }
-    return best;
+    return pick_oldest(requests, now, saturation_);
   }
   void granted(const ArbiterRequest& /*request*/) override {}
 
  private:
-  [[nodiscard]] Cycle age(const ArbiterRequest& r, Cycle now) const {
-    const Cycle a = now >= r.inject_cycle ? now - r.inject_cycle : 0;
-    return std::min(a, saturation_);
-  }
   Cycle saturation_;
 };
 

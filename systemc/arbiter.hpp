@@ -52,6 +52,34 @@ class Arbiter {
   virtual void granted(const ArbiterRequest& request) = 0;
 };
 
+/// The `age` policy's decision, shared by its Arbiter and the router (which
+/// calls it directly, without a virtual call or an arbiter object to load,
+/// when the policy is `age`): the oldest request wins, its age now -
+/// inject_cycle saturating at `saturation`; on equal age the lower input
+/// port, then the lower VC.
+inline std::size_t pick_oldest(std::span<const ArbiterRequest> requests, Cycle now, Cycle saturation) {
+  auto age = [&](const ArbiterRequest& r) {
+    const Cycle a = now >= r.inject_cycle ? now - r.inject_cycle : 0;
+    return a < saturation ? a : saturation;
+  };
+  std::size_t best = 0;
+  Cycle best_age = age(requests[0]);
+  for (std::size_t i = 1; i < requests.size(); ++i) {
+    const Cycle a = age(requests[i]);
+    const ArbiterRequest& r = requests[i];
+    const ArbiterRequest& b = requests[best];
+    if (a > best_age || (a == best_age && (r.port < b.port || (r.port == b.port && r.vc < b.vc)))) {
+      best = i;
+      best_age = a;
+    }
+  }
+  return best;
+}
+/// Largest age an `age_width`-bit counter holds (kNever: 0 bits, exact ages).
+inline Cycle age_saturation(int age_width) {
+  return age_width > 0 && age_width < 64 ? (Cycle{1} << age_width) - 1 : kNever;
+}
+
 struct ArbiterOptions {
   int age_width = 0;  // 0 = exact ages
 };

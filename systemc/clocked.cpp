@@ -36,7 +36,23 @@ void WakeScheduler::dispatch() {
   // into this one; the swap keeps the bucket reusable.
   firing_.swap(buckets_[slot]);
   occupied_ &= ~(std::uint64_t{1} << slot);
-  for (Clocked* m : firing_) m->fire(now);
+  // On a large network the modules of a cycle are hundreds of independent
+  // cache misses each (their state, their links): the loop asks for the
+  // memory of the modules kAhead, 2 kAhead and 3 kAhead places on (their
+  // object, then the arrays it holds, then what those point to) while it
+  // evaluates this one. The order of evaluation is unchanged.
+  constexpr std::size_t kAhead = 4;
+  const std::size_t n = firing_.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 3 * kAhead < n) {
+      const Clocked* m = firing_[i + 3 * kAhead];
+      __builtin_prefetch(m);
+      __builtin_prefetch(&m->scheduled_);
+    }
+    if (i + 2 * kAhead < n) firing_[i + 2 * kAhead]->prefetch(0);
+    if (i + kAhead < n) firing_[i + kAhead]->prefetch(1);
+    firing_[i]->fire(now);
+  }
   firing_.clear();
   if (occupied_ == 0) {
     tick_at_ = kNever;

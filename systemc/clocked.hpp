@@ -78,6 +78,13 @@ class Clocked : public sc_core::sc_module {
   /// How many times this module has been evaluated (idle modules do not run).
   [[nodiscard]] std::uint64_t evaluations() const { return evaluations_; }
 
+  /// A hint for the memory system, called by the wake-up calendar a few
+  /// modules ahead of this module's evaluation: stage 0 prefetches the
+  /// module's own arrays that an evaluation reads first, stage 1 (later,
+  /// when those have arrived) what they point to, such as the links with
+  /// traffic. It reads state and changes none; default: nothing.
+  virtual void prefetch(int /*stage*/) const {}
+
   /// The current cycle.
   [[nodiscard]] static Cycle now() {
     return static_cast<Cycle>(sc_core::sc_time_stamp().value()) / kTicksPerCycle;

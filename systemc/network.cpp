@@ -58,7 +58,16 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   }
 }
 
-Network::~Network() = default;
+Network::~Network() {
+  // SystemC's port registry looks for a port being destroyed from its end:
+  // routers destroyed last first find each of their ports at once (first to
+  // last made a large network's teardown quadratic in its ports). Links have
+  // no ports, and the channel registry is cheapest in construction order.
+  links_.clear();
+  injection_.clear();
+  ejection_.clear();
+  while (!routers_.empty()) routers_.pop_back();
+}
 
 Link& Network::injection(topology::EndpointId endpoint, int controller) {
   return *injection_.at(static_cast<std::size_t>(endpoint * controllers_ + controller));

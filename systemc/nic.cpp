@@ -173,6 +173,19 @@ void Nic::receive(Cycle now) {
   }
 }
 
+void Nic::prefetch(int stage) const {
+  if (stage == 0) {
+    __builtin_prefetch(controllers_.data());
+    return;
+  }
+  // The ejection links with flits: their delay line's head (receive()).
+  for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1) {
+    const auto* wires = &controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->flits_on_wires();
+    __builtin_prefetch(wires);
+    __builtin_prefetch(reinterpret_cast<const char*>(wires) + 64);
+  }
+}
+
 void Nic::take_credits(Cycle now) {
   for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
     const auto k = static_cast<std::size_t>(std::countr_zero(bits));

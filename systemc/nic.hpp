@@ -151,6 +151,7 @@ class Nic final : public Clocked {
   /// A message to this node has arrived complete.
   void arrived(std::uint32_t tag);
   void wake(Cycle at) { wake_at(at); }
+  void prefetch(int stage) const override;
 
  protected:
   Cycle evaluate(Cycle now) override;

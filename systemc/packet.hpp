@@ -45,7 +45,11 @@ using PacketId = std::uint32_t;
 
 struct Flit {
   PacketId packet = 0;
-  std::uint16_t index = 0;  // 0 = head
+  // Flit index in the packet (0 = head). Inside the network a head flit
+  // carries its route position here instead (hops taken so far), so that a
+  // router finds its route step without a per-hop write to the packet
+  // record; the router puts 0 back when the head leaves for its ejection port.
+  std::uint16_t index = 0;
   std::uint8_t vc = 0;      // virtual channel on the link it currently crosses
   std::uint8_t flags = 0;   // kHead | kTail
   std::uint64_t payload = 0;
@@ -108,11 +112,10 @@ class PacketRoute {
 
 /// Simulation record of a packet in flight: the header plus bookkeeping that
 /// hardware keeps implicitly (route position, delivery check). Aligned to the
-/// cache line: the header, the position and the first steps of the route
+/// cache line: the header and the first steps of the route
 /// share its first line.
 struct alignas(64) Packet {
   PacketHeader header;
-  std::uint16_t position = 0;     // hops the head has taken so far
   std::uint16_t received = 0;     // flits delivered to the destination so far
   bool measured = false;          // created inside the measurement window
   bool live = false;
@@ -135,7 +138,6 @@ class PacketTable {
       packets_.emplace_back();
     }
     Packet& p = packets_[id];
-    p.position = 0;
     p.received = 0;
     p.measured = false;
     p.live = true;

@@ -25,6 +25,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       output_first_(config.allocator == Allocator::output_first),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
+      age_arbitration_(config.arbitration == "age"),
+      age_saturation_(age_saturation(config.age_width)),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -147,8 +149,8 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   const Flit& f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
   if (!f.head()) return;  // body flits follow the VC their head was granted
   const Packet& p = packets_[f.packet];
-  if (p.position < p.route.size()) {
-    const RouteStep& step = p.route[p.position];
+  if (f.index < p.route.size()) {  // a head flit's index is its route position (packet.hpp)
+    const RouteStep& step = p.route[f.index];
     ivc.want_port = static_cast<std::int16_t>(step.port);
     ivc.want_class = class_range_.size() > 1 ? step.vc_class : std::uint8_t{0};
   } else {
@@ -184,6 +186,23 @@ int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
     retry = std::min(retry, vc_reusable_at_[o]);
   }
   return -1;
+}
+
+void Router::prefetch(int stage) const {
+  if (stage == 0) {
+    __builtin_prefetch(in_links_.data());
+    __builtin_prefetch(input_vcs_.data());
+    __builtin_prefetch(nonempty_vcs_.data());
+    __builtin_prefetch(credits_.data());
+    return;
+  }
+  // The input links with flits: their delay line's head (evaluate, step 1).
+  for (std::size_t w = 0; w < pending_words_; ++w)
+    for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
+      const auto* wires = &in_links_[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))]->flits_on_wires();
+      __builtin_prefetch(wires);
+      __builtin_prefetch(reinterpret_cast<const char*>(wires) + 64);
+    }
 }
 
 Cycle Router::evaluate(Cycle now) {
@@ -432,7 +451,7 @@ void Router::match_input_first(Cycle now) {
       }
       sc.active_inputs[still++] = p;
       const std::size_t w =
-          m == 1 ? 0 : input_arbiters_[static_cast<std::size_t>(p)]->pick(std::span(requests, m), now);
+          m == 1 ? 0 : pick_input(p, std::span(requests, m), now);
       const int o = grants[w].out_port;
       int& count = sc.port_request_count[static_cast<std::size_t>(o)];
       if (count == 0) sc.touched_outputs.push_back(o);
@@ -447,14 +466,11 @@ void Router::match_input_first(Cycle now) {
       const auto oi = static_cast<std::size_t>(o);
       const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
       const std::size_t base = oi * static_cast<std::size_t>(ports_);
-      const std::size_t w = output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + base, n), now);
+      const std::size_t w = pick_output(o, std::span(sc.port_requests.data() + base, n), now);
       const ArbiterRequest& r = sc.port_requests[base + w];
       // iSLIP: priorities move only on first-round grants, so that a later
       // round cannot starve a requester the first round would serve next.
-      if (round == 0) {
-        output_arbiters_[oi]->granted(r);
-        input_arbiters_[r.port]->granted(r);
-      }
+      if (round == 0) granted(o, r);
       sc.grants.push_back(sc.port_candidates[base + w]);
       sc.port_request_count[oi] = 0;
       sc.output_matched[oi] = 1;
@@ -516,7 +532,7 @@ void Router::match_output_first(Cycle now) {
       const auto first = static_cast<std::size_t>(sc.output_start[oi]);
       sc.port_request_count[oi] = 0;
       const std::size_t w =
-          n == 1 ? 0 : output_arbiters_[oi]->pick(std::span(sc.port_requests.data() + first, n), now);
+          n == 1 ? 0 : pick_output(o, std::span(sc.port_requests.data() + first, n), now);
       const ArbiterRequest& r = sc.port_requests[first + w];
       const std::size_t at = static_cast<std::size_t>(r.port) * vcs +
                              static_cast<std::size_t>(sc.offer_count[r.port]++);
@@ -536,13 +552,10 @@ void Router::match_output_first(Cycle now) {
       sc.offer_count[pi] = 0;
       const std::size_t base = pi * vcs;
       const std::size_t w =
-          n == 1 ? 0 : input_arbiters_[pi]->pick(std::span(sc.vc_requests_by_port.data() + base, n), now);
+          n == 1 ? 0 : pick_input(p, std::span(sc.vc_requests_by_port.data() + base, n), now);
       const Grant& g = sc.offers[base + w];
       // iSLIP: priorities move only on first-round grants.
-      if (round == 0) {
-        output_arbiters_[g.out_port]->granted(sc.vc_requests_by_port[base + w]);
-        input_arbiters_[pi]->granted(sc.vc_requests_by_port[base + w]);
-      }
+      if (round == 0) granted(g.out_port, sc.vc_requests_by_port[base + w]);
       sc.output_matched[g.out_port] = 1;
       sc.grants.push_back(g);
     }
@@ -564,7 +577,9 @@ void Router::apply(const Grant& g, Cycle now) {
     owned_[o] = 1;
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
-    if (g.out_port < network_ports_) ++packets_[f.packet].position;
+    // The head carries its route position to the next router; at the
+    // ejection port it becomes flit index 0 again (packet.hpp).
+    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
   --credits_[o];
   if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
@@ -579,7 +594,9 @@ void Router::apply(const Grant& g, Cycle now) {
     ivc.out_port = -1;
   }
   activity_.moved(now);
-  if (ivc.count > 0) front_changed(ivc, slot, now + 1);
+  // A VC holds whole packets one after another, so only a tail leaves a head
+  // at the front; behind any other flit comes a body flit of the same packet.
+  if (f.tail() && ivc.count > 0) front_changed(ivc, slot, now + 1);
 }
 
 }  // namespace collnet::systemc

@@ -115,6 +115,7 @@ class Router final : public Clocked {
   [[nodiscard]] bool vc_owned(int port, int vc) const { return owned_[index(port, vc)] != 0; }
   [[nodiscard]] Link* input_link(int port) const { return in_links_[static_cast<std::size_t>(port)]; }
   [[nodiscard]] Link* output_link(int port) const { return out_links_[static_cast<std::size_t>(port)]; }
+  void prefetch(int stage) const override;
 
  protected:
   Cycle evaluate(Cycle now) override;
@@ -156,10 +157,28 @@ class Router final : public Clocked {
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
   /// (separable, output VCs grant, input VCs accept); true if any head asked.
   bool allocate_vcs(Cycle now);
+  [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {
+    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
+                            : input_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
+  }
+  [[nodiscard]] std::size_t pick_output(int port, std::span<const ArbiterRequest> requests, Cycle now) {
+    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
+                            : output_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
+  }
+  /// The grant of `request` at output `port` is final: the two arbiters' priorities move.
+  void granted(int port, const ArbiterRequest& request) {
+    if (age_arbitration_) return;
+    output_arbiters_[static_cast<std::size_t>(port)]->granted(request);
+    input_arbiters_[request.port]->granted(request);
+  }
   void match_input_first(Cycle now);
   void match_output_first(Cycle now);
 
-  topology::NodeId node_;
+  // Laid out for the cache: what every evaluation reads sits in the four
+  // lines from node_ to vc_reusable_at_ (the sc_module base and the port
+  // vectors before them are not read while simulating); per-packet and
+  // option state follows.
+  alignas(64) topology::NodeId node_;
   int network_ports_;
   int ports_;
   int vcs_;
@@ -173,18 +192,24 @@ class Router final : public Clocked {
   bool output_first_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
+  // Arbitration `age`: the allocator calls pick_oldest directly (its
+  // arbiters keep no state), instead of the per-port arbiter objects.
+  bool age_arbitration_;
+  Cycle age_saturation_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
-
-  std::vector<Link*> in_links_;
-  std::vector<Link*> out_links_;
   // Bit p: flits (credits) are on the wires of input (output) port p's link;
   // set by the link, cleared here once it is empty.
   std::uint64_t* flits_pending_ = nullptr;    // pending_words_ words each
   std::uint64_t* credits_pending_ = nullptr;
   std::size_t pending_words_ = 0;
-  std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
+  int occupancy_ = 0;
+  int traced_occupancy_ = 0;
+  int max_vc_flits_ = 0;
+
+  std::vector<Link*> in_links_;
+  std::vector<Link*> out_links_;
   std::vector<Flit> buffers_;           // [port][vc][depth]
   std::vector<InputVc> input_vcs_;      // [port][vc]
   // Bit v of [p]: input VC v of port p holds a flit (vcs <= 16), so that the
@@ -196,19 +221,17 @@ class Router final : public Clocked {
   // new head may be given the output VC after a tail released it; empty
   // when the stage is combined.
   std::vector<Cycle> vc_reusable_at_;
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
+  std::uint64_t delayed_heads_ = 0;
+  std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
   std::vector<std::uint8_t> vc_bid_next_;
   // own-allocator: last input VC (port * vcs + vc) granted each output VC,
   // and last output VC each input VC accepted (rotating priorities).
   std::vector<int> va_output_last_;
   std::vector<int> va_input_last_;
-  std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
   std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
-  int occupancy_ = 0;
-  int traced_occupancy_ = 0;
-  std::uint64_t delayed_heads_ = 0;
-  int max_vc_flits_ = 0;
 
   // Scratch of one evaluation, shared by all routers (SystemC runs one
   // process at a time) so that it stays in cache; sized for the largest radix.

@@ -86,7 +86,33 @@ int run_plot(const std::vector<std::string>& args) {
 
 }  // namespace
 
+namespace {
+
+/// Large collective runs are bound by TLB misses: the modules, links and
+/// NIC memories of thousands of nodes are spread over hundreds of MiB in 4 KiB
+/// pages. glibc's malloc backs its heap with transparent huge pages when the
+/// tunable glibc.malloc.hugetlb=1 is set (Debian's kernel gives them only to
+/// memory that asks, transparent_hugepage=madvise), and tunables are read only
+/// when a process starts: so collnet starts itself again once with the tunable
+/// added. It changes nothing simulated; a GLIBC_TUNABLES that already names
+/// the tunable (=0 to turn it off) and runs under Valgrind (which would not
+/// follow the exec) are left as they are.
+void restart_with_huge_pages(char** argv) {
+  constexpr const char* kTunable = "glibc.malloc.hugetlb";
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  if (tunables != nullptr && std::string(tunables).find(kTunable) != std::string::npos) return;
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (preload != nullptr && std::string(preload).find("vgpreload") != std::string::npos) return;
+  std::string value = tunables != nullptr && *tunables != '\0' ? std::string(tunables) + ":" : std::string();
+  value += std::string(kTunable) + "=1";
+  if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+  execv("/proc/self/exe", argv);  // returns only if it failed: go on without
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  restart_with_huge_pages(argv);
   CLI::App app{"collnet: collective-communication interconnect design toolkit"};
   app.require_subcommand(0, 1);
 
