@@ -16,8 +16,9 @@
 // in the NIC (systemc/descriptor_source.cpp) and the benches
 // (testbench/verilator/) all load through this one function.
 //
-// The register maps are one table per engine in
-// hls/schedule_engine_registers.hpp, the tables' sizes are documented in the
+// The register maps are one description, hls/engine_registers.yaml, rendered
+// at build time into hls/schedule_engine_registers.hpp (build/generated/); the
+// tables' sizes are documented in the
 // engines' headers (hls/schedule_engine_a2a.hpp, _a2at.hpp, _hopgroup.hpp,
 // _hd.hpp, _twotree.hpp);
 // this loader validates every value against those sizes and throws

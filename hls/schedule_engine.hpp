@@ -1,8 +1,9 @@
 // What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
 // _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
 // configuration gate and decode, start, output register and reset, and the
-// register map type from which each engine's constants, its SystemVerilog
-// package (rtl/schedule_engine_regs_pkg.sv) and docs/engine_registers.md come.
+// register map type of each engine's constexpr table (rendered with the
+// engine's constants, its SystemVerilog package and docs/engine_registers.md
+// from hls/engine_registers.yaml).
 //
 // Ports (the same in every engine and its RTL, rtl/schedule_engine_ports.svh):
 //   cfg_we, cfg_addr [7:0], cfg_wdata [31:0]  configuration write port;

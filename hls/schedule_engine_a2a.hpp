@@ -19,7 +19,7 @@
 // rank+1, rank+2, ... mod N: the same odometer over one dimension of size N
 // at coordinate `rank`, which is how the engine runs it.
 //
-// Register map: a2a_engine_registers in hls/schedule_engine_registers.hpp
+// Register map: a2a_engine_registers, from hls/engine_registers.yaml
 // (docs/engine_registers.md and the package schedule_engine_a2a_regs_pkg are
 // generated from it); ports and handshake: hls/schedule_engine.hpp.
 //   (rank = c_0 + n_0*(c_1 + n_1*(c_2 + n_2*c_3)), X fastest, topology/grid.hpp)

@@ -24,7 +24,7 @@
 //        tag = number of groups                           (local copy)
 //   END
 //
-// Register map: a2at_engine_registers in hls/schedule_engine_registers.hpp
+// Register map: a2at_engine_registers, from hls/engine_registers.yaml
 // (docs/engine_registers.md and the package schedule_engine_a2at_regs_pkg are
 // generated from it); ports and handshake: hls/schedule_engine.hpp.
 // TABLE_DATA is written at TABLE_ADDR, which then increments; the last entry
@@ -56,6 +56,14 @@
 #include "hls/schedule_engine_registers.hpp"
 
 namespace collnet::hls {
+
+namespace a2at_engine_reg {
+/// TABLE_DATA word of one offset (the fields the engine's configure() takes apart).
+constexpr std::uint32_t table_word(int dx, int dy, bool last) {
+  return (static_cast<std::uint32_t>(dx) & 0xffu) | ((static_cast<std::uint32_t>(dy) & 0xffu) << 8) |
+         (last ? 1u << 16 : 0u);
+}
+}  // namespace a2at_engine_reg
 
 class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
  public:

@@ -37,7 +37,7 @@
 // unit = (board << 3) + (board << 2) + unit; m*B and a*B are accumulated by
 // addition; B = L >> log2 A; halving halves by a shift.
 //
-// Register map: hd_engine_registers in hls/schedule_engine_registers.hpp
+// Register map: hd_engine_registers, from hls/engine_registers.yaml
 // (docs/engine_registers.md and the package schedule_engine_hd_regs_pkg are
 // generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract (software checks it: build_hd_allreduce's ConfigErrors): sizes

@@ -27,7 +27,7 @@
 // just pass the borrow), SEND tag t with gap = hops - 1, and BARRIER t after
 // each when BARRIERS is on; END.
 //
-// Register map: hopgroup_engine_registers in hls/schedule_engine_registers.hpp
+// Register map: hopgroup_engine_registers, from hls/engine_registers.yaml
 // (docs/engine_registers.md and the package schedule_engine_hopgroup_regs_pkg are
 // generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: 2*N*m <= 2^20 (collectives/a2a_common.cpp message_words).

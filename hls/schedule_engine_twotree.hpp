@@ -39,7 +39,7 @@
 // 17-step restoring divider at start (no multiplier or divider in the
 // datapath: L(1 + 2r + slot) is L shifted, or 2L + L).
 //
-// Register map: twotree_engine_registers in hls/schedule_engine_registers.hpp
+// Register map: twotree_engine_registers, from hls/engine_registers.yaml
 // (docs/engine_registers.md and the package schedule_engine_twotree_regs_pkg are
 // generated from it); ports and handshake: hls/schedule_engine.hpp.
 // Contract: at most 1024 SENDs per rank (B <= 128 for an allreduce), memory

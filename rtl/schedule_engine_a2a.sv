@@ -10,7 +10,7 @@
 // fastest digit of the offset odometer).
 //
 // Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
-// generated from a2a_engine_registers in hls/schedule_engine_registers.hpp);
+// generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
 // closing states: schedule_engine_states.svh.

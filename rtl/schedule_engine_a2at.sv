@@ -11,7 +11,7 @@
 // (t*Nx) and 64 x 20 (t*Nx*m).
 //
 // Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
-// generated from a2at_engine_registers in hls/schedule_engine_registers.hpp);
+// generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
 // closing states: schedule_engine_states.svh.

@@ -17,7 +17,7 @@
 // arrays.
 //
 // Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
-// generated from hopgroup_engine_registers in hls/schedule_engine_registers.hpp);
+// generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
 // closing states: schedule_engine_states.svh.

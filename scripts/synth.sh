@@ -20,13 +20,12 @@ for arg in "$@"; do
     *) blocks+=("$arg") ;;
   esac
 done
-# Every block is read with the packages (the descriptor's first) and the
+# Every block is read with the packages (the descriptor's first, then the
+# engines' register packages rendered from hls/engine_registers.yaml) and the
 # shared modules (rtl/common/); `include files are found in rtl/.
-package="$root/rtl/collnet_descriptor_pkg.sv"
-support=("$package")
-for f in "$root"/rtl/*_pkg.sv "$root"/rtl/common/*.sv; do
-  [ "$f" = "$package" ] || support+=("$f")
-done
+mkdir -p "$out"
+source "$root/scripts/rtl_sources.sh"
+rtl_support "$root/rtl" "$out/generated"
 package="-I$root/rtl ${support[*]}"
 if [ ${#blocks[@]} -eq 0 ]; then
   for f in "$root"/rtl/*.sv; do
