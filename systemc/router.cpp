@@ -50,6 +50,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   nonempty_vcs_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
   owned_.assign(ports * vcs, 0);
+  out_epoch_.assign(ports, 1);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
   if (own_vc_allocator_) {
@@ -76,10 +77,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   scratch().fit(ports_, vcs_);
 }
 
-Router::Scratch& Router::scratch() {
-  static Scratch s;
-  return s;
-}
+constinit Router::Scratch Router::scratch_;
 
 void Router::Scratch::fit(int ports, int vcs) {
   // Every vector grows to what this router needs, each on its own: a later
@@ -97,9 +95,9 @@ void Router::Scratch::fit(int ports, int vcs) {
     if (per_port->size() < p) per_port->assign(p, 0);
   if (output_matched.size() < p) output_matched.assign(p, 0);
   if (input_matched.size() < p) input_matched.assign(p, 0);
-  touched_outputs.reserve(p);
-  active_inputs.reserve(p);
-  grants.reserve(p);
+  grow(touched_outputs.items, p);
+  grow(active_inputs.items, p);
+  grow(grants.items, p);
   grow(candidates, p * v);
   grow(candidate_requests, p * v);
   grow(vc_requests_by_port, p * v);
@@ -168,6 +166,7 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
              : cut_through_ ? p.header.flits
                             : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
+  ivc.blocked_epoch = 0;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
 }
 
@@ -239,7 +238,11 @@ Cycle Router::evaluate(Cycle now) {
       const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
       Link* link = out_links_[static_cast<std::size_t>(p)];
       // Credits may be absorbed after their arrival cycle (wakes_on_credit).
-      while (link->credit_ready(now)) ++credits_[index(p, link->pop_credit())];
+      while (link->credit_ready(now)) {
+        const std::size_t o = index(p, link->pop_credit());
+        ++credits_[o];
+        if (owned_[o] == 0) out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
+      }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
   }
@@ -261,7 +264,7 @@ Cycle Router::evaluate(Cycle now) {
     for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
       const int v = std::countr_zero(bits);
       const std::size_t slot = base + static_cast<std::size_t>(v);
-      const InputVc& ivc = input_vcs_[slot];
+      InputVc& ivc = input_vcs_[slot];
       int o;
       int ov;
       if (ivc.out_port >= 0) {  // body flit, or (own-allocator) a head holding its output VC
@@ -281,8 +284,18 @@ Cycle Router::evaluate(Cycle now) {
           continue;
         }
         o = ivc.want_port;
-        ov = free_vc(ivc, now, next);
-        if (ov < 0) continue;
+        const std::uint32_t epoch = out_epoch_[static_cast<std::size_t>(o)];
+        if (ivc.blocked_epoch == epoch) continue;  // nothing freed at o since it found no VC
+        Cycle retry = kNever;
+        ov = free_vc(ivc, now, retry);
+        if (ov < 0) {
+          // Blocked by owners and credits alone (not by a VC's reuse time):
+          // only a change at port o can unblock it.
+          if (retry == kNever) ivc.blocked_epoch = epoch;
+          else next = std::min(next, retry);
+          continue;
+        }
+        next = std::min(next, retry);
       }
       sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                                        p >= network_ports_, ivc.inject_cycle};
@@ -298,10 +311,11 @@ Cycle Router::evaluate(Cycle now) {
   const bool requested = !sc.active_inputs.empty() || vc_requested;
   if (output_first_) match_output_first(now);
   else match_input_first(now);
-  for (const Grant& g : sc.grants) {
-    sc.output_matched[g.out_port] = 0;
-    sc.input_matched[g.in_port] = 0;
-  }
+  if (allocator_iterations_ > 1)  // (one round reads no matched flags)
+    for (const Grant& g : sc.grants) {
+      sc.output_matched[g.out_port] = 0;
+      sc.input_matched[g.in_port] = 0;
+    }
 
   // 4. update
   for (const Grant& g : sc.grants) apply(g, now);
@@ -473,8 +487,10 @@ void Router::match_input_first(Cycle now) {
       if (round == 0) granted(o, r);
       sc.grants.push_back(sc.port_candidates[base + w]);
       sc.port_request_count[oi] = 0;
-      sc.output_matched[oi] = 1;
-      sc.input_matched[r.port] = 1;
+      if (allocator_iterations_ > 1) {
+        sc.output_matched[oi] = 1;
+        sc.input_matched[r.port] = 1;
+      }
     }
     if (round + 1 < allocator_iterations_) {
       // Drop the inputs that won this round.
@@ -556,7 +572,7 @@ void Router::match_output_first(Cycle now) {
       const Grant& g = sc.offers[base + w];
       // iSLIP: priorities move only on first-round grants.
       if (round == 0) granted(g.out_port, sc.vc_requests_by_port[base + w]);
-      sc.output_matched[g.out_port] = 1;
+      if (allocator_iterations_ > 1) sc.output_matched[g.out_port] = 1;
       sc.grants.push_back(g);
     }
     sc.active_inputs.resize(still);
@@ -588,6 +604,7 @@ void Router::apply(const Grant& g, Cycle now) {
   in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
   if (f.tail()) {
     owned_[o] = 0;
+    out_epoch_[g.out_port] += 2;
     // Separate stages: the VC allocator sees the release next cycle, and its
     // winner bids for the switch the cycle after (router_config.hpp).
     if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;

@@ -130,6 +130,11 @@ class Router final : public Clocked {
     std::int16_t want_port = -1; // routed output of the front head flit
     std::uint8_t want_class = 0; // kAnyClass: any VC
     std::uint16_t need = 1;      // credits a newly allocated VC must hold
+    // A routed head that found no free output VC: out_epoch_[want_port] at
+    // that time, or 0 (epochs skip 0). The request scan skips the head until
+    // that port's epoch moves (a credit came back or a tail released a VC
+    // there): nothing else can make free_vc succeed.
+    std::uint32_t blocked_epoch = 0;
     Cycle eligible_at = 0;       // head: routing done
     Cycle inject_cycle = 0;      // of the front packet (age)
   };
@@ -217,6 +222,10 @@ class Router final : public Clocked {
   std::vector<std::uint16_t> nonempty_vcs_;
   std::vector<std::int32_t> credits_;   // [out port][vc]
   std::vector<std::uint8_t> owned_;     // [out port][vc]
+  // Per output port: moves whenever a credit arrives for one of its free VCs
+  // or a tail frees one (InputVc::blocked_epoch); a credit for an owned VC
+  // cannot give a waiting head a VC.
+  std::vector<std::uint32_t> out_epoch_;
   // Separate VC allocation stage (vc_allocator_stage): first cycle in which a
   // new head may be given the output VC after a tail released it; empty
   // when the stage is combined.
@@ -235,11 +244,25 @@ class Router final : public Clocked {
 
   // Scratch of one evaluation, shared by all routers (SystemC runs one
   // process at a time) so that it stays in cache; sized for the largest radix.
+  // A list with its capacity fixed by Scratch::fit (at most one entry per
+  // port): push_back without a capacity check or a possible reallocation.
+  template <typename T>
+  struct PortList {
+    std::vector<T> items;
+    std::size_t count = 0;
+    void clear() { count = 0; }
+    void push_back(const T& v) { items[count++] = v; }
+    void resize(std::size_t n) { count = n; }
+    [[nodiscard]] bool empty() const { return count == 0; }
+    T& operator[](std::size_t i) { return items[i]; }
+    T* begin() { return items.data(); }
+    T* end() { return items.data() + count; }
+  };
   struct Scratch {
     std::vector<ArbiterRequest> candidate_requests;  // [in port][k]: every VC able to go
     std::vector<Grant> candidates;                   // [in port][k]
     std::vector<int> candidate_count;                // per in port
-    std::vector<int> active_inputs;                  // in ports with candidates, unmatched
+    PortList<int> active_inputs;                     // in ports with candidates, unmatched
     std::vector<std::uint8_t> output_matched;        // per port, within one evaluation
     std::vector<std::uint8_t> input_matched;
     std::vector<int> offer_count;                    // output-first: grants an input holds
@@ -251,13 +274,14 @@ class Router final : public Clocked {
     std::vector<ArbiterRequest> port_requests;  // [out port][k]
     std::vector<Grant> port_candidates;         // [out port][k]
     std::vector<int> port_request_count;
-    std::vector<int> touched_outputs;
-    std::vector<Grant> grants;
+    PortList<int> touched_outputs;
+    PortList<Grant> grants;
     std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
     std::vector<Grant> va_offers;    // and the ones the output VCs granted
     void fit(int ports, int vcs);
   };
-  static Scratch& scratch();
+  static Scratch& scratch() { return scratch_; }
+  static constinit Scratch scratch_;
 };
 
 }  // namespace collnet::systemc
