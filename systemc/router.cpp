@@ -27,6 +27,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       atomic_vcs_(config.atomic_vc_allocation),
       age_arbitration_(config.arbitration == "age"),
       age_saturation_(age_saturation(config.age_width)),
+      fused_age_match_(age_arbitration_ && !output_first_ && allocator_iterations_ == 1 && !round_robin_vc_bid_),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -96,6 +97,7 @@ void Router::Scratch::fit(int ports, int vcs) {
   if (output_matched.size() < p) output_matched.assign(p, 0);
   if (input_matched.size() < p) input_matched.assign(p, 0);
   grow(touched_outputs.items, p);
+  grow(output_best, p);
   grow(active_inputs.items, p);
   grow(grants.items, p);
   grow(candidates, p * v);
@@ -255,12 +257,22 @@ Cycle Router::evaluate(Cycle now) {
   const bool vc_requested = own_vc_allocator_ && allocate_vcs(now);
   sc.active_inputs.clear();
   sc.grants.clear();
+  // Fused age match (fused_age_match_): each input port keeps its oldest
+  // request (on equal age the lowest VC: the scan goes up), each output the
+  // oldest input offer (on equal age the lowest port: ports go up), which is
+  // what pick_oldest decides over the same lists; outputs in the order they
+  // were first offered, as match_input_first.
+  const bool fused = fused_age_match_;
+  bool fused_requested = false;
+  if (fused) sc.touched_outputs.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
   for (int p = 0; p < ports_; ++p) {
     const std::uint32_t occupied = nonempty_vcs_[static_cast<std::size_t>(p)];
     if (occupied == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
+    Cycle best_age = 0;
+    Grant best{};
     for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
       const int v = std::countr_zero(bits);
       const std::size_t slot = base + static_cast<std::size_t>(v);
@@ -297,20 +309,51 @@ Cycle Router::evaluate(Cycle now) {
         }
         next = std::min(next, retry);
       }
+      const Grant g{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v), static_cast<std::uint16_t>(o),
+                    static_cast<std::uint8_t>(ov)};
+      if (fused) {
+        const Cycle a = arbitration_age(ivc.inject_cycle, now, age_saturation_);
+        if (n == 0 || a > best_age) {
+          best_age = a;
+          best = g;
+        }
+        ++n;
+        continue;
+      }
       sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                                        p >= network_ports_, ivc.inject_cycle};
-      sc.candidates[base + n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                      static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
+      sc.candidates[base + n] = g;
       ++n;
     }
     if (n == 0) continue;
+    if (fused) {
+      fused_requested = true;
+      int& offered = sc.port_request_count[best.out_port];
+      Scratch::OutputBest& ob = sc.output_best[best.out_port];
+      if (offered == 0) {
+        offered = 1;
+        sc.touched_outputs.push_back(best.out_port);
+        ob = {best_age, best};
+      } else if (best_age > ob.age) {
+        ob = {best_age, best};
+      }
+      continue;
+    }
     sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);
     if (round_robin_vc_bid_ && n > 1) one_bid_per_output(p);
     sc.active_inputs.push_back(p);
   }
-  const bool requested = !sc.active_inputs.empty() || vc_requested;
-  if (output_first_) match_output_first(now);
-  else match_input_first(now);
+  const bool requested = fused_requested || !sc.active_inputs.empty() || vc_requested;
+  if (fused) {
+    for (const int o : sc.touched_outputs) {
+      sc.grants.push_back(sc.output_best[static_cast<std::size_t>(o)].grant);
+      sc.port_request_count[static_cast<std::size_t>(o)] = 0;
+    }
+  } else if (output_first_) {
+    match_output_first(now);
+  } else {
+    match_input_first(now);
+  }
   if (allocator_iterations_ > 1)  // (one round reads no matched flags)
     for (const Grant& g : sc.grants) {
       sc.output_matched[g.out_port] = 0;

@@ -201,6 +201,9 @@ class Router final : public Clocked {
   // arbiters keep no state), instead of the per-port arbiter objects.
   bool age_arbitration_;
   Cycle age_saturation_;
+  // age, input-first, one round, every ready VC bidding (the default): the
+  // request scan makes both arbiters' decisions as it goes (evaluate).
+  bool fused_age_match_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -275,6 +278,11 @@ class Router final : public Clocked {
     std::vector<Grant> port_candidates;         // [out port][k]
     std::vector<int> port_request_count;
     PortList<int> touched_outputs;
+    struct OutputBest {
+      Cycle age;
+      Grant grant;
+    };
+    std::vector<OutputBest> output_best;  // fused age match: per out port, the oldest request so far
     PortList<Grant> grants;
     std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
     std::vector<Grant> va_offers;    // and the ones the output VCs granted
