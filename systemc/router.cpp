@@ -50,7 +50,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   nonempty_vcs_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
-  owned_.assign(ports * vcs, 0);
+  free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
   out_epoch_.assign(ports, 1);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
@@ -68,6 +68,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
   for (int v = 0; v < vcs_; ++v)
     class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+  for (const auto& [first, end] : class_range_)
+    class_mask_.push_back(static_cast<std::uint16_t>((1u << end) - (1u << first)));
 
   const auto& policy = find_arbitration(config.arbitration);
   const ArbiterOptions options{config.age_width};
@@ -173,16 +175,13 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
-  int first = 0;
-  int end = vcs_;
-  if (ivc.want_class != kAnyClass) {
-    const auto& r = class_range_[ivc.want_class];
-    first = r.first;
-    end = r.second;
-  }
-  for (int v = first; v < end; ++v) {
-    const std::size_t o = index(ivc.want_port, v);
-    if (owned_[o] != 0 || credits_[o] < ivc.need) continue;
+  std::uint32_t bits = free_vcs_[static_cast<std::size_t>(ivc.want_port)];
+  if (ivc.want_class != kAnyClass) bits &= class_mask_[ivc.want_class];
+  const std::size_t base = index(ivc.want_port, 0);
+  for (; bits != 0; bits &= bits - 1) {  // the free VCs of its class, lowest first
+    const int v = std::countr_zero(bits);
+    const std::size_t o = base + static_cast<std::size_t>(v);
+    if (credits_[o] < ivc.need) continue;
     if (vc_reusable_at_.empty() || vc_reusable_at_[o] <= now) return v;
     retry = std::min(retry, vc_reusable_at_[o]);
   }
@@ -241,9 +240,9 @@ Cycle Router::evaluate(Cycle now) {
       Link* link = out_links_[static_cast<std::size_t>(p)];
       // Credits may be absorbed after their arrival cycle (wakes_on_credit).
       while (link->credit_ready(now)) {
-        const std::size_t o = index(p, link->pop_credit());
-        ++credits_[o];
-        if (owned_[o] == 0) out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
+        const std::uint8_t vc = link->pop_credit();
+        ++credits_[index(p, vc)];
+        if (!vc_owned(p, vc)) out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
       }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
@@ -404,7 +403,7 @@ bool Router::allocate_vcs(Cycle now) {
       }
       for (int ov = first; ov < end; ++ov) {
         const std::size_t o = index(ivc.want_port, ov);
-        if (owned_[o] != 0 || (ivc.need > 1 && credits_[o] < ivc.need)) continue;
+        if (vc_owned(ivc.want_port, ov) || (ivc.need > 1 && credits_[o] < ivc.need)) continue;
         if (total == sc.va_requests.size()) sc.va_requests.resize(2 * total + 16);
         sc.va_requests[total++] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                           static_cast<std::uint16_t>(ivc.want_port), static_cast<std::uint8_t>(ov)};
@@ -452,7 +451,7 @@ bool Router::allocate_vcs(Cycle now) {
     const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
     va_output_last_[static_cast<std::size_t>(ovc)] = ivc_slot;
     va_input_last_[static_cast<std::size_t>(ivc_slot)] = ovc;
-    owned_[static_cast<std::size_t>(ovc)] = 1;
+    free_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
     InputVc& ivc = input_vcs_[static_cast<std::size_t>(ivc_slot)];
     ivc.out_port = static_cast<std::int16_t>(c.out_port);
     ivc.out_vc = c.out_vc;
@@ -633,7 +632,7 @@ void Router::apply(const Grant& g, Cycle now) {
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {
     if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
-    owned_[o] = 1;
+    free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
     // The head carries its route position to the next router; at the
@@ -646,7 +645,7 @@ void Router::apply(const Grant& g, Cycle now) {
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
   in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
   if (f.tail()) {
-    owned_[o] = 0;
+    free_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
     out_epoch_[g.out_port] += 2;
     // Separate stages: the VC allocator sees the release next cycle, and its
     // winner bids for the switch the cycle after (router_config.hpp).

@@ -112,7 +112,9 @@ class Router final : public Clocked {
   /// First and one-past-last output VC a head of `vc_class` may take at `port`.
   [[nodiscard]] std::pair<int, int> vc_range(int port, int vc_class) const;
   [[nodiscard]] int credits(int port, int vc) const { return credits_[index(port, vc)]; }
-  [[nodiscard]] bool vc_owned(int port, int vc) const { return owned_[index(port, vc)] != 0; }
+  [[nodiscard]] bool vc_owned(int port, int vc) const {
+    return ((free_vcs_[static_cast<std::size_t>(port)] >> vc) & 1u) == 0;
+  }
   [[nodiscard]] Link* input_link(int port) const { return in_links_[static_cast<std::size_t>(port)]; }
   [[nodiscard]] Link* output_link(int port) const { return out_links_[static_cast<std::size_t>(port)]; }
   void prefetch(int stage) const override;
@@ -224,7 +226,9 @@ class Router final : public Clocked {
   // request scan touches only the VCs with flits.
   std::vector<std::uint16_t> nonempty_vcs_;
   std::vector<std::int32_t> credits_;   // [out port][vc]
-  std::vector<std::uint8_t> owned_;     // [out port][vc]
+  // Bit v of [p]: output VC v of port p is free (no packet owns it), so
+  // that a head looking for a VC tests the free ones only.
+  std::vector<std::uint16_t> free_vcs_;
   // Per output port: moves whenever a credit arrives for one of its free VCs
   // or a tail frees one (InputVc::blocked_epoch); a credit for an owned VC
   // cannot give a waiting head a VC.
@@ -234,6 +238,7 @@ class Router final : public Clocked {
   // when the stage is combined.
   std::vector<Cycle> vc_reusable_at_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
+  std::vector<std::uint16_t> class_mask_;  // per class: its VCs as bits; [kAnyClass] would be all
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
