@@ -51,6 +51,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   nonempty_vcs_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
   free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
+  ready_vcs_.assign(ports, 0);
   out_epoch_.assign(ports, 1);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
@@ -121,6 +122,7 @@ void Router::end_of_elaboration() {
       link->mark_credits_in(&credits_pending_[i / 64], p % 64);
       if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
       for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
+      ready_vcs_[i] = free_vcs_[i];
     }
   }
 }
@@ -175,6 +177,11 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
+  if (ivc.need == 1 && vc_reusable_at_.empty()) {  // the lowest free VC of its class with a credit
+    std::uint32_t ready = ready_vcs_[static_cast<std::size_t>(ivc.want_port)];
+    if (ivc.want_class != kAnyClass) ready &= class_mask_[ivc.want_class];
+    return ready != 0 ? std::countr_zero(ready) : -1;
+  }
   std::uint32_t bits = free_vcs_[static_cast<std::size_t>(ivc.want_port)];
   if (ivc.want_class != kAnyClass) bits &= class_mask_[ivc.want_class];
   const std::size_t base = index(ivc.want_port, 0);
@@ -242,7 +249,10 @@ Cycle Router::evaluate(Cycle now) {
       while (link->credit_ready(now)) {
         const std::uint8_t vc = link->pop_credit();
         ++credits_[index(p, vc)];
-        if (!vc_owned(p, vc)) out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
+        if (!vc_owned(p, vc)) {
+          out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
+          ready_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << vc);
+        }
       }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
@@ -452,6 +462,7 @@ bool Router::allocate_vcs(Cycle now) {
     va_output_last_[static_cast<std::size_t>(ovc)] = ivc_slot;
     va_input_last_[static_cast<std::size_t>(ivc_slot)] = ovc;
     free_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
+    ready_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
     InputVc& ivc = input_vcs_[static_cast<std::size_t>(ivc_slot)];
     ivc.out_port = static_cast<std::int16_t>(c.out_port);
     ivc.out_vc = c.out_vc;
@@ -633,6 +644,7 @@ void Router::apply(const Grant& g, Cycle now) {
   if (f.head()) {
     if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
     free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
+    ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
     // The head carries its route position to the next router; at the
@@ -646,6 +658,7 @@ void Router::apply(const Grant& g, Cycle now) {
   in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
   if (f.tail()) {
     free_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
+    if (credits_[o] > 0) ready_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
     out_epoch_[g.out_port] += 2;
     // Separate stages: the VC allocator sees the release next cycle, and its
     // winner bids for the switch the cycle after (router_config.hpp).

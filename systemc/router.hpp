@@ -229,6 +229,9 @@ class Router final : public Clocked {
   // Bit v of [p]: output VC v of port p is free (no packet owns it), so
   // that a head looking for a VC tests the free ones only.
   std::vector<std::uint16_t> free_vcs_;
+  // Bit v of [p]: output VC v of port p is free and holds a credit: the VCs a
+  // wormhole head (one credit needed) may take.
+  std::vector<std::uint16_t> ready_vcs_;
   // Per output port: moves whenever a credit arrives for one of its free VCs
   // or a tail frees one (InputVc::blocked_epoch); a credit for an owned VC
   // cannot give a waiting head a VC.
