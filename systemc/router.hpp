@@ -150,6 +150,9 @@ class Router final : public Clocked {
   /// cycle a released VC becomes allocatable (separate VC allocation).
   [[nodiscard]] int free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const;
   void apply(const Grant& grant, Cycle now);
+  /// After an update: t if some input VC can request in cycle t (= now + 1),
+  /// else the earliest cycle in which one can without an arrival (kNever).
+  [[nodiscard]] Cycle next_request(Cycle t) const;
   /// Match the gathered candidates (Scratch) to outputs; grants go to
   /// Scratch::grants. See router_config.hpp, key `allocator`.
   /// vc_bid round-robin: keep one candidate per output among input port p's.
