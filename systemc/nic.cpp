@@ -199,6 +199,7 @@ Cycle Nic::next_link_arrival() const {
   Cycle next = kNever;
   for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
     next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
+  if (!wakes_on_credit()) return next;
   for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1)
     next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].injection->next_credit_arrival());
   return next;
@@ -386,6 +387,13 @@ void Nic::catch_up(Controller& c, Cycle now) {
   c.pacer_cycle = std::max(c.pacer_cycle, now);
 }
 
+int Nic::port_vc(const Controller& c) const {
+  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  const std::uint32_t index = c.word % p;
+  if (index != 0) return c.channel.has_credit(c.vc) ? c.vc : -1;
+  return c.channel.free_vc(static_cast<int>(std::min(p, c.send.length - c.word)));
+}
+
 Cycle Nic::step_controller(Controller& c, Cycle now) {
   catch_up(c, now);
   const Descriptor& d = c.send;
@@ -395,14 +403,8 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   const std::uint32_t packet_words = std::min(p, d.length - first);
   const bool head = index == 0;
   const bool last = index + 1 == packet_words;
-  int vc = c.vc;
-  bool ready;
-  if (head) {
-    vc = c.channel.free_vc(static_cast<int>(packet_words));
-    ready = vc >= 0;
-  } else {
-    ready = c.channel.has_credit(vc);
-  }
+  const int vc = port_vc(c);
+  const bool ready = vc >= 0;
   hls::PacketPacerInputs in = offer(c);
   in.out_ready = ready;
   const hls::PacketPacerOutputs out = c.pacer->step(in);
@@ -447,8 +449,13 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   }
   // The gate after a tail stays shut for hold_q cycles (pacer header).
   if (!c.pacer->in_packet_q() && c.pacer->hold_q() != 0) return now + 1 + c.pacer->hold_q();
-  // Fired, or held by the gate in this cycle with the port ready: next cycle.
-  if (fire || ready) return now + 1;
+  // Fired with more to send: the next flit goes next cycle if the port takes
+  // it with the credits held now. If not, that cycle would be a refusal, in
+  // which the pacer's state holds (nothing to replay, as below): credits
+  // only grow by arrivals, and an arrival wakes the NIC (wakes_on_credit).
+  if (fire) return !c.busy || port_vc(c) >= 0 ? now + 1 : kNever;
+  // Held by the gate in this cycle with the port ready: next cycle.
+  if (ready) return now + 1;
   return kNever;  // refused by the port: the credit's arrival wakes the NIC
 }
 
@@ -456,6 +463,7 @@ Cycle Nic::evaluate(Cycle now) {
   // A finished node still receives (its own sends are done, not the others').
   receive(now);
   if (state_ == State::finished) {
+    set_wake_on_credit(false);  // it sends nothing more: credits are absorbed, never waited for
     Cycle next = kNever;
     for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
       next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
@@ -506,6 +514,11 @@ Cycle Nic::evaluate(Cycle now) {
     }
     next = kNever;  // only receiving from now on (below)
   }
+  // Only a controller sending a message can wait for a credit; otherwise the
+  // credits returning on the injection links are absorbed (take_credits) at
+  // the next evaluation, with the same decisions.
+  set_wake_on_credit(std::any_of(controllers_.begin(), controllers_.end(),
+                                 [](const Controller& c) { return c.busy && !c.copy; }));
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
   next = std::min(next, next_link_arrival());
   return next <= now ? now + 1 : next;

@@ -181,10 +181,14 @@ class Nic final : public Clocked {
   void receive(Cycle now);
   /// Credits that have arrived on the injection links with activity.
   void take_credits(Cycle now);
-  /// The earliest flit or credit still travelling to this NIC.
+  /// The earliest flit, or credit it waits for (wakes_on_credit), still
+  /// travelling to this NIC.
   [[nodiscard]] Cycle next_link_arrival() const;
   bool dispatch(Cycle now, Cycle& next);
   bool start(Controller& c, const Descriptor& d, Cycle now);
+  /// The VC on which the injection port takes the controller's current flit
+  /// with the credits the controller holds now, or -1.
+  [[nodiscard]] int port_vc(const Controller& c) const;
   /// Offers the next flit; returns the cycle the controller needs to run next.
   Cycle step_controller(Controller& c, Cycle now);
   void catch_up(Controller& c, Cycle now);
