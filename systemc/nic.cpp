@@ -186,13 +186,14 @@ void Nic::prefetch(int stage) const {
   }
 }
 
-void Nic::take_credits(Cycle now) {
-  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
-    const auto k = static_cast<std::size_t>(std::countr_zero(bits));
-    Controller& c = controllers_[k];
-    c.channel.take_credits(*c.injection, now);
-    if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~(std::uint64_t{1} << k);
-  }
+void Nic::take_credits(std::size_t k, Cycle now) {
+  const std::uint64_t bit = std::uint64_t{1} << k;
+  if ((link_activity_[1] & bit) == 0) return;  // no credit on its way back
+  Controller& c = controllers_[k];
+  if (!c.injection->credit_ready(now)) return;
+  c.channel.take_credits(*c.injection, now);
+  c.run_at = std::min(c.run_at, now);  // a refused flit may go now
+  if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~bit;
 }
 
 Cycle Nic::next_link_arrival() const {
@@ -328,6 +329,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
   c.message = id;
   c.word = 0;
   c.offer_from = now;
+  c.run_at = now;
   if (d.dest == static_cast<std::uint32_t>(self_)) {
     c.copy = true;
     c.copy_done = now + d.length;
@@ -387,13 +389,6 @@ void Nic::catch_up(Controller& c, Cycle now) {
   c.pacer_cycle = std::max(c.pacer_cycle, now);
 }
 
-int Nic::port_vc(const Controller& c) const {
-  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
-  const std::uint32_t index = c.word % p;
-  if (index != 0) return c.channel.has_credit(c.vc) ? c.vc : -1;
-  return c.channel.free_vc(static_cast<int>(std::min(p, c.send.length - c.word)));
-}
-
 Cycle Nic::step_controller(Controller& c, Cycle now) {
   catch_up(c, now);
   const Descriptor& d = c.send;
@@ -403,8 +398,14 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   const std::uint32_t packet_words = std::min(p, d.length - first);
   const bool head = index == 0;
   const bool last = index + 1 == packet_words;
-  const int vc = port_vc(c);
-  const bool ready = vc >= 0;
+  int vc = c.vc;
+  bool ready;
+  if (head) {
+    vc = c.channel.free_vc(static_cast<int>(packet_words));
+    ready = vc >= 0;
+  } else {
+    ready = c.channel.has_credit(vc);
+  }
   hls::PacketPacerInputs in = offer(c);
   in.out_ready = ready;
   const hls::PacketPacerOutputs out = c.pacer->step(in);
@@ -453,7 +454,12 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   // it with the credits held now. If not, that cycle would be a refusal, in
   // which the pacer's state holds (nothing to replay, as below): credits
   // only grow by arrivals, and an arrival wakes the NIC (wakes_on_credit).
-  if (fire) return !c.busy || port_vc(c) >= 0 ? now + 1 : kNever;
+  if (fire) {
+    if (!c.busy) return now + 1;  // its next SEND
+    const bool next_ready = last ? c.channel.free_vc(static_cast<int>(std::min(p, d.length - c.word))) >= 0
+                                 : c.channel.has_credit(c.vc);
+    return next_ready ? now + 1 : kNever;
+  }
   // Held by the gate in this cycle with the port ready: next cycle.
   if (ready) return now + 1;
   return kNever;  // refused by the port: the credit's arrival wakes the NIC
@@ -469,7 +475,6 @@ Cycle Nic::evaluate(Cycle now) {
       next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
     return next;
   }
-  take_credits(now);
   for (Controller& c : controllers_)
     if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
 
@@ -494,11 +499,20 @@ Cycle Nic::evaluate(Cycle now) {
       if (!start(c, d, now)) return kNever;
       if (!c.busy) continue;  // zero-length SEND
     }
+    take_credits(k, now);
     if (c.copy) {
       next = std::min(next, c.copy_done);
       continue;
     }
-    next = std::min(next, step_controller(c, now));
+    // A controller waiting for the pacer's gate or for a credit is not
+    // stepped when the NIC runs for something else: its step would change
+    // nothing that catch_up does not replay (see run_at).
+    if (c.run_at > now) {
+      next = std::min(next, c.run_at);
+      continue;
+    }
+    c.run_at = step_controller(c, now);
+    next = std::min(next, c.run_at);
     if (!c.busy) next = std::min(next, now + 1);  // its next SEND
   }
 
