@@ -57,11 +57,13 @@ class Arbiter {
 /// when the policy is `age`): the oldest request wins, its age now -
 /// inject_cycle saturating at `saturation`; on equal age the lower input
 /// port, then the lower VC.
+/// The age the `age` policy compares: now - inject_cycle, saturating.
+inline Cycle arbitration_age(Cycle inject_cycle, Cycle now, Cycle saturation) {
+  const Cycle a = now >= inject_cycle ? now - inject_cycle : 0;
+  return a < saturation ? a : saturation;
+}
 inline std::size_t pick_oldest(std::span<const ArbiterRequest> requests, Cycle now, Cycle saturation) {
-  auto age = [&](const ArbiterRequest& r) {
-    const Cycle a = now >= r.inject_cycle ? now - r.inject_cycle : 0;
-    return a < saturation ? a : saturation;
-  };
+  auto age = [&](const ArbiterRequest& r) { return arbitration_age(r.inject_cycle, now, saturation); };
   std::size_t best = 0;
   Cycle best_age = age(requests[0]);
   for (std::size_t i = 1; i < requests.size(); ++i) {

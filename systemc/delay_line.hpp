@@ -33,8 +33,8 @@ class DelayLine {
   [[nodiscard]] bool empty() const { return count_ == 0; }
   [[nodiscard]] std::size_t size() const { return count_; }
   /// Arrival cycle of the oldest item (kNever when empty).
-  [[nodiscard]] Cycle next_arrival() const { return count_ ? data_[head_].arrival : kNever; }
-  [[nodiscard]] bool ready(Cycle now) const { return count_ != 0 && data_[head_].arrival <= now; }
+  [[nodiscard]] Cycle next_arrival() const { return front_arrival_; }
+  [[nodiscard]] bool ready(Cycle now) const { return front_arrival_ <= now; }
   [[nodiscard]] const T& front() const { return data_[head_].item; }
   /// Item i positions after the oldest (0 = front), with its arrival cycle.
   [[nodiscard]] const T& at(std::size_t i) const { return data_[(head_ + i) & mask_].item; }
@@ -43,12 +43,12 @@ class DelayLine {
   void push(const T& item, Cycle arrival) {
     if (count_ == mask_ + 1) grow();
     data_[(head_ + count_) & mask_] = Entry{item, arrival};
-    ++count_;
+    if (count_++ == 0) front_arrival_ = arrival;
   }
   T pop() {
     T item = data_[head_].item;
     head_ = (head_ + 1) & mask_;
-    --count_;
+    front_arrival_ = --count_ != 0 ? data_[head_].arrival : kNever;
     return item;
   }
 
@@ -72,6 +72,9 @@ class DelayLine {
   std::size_t count_ = 0;
   std::size_t mask_ = 0;
   Entry* data_ = nullptr;
+  // Arrival cycle of the oldest item, kNever when empty: ready() and
+  // next_arrival() read it without following data_ to the ring.
+  Cycle front_arrival_ = kNever;
   std::array<Entry, kInline> inline_{};
   std::vector<Entry> heap_;
 };

@@ -27,6 +27,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       atomic_vcs_(config.atomic_vc_allocation),
       age_arbitration_(config.arbitration == "age"),
       age_saturation_(age_saturation(config.age_width)),
+      fused_age_match_(age_arbitration_ && !output_first_ && allocator_iterations_ == 1 && !round_robin_vc_bid_),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -49,7 +50,9 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   nonempty_vcs_.assign(ports, 0);
   credits_.assign(ports * vcs, 0);
-  owned_.assign(ports * vcs, 0);
+  free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
+  ready_vcs_.assign(ports, 0);
+  out_epoch_.assign(ports, 1);
   if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
   if (own_vc_allocator_) {
@@ -66,6 +69,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
   for (int v = 0; v < vcs_; ++v)
     class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+  for (const auto& [first, end] : class_range_)
+    class_mask_.push_back(static_cast<std::uint16_t>((1u << end) - (1u << first)));
 
   const auto& policy = find_arbitration(config.arbitration);
   const ArbiterOptions options{config.age_width};
@@ -76,10 +81,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   scratch().fit(ports_, vcs_);
 }
 
-Router::Scratch& Router::scratch() {
-  static Scratch s;
-  return s;
-}
+constinit Router::Scratch Router::scratch_;
 
 void Router::Scratch::fit(int ports, int vcs) {
   // Every vector grows to what this router needs, each on its own: a later
@@ -97,9 +99,10 @@ void Router::Scratch::fit(int ports, int vcs) {
     if (per_port->size() < p) per_port->assign(p, 0);
   if (output_matched.size() < p) output_matched.assign(p, 0);
   if (input_matched.size() < p) input_matched.assign(p, 0);
-  touched_outputs.reserve(p);
-  active_inputs.reserve(p);
-  grants.reserve(p);
+  grow(touched_outputs.items, p);
+  grow(output_best, p);
+  grow(active_inputs.items, p);
+  grow(grants.items, p);
   grow(candidates, p * v);
   grow(candidate_requests, p * v);
   grow(vc_requests_by_port, p * v);
@@ -119,6 +122,7 @@ void Router::end_of_elaboration() {
       link->mark_credits_in(&credits_pending_[i / 64], p % 64);
       if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
       for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
+      ready_vcs_[i] = free_vcs_[i];
     }
   }
 }
@@ -168,20 +172,23 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
              : cut_through_ ? p.header.flits
                             : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
+  ivc.blocked_epoch = 0;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
-  int first = 0;
-  int end = vcs_;
-  if (ivc.want_class != kAnyClass) {
-    const auto& r = class_range_[ivc.want_class];
-    first = r.first;
-    end = r.second;
+  if (ivc.need == 1 && vc_reusable_at_.empty()) {  // the lowest free VC of its class with a credit
+    std::uint32_t ready = ready_vcs_[static_cast<std::size_t>(ivc.want_port)];
+    if (ivc.want_class != kAnyClass) ready &= class_mask_[ivc.want_class];
+    return ready != 0 ? std::countr_zero(ready) : -1;
   }
-  for (int v = first; v < end; ++v) {
-    const std::size_t o = index(ivc.want_port, v);
-    if (owned_[o] != 0 || credits_[o] < ivc.need) continue;
+  std::uint32_t bits = free_vcs_[static_cast<std::size_t>(ivc.want_port)];
+  if (ivc.want_class != kAnyClass) bits &= class_mask_[ivc.want_class];
+  const std::size_t base = index(ivc.want_port, 0);
+  for (; bits != 0; bits &= bits - 1) {  // the free VCs of its class, lowest first
+    const int v = std::countr_zero(bits);
+    const std::size_t o = base + static_cast<std::size_t>(v);
+    if (credits_[o] < ivc.need) continue;
     if (vc_reusable_at_.empty() || vc_reusable_at_[o] <= now) return v;
     retry = std::min(retry, vc_reusable_at_[o]);
   }
@@ -239,7 +246,14 @@ Cycle Router::evaluate(Cycle now) {
       const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
       Link* link = out_links_[static_cast<std::size_t>(p)];
       // Credits may be absorbed after their arrival cycle (wakes_on_credit).
-      while (link->credit_ready(now)) ++credits_[index(p, link->pop_credit())];
+      while (link->credit_ready(now)) {
+        const std::uint8_t vc = link->pop_credit();
+        ++credits_[index(p, vc)];
+        if (!vc_owned(p, vc)) {
+          out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
+          ready_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << vc);
+        }
+      }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
   }
@@ -252,16 +266,26 @@ Cycle Router::evaluate(Cycle now) {
   const bool vc_requested = own_vc_allocator_ && allocate_vcs(now);
   sc.active_inputs.clear();
   sc.grants.clear();
+  // Fused age match (fused_age_match_): each input port keeps its oldest
+  // request (on equal age the lowest VC: the scan goes up), each output the
+  // oldest input offer (on equal age the lowest port: ports go up), which is
+  // what pick_oldest decides over the same lists; outputs in the order they
+  // were first offered, as match_input_first.
+  const bool fused = fused_age_match_;
+  bool fused_requested = false;
+  if (fused) sc.touched_outputs.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
   for (int p = 0; p < ports_; ++p) {
     const std::uint32_t occupied = nonempty_vcs_[static_cast<std::size_t>(p)];
     if (occupied == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
+    Cycle best_age = 0;
+    Grant best{};
     for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
       const int v = std::countr_zero(bits);
       const std::size_t slot = base + static_cast<std::size_t>(v);
-      const InputVc& ivc = input_vcs_[slot];
+      InputVc& ivc = input_vcs_[slot];
       int o;
       int ov;
       if (ivc.out_port >= 0) {  // body flit, or (own-allocator) a head holding its output VC
@@ -281,27 +305,69 @@ Cycle Router::evaluate(Cycle now) {
           continue;
         }
         o = ivc.want_port;
-        ov = free_vc(ivc, now, next);
-        if (ov < 0) continue;
+        const std::uint32_t epoch = out_epoch_[static_cast<std::size_t>(o)];
+        if (ivc.blocked_epoch == epoch) continue;  // nothing freed at o since it found no VC
+        Cycle retry = kNever;
+        ov = free_vc(ivc, now, retry);
+        if (ov < 0) {
+          // Blocked by owners and credits alone (not by a VC's reuse time):
+          // only a change at port o can unblock it.
+          if (retry == kNever) ivc.blocked_epoch = epoch;
+          else next = std::min(next, retry);
+          continue;
+        }
+        next = std::min(next, retry);
+      }
+      const Grant g{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v), static_cast<std::uint16_t>(o),
+                    static_cast<std::uint8_t>(ov)};
+      if (fused) {
+        const Cycle a = arbitration_age(ivc.inject_cycle, now, age_saturation_);
+        if (n == 0 || a > best_age) {
+          best_age = a;
+          best = g;
+        }
+        ++n;
+        continue;
       }
       sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                                        p >= network_ports_, ivc.inject_cycle};
-      sc.candidates[base + n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                      static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
+      sc.candidates[base + n] = g;
       ++n;
     }
     if (n == 0) continue;
+    if (fused) {
+      fused_requested = true;
+      int& offered = sc.port_request_count[best.out_port];
+      Scratch::OutputBest& ob = sc.output_best[best.out_port];
+      if (offered == 0) {
+        offered = 1;
+        sc.touched_outputs.push_back(best.out_port);
+        ob = {best_age, best};
+      } else if (best_age > ob.age) {
+        ob = {best_age, best};
+      }
+      continue;
+    }
     sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);
     if (round_robin_vc_bid_ && n > 1) one_bid_per_output(p);
     sc.active_inputs.push_back(p);
   }
-  const bool requested = !sc.active_inputs.empty() || vc_requested;
-  if (output_first_) match_output_first(now);
-  else match_input_first(now);
-  for (const Grant& g : sc.grants) {
-    sc.output_matched[g.out_port] = 0;
-    sc.input_matched[g.in_port] = 0;
+  const bool requested = fused_requested || !sc.active_inputs.empty() || vc_requested;
+  if (fused) {
+    for (const int o : sc.touched_outputs) {
+      sc.grants.push_back(sc.output_best[static_cast<std::size_t>(o)].grant);
+      sc.port_request_count[static_cast<std::size_t>(o)] = 0;
+    }
+  } else if (output_first_) {
+    match_output_first(now);
+  } else {
+    match_input_first(now);
   }
+  if (allocator_iterations_ > 1)  // (one round reads no matched flags)
+    for (const Grant& g : sc.grants) {
+      sc.output_matched[g.out_port] = 0;
+      sc.input_matched[g.in_port] = 0;
+    }
 
   // 4. update
   for (const Grant& g : sc.grants) apply(g, now);
@@ -353,7 +419,7 @@ bool Router::allocate_vcs(Cycle now) {
       }
       for (int ov = first; ov < end; ++ov) {
         const std::size_t o = index(ivc.want_port, ov);
-        if (owned_[o] != 0 || (ivc.need > 1 && credits_[o] < ivc.need)) continue;
+        if (vc_owned(ivc.want_port, ov) || (ivc.need > 1 && credits_[o] < ivc.need)) continue;
         if (total == sc.va_requests.size()) sc.va_requests.resize(2 * total + 16);
         sc.va_requests[total++] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                           static_cast<std::uint16_t>(ivc.want_port), static_cast<std::uint8_t>(ov)};
@@ -401,7 +467,8 @@ bool Router::allocate_vcs(Cycle now) {
     const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
     va_output_last_[static_cast<std::size_t>(ovc)] = ivc_slot;
     va_input_last_[static_cast<std::size_t>(ivc_slot)] = ovc;
-    owned_[static_cast<std::size_t>(ovc)] = 1;
+    free_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
+    ready_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
     InputVc& ivc = input_vcs_[static_cast<std::size_t>(ivc_slot)];
     ivc.out_port = static_cast<std::int16_t>(c.out_port);
     ivc.out_vc = c.out_vc;
@@ -479,8 +546,10 @@ void Router::match_input_first(Cycle now) {
       if (round == 0) granted(o, r);
       sc.grants.push_back(sc.port_candidates[base + w]);
       sc.port_request_count[oi] = 0;
-      sc.output_matched[oi] = 1;
-      sc.input_matched[r.port] = 1;
+      if (allocator_iterations_ > 1) {
+        sc.output_matched[oi] = 1;
+        sc.input_matched[r.port] = 1;
+      }
     }
     if (round + 1 < allocator_iterations_) {
       // Drop the inputs that won this round.
@@ -562,7 +631,7 @@ void Router::match_output_first(Cycle now) {
       const Grant& g = sc.offers[base + w];
       // iSLIP: priorities move only on first-round grants.
       if (round == 0) granted(g.out_port, sc.vc_requests_by_port[base + w]);
-      sc.output_matched[g.out_port] = 1;
+      if (allocator_iterations_ > 1) sc.output_matched[g.out_port] = 1;
       sc.grants.push_back(g);
     }
     sc.active_inputs.resize(still);
@@ -580,7 +649,8 @@ void Router::apply(const Grant& g, Cycle now) {
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {
     if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
-    owned_[o] = 1;
+    free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
+    ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
     // The head carries its route position to the next router; at the
@@ -593,7 +663,9 @@ void Router::apply(const Grant& g, Cycle now) {
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
   in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
   if (f.tail()) {
-    owned_[o] = 0;
+    free_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
+    if (credits_[o] > 0) ready_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
+    out_epoch_[g.out_port] += 2;
     // Separate stages: the VC allocator sees the release next cycle, and its
     // winner bids for the switch the cycle after (router_config.hpp).
     if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;

@@ -113,7 +113,9 @@ class Router final : public Clocked {
   /// First and one-past-last output VC a head of `vc_class` may take at `port`.
   [[nodiscard]] std::pair<int, int> vc_range(int port, int vc_class) const;
   [[nodiscard]] int credits(int port, int vc) const { return credits_[index(port, vc)]; }
-  [[nodiscard]] bool vc_owned(int port, int vc) const { return owned_[index(port, vc)] != 0; }
+  [[nodiscard]] bool vc_owned(int port, int vc) const {
+    return ((free_vcs_[static_cast<std::size_t>(port)] >> vc) & 1u) == 0;
+  }
   [[nodiscard]] Link* input_link(int port) const { return in_links_[static_cast<std::size_t>(port)]; }
   [[nodiscard]] Link* output_link(int port) const { return out_links_[static_cast<std::size_t>(port)]; }
   void prefetch(int stage) const override;
@@ -131,6 +133,11 @@ class Router final : public Clocked {
     std::int16_t want_port = -1; // routed output of the front head flit
     std::uint8_t want_class = 0; // kAnyClass: any VC
     std::uint16_t need = 1;      // credits a newly allocated VC must hold
+    // A routed head that found no free output VC: out_epoch_[want_port] at
+    // that time, or 0 (epochs skip 0). The request scan skips the head until
+    // that port's epoch moves (a credit came back or a tail released a VC
+    // there): nothing else can make free_vc succeed.
+    std::uint32_t blocked_epoch = 0;
     Cycle eligible_at = 0;       // head: routing done
     Cycle inject_cycle = 0;      // of the front packet (age)
   };
@@ -197,6 +204,9 @@ class Router final : public Clocked {
   // arbiters keep no state), instead of the per-port arbiter objects.
   bool age_arbitration_;
   Cycle age_saturation_;
+  // age, input-first, one round, every ready VC bidding (the default): the
+  // request scan makes both arbiters' decisions as it goes (evaluate).
+  bool fused_age_match_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -217,12 +227,22 @@ class Router final : public Clocked {
   // request scan touches only the VCs with flits.
   std::vector<std::uint16_t> nonempty_vcs_;
   std::vector<std::int32_t> credits_;   // [out port][vc]
-  std::vector<std::uint8_t> owned_;     // [out port][vc]
+  // Bit v of [p]: output VC v of port p is free (no packet owns it), so
+  // that a head looking for a VC tests the free ones only.
+  std::vector<std::uint16_t> free_vcs_;
+  // Bit v of [p]: output VC v of port p is free and holds a credit: the VCs a
+  // wormhole head (one credit needed) may take.
+  std::vector<std::uint16_t> ready_vcs_;
+  // Per output port: moves whenever a credit arrives for one of its free VCs
+  // or a tail frees one (InputVc::blocked_epoch); a credit for an owned VC
+  // cannot give a waiting head a VC.
+  std::vector<std::uint32_t> out_epoch_;
   // Separate VC allocation stage (vc_allocator_stage): first cycle in which a
   // new head may be given the output VC after a tail released it; empty
   // when the stage is combined.
   std::vector<Cycle> vc_reusable_at_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
+  std::vector<std::uint16_t> class_mask_;  // per class: its VCs as bits; [kAnyClass] would be all
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
@@ -236,11 +256,25 @@ class Router final : public Clocked {
 
   // Scratch of one evaluation, shared by all routers (SystemC runs one
   // process at a time) so that it stays in cache; sized for the largest radix.
+  // A list with its capacity fixed by Scratch::fit (at most one entry per
+  // port): push_back without a capacity check or a possible reallocation.
+  template <typename T>
+  struct PortList {
+    std::vector<T> items;
+    std::size_t count = 0;
+    void clear() { count = 0; }
+    void push_back(const T& v) { items[count++] = v; }
+    void resize(std::size_t n) { count = n; }
+    [[nodiscard]] bool empty() const { return count == 0; }
+    T& operator[](std::size_t i) { return items[i]; }
+    T* begin() { return items.data(); }
+    T* end() { return items.data() + count; }
+  };
   struct Scratch {
     std::vector<ArbiterRequest> candidate_requests;  // [in port][k]: every VC able to go
     std::vector<Grant> candidates;                   // [in port][k]
     std::vector<int> candidate_count;                // per in port
-    std::vector<int> active_inputs;                  // in ports with candidates, unmatched
+    PortList<int> active_inputs;                     // in ports with candidates, unmatched
     std::vector<std::uint8_t> output_matched;        // per port, within one evaluation
     std::vector<std::uint8_t> input_matched;
     std::vector<int> offer_count;                    // output-first: grants an input holds
@@ -252,13 +286,19 @@ class Router final : public Clocked {
     std::vector<ArbiterRequest> port_requests;  // [out port][k]
     std::vector<Grant> port_candidates;         // [out port][k]
     std::vector<int> port_request_count;
-    std::vector<int> touched_outputs;
-    std::vector<Grant> grants;
+    PortList<int> touched_outputs;
+    struct OutputBest {
+      Cycle age;
+      Grant grant;
+    };
+    std::vector<OutputBest> output_best;  // fused age match: per out port, the oldest request so far
+    PortList<Grant> grants;
     std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
     std::vector<Grant> va_offers;    // and the ones the output VCs granted
     void fit(int ports, int vcs);
   };
-  static Scratch& scratch();
+  static Scratch& scratch() { return scratch_; }
+  static constinit Scratch scratch_;
 };
 
 }  // namespace collnet::systemc
