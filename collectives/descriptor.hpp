@@ -69,21 +69,25 @@ struct DescriptorWord {
   std::uint64_t hi = 0;
   constexpr bool operator==(const DescriptorWord&) const = default;
 
+  // Whole-word shifts and masks; a field may straddle the two halves
+  // (fields are at most 20 bits wide, see descriptor_layout).
   [[nodiscard]] constexpr std::uint64_t get(DescriptorField f) const {
-    std::uint64_t v = 0;
-    for (unsigned i = 0; i < f.width; ++i) {
-      const unsigned b = f.lsb + i;
-      const std::uint64_t bit = b < 64 ? (lo >> b) & 1u : (hi >> (b - 64)) & 1u;
-      v |= bit << i;
-    }
-    return v;
+    if (f.lsb >= 64) return (hi >> (f.lsb - 64)) & f.max();
+    std::uint64_t v = lo >> f.lsb;
+    if (f.lsb + f.width > 64) v |= hi << (64 - f.lsb);
+    return v & f.max();
   }
   constexpr void set(DescriptorField f, std::uint64_t v) {
-    for (unsigned i = 0; i < f.width; ++i) {
-      const unsigned b = f.lsb + i;
-      const std::uint64_t bit = (v >> i) & 1u;
-      if (b < 64) lo = (lo & ~(std::uint64_t{1} << b)) | (bit << b);
-      else hi = (hi & ~(std::uint64_t{1} << (b - 64))) | (bit << (b - 64));
+    v &= f.max();
+    if (f.lsb >= 64) {
+      hi = (hi & ~(f.max() << (f.lsb - 64))) | (v << (f.lsb - 64));
+      return;
+    }
+    lo = (lo & ~(f.max() << f.lsb)) | (v << f.lsb);
+    if (f.lsb + f.width > 64) {
+      const unsigned low_bits = 64 - f.lsb;  // bits of the field held in lo
+      const std::uint64_t high_mask = f.max() >> low_bits;
+      hi = (hi & ~high_mask) | (v >> low_bits);
     }
   }
 };

@@ -18,14 +18,9 @@ WakeScheduler& WakeScheduler::current() {
   return *current_;
 }
 
-void WakeScheduler::schedule(Clocked& module, Cycle at, Cycle now) {
-  const auto slot = static_cast<std::size_t>(at % kHorizon);
-  buckets_[slot].push_back(&module);
-  occupied_ |= std::uint64_t{1} << slot;
-  if (at < tick_at_ || tick_at_ <= now) {
-    tick_at_ = at;
-    tick_.notify(sc_core::sc_time::from_value((at - now) * Clocked::ticks_per_cycle()));
-  }
+void WakeScheduler::notify_tick(Cycle at, Cycle now) {
+  tick_at_ = at;
+  tick_.notify(sc_core::sc_time::from_value((at - now) * Clocked::ticks_per_cycle()));
 }
 
 void WakeScheduler::dispatch() {
@@ -43,6 +38,7 @@ void WakeScheduler::dispatch() {
   // evaluates this one. The order of evaluation is unchanged.
   constexpr std::size_t kAhead = 4;
   const std::size_t n = firing_.size();
+  firing_at_ = now;
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {
       const Clocked* m = firing_[i + 3 * kAhead];
@@ -53,6 +49,7 @@ void WakeScheduler::dispatch() {
     if (i + kAhead < n) firing_[i + kAhead]->prefetch(1);
     firing_[i]->fire(now);
   }
+  firing_at_ = kNever;
   firing_.clear();
   if (occupied_ == 0) {
     tick_at_ = kNever;
@@ -73,7 +70,10 @@ Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
 }
 
 void Clocked::schedule(Cycle at) {
-  const Cycle current = now();
+  // Inside the calendar's dispatch (most wake-ups: the evaluated module's own
+  // and those its links send) the cycle is known without asking the kernel.
+  const Cycle firing = scheduler_.firing_at();
+  const Cycle current = firing != kNever ? firing : now();
   scheduled_ = at;
   if (at <= current) {
     wake_.notify(sc_core::SC_ZERO_TIME);

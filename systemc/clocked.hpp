@@ -40,13 +40,23 @@ class WakeScheduler final : public sc_core::sc_module {
   SC_HAS_PROCESS(WakeScheduler);
   explicit WakeScheduler(const sc_core::sc_module_name& name);
   /// `module` runs in cycle `at` (now < at < now + kHorizon).
-  void schedule(Clocked& module, Cycle at, Cycle now);
+  void schedule(Clocked& module, Cycle at, Cycle now) {
+    const auto slot = static_cast<std::size_t>(at % kHorizon);
+    buckets_[slot].push_back(&module);
+    occupied_ |= std::uint64_t{1} << slot;
+    if (at < tick_at_ || tick_at_ <= now) notify_tick(at, now);
+  }
+  /// The cycle whose modules dispatch() is evaluating, or kNever outside it
+  /// (the modules it runs learn the current cycle from here, not from the
+  /// kernel).
+  [[nodiscard]] Cycle firing_at() const { return firing_at_; }
   /// The scheduler of the current KernelSession (throws if there is none).
   static WakeScheduler& current();
 
  private:
   friend class KernelSession;
   void dispatch();
+  void notify_tick(Cycle at, Cycle now);
 
   static WakeScheduler* current_;
   std::array<std::vector<Clocked*>, kHorizon> buckets_;
@@ -54,6 +64,7 @@ class WakeScheduler final : public sc_core::sc_module {
   std::vector<Clocked*> firing_;
   sc_core::sc_event tick_;
   Cycle tick_at_ = kNever;
+  Cycle firing_at_ = kNever;
 };
 
 class Clocked : public sc_core::sc_module {
@@ -68,7 +79,16 @@ class Clocked : public sc_core::sc_module {
     // A module with a wake-up pending at or before `at` runs by then and
     // recomputes what it waits for (scheduled_ == now: it has not run in
     // this cycle yet, or is running; process() clears scheduled_ when it runs).
-    if (at < scheduled_) schedule(at);
+    if (at >= scheduled_) return;
+    // Most wake-ups come from a module the calendar is evaluating (its own
+    // next cycle, its links' arrivals) and go into the calendar: inline.
+    const Cycle firing = scheduler_.firing_at();
+    if (firing != kNever && at > firing && at - firing < WakeScheduler::kHorizon) {
+      scheduled_ = at;
+      scheduler_.schedule(*this, at, firing);
+    } else {
+      schedule(at);
+    }
   }
 
   /// Whether a credit returning to this module must wake it. A module with

@@ -396,7 +396,9 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
     const Router& router = m.network.router(static_cast<topology::NodeId>(n));
     r.max_queue_flits = std::max(r.max_queue_flits, router.max_vc_flits());
     r.arbitration_conflicts += router.arbitration_conflicts();
+    r.router_evaluations += router.evaluations();
   }
+  for (const auto& nic : m.nics) r.nic_evaluations += nic->evaluations();
   const double cycles = static_cast<double>(r.cycles);
   for (std::size_t l = 0; l < m.network.link_count(); ++l) {
     r.flit_hops += m.network.link(static_cast<topology::LinkId>(l)).total_flits();

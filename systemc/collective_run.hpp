@@ -120,6 +120,8 @@ struct CollectiveResult {
   std::uint64_t packets = 0;
   std::uint64_t flits = 0;
   std::uint64_t flit_hops = 0;     // flits that crossed a network link, summed over the links
+  std::uint64_t router_evaluations = 0;  // cycles in which a router ran, summed over the routers
+  std::uint64_t nic_evaluations = 0;     // cycles in which a NIC ran, summed over the NICs
   std::vector<Cycle> node_finish;  // per endpoint
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for

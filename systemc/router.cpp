@@ -313,7 +313,13 @@ Cycle Router::evaluate(Cycle now) {
   // Credits matter only to buffered flits: an empty router absorbs them when
   // the next flit wakes it.
   set_wake_on_credit(occupancy_ > 0);
-  if (requested) return now + 1;
+  // After a cycle with requests the state changed (grants, released VCs,
+  // new fronts): run again next cycle unless the router is now empty, when no
+  // VC can request until a flit arrives (which wakes it). Deciding exactly
+  // which of the remaining VCs can request next cycle (replaying step 2)
+  // costs more instructions than the rare evaluations it would save (hd on
+  // boards: 208 M for 1.3 k fewer evaluations in 2.5 M).
+  if (requested && occupancy_ > 0) return now + 1;
   // Asleep until a flit or credit arrives (pending ones may have had their
   // wake-up dropped, see clocked.hpp) or a routing delay ends.
   for (std::size_t w = 0; w < pending_words_; ++w)

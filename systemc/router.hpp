@@ -45,9 +45,10 @@
 // credits or not, and from the next cycle bid in step 2 like body flits); with
 // vc_bid round-robin an input port offers step 3 one VC per output, picked by
 // a rotating pointer, instead of all its ready VCs.
-// The router is evaluated only in cycles where something can change: after a
-// cycle with a request, when a flit or credit arrives, or when a head flit's
-// routing delay ends.
+// The router is evaluated only in cycles where something can change: when a
+// flit or (while it holds flits) a credit arrives, when a head flit's routing
+// delay or a released VC's reuse delay ends, and in the cycle after a cycle
+// with requests unless that cycle emptied it.
 #pragma once
 
 #include <memory>

@@ -147,6 +147,8 @@ nlohmann::json measure(const CollectivePoint& point) {
               {"data_check", "pass"},
               {"flits", r.flits},
               {"flit_hops", r.flit_hops},
+              {"router_evaluations", r.router_evaluations},
+              {"nic_evaluations", r.nic_evaluations},
               {"run_seconds", run_wall},
               {"run_cpu_seconds", run_cpu}});
     return j;
@@ -255,17 +257,22 @@ BenchOutcome run_bench(const BenchOptions& o) {
   }
   if (!collective_rows.empty()) {
     t += "collective points (whole run: schedule, elaboration, simulation, data check):\n";
-    t += fmt::format("{:<28} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>11} {:>7} {:>9}\n", "point", "cycles",
-                     "run s", "run CPU", "sim s", "sim CPU", "Mrc/s CPU", "flit-hops", "ns/hop", "peak MiB");
-    for (const auto& row : collective_rows)
-      t += fmt::format("{:<28} {:>8} {:>8.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.3f} {:>11} {:>7.1f} {:>9.1f}\n",
-                       row["point"].get<std::string>(), row["cycles"].get<long>(), row["run_seconds"].get<double>(),
-                       row["run_cpu_seconds"].get<double>(), row["sim_seconds"].get<double>(),
-                       row["sim_cpu_seconds"].get<double>(), row["router_cycles_per_cpu_second"].get<double>() / 1e6,
-                       row["flit_hops"].get<std::uint64_t>(), row["ns_per_flit_hop"].get<double>(),
-                       row["peak_rss_kib"].get<double>() / 1024.0);
+    t += fmt::format("{:<28} {:>8} {:>8} {:>8} {:>8} {:>8} {:>10} {:>11} {:>7} {:>7} {:>7} {:>9}\n", "point",
+                     "cycles", "run s", "run CPU", "sim s", "sim CPU", "Mrc/s CPU", "flit-hops", "ns/hop", "rev/hop",
+                     "nev/hop", "peak MiB");
+    for (const auto& row : collective_rows) {
+      const auto hops = static_cast<double>(std::max<std::uint64_t>(row["flit_hops"].get<std::uint64_t>(), 1));
+      t += fmt::format(
+          "{:<28} {:>8} {:>8.2f} {:>8.2f} {:>8.2f} {:>8.2f} {:>10.3f} {:>11} {:>7.1f} {:>7.2f} {:>7.2f} {:>9.1f}\n",
+          row["point"].get<std::string>(), row["cycles"].get<long>(), row["run_seconds"].get<double>(),
+          row["run_cpu_seconds"].get<double>(), row["sim_seconds"].get<double>(), row["sim_cpu_seconds"].get<double>(),
+          row["router_cycles_per_cpu_second"].get<double>() / 1e6, row["flit_hops"].get<std::uint64_t>(),
+          row["ns_per_flit_hop"].get<double>(), static_cast<double>(row["router_evaluations"].get<std::uint64_t>()) / hops,
+          static_cast<double>(row["nic_evaluations"].get<std::uint64_t>()) / hops, row["peak_rss_kib"].get<double>() / 1024.0);
+    }
     t += "run s / run CPU = the whole run in its process; sim = the simulation alone; flit-hops = flits that\n"
-         "crossed a network link; ns/hop = simulation CPU time per flit-hop; every point passed its data check.\n";
+         "crossed a network link; ns/hop = simulation CPU time per flit-hop; rev/hop, nev/hop = router and NIC\n"
+         "evaluations (cycles in which one ran) per flit-hop; every point passed its data check.\n";
   }
   return out;
 }

@@ -71,6 +71,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["packets"] = r.packets;
   j["flits"] = r.flits;
   j["flit_hops"] = r.flit_hops;
+  j["router_evaluations"] = r.router_evaluations;
+  j["nic_evaluations"] = r.nic_evaluations;
   j["sim_seconds"] = r.sim_seconds;
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["elaboration_seconds"] = r.elaboration_seconds;
@@ -126,6 +128,9 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    "elaboration), {} flit-hops\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
                    r.flit_hops);
+  t += fmt::format("  evaluations       {} router, {} NIC ({:.2f} router evaluations per flit-hop)\n",
+                   r.router_evaluations, r.nic_evaluations,
+                   r.flit_hops > 0 ? static_cast<double>(r.router_evaluations) / static_cast<double>(r.flit_hops) : 0.0);
   if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
     t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
                      r.link_flits_retransmitted);

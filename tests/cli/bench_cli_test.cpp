@@ -69,7 +69,8 @@ TEST(BenchCli, CollectivePointReportsFlitHopsAndItsFields) {
   ASSERT_EQ(j["collective_runs"].size(), 1u);
   const auto& run = j["collective_runs"][0];
   for (const char* key : {"topology", "algorithm", "cycles", "sim_seconds", "sim_cpu_seconds", "flit_hops",
-                          "ns_per_flit_hop", "peak_rss_kib", "run_seconds", "run_cpu_seconds"})
+                          "ns_per_flit_hop", "peak_rss_kib", "run_seconds", "run_cpu_seconds", "router_evaluations",
+                          "nic_evaluations"})
     EXPECT_TRUE(run.contains(key)) << key;
   EXPECT_EQ(run["topology"], "torus:16x16");
   EXPECT_EQ(run["algorithm"], "a2a-optimal");
@@ -77,6 +78,14 @@ TEST(BenchCli, CollectivePointReportsFlitHopsAndItsFields) {
   EXPECT_EQ(run["flit_hops"].get<std::uint64_t>(), 256ull * 2048ull * 16ull);
   EXPECT_EQ(run["flits"].get<std::uint64_t>(), 256ull * 255ull * 16ull);
   EXPECT_GT(run["peak_rss_kib"].get<double>(), 0.0);
+  // A router sends at most one flit on each of its 4 network output ports per
+  // evaluation, and runs at most once per cycle.
+  const auto evaluations = run["router_evaluations"].get<std::uint64_t>();
+  EXPECT_GE(evaluations, 256ull * 2048ull * 16ull / 4ull);
+  EXPECT_LE(evaluations, 256ull * run["cycles"].get<std::uint64_t>());
+  // Every NIC sends to each of the 255 others and runs at most once per cycle.
+  EXPECT_GE(run["nic_evaluations"].get<std::uint64_t>(), 256ull);
+  EXPECT_LE(run["nic_evaluations"].get<std::uint64_t>(), 256ull * run["cycles"].get<std::uint64_t>());
 }
 
 TEST(BenchCli, UnknownCollectivePointExits2NamingIt) {

@@ -64,3 +64,37 @@ TEST(Descriptor, FitsRejectsOversizedFields) {
   d.length = 1 << 20;
   EXPECT_FALSE(d.fits());
 }
+
+// src_offset (bits 49..68) straddles the two halves: 15 bits in lo, 5 in hi.
+TEST(Descriptor, StraddlingFieldSplitsAcrossTheHalves) {
+  DescriptorWord w;
+  w.set(descriptor_layout::src_offset, 0xFFFFF);
+  EXPECT_EQ(w.lo, 0x7FFFULL << 49);
+  EXPECT_EQ(w.hi, 0x1FULL);
+  EXPECT_EQ(w.get(descriptor_layout::src_offset), 0xFFFFFu);
+  w.set(descriptor_layout::src_offset, 0x8001);  // bit 0 -> word bit 49, bit 15 -> word bit 64
+  EXPECT_EQ(w.lo, 1ULL << 49);
+  EXPECT_EQ(w.hi, 1ULL);
+}
+
+// get/set against the definition read bit by bit: bit i of a field is bit
+// lsb + i of the 128-bit word; set changes no other bit and ignores the
+// value's bits above the field's width.
+RC_GTEST_PROP(Descriptor, FieldAccessMatchesBitByBitDefinition, ()) {
+  namespace L = descriptor_layout;
+  const DescriptorField fields[] = {L::opcode, L::controller, L::op, L::dtype, L::route_hint, L::gap,
+                                    L::slack, L::dest, L::src_offset, L::dst_offset, L::length, L::tag};
+  const DescriptorField f = fields[*rc::gen::inRange<std::size_t>(0, std::size(fields))];
+  DescriptorWord w{*rc::gen::arbitrary<std::uint64_t>(), *rc::gen::arbitrary<std::uint64_t>()};
+  const auto bit = [](const DescriptorWord& x, unsigned b) { return b < 64 ? (x.lo >> b) & 1u : (x.hi >> (b - 64)) & 1u; };
+  std::uint64_t expected = 0;
+  for (unsigned i = 0; i < f.width; ++i) expected |= bit(w, f.lsb + i) << i;
+  RC_ASSERT(w.get(f) == expected);
+  const std::uint64_t v = *rc::gen::arbitrary<std::uint64_t>();
+  const DescriptorWord before = w;
+  w.set(f, v);
+  for (unsigned b = 0; b < 128; ++b) {
+    const bool inside = b >= f.lsb && b < f.lsb + f.width;
+    RC_ASSERT(bit(w, b) == (inside ? (v >> (b - f.lsb)) & 1u : bit(before, b)));
+  }
+}
