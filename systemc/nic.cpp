@@ -186,19 +186,21 @@ void Nic::prefetch(int stage) const {
   }
 }
 
-void Nic::take_credits(Cycle now) {
-  for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1) {
-    const auto k = static_cast<std::size_t>(std::countr_zero(bits));
-    Controller& c = controllers_[k];
-    c.channel.take_credits(*c.injection, now);
-    if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~(std::uint64_t{1} << k);
-  }
+void Nic::take_credits(std::size_t k, Cycle now) {
+  const std::uint64_t bit = std::uint64_t{1} << k;
+  if ((link_activity_[1] & bit) == 0) return;  // no credit on its way back
+  Controller& c = controllers_[k];
+  if (!c.injection->credit_ready(now)) return;
+  c.channel.take_credits(*c.injection, now);
+  c.run_at = std::min(c.run_at, now);  // a refused flit may go now
+  if (c.injection->credits_in_flight() == 0) link_activity_[1] &= ~bit;
 }
 
 Cycle Nic::next_link_arrival() const {
   Cycle next = kNever;
   for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
     next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
+  if (!wakes_on_credit()) return next;
   for (std::uint64_t bits = link_activity_[1]; bits != 0; bits &= bits - 1)
     next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].injection->next_credit_arrival());
   return next;
@@ -329,6 +331,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
   c.message = id;
   c.word = 0;
   c.offer_from = now;
+  c.run_at = now;
   if (d.dest == static_cast<std::uint32_t>(self_)) {
     c.copy = true;
     c.copy_done = now + d.length;
@@ -449,8 +452,18 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   }
   // The gate after a tail stays shut for hold_q cycles (pacer header).
   if (!c.pacer->in_packet_q() && c.pacer->hold_q() != 0) return now + 1 + c.pacer->hold_q();
-  // Fired, or held by the gate in this cycle with the port ready: next cycle.
-  if (fire || ready) return now + 1;
+  // Fired with more to send: the next flit goes next cycle if the port takes
+  // it with the credits held now. If not, that cycle would be a refusal, in
+  // which the pacer's state holds (nothing to replay, as below): credits
+  // only grow by arrivals, and an arrival wakes the NIC (wakes_on_credit).
+  if (fire) {
+    if (!c.busy) return now + 1;  // its next SEND
+    const bool next_ready = last ? c.channel.free_vc(static_cast<int>(std::min(p, d.length - c.word))) >= 0
+                                 : c.channel.has_credit(c.vc);
+    return next_ready ? now + 1 : kNever;
+  }
+  // Held by the gate in this cycle with the port ready: next cycle.
+  if (ready) return now + 1;
   return kNever;  // refused by the port: the credit's arrival wakes the NIC
 }
 
@@ -458,12 +471,12 @@ Cycle Nic::evaluate(Cycle now) {
   // A finished node still receives (its own sends are done, not the others').
   receive(now);
   if (state_ == State::finished) {
+    set_wake_on_credit(false);  // it sends nothing more: credits are absorbed, never waited for
     Cycle next = kNever;
     for (std::uint64_t bits = link_activity_[0]; bits != 0; bits &= bits - 1)
       next = std::min(next, controllers_[static_cast<std::size_t>(std::countr_zero(bits))].ejection->next_flit_arrival());
     return next;
   }
-  take_credits(now);
   for (Controller& c : controllers_)
     if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
 
@@ -488,11 +501,20 @@ Cycle Nic::evaluate(Cycle now) {
       if (!start(c, d, now)) return kNever;
       if (!c.busy) continue;  // zero-length SEND
     }
+    take_credits(k, now);
     if (c.copy) {
       next = std::min(next, c.copy_done);
       continue;
     }
-    next = std::min(next, step_controller(c, now));
+    // A controller waiting for the pacer's gate or for a credit is not
+    // stepped when the NIC runs for something else: its step would change
+    // nothing that catch_up does not replay (see run_at).
+    if (c.run_at > now) {
+      next = std::min(next, c.run_at);
+      continue;
+    }
+    c.run_at = step_controller(c, now);
+    next = std::min(next, c.run_at);
     if (!c.busy) next = std::min(next, now + 1);  // its next SEND
   }
 
@@ -508,6 +530,11 @@ Cycle Nic::evaluate(Cycle now) {
     }
     next = kNever;  // only receiving from now on (below)
   }
+  // Only a controller sending a message can wait for a credit; otherwise the
+  // credits returning on the injection links are absorbed (take_credits) at
+  // the next evaluation, with the same decisions.
+  set_wake_on_credit(std::any_of(controllers_.begin(), controllers_.end(),
+                                 [](const Controller& c) { return c.busy && !c.copy; }));
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
   next = std::min(next, next_link_arrival());
   return next <= now ? now + 1 : next;

@@ -170,6 +170,12 @@ class Nic final : public Clocked {
     std::unique_ptr<Pacer> pacer;
     Cycle pacer_cycle = 0;  // the pacer has been stepped through pacer_cycle - 1
     Cycle offer_from = 0;   // the controller offers its current flit from this cycle on
+    // The next cycle its flit can pass: what step_controller returned (the
+    // pacer's gate opens, or kNever: refused by the port), lowered to the
+    // current cycle when a credit arrives or a SEND starts. Until then a
+    // step is a refusal (the pacer's state holds) or a countdown cycle
+    // (replayed by catch_up), so the controller is not stepped.
+    Cycle run_at = 0;
     std::deque<Descriptor> queue;  // dispatch named
     bool busy = false;
     bool copy = false;
@@ -183,9 +189,12 @@ class Nic final : public Clocked {
   };
 
   void receive(Cycle now);
-  /// Credits that have arrived on the injection links with activity.
-  void take_credits(Cycle now);
-  /// The earliest flit or credit still travelling to this NIC.
+  /// Credits that have arrived on controller k's injection link. Only a busy
+  /// controller reads its credits, so an idle one leaves them on the link
+  /// until it next starts a SEND (the same credits by then).
+  void take_credits(std::size_t k, Cycle now);
+  /// The earliest flit, or credit it waits for (wakes_on_credit), still
+  /// travelling to this NIC.
   [[nodiscard]] Cycle next_link_arrival() const;
   bool dispatch(Cycle now, Cycle& next);
   bool start(Controller& c, const Descriptor& d, Cycle now);

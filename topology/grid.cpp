@@ -1,5 +1,6 @@
 #include "topology/grid.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <string>
 
@@ -81,8 +82,14 @@ LinkId Grid::link(EndpointId node, int dim, int dir) const {
 
 int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
   const int n = size(dim);
-  const int a = coord(src)[static_cast<std::size_t>(dim)];
-  const int b = coord(dst)[static_cast<std::size_t>(dim)];
+  // Component `dim` of the coordinates (as coord() computes them), without
+  // building the vectors: routes are computed per packet.
+  for (int d = 0; d < dim; ++d) {
+    src /= sizes_[static_cast<std::size_t>(d)];
+    dst /= sizes_[static_cast<std::size_t>(d)];
+  }
+  const int a = src % n;
+  const int b = dst % n;
   const Direction want = hint_direction(hint, dim);
   if (!torus_) {
     const int delta = b - a;
@@ -104,10 +111,18 @@ int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
 }
 
 Route Grid::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  // The hops per dimension first, so that the route is allocated once.
+  std::array<int, 4> per_dim{};  // at most 4 dimensions (constructor)
+  std::size_t total = 0;
+  for (int d = 0; d < dims(); ++d) {
+    per_dim[static_cast<std::size_t>(d)] = hops(src, dst, d, hint);
+    total += static_cast<std::size_t>(std::abs(per_dim[static_cast<std::size_t>(d)]));
+  }
   Route r;
+  r.reserve(total);
   EndpointId at = src;
   for (int d = 0; d < dims(); ++d) {
-    const int h = hops(src, dst, d, hint);
+    const int h = per_dim[static_cast<std::size_t>(d)];
     const int dir = h > 0 ? +1 : -1;
     std::uint8_t vc = 0;
     for (int step = 0; step < std::abs(h); ++step) {
