@@ -56,8 +56,10 @@ struct ForwardingNode {
 };
 
 /// What one endpoint of a run holds, for the size check before the run
-/// (systemc/memory_estimate.hpp): words of node memory, SENDs in its program,
-/// and the keys that set them (named when a scenario is refused as too big).
+/// (systemc/memory_estimate.hpp): words of node memory (the mean over the
+/// endpoints where they differ, Schedule::node_memory_words), SENDs in its
+/// program, and the keys that set them (named when a scenario is refused as
+/// too big).
 struct Footprint {
   std::uint64_t words = 0;
   std::uint64_t sends = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <deque>
+#include <memory>
 #include <random>
 #include <unordered_map>
 
@@ -43,11 +44,18 @@ Word combine(ReceiveOp op, DataType type, Word stored, Word received) {
 
 namespace {
 
+/// A message in flight. Its payload is the sender's words at the SEND; they
+/// are read from the sender's memory at delivery unless the sender's memory
+/// under them is written first, in which case they are copied just before
+/// that write (`captured`). So a step's messages do not hold a second copy of
+/// the data they carry (a whole array per node in an allreduce's first step).
 struct Message {
-  EndpointId src;
-  EndpointId dst;
+  EndpointId src = 0;
+  EndpointId dst = 0;
   Descriptor d;
-  std::vector<Word> words;
+  bool captured = false;
+  std::size_t slot = 0;     // its place in its sender's list of uncaptured messages
+  std::vector<Word> words;  // the payload once captured
 };
 
 class Machine {
@@ -57,11 +65,13 @@ class Machine {
     result_.memory.resize(n);
     for (std::size_t e = 0; e < n; ++e) {
       auto& m = result_.memory[e];
-      m.resize(s.memory_words);
+      const std::uint32_t words = s.memory_of(static_cast<EndpointId>(e));
+      m.resize(words);
       if (s.initial)
-        for (std::uint32_t a = 0; a < s.memory_words; ++a) m[a] = s.initial(static_cast<EndpointId>(e), a);
+        for (std::uint32_t a = 0; a < words; ++a) m[a] = s.initial(static_cast<EndpointId>(e), a);
     }
     pc_.assign(n, 0);
+    uncaptured_.resize(n);
     arrivals_.resize(n);
     outstanding_.assign(n, 0);
     at_barrier_.assign(n, false);
@@ -155,37 +165,83 @@ class Machine {
     }
   }
 
-  void check_range(std::size_t e, std::uint32_t offset, std::uint32_t length, const char* what) const {
-    if (static_cast<std::uint64_t>(offset) + length > s_.memory_words)
+  /// A range of `owner`'s memory named by endpoint e's current descriptor.
+  void check_range(std::size_t e, std::size_t owner, std::uint32_t offset, std::uint32_t length,
+                   const char* what) const {
+    const std::uint32_t words = s_.memory_of(static_cast<EndpointId>(owner));
+    if (static_cast<std::uint64_t>(offset) + length > words)
       throw ExecutionError(fmt::format("endpoint {} descriptor {}: {} range [{}, {}) exceeds memory of {} words",
-                                       e, pc_[e], what, offset, offset + length, s_.memory_words));
+                                       e, pc_[e], what, offset, offset + length, words));
   }
 
   void send(std::size_t e, const Descriptor& d) {
     if (d.dest >= s_.endpoints())
       throw ExecutionError(fmt::format("endpoint {} descriptor {}: destination {} does not exist", e, pc_[e], d.dest));
-    check_range(e, d.src_offset, d.length, "source");
-    check_range(e, d.dst_offset, d.length, "destination");
-    const auto& mem = result_.memory[e];
-    Message m{static_cast<EndpointId>(e), static_cast<EndpointId>(d.dest), d,
-              std::vector<Word>(mem.begin() + d.src_offset, mem.begin() + d.src_offset + d.length)};
+    check_range(e, e, d.src_offset, d.length, "source");
+    check_range(e, d.dest, d.dst_offset, d.length, "destination");
     if (d.dest == e) ++result_.local_copies;
     else {
       ++result_.messages;
       result_.words_sent += d.length;
     }
     ++outstanding_[e];
+    auto m = std::make_unique<Message>();
+    m->src = static_cast<EndpointId>(e);
+    m->dst = static_cast<EndpointId>(d.dest);
+    m->d = d;
     pending_.push_back(std::move(m));
+    Uncaptured& u = uncaptured_[e];
+    if (u.messages.empty()) {
+      u.lo = d.src_offset;
+      u.hi = d.src_offset + d.length;
+    } else {
+      u.lo = std::min(u.lo, d.src_offset);
+      u.hi = std::max(u.hi, d.src_offset + d.length);
+    }
+    pending_.back()->slot = u.messages.size();
+    u.messages.push_back(pending_.back().get());
     if (o_.order == DeliveryOrder::eager) deliver(pending_.size() - 1);
   }
 
+  /// Before words [offset, offset + length) of endpoint e's memory are
+  /// written: copies the payload of every message e sent that is still in
+  /// flight and reads from them.
+  void capture_before_write(std::size_t e, std::uint32_t offset, std::uint32_t length) {
+    Uncaptured& u = uncaptured_[e];
+    if (u.messages.empty() || offset >= u.hi || offset + length <= u.lo) return;
+    const auto& mem = result_.memory[e];
+    for (std::size_t i = 0; i < u.messages.size();) {
+      Message& m = *u.messages[i];
+      if (offset >= m.d.src_offset + m.d.length || offset + length <= m.d.src_offset) {
+        ++i;
+        continue;
+      }
+      m.words.assign(mem.begin() + m.d.src_offset, mem.begin() + m.d.src_offset + m.d.length);
+      m.captured = true;
+      unlist(m);  // moves the last one to i
+    }
+  }
+
+  void unlist(Message& m) {
+    auto& list = uncaptured_[static_cast<std::size_t>(m.src)].messages;
+    list[m.slot] = list.back();
+    list[m.slot]->slot = m.slot;
+    list.pop_back();
+  }
+
   void deliver(std::size_t index) {
-    Message m = std::move(pending_[index]);
+    std::unique_ptr<Message> owned = std::move(pending_[index]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
-    auto& mem = result_.memory[static_cast<std::size_t>(m.dst)];
-    for (std::size_t i = 0; i < m.words.size(); ++i) {
+    Message& m = *owned;
+    const auto src = static_cast<std::size_t>(m.src);
+    const auto dst = static_cast<std::size_t>(m.dst);
+    capture_before_write(dst, m.d.dst_offset, m.d.length);  // captures m too when it reads what it writes
+    if (!m.captured) unlist(m);
+    const Word* words = m.captured ? m.words.data() : result_.memory[src].data() + m.d.src_offset;
+    auto& mem = result_.memory[dst];
+    for (std::size_t i = 0; i < m.d.length; ++i) {
       Word& w = mem[m.d.dst_offset + i];
-      w = combine(m.d.op, m.d.dtype, w, m.words[i]);
+      w = combine(m.d.op, m.d.dtype, w, words[i]);
     }
     ++arrivals_[static_cast<std::size_t>(m.dst)][m.d.tag];
     --outstanding_[static_cast<std::size_t>(m.src)];
@@ -241,7 +297,15 @@ class Machine {
   std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> arrivals_;
   std::vector<std::int64_t> outstanding_;
   std::vector<bool> at_barrier_;
-  std::deque<Message> pending_;
+  std::deque<std::unique_ptr<Message>> pending_;
+  /// Per endpoint: its messages in flight whose payload is still read from
+  /// its memory, and the hull [lo, hi) of their source ranges.
+  struct Uncaptured {
+    std::vector<Message*> messages;
+    std::uint32_t lo = 0;
+    std::uint32_t hi = 0;
+  };
+  std::vector<Uncaptured> uncaptured_;
   std::deque<std::size_t> worklist_;   // nodes to look at (lazy and eager orders)
   std::vector<bool> queued_;
   std::size_t at_barrier_count_ = 0;

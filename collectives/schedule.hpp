@@ -26,7 +26,10 @@ struct Region {
 struct Schedule {
   std::string algorithm;
   std::vector<Program> programs;      // one per endpoint, each ends with END
-  std::uint32_t memory_words = 0;     // words of memory every endpoint needs
+  std::uint32_t memory_words = 0;     // words of memory every endpoint needs (the largest, see below)
+  /// Where endpoints need different amounts: the words of endpoint e at
+  /// index e (none above memory_words). Empty: memory_words for every one.
+  std::vector<std::uint32_t> node_memory_words;
   int controllers = 1;                // NIC controllers the programs address
   /// The algorithm's lower bound on completion, in flit times (payload
   /// words), or -1 where the document gives none.
@@ -41,6 +44,10 @@ struct Schedule {
   std::function<std::vector<Region>(EndpointId e)> expected;
 
   [[nodiscard]] std::size_t endpoints() const { return programs.size(); }
+  /// Words of memory endpoint e has.
+  [[nodiscard]] std::uint32_t memory_of(EndpointId e) const {
+    return node_memory_words.empty() ? memory_words : node_memory_words[static_cast<std::size_t>(e)];
+  }
 };
 
 /// The payload word number `index` of the data that `origin` sends to

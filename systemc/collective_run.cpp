@@ -258,6 +258,13 @@ struct Elaboration {
                 [this](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); }) {
     network.enable_link_faults(s.link_faults);
     book.memory_words = p.schedule.memory_words;
+    book.node_memory_words = p.schedule.node_memory_words;
+    // One record per SEND (the programs' count; an engine issues the same):
+    // reserved, not doubled into (an all-to-all on 1024 nodes has 1 M).
+    std::size_t sends = 0;
+    for (const auto& program : p.schedule.programs)
+      for (const Descriptor& d : program) sends += d.opcode == Opcode::send ? 1 : 0;
+    book.messages.reserve(sends);
     book.unfinished = p.endpoints;
     book.nics.assign(p.endpoints, nullptr);
     nics.reserve(p.endpoints);
@@ -281,11 +288,18 @@ struct Elaboration {
   Elaboration(const Elaboration&) = delete;
   Elaboration& operator=(const Elaboration&) = delete;
   ~Elaboration() {
+    // Reverse construction order after the sentinel (TeardownSentinel):
+    // linear in the objects.
+    sentinel.release();
+    probe.reset();
     tracer.reset();
-    while (!nics.empty()) nics.pop_back();  // last first, for their ports (as ~Network)
+    monitor.reset();
+    watchdog.reset();
+    while (!nics.empty()) nics.pop_back();
   }
 
   KernelSession session;
+  TeardownSentinel sentinel;  // constructed before every other SystemC object of the run
   Network network;
   CollectiveBook book;
   BarrierNetwork barrier;

@@ -101,7 +101,6 @@ MemoryEstimate estimate_collective_memory(const topology::Topology& topology, co
   e.parts.push_back({"node memories", memories, l.keys});
   e.parts.push_back({"descriptor programs", sat_mul(sat_mul(endpoints, l.sends), kDescriptorBytes),
                      "topology (endpoints), algorithm"});
-  e.parts.push_back({"data check (reference memories and the copy compared)", sat_mul(memories, 2), l.keys});
   return e;
 }
 

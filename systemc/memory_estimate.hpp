@@ -11,8 +11,11 @@
 //   node memories every endpoint's memory, 8 bytes a word (message_flits,
 //                 elements: the algorithm's layout)
 //   programs      the descriptor programs, 16 bytes a descriptor
-//   data check    the functional executor's memory and the copy of the
-//                 NICs' memory compared with it (2 x node memories)
+// The data check adds no term: the functional executor runs before the
+// modules are built and leaves one digest per node (its memory is freed
+// before the NICs allocate theirs, and its messages in flight read the
+// sender's memory instead of copying it), and the NICs' memory is compared
+// in place. So the peak is one set of node memories plus the network.
 // Available memory: MemAvailable of /proc/meminfo, lowered to the cgroup
 // memory limit (v2 memory.max, v1 memory.limit_in_bytes, minus what the
 // cgroup already uses) and to RLIMIT_AS when one is set. The environment

@@ -58,14 +58,36 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   }
 }
 
+class TeardownSentinel::Module final : public sc_core::sc_module {
+ public:
+  explicit Module(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}
+};
+
+class TeardownSentinel::Channel final : public sc_core::sc_prim_channel {
+ public:
+  explicit Channel(const char* name) : sc_core::sc_prim_channel(name) {}
+};
+
+TeardownSentinel::TeardownSentinel()
+    : module_(std::make_unique<Module>("teardown_sentinel")),
+      channel_(std::make_unique<Channel>("teardown_sentinel_channel")) {}
+
+TeardownSentinel::~TeardownSentinel() { release(); }
+
+void TeardownSentinel::release() {
+  module_.reset();
+  channel_.reset();
+}
+
 Network::~Network() {
-  // SystemC's port registry looks for a port being destroyed from its end:
-  // routers destroyed last first find each of their ports at once (first to
-  // last made a large network's teardown quadratic in its ports). Links have
-  // no ports, and the channel registry is cheapest in construction order.
-  links_.clear();
-  injection_.clear();
-  ejection_.clear();
+  // Reverse construction order (TeardownSentinel): the NIC links (an
+  // endpoint's injection link before its ejection link), then the network
+  // links, then the routers.
+  for (std::size_t i = injection_.size(); i-- > 0;) {
+    ejection_[i].reset();
+    injection_[i].reset();
+  }
+  while (!links_.empty()) links_.pop_back();
   while (!routers_.empty()) routers_.pop_back();
 }
 

@@ -29,9 +29,9 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
                       std::to_string(config_.controllers));
   if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > kMaxPacketFlits)
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(config_.packet_flits));
-  memory_.assign(schedule.memory_words, 0);
+  memory_.assign(schedule.memory_of(self), 0);
   if (schedule.initial)
-    for (std::uint32_t a = 0; a < schedule.memory_words; ++a) memory_[a] = schedule.initial(self, a);
+    for (std::uint32_t a = 0; a < memory_.size(); ++a) memory_[a] = schedule.initial(self, a);
   controllers_.resize(static_cast<std::size_t>(config_.controllers));
   for (Controller& c : controllers_) c.pacer = make_pacer(config_.blocks);
   for (int c = 0; c < config_.controllers; ++c) {
@@ -97,11 +97,11 @@ std::string Nic::blocked_text() const {
   return "";
 }
 
-bool Nic::check_range(std::uint32_t offset, std::uint32_t length, const char* what) {
-  if (static_cast<std::uint64_t>(offset) + length <= book_.memory_words) return true;
+bool Nic::check_range(std::uint32_t offset, std::uint32_t length, std::uint32_t words, const char* what) {
+  if (static_cast<std::uint64_t>(offset) + length <= words) return true;
   book_.fail("endpoint " + std::to_string(self_) + " descriptor " + std::to_string(source_->taken()) + ": " + what +
              " range [" + std::to_string(offset) + ", " + std::to_string(static_cast<std::uint64_t>(offset) + length) +
-             ") exceeds memory of " + std::to_string(book_.memory_words) + " words");
+             ") exceeds memory of " + std::to_string(words) + " words");
   return false;
 }
 
@@ -293,7 +293,9 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
 }
 
 bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
-  if (!check_range(d.src_offset, d.length, "source") || !check_range(d.dst_offset, d.length, "destination"))
+  if (!check_range(d.src_offset, d.length, static_cast<std::uint32_t>(memory_.size()), "source")) return false;
+  if (d.dest < static_cast<std::uint32_t>(book_.nics.size()) &&
+      !check_range(d.dst_offset, d.length, book_.memory_of(static_cast<topology::EndpointId>(d.dest)), "destination"))
     return false;
   if (d.dest >= static_cast<std::uint32_t>(book_.nics.size())) {
     book_.fail("endpoint " + std::to_string(self_) + ": SEND to endpoint " + std::to_string(d.dest) +

@@ -107,7 +107,11 @@ class Nic;
 
 /// State shared by every NIC of a run (SystemC runs one process at a time).
 struct CollectiveBook {
-  std::uint32_t memory_words = 0;
+  std::uint32_t memory_words = 0;              // every endpoint's, unless node_memory_words is set
+  std::vector<std::uint32_t> node_memory_words;  // per endpoint (Schedule::node_memory_words)
+  [[nodiscard]] std::uint32_t memory_of(topology::EndpointId e) const {
+    return node_memory_words.empty() ? memory_words : node_memory_words[static_cast<std::size_t>(e)];
+  }
   std::vector<Message> messages;
   std::vector<Nic*> nics;
   std::size_t unfinished = 0;   // nodes that have not finished
@@ -202,7 +206,8 @@ class Nic final : public Clocked {
   void finish_copy(Controller& c, Cycle now);
   void message_done(std::uint32_t id, Cycle now);
   [[nodiscard]] bool drained() const;
-  [[nodiscard]] bool check_range(std::uint32_t offset, std::uint32_t length, const char* what);
+  /// A range of a memory of `words` words (this NIC's, or the destination's).
+  [[nodiscard]] bool check_range(std::uint32_t offset, std::uint32_t length, std::uint32_t words, const char* what);
 
   topology::EndpointId self_;
   Network& network_;

@@ -233,6 +233,11 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
   Schedule s;
   s.algorithm = o.variant == HdVariant::hierarchical ? "hd-allreduce" : "hd-allreduce-conventional";
   s.memory_words = static_cast<std::uint32_t>(memory);
+  // A main unit holds its array of L words only; the slots are the
+  // aggregation units' (two thirds of the endpoints need less than half).
+  s.node_memory_words.resize(static_cast<std::size_t>(boards.endpoint_count()));
+  for (std::size_t e = 0; e < s.node_memory_words.size(); ++e)
+    s.node_memory_words[e] = Boards::is_main_unit(static_cast<EndpointId>(e)) ? L : s.memory_words;
   s.elements = static_cast<std::int64_t>(L);
   s.programs.assign(static_cast<std::size_t>(boards.endpoint_count()), {});
 
@@ -414,9 +419,15 @@ Algorithm hd_algorithm(HdVariant variant) {
     return build_hd_allreduce(boards, read_hd_options(boards, variant, params));
   };
   a.footprint = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
-    // At least the unit's own array of L words; one SEND per step.
+    // Per endpoint, on average over a board: a main unit's array of L words
+    // and an aggregation unit's eight S2 slots of B = L / A words (at least;
+    // the halving slots come on top). One SEND per step.
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);
-    return Footprint{o.elements, 1, "elements"};
+    const std::uint64_t L = o.elements;
+    const auto A = static_cast<std::uint64_t>(o.aggregation_units);
+    const std::uint64_t words = (Boards::kMainUnits * L + Boards::kAggregationUnits * Boards::kMainUnits * (L / A)) /
+                                Boards::kUnitsPerBoard;
+    return Footprint{words, 1, "elements"};
   };
   a.engine = EngineKind::hd;
   a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {

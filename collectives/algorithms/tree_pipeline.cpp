@@ -174,11 +174,17 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());
   const auto phases = static_cast<std::uint32_t>(used.size());
+  // Memory per endpoint: a process needs its data region and the slots it
+  // receives into (a leaf of every tree only the data region); an endpoint
+  // without a process keeps the whole layout (checked all zero).
+  s.node_memory_words.assign(endpoints, s.memory_words);
   for (int rank = 0; rank < placement.processes; ++rank) {
     auto& ev = events[static_cast<std::size_t>(rank)];
     std::sort(ev.begin(), ev.end());
     const auto self = static_cast<std::uint32_t>(placement.endpoint(rank));
     Program& prog = s.programs[self];
+    std::uint32_t& extent = s.node_memory_words[self];
+    extent = L;
     std::uint32_t barriers = 0;  // phase barriers this rank has joined
     // Receives per phase (more than one only with stage pipelining, when two
     // stages overlap): the first receive of a phase waits for all of them,
@@ -205,6 +211,7 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
       if (waited_phase != phase) prog.push_back(Descriptor::wait(phase, receives[phase]));
       waited_phase = phase;
       if (!reduce) continue;
+      extent = std::max(extent, slot_offset(x.stage, x.slot) + x.offset + x.length);
       // spec twotree-leafspine / fixed-order reduction: combine the slot into
       // the data region, one arrival at a time.
       Descriptor c = Descriptor::send(self, slot_offset(x.stage, x.slot) + x.offset, x.offset, x.length,

@@ -4,7 +4,12 @@
 // (exit 3) naming the link; without retry the data check fails (exit 1).
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+
+#include <cstdint>
 #include <cstdlib>
+#include <sstream>
+#include <string>
 
 #include "tests/cli/cli_runner.hpp"
 
@@ -60,6 +65,66 @@ TEST(SizeLimit, AScenarioThatFitsRunsAndOneThatDoesNotIsRefused) {
     EXPECT_NE(r.err.find("network buffers"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("buffer_flits"), std::string::npos) << r.err;
   }
+}
+
+namespace {
+
+/// The largest resident set of any collnet run this test process has waited
+/// for, in bytes (RUSAGE_CHILDREN: the maximum over ended children).
+double children_peak_bytes() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  return 1024.0 * static_cast<double>(u.ru_maxrss);
+}
+
+/// "needs at least 35.9 MiB" in a refusal -> bytes.
+double refused_estimate_bytes(const std::string& err) {
+  const std::string tag = "needs at least ";
+  const auto at = err.find(tag);
+  if (at == std::string::npos) return -1;
+  std::istringstream in(err.substr(at + tag.size()));
+  double value = 0;
+  std::string unit;
+  in >> value >> unit;
+  const std::string units[] = {"B", "KiB", "MiB", "GiB"};
+  for (int u = 0; u < 4; ++u)
+    if (unit == units[u]) return value * static_cast<double>(std::uint64_t{1} << (10 * u));
+  return -1;
+}
+
+}  // namespace
+
+// The estimate against the measured peak of a run whose node memories are
+// most of it (hd-allreduce, 48 endpoints x 65536 elements: the main units'
+// arrays and the aggregation units' slots, 36 MiB): never above the peak (a
+// refusal must not refuse a run that fits), and most of what the run adds to
+// the resident set of a run with tiny memories (the binary, the libraries,
+// the network of the same topology), so that it follows the footprint.
+// AddressSanitizer keeps freed memory in quarantine (the functional
+// executor's memories stay resident under the NICs') and adds its shadow, so
+// there the run adds about twice as much.
+TEST(SizeLimit, TheEstimateIsBelowTheMeasuredPeakAndFollowsIt) {
+  const std::string scenario = "run --set topology=boards:2x2x1x1 --set algorithm=hd-allreduce --set elements=";
+  ASSERT_EQ(run_words(scenario + "16").status, 0);
+  const double base = children_peak_bytes();
+  double estimate = 0;
+  {
+    const AvailableMemory limit("1");  // refused: the message names the estimate
+    const CliRun r = run_words(scenario + "65536");
+    ASSERT_EQ(r.status, 2) << r.err;
+    estimate = refused_estimate_bytes(r.err);
+    ASSERT_GT(estimate, 0) << r.err;
+  }
+  const CliRun r = run_words(scenario + "65536");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const double peak = children_peak_bytes();
+#if defined(__SANITIZE_ADDRESS__)
+  const double share = 0.35;
+#else
+  const double share = 0.7;
+#endif
+  EXPECT_LE(estimate, peak) << "estimate " << estimate << " B, peak " << peak << " B";
+  EXPECT_GE(estimate, share * (peak - base)) << "estimate " << estimate << " B, peak " << peak << " B, base " << base;
 }
 
 TEST(LinkFaultsCli, GoBackNReportsCorruptedAndRetransmittedFlits) {

@@ -70,6 +70,50 @@ TEST(Executor, EagerAndLazyOrdersExposeABufferHazard) {
   EXPECT_NE(eager.memory, lazy.memory);  // node 0 first sends, so node 1 forwards 0 instead of 1
 }
 
+// A message carries its sender's words as they were at the SEND, even when
+// the sender's memory under them is written before the message is
+// delivered (the executor then copies them just before that write). Lazy
+// order: node 0 waits for node 1's message, which is delivered before node
+// 2's (older first); node 0 then sends its word 0 to node 3, and node 2's
+// message overwrites that word before node 0's message is delivered.
+// Eager order delivers node 2's message before node 0 sends.
+TEST(Executor, AMessageCarriesTheWordsOfItsSend) {
+  Schedule s;
+  s.memory_words = 2;
+  s.programs.assign(4, {Descriptor::end()});
+  s.programs[0].insert(s.programs[0].begin(), {Descriptor::wait(7, 1), Descriptor::send(3, 0, 0, 1, 1)});
+  s.programs[1].insert(s.programs[1].begin(), Descriptor::send(0, 0, 1, 1, 7));  // to node 0's word 1
+  s.programs[2].insert(s.programs[2].begin(), Descriptor::send(0, 0, 0, 1, 2));  // to node 0's word 0
+  s.initial = [](EndpointId e, std::uint32_t a) { return Word(100 * e + a + 1); };
+  const auto lazy = execute(s, {DeliveryOrder::lazy, 1});
+  EXPECT_EQ(lazy.memory[0][0], 201u);  // node 2's word 0 landed on node 0's
+  EXPECT_EQ(lazy.memory[3][0], 1u);    // node 0's word 0 at its SEND
+  const auto eager = execute(s, {DeliveryOrder::eager, 1});
+  EXPECT_EQ(eager.memory[3][0], 201u);
+}
+
+// Endpoints may have memories of different sizes: each gets its own, and a
+// SEND's destination range is checked against the receiver's.
+TEST(Executor, EveryEndpointHasItsOwnMemorySize) {
+  Schedule s;
+  s.memory_words = 4;
+  s.node_memory_words = {4, 2};
+  s.programs = {{Descriptor::send(1, 2, 0, 2, 0), Descriptor::end()}, {Descriptor::end()}};
+  s.initial = [](EndpointId e, std::uint32_t a) { return Word(10 * e + a); };
+  const auto r = execute(s);
+  ASSERT_EQ(r.memory[0].size(), 4u);
+  ASSERT_EQ(r.memory[1].size(), 2u);
+  EXPECT_EQ(r.memory[1], (std::vector<Word>{2, 3}));
+  s.programs[0][0].dst_offset = 1;  // [1, 3) is beyond node 1's two words
+  try {
+    (void)execute(s);
+    FAIL() << "expected a range error";
+  } catch (const ExecutionError& e) {
+    EXPECT_NE(std::string(e.what()).find("destination range [1, 3) exceeds memory of 2 words"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Executor, WaitBlocksUntilTaggedMessagesArrive) {
   // Node 0 waits for two messages tagged 3, then forwards word 0 (the sum) to node 3.
   Schedule s;

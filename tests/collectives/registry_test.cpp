@@ -146,6 +146,9 @@ TEST(Registry, FootprintIsALowerEstimateOfTheBuiltSchedule) {
       const Footprint f = a.footprint(*topo, params);
       EXPECT_GT(f.words, 0u) << a.name;
       EXPECT_LE(f.words, s.memory_words) << a.name << " message_flits " << m;
+      std::uint64_t total_words = 0;  // what the NICs allocate
+      for (std::size_t e = 0; e < s.endpoints(); ++e) total_words += s.memory_of(static_cast<EndpointId>(e));
+      EXPECT_LE(f.words * s.endpoints(), total_words) << a.name << " message_flits " << m;
       std::uint64_t most_sends = 0;
       for (const auto& p : s.programs) {
         std::uint64_t sends = 0;
