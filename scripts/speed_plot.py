@@ -61,7 +61,7 @@ def main():
             if r[0] in RUN_SECONDS_TARGET:
                 ax.hlines(RUN_SECONDS_TARGET[r[0]], i - 0.4, i + 0.4, color="tab:red", linestyle="--")
         ax.set_xticks(range(len(timed)), [r[0] for r in timed], rotation=35, ha="right", fontsize=8)
-        ax.set_ylabel("seconds (red: issue 17 limit)")
+        ax.set_ylabel("whole run, CPU seconds (red: issue 17 limit)")
         ax.set_yscale("log")
         ax.set_title("collective points: whole run")
     study_figure.save(fig, args.out, dpi=110)
