@@ -13,11 +13,11 @@
 // scheduler's calendar: one timed notification per active cycle for the whole
 // network, whose process then evaluates each module of that cycle directly
 // (no event, no kernel activation per module), instead of one entry per
-// module in the kernel's timed-event heap. The modules of a cycle run in the same evaluation phase either way.
-// Those that meet other modules only through links (order-free: the routers) run in creation order, which the
-// link timing contract (link.hpp) makes irrelevant to the cycle's result; the others (a NIC changes its sender's
-// state directly) run after them in the order of their wake-ups. Farther wake-ups (a traffic source idle for
-// long) and wake-ups for the current cycle use the module's own event.
+// module in the kernel's timed-event heap. The modules of a cycle run in the
+// same evaluation phase either way, and the link timing contract (link.hpp)
+// makes a cycle's result independent of their order. Farther wake-ups (a
+// traffic source idle for long) and wake-ups for the current cycle use the
+// module's own event.
 #pragma once
 
 #include <array>
