@@ -1,6 +1,5 @@
 #include "systemc/clocked.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -24,52 +23,13 @@ void WakeScheduler::notify_tick(Cycle at, Cycle now) {
   tick_.notify(sc_core::sc_time::from_value((at - now) * Clocked::ticks_per_cycle()));
 }
 
-std::uint32_t WakeScheduler::enrol(Clocked& module) {
-  const auto index = static_cast<std::uint32_t>(modules_.size());
-  modules_.push_back(&module);
-  const std::size_t words = (modules_.size() + 63) / 64;
-  if (words > words_) {
-    // Modules are created before the simulation runs; growing re-lays the
-    // (then empty or sparse) buckets with their bits kept.
-    const std::size_t grown = std::max<std::size_t>(2 * words_, 16);
-    const std::size_t summary_words = (grown + 63) / 64;
-    std::vector<std::uint64_t> bits(kHorizon * grown, 0);
-    std::vector<std::uint64_t> summary(kHorizon * summary_words, 0);
-    for (std::size_t slot = 0; slot < kHorizon; ++slot) {
-      std::copy_n(bits_.begin() + static_cast<std::ptrdiff_t>(slot * words_), words_,
-                  bits.begin() + static_cast<std::ptrdiff_t>(slot * grown));
-      std::copy_n(summary_.begin() + static_cast<std::ptrdiff_t>(slot * summary_words_), summary_words_,
-                  summary.begin() + static_cast<std::ptrdiff_t>(slot * summary_words));
-    }
-    bits_.swap(bits);
-    summary_.swap(summary);
-    words_ = grown;
-    summary_words_ = summary_words;
-  }
-  return index;
-}
-
 void WakeScheduler::dispatch() {
   const Cycle now = Clocked::now();
   const auto slot = static_cast<std::size_t>(now % kHorizon);
   // The modules evaluated here schedule their next wake-ups into other
   // buckets (1 .. kHorizon-1 cycles ahead) or on their own events, never
-  // into this one: the bucket is read out (the order-free modules in index
-  // order, then the others in wake-up order) and cleared first.
-  std::uint64_t* const bits = bits_.data() + slot * words_;
-  std::uint64_t* const summary = summary_.data() + slot * summary_words_;
-  for (std::size_t s = 0; s < summary_words_; ++s) {
-    for (std::uint64_t words = summary[s]; words != 0; words &= words - 1) {
-      const std::size_t w = s * 64 + static_cast<std::size_t>(std::countr_zero(words));
-      for (std::uint64_t set = bits[w]; set != 0; set &= set - 1)
-        firing_.push_back(modules_[w * 64 + static_cast<std::size_t>(std::countr_zero(set))]);
-      bits[w] = 0;
-    }
-    summary[s] = 0;
-  }
-  std::vector<Clocked*>& ordered = ordered_[slot];
-  firing_.insert(firing_.end(), ordered.begin(), ordered.end());
-  ordered.clear();
+  // into this one; the swap keeps the bucket reusable.
+  firing_.swap(buckets_[slot]);
   occupied_ &= ~(std::uint64_t{1} << slot);
   // On a large network the modules of a cycle are hundreds of independent
   // cache misses each (their state, their links): the loop asks for the
@@ -103,7 +63,7 @@ void WakeScheduler::dispatch() {
 }
 
 Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
-    : sc_core::sc_module(name), index_(WakeScheduler::current().enrol(*this)), scheduler_(WakeScheduler::current()) {
+    : sc_core::sc_module(name), scheduler_(WakeScheduler::current()) {
   SC_METHOD(process);
   sensitive << wake_;
   if (!run_at_start) dont_initialize();

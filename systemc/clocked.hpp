@@ -40,10 +40,12 @@ class WakeScheduler final : public sc_core::sc_module {
   SC_HAS_PROCESS(WakeScheduler);
   explicit WakeScheduler(const sc_core::sc_module_name& name);
   /// `module` runs in cycle `at` (now < at < now + kHorizon).
-  void schedule(Clocked& module, Cycle at, Cycle now);
-  /// Gives `module` the next dense index (creation order, which is also the
-  /// order of evaluation within a cycle).
-  std::uint32_t enrol(Clocked& module);
+  void schedule(Clocked& module, Cycle at, Cycle now) {
+    const auto slot = static_cast<std::size_t>(at % kHorizon);
+    buckets_[slot].push_back(&module);
+    occupied_ |= std::uint64_t{1} << slot;
+    if (at < tick_at_ || tick_at_ <= now) notify_tick(at, now);
+  }
   /// The cycle whose modules dispatch() is evaluating, or kNever outside it
   /// (the modules it runs learn the current cycle from here, not from the
   /// kernel).
@@ -57,21 +59,7 @@ class WakeScheduler final : public sc_core::sc_module {
   void notify_tick(Cycle at, Cycle now);
 
   static WakeScheduler* current_;
-  /// Cycle c's wake-ups are bucket c % kHorizon. Those of order-free modules
-  /// (Clocked::set_order_free) are a bitmap over the modules' dense indices
-  /// (bit i: module i was woken for that cycle; several wake-ups of one
-  /// module for the same cycle set one bit) with a summary bitmap over its
-  /// words (bit w: word w is non-zero). dispatch() evaluates them in index
-  /// order, which is creation order: neighbours in memory run one after the
-  /// other instead of in the order they were woken.
-  std::size_t words_ = 0;          // bitmap words per bucket (grows with enrol)
-  std::size_t summary_words_ = 0;  // summary words per bucket
-  std::vector<std::uint64_t> bits_;     // kHorizon buckets of words_ words
-  std::vector<std::uint64_t> summary_;  // kHorizon buckets of summary_words_ words
-  std::vector<Clocked*> modules_;       // by dense index
-  /// The wake-ups of modules that are not order-free, per bucket in the
-  /// order they were made (evaluated in that order, after the bitmap's).
-  std::array<std::vector<Clocked*>, kHorizon> ordered_;
+  std::array<std::vector<Clocked*>, kHorizon> buckets_;
   std::uint64_t occupied_ = 0;  // bit c: bucket c holds wake-ups
   std::vector<Clocked*> firing_;
   sc_core::sc_event tick_;
@@ -131,13 +119,6 @@ class Clocked : public sc_core::sc_module {
   /// run in (kNever: only when woken by a link).
   virtual Cycle evaluate(Cycle now) = 0;
   void set_wake_on_credit(bool wake) { wake_on_credit_ = wake; }
-  /// Declares that this module's evaluation in a cycle depends on no other
-  /// module's evaluation in that cycle (it meets only links, whose timing
-  /// contract makes the order irrelevant): the calendar evaluates such modules
-  /// in creation order, before the others of the cycle. A module that reads
-  /// or writes another module's state directly (a NIC's delivery
-  /// acknowledgements) is not order-free: those run in wake-up order.
-  void set_order_free() { order_free_ = true; }
   /// Two words a derived module may hand to its links as activity flags
   /// (Link::mark_flits_in / mark_credits_in): they share a cache line with
   /// the wake-up state that a sending link touches anyway.
@@ -155,27 +136,11 @@ class Clocked : public sc_core::sc_module {
   void run(Cycle current);
 
   Cycle scheduled_ = kNever;
-  std::uint32_t index_;  // dense index in the scheduler's bitmaps
   bool event_pending_ = false;  // wake_ carries a notification (far or same-cycle wake-up)
   bool wake_on_credit_ = true;
-  bool order_free_ = false;
   std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;
   sc_core::sc_event wake_;
 };
-
-inline void WakeScheduler::schedule(Clocked& module, Cycle at, Cycle now) {
-  const auto slot = static_cast<std::size_t>(at % kHorizon);
-  occupied_ |= std::uint64_t{1} << slot;
-  if (at < tick_at_ || tick_at_ <= now) notify_tick(at, now);
-  if (!module.order_free_) {
-    ordered_[slot].push_back(&module);
-    return;
-  }
-  const std::uint32_t i = module.index_;
-  const std::size_t word = i >> 6;
-  bits_[slot * words_ + word] |= std::uint64_t{1} << (i & 63);
-  summary_[slot * summary_words_ + (word >> 6)] |= std::uint64_t{1} << (word & 63);
-}
 
 }  // namespace collnet::systemc

@@ -30,7 +30,6 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       fused_age_match_(age_arbitration_ && !output_first_ && allocator_iterations_ == 1 && !round_robin_vc_bid_),
       packets_(packets),
       activity_(activity) {
-  set_order_free();  // a router meets other modules only through links
   config.validate();
   const auto ports = static_cast<std::size_t>(ports_);
   const auto vcs = static_cast<std::size_t>(vcs_);
