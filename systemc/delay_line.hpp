@@ -68,15 +68,24 @@ class DelayLine {
     }
     if (count_ == mask_ + 1) grow();
     const std::uint32_t slot = (head_ + count_) & mask_;
-    arrivals()[slot] = static_cast<std::uint32_t>(arrival);
-    items()[slot] = item;
+    if (inline_ring()) {
+      inline_arrivals_[slot] = static_cast<std::uint32_t>(arrival);
+      inline_items_[slot] = item;
+    } else {
+      heap_arrivals()[slot] = static_cast<std::uint32_t>(arrival);
+      heap_items()[slot] = item;
+    }
     ++count_;
   }
   T pop() {
-    const T item = items()[head_];
+    const std::uint32_t old = head_;
     head_ = (head_ + 1) & mask_;
-    front_arrival_ = --count_ != 0 ? widen(arrivals()[head_], front_arrival_) : kNever;
-    return item;
+    if (inline_ring()) [[likely]] {
+      front_arrival_ = --count_ != 0 ? widen(inline_arrivals_[head_], front_arrival_) : kNever;
+      return inline_items_[old];
+    }
+    front_arrival_ = --count_ != 0 ? widen(heap_arrivals()[head_], front_arrival_) : kNever;
+    return heap_items()[old];
   }
 
   /// The full arrival cycle whose low 32 bits are `low`, for an arrival less
@@ -97,18 +106,12 @@ class DelayLine {
   // The ring is inline while its capacity is kInline (a predictable branch on
   // a field of the header, instead of a pointer beside it).
   [[nodiscard]] bool inline_ring() const { return mask_ < kInline; }
-  [[nodiscard]] const std::uint32_t* arrivals() const {
-    return inline_ring() ? inline_arrivals_ : reinterpret_cast<const std::uint32_t*>(heap_.get());
+  [[nodiscard]] std::uint32_t* heap_arrivals() const { return reinterpret_cast<std::uint32_t*>(heap_.get()); }
+  [[nodiscard]] T* heap_items() const {
+    return reinterpret_cast<T*>(heap_.get() + capacity() * sizeof(std::uint32_t));
   }
-  [[nodiscard]] std::uint32_t* arrivals() {
-    return inline_ring() ? inline_arrivals_ : reinterpret_cast<std::uint32_t*>(heap_.get());
-  }
-  [[nodiscard]] const T* items() const {
-    return inline_ring() ? inline_items_ : reinterpret_cast<const T*>(heap_.get() + capacity() * sizeof(std::uint32_t));
-  }
-  [[nodiscard]] T* items() {
-    return inline_ring() ? inline_items_ : reinterpret_cast<T*>(heap_.get() + capacity() * sizeof(std::uint32_t));
-  }
+  [[nodiscard]] const std::uint32_t* arrivals() const { return inline_ring() ? inline_arrivals_ : heap_arrivals(); }
+  [[nodiscard]] const T* items() const { return inline_ring() ? inline_items_ : heap_items(); }
 
   void grow() {
     const std::size_t cap = capacity() * 2;

@@ -108,7 +108,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   /// flit (credit) enters the link, so that it reads only links with traffic.
   void mark_flits_in(std::uint64_t* word, int bit) {
     flit_word_ = word;
-    flit_bit_ = static_cast<std::uint8_t>(bit);
+    flit_bit_ = std::uint64_t{1} << bit;
   }
   void mark_credits_in(std::uint64_t* word, int bit) {
     credit_word_ = word;
@@ -136,8 +136,8 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   const MeasureWindow* window_;
   std::uint64_t window_flits_ = 0;
   std::uint64_t total_flits_ = 0;
+  std::uint64_t flit_bit_ = 0;
   std::uint32_t latency_;  // params_.latency
-  std::uint8_t flit_bit_ = 0;
   bool slow_send_ = false;  // an observer or faults: send() takes send_slow()
   alignas(64) DelayLine<Flit> flits_;
   alignas(64) std::uint64_t* credit_word_ = nullptr;
@@ -164,7 +164,7 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   }
   const Cycle arrival = depart + latency_;
   flits_.push(flit, arrival);
-  if (flit_word_ != nullptr) *flit_word_ |= std::uint64_t{1} << flit_bit_;
+  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
   ++total_flits_;
   if (window_->contains(depart)) ++window_flits_;
   receiver_->wake_at(arrival);
