@@ -7,15 +7,34 @@
 
 namespace collnet::systemc {
 
+namespace {
+// The flits a link can hold: latency + max pipeline delay + 1. The ring's
+// 32-bit arrivals need the two delays to stay below DelayLine::kMaxSpread.
+std::size_t checked_in_flight(const Link::Params& params) {
+  if (params.latency < 1) throw std::invalid_argument("link latency must be at least 1 cycle");
+  if (params.max_pipeline_delay < 0) throw std::invalid_argument("link pipeline delay must not be negative");
+  const auto spread = static_cast<Cycle>(params.latency) + static_cast<Cycle>(params.max_pipeline_delay);
+  if (spread >= DelayLine<Flit>::kMaxSpread)
+    throw std::invalid_argument("link latency + pipeline delay must be below 2^30 cycles");
+  return static_cast<std::size_t>(spread) + 1;
+}
+}  // namespace
+
+// The line budget of link.hpp: the flit ring's header, arrivals and slots in
+// two lines; the credit ring's hot part (all but its heap pointer) in the 40
+// bytes after the 24 of the credit path.
+static_assert(sizeof(DelayLine<Flit>) == 112);
+static_assert(sizeof(DelayLine<std::uint8_t>) == 48);
+
 Link::Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window)
     : sc_core::sc_prim_channel(name),
       window_(window),
-      latency_(static_cast<Cycle>(params.latency)),
-      flits_(static_cast<std::size_t>(params.latency + params.max_pipeline_delay + 1)),
-      credits_(static_cast<std::size_t>(params.latency + 1)),
+      latency_(static_cast<std::uint32_t>(params.latency)),
+      flits_(checked_in_flight(params)),
+      credit_latency_(static_cast<std::uint32_t>(params.latency)),
+      credits_(static_cast<std::size_t>(params.latency) + 1),
       params_(params),
       graph_link_(graph_link) {
-  if (params.latency < 1) throw std::invalid_argument("link latency must be at least 1 cycle");
 }
 
 void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
@@ -34,10 +53,11 @@ void Link::two_flits_in_one_cycle() const {
   throw std::logic_error(std::string(name()) + ": two flits in one cycle");
 }
 
-// Out of line: only links of a scenario with fault keys come here.
-void Link::send_with_faults(const Flit& flit, Cycle submitted) {
+// Out of line: only links of a scenario with fault keys or a waveform
+// observer come here.
+void Link::send_slow(const Flit& flit, Cycle submitted) {
   Flit wire = flit;
-  const Cycle depart = faults_->transmit(wire, submitted);
+  const Cycle depart = faults_ != nullptr ? faults_->transmit(wire, submitted) : submitted;
   if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer
   const Cycle arrival = depart + latency_;
   flits_.push(wire, arrival);

@@ -94,9 +94,15 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[nodiscard]] const DelayLine<Flit>& flits_on_wires() const { return flits_; }
   [[nodiscard]] Clocked* sender() const { return sender_; }
   [[nodiscard]] Clocked* receiver() const { return receiver_; }
-  void set_observer(LinkObserver* observer) { observer_ = observer; }
+  void set_observer(LinkObserver* observer) {
+    observer_ = observer;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr;
+  }
   /// Link faults (link_faults.hpp); nullptr (the default): a fault-free link.
-  void set_faults(LinkFaults* faults) { faults_ = faults; }
+  void set_faults(LinkFaults* faults) {
+    faults_ = faults;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr;
+  }
   [[nodiscard]] const LinkFaults* faults() const { return faults_; }
   /// The receiving (sending) module asks to have `bit` set in `*word` when a
   /// flit (credit) enters the link, so that it reads only links with traffic.
@@ -106,7 +112,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   }
   void mark_credits_in(std::uint64_t* word, int bit) {
     credit_word_ = word;
-    credit_bit_ = std::uint64_t{1} << bit;
+    credit_bit_ = static_cast<std::uint8_t>(bit);
   }
 
   const char* kind() const override { return "collnet_link"; }
@@ -114,27 +120,33 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
  private:
   void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
   [[noreturn]] void two_flits_in_one_cycle() const;
-  void send_with_faults(const Flit& flit, Cycle submitted);
 
-  // Laid out for the cache (the object is aligned to a line): sending a flit
-  // reads the first two lines and its ring slot, the receiver the second line
-  // (the delay line's head) and the slot; a credit's sender and the credit
-  // ring follow the flit ring.
+  void send_slow(const Flit& flit, Cycle submitted);
+
+  // Laid out for the cache (the object is aligned to a line); the hot state
+  // is four lines. Line 0: what sending a flit reads and writes besides the
+  // ring. Lines 1-2: the flit ring (delay_line.hpp: the header, the 32-bit
+  // arrivals and the first slot in line 1, the other slots in line 2); the
+  // receiver reads the header and the slot. Line 3: the credit path, what the
+  // receiver writes to return a credit and the credit ring the sender reads.
+  // Then the cold fields.
   alignas(64) Cycle last_send_ = kNever;
   Clocked* receiver_ = nullptr;
   std::uint64_t* flit_word_ = nullptr;
-  std::uint64_t flit_bit_ = 0;
   const MeasureWindow* window_;
   std::uint64_t window_flits_ = 0;
   std::uint64_t total_flits_ = 0;
+  std::uint64_t flit_bit_ = 0;
+  std::uint32_t latency_;  // params_.latency
+  bool slow_send_ = false;  // an observer or faults: send() takes send_slow()
+  alignas(64) DelayLine<Flit> flits_;
+  alignas(64) std::uint64_t* credit_word_ = nullptr;
+  Clocked* sender_ = nullptr;
+  std::uint32_t credit_latency_;  // params_.latency
+  std::uint8_t credit_bit_ = 0;
+  DelayLine<std::uint8_t> credits_;
   LinkObserver* observer_ = nullptr;
   LinkFaults* faults_ = nullptr;
-  Cycle latency_;  // params_.latency
-  DelayLine<Flit> flits_;
-  std::uint64_t* credit_word_ = nullptr;
-  std::uint64_t credit_bit_ = 0;
-  Clocked* sender_ = nullptr;
-  DelayLine<std::uint8_t> credits_;
   Params params_;
   topology::LinkId graph_link_;
 };
@@ -146,8 +158,8 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   // guarantee it, this catches a model bug.
   if (depart == last_send_) two_flits_in_one_cycle();
   last_send_ = depart;
-  if (faults_ != nullptr) [[unlikely]] {
-    send_with_faults(flit, depart);
+  if (slow_send_) [[unlikely]] {
+    send_slow(flit, depart);
     return;
   }
   const Cycle arrival = depart + latency_;
@@ -155,14 +167,13 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
   ++total_flits_;
   if (window_->contains(depart)) ++window_flits_;
-  if (observer_ != nullptr) observer_->on_flit(*this, flit, depart);
   receiver_->wake_at(arrival);
 }
 
 void Link::send_credit(std::uint8_t vc, Cycle now) {
-  const Cycle arrival = now + latency_;
+  const Cycle arrival = now + credit_latency_;
   credits_.push(vc, arrival);
-  if (credit_word_ != nullptr) *credit_word_ |= credit_bit_;
+  if (credit_word_ != nullptr) *credit_word_ |= std::uint64_t{1} << credit_bit_;
   if (sender_->wakes_on_credit()) sender_->wake_at(arrival);
 }
 
