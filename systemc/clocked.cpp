@@ -1,13 +1,30 @@
 #include "systemc/clocked.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
+
+#include "collectives/params.hpp"
 
 namespace collnet::systemc {
 
 WakeScheduler* WakeScheduler::current_ = nullptr;
 
-WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {
+namespace {
+bool reverse_order_requested() {
+  const char* env = std::getenv("COLLNET_EVALUATION_ORDER");
+  const std::string order = env != nullptr ? env : "";
+  if (order.empty() || order == "wake") return false;
+  if (order == "reverse") return true;
+  throw ConfigError("environment variable COLLNET_EVALUATION_ORDER: '" + order +
+                    "' is not an evaluation order; accepted values: wake, reverse");
+}
+}  // namespace
+
+WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name)
+    : sc_core::sc_module(name), reverse_(reverse_order_requested()) {
   SC_METHOD(dispatch);
   sensitive << tick_;
   dont_initialize();
@@ -38,6 +55,7 @@ void WakeScheduler::dispatch() {
   // evaluates this one. The order of evaluation is unchanged.
   constexpr std::size_t kAhead = 4;
   const std::size_t n = firing_.size();
+  if (reverse_) [[unlikely]] std::reverse(firing_.begin(), firing_.end());
   firing_at_ = now;
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {

@@ -18,6 +18,11 @@
 // makes a cycle's result independent of their order. Farther wake-ups (a
 // traffic source idle for long) and wake-ups for the current cycle use the
 // module's own event.
+//
+// The calendar evaluates a cycle's modules in the order they were woken.
+// With the environment variable COLLNET_EVALUATION_ORDER=reverse it
+// evaluates them in the opposite order: every figure of a run must stay the
+// same (test OrderFree), which checks the timing contract above.
 #pragma once
 
 #include <array>
@@ -52,6 +57,10 @@ class WakeScheduler final : public sc_core::sc_module {
   [[nodiscard]] Cycle firing_at() const { return firing_at_; }
   /// The scheduler of the current KernelSession (throws if there is none).
   static WakeScheduler& current();
+  /// Whether the calendar evaluates each cycle's modules in reverse wake-up
+  /// order (COLLNET_EVALUATION_ORDER: `wake`, the default, or `reverse`;
+  /// any other value is a ConfigError naming the variable).
+  [[nodiscard]] bool reversed() const { return reverse_; }
 
  private:
   friend class KernelSession;
@@ -65,6 +74,7 @@ class WakeScheduler final : public sc_core::sc_module {
   sc_core::sc_event tick_;
   Cycle tick_at_ = kNever;
   Cycle firing_at_ = kNever;
+  bool reverse_ = false;
 };
 
 class Clocked : public sc_core::sc_module {

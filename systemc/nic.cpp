@@ -66,7 +66,7 @@ bool Nic::busy() const {
 std::string Nic::describe() const {
   std::string s = "endpoint " + std::to_string(self_) + ": ";
   if (state_ == State::finished) return s + "finished";
-  s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_) +
+  s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_ - acks_pending_) +
        " messages undelivered";
   if (blocked_.kind != Blocked::none) s += ", waiting for " + blocked_text();
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
@@ -106,7 +106,19 @@ bool Nic::check_range(std::uint32_t offset, std::uint32_t length, std::uint32_t 
 }
 
 void Nic::delivered(Cycle now) {
-  if (--outstanding_ == 0) wake_at(now + 1);
+  // The destination may run before or after this NIC in cycle `now`: the
+  // acknowledgement counts from the next cycle on either way (settle_acks).
+  settle_acks(now);
+  ++acks_pending_;
+  acks_cycle_ = now;
+  if (outstanding_ == acks_pending_) wake_at(now + 1);
+}
+
+void Nic::settle_acks(Cycle now) {
+  if (acks_pending_ != 0 && acks_cycle_ < now) {
+    outstanding_ -= acks_pending_;
+    acks_pending_ = 0;
+  }
 }
 
 void Nic::arrived(std::uint32_t tag) {
@@ -319,10 +331,11 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
     book_.messages[id].packets_left = 0;
     Nic& dest = *book_.nics[d.dest];
     dest.arrived(d.tag);
-    if (&dest == this) --outstanding_;
-    else {
+    if (&dest == this) {
+      --outstanding_;
+    } else {
       dest.wake(now + 1);
-      delivered(now);
+      if (--outstanding_ == 0) wake_at(now + 1);  // acknowledged at once (nothing travelled)
     }
     return true;
   }
@@ -468,6 +481,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
 }
 
 Cycle Nic::evaluate(Cycle now) {
+  settle_acks(now);
   // A finished node still receives (its own sends are done, not the others').
   receive(now);
   if (state_ == State::finished) {
@@ -537,6 +551,9 @@ Cycle Nic::evaluate(Cycle now) {
                                  [](const Controller& c) { return c.busy && !c.copy; }));
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
   next = std::min(next, next_link_arrival());
+  // The last acknowledgements came in this cycle (their wake-up was dropped
+  // if this NIC ran after them): they count from the next.
+  if (acks_pending_ != 0 && outstanding_ == acks_pending_) next = std::min(next, now + 1);
   return next <= now ? now + 1 : next;
 }
 

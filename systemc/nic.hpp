@@ -220,6 +220,12 @@ class Nic final : public Clocked {
   std::deque<Descriptor> shared_queue_;  // dispatch next-idle
   std::unordered_map<std::uint32_t, std::uint32_t> arrivals_;  // tag -> messages arrived
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
+  // Delivery acknowledgements of cycle acks_cycle_, not yet taken off
+  // outstanding_: the source sees a delivery from the next cycle on, whether
+  // the destination ran before or after it in that cycle.
+  std::int64_t acks_pending_ = 0;
+  Cycle acks_cycle_ = 0;
+  void settle_acks(Cycle now);
   State state_ = State::running;
   Cycle finish_cycle_ = 0;
   // Last reason the dispatcher stalled (diagnosis), kept as numbers and

@@ -66,12 +66,15 @@ inline std::string quoted(const std::string& s) {
   return q + "'";
 }
 
-/// `collnet ARGS...`, each argument passed as one word.
-inline CliRun run_collnet(const std::vector<std::string>& args) {
+/// `collnet ARGS...`, each argument passed as one word; `environment`:
+/// NAME=value settings for this run only.
+inline CliRun run_collnet(const std::vector<std::string>& args, const std::vector<std::string>& environment = {}) {
   const fs::path out = scratch() / "stdout.txt";
   const fs::path err = scratch() / "stderr.txt";
   // `timeout`: a run that hangs fails its test instead of blocking the suite.
-  std::string command = "timeout 300 " + quoted(COLLNET_BINARY);
+  std::string command = environment.empty() ? "" : "env ";
+  for (const auto& setting : environment) command += quoted(setting) + " ";
+  command += "timeout 300 " + quoted(COLLNET_BINARY);
   for (const auto& a : args) command += " " + quoted(a);
   command += " >" + quoted(out.string()) + " 2>" + quoted(err.string());
   const auto cpu = [] {
