@@ -13,18 +13,19 @@ namespace collnet::systemc {
 WakeScheduler* WakeScheduler::current_ = nullptr;
 
 namespace {
-bool reverse_order_requested() {
+WakeScheduler::Order requested_order() {
   const char* env = std::getenv("COLLNET_EVALUATION_ORDER");
   const std::string order = env != nullptr ? env : "";
-  if (order.empty() || order == "wake") return false;
-  if (order == "reverse") return true;
+  if (order.empty() || order == "wake") return WakeScheduler::Order::wake;
+  if (order == "creation") return WakeScheduler::Order::creation;
+  if (order == "reverse-creation") return WakeScheduler::Order::reverse_creation;
   throw ConfigError("environment variable COLLNET_EVALUATION_ORDER: '" + order +
-                    "' is not an evaluation order; accepted values: wake, reverse");
+                    "' is not an evaluation order; accepted values: wake, creation, reverse-creation");
 }
 }  // namespace
 
 WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name)
-    : sc_core::sc_module(name), reverse_(reverse_order_requested()) {
+    : sc_core::sc_module(name), order_(requested_order()) {
   SC_METHOD(dispatch);
   sensitive << tick_;
   dont_initialize();
@@ -55,7 +56,12 @@ void WakeScheduler::dispatch() {
   // evaluates this one. The order of evaluation is unchanged.
   constexpr std::size_t kAhead = 4;
   const std::size_t n = firing_.size();
-  if (reverse_) [[unlikely]] std::reverse(firing_.begin(), firing_.end());
+  if (order_ != Order::wake) [[unlikely]] {
+    const bool ascending = order_ == Order::creation;
+    std::sort(firing_.begin(), firing_.end(), [ascending](const Clocked* a, const Clocked* b) {
+      return ascending ? a->creation_ < b->creation_ : a->creation_ > b->creation_;
+    });
+  }
   firing_at_ = now;
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {
@@ -81,7 +87,9 @@ void WakeScheduler::dispatch() {
 }
 
 Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
-    : sc_core::sc_module(name), scheduler_(WakeScheduler::current()) {
+    : sc_core::sc_module(name),
+      creation_(WakeScheduler::current().next_creation_number()),
+      scheduler_(WakeScheduler::current()) {
   SC_METHOD(process);
   sensitive << wake_;
   if (!run_at_start) dont_initialize();

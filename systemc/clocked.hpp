@@ -20,9 +20,13 @@
 // module's own event.
 //
 // The calendar evaluates a cycle's modules in the order they were woken.
-// With the environment variable COLLNET_EVALUATION_ORDER=reverse it
-// evaluates them in the opposite order: every figure of a run must stay the
-// same (test OrderFree), which checks the timing contract above.
+// The environment variable COLLNET_EVALUATION_ORDER changes that order for
+// testing: `creation` runs a cycle's modules in the order they were
+// constructed, `reverse-creation` in the opposite order, so that any two
+// modules of a cycle run one way round in one and the other way round in
+// the other. Every figure of a run must stay the same (golden test
+// GoldenFigures.EveryEvaluationOrderGivesTheSameRun), which checks the timing
+// contract above.
 #pragma once
 
 #include <array>
@@ -57,10 +61,14 @@ class WakeScheduler final : public sc_core::sc_module {
   [[nodiscard]] Cycle firing_at() const { return firing_at_; }
   /// The scheduler of the current KernelSession (throws if there is none).
   static WakeScheduler& current();
-  /// Whether the calendar evaluates each cycle's modules in reverse wake-up
-  /// order (COLLNET_EVALUATION_ORDER: `wake`, the default, or `reverse`;
-  /// any other value is a ConfigError naming the variable).
-  [[nodiscard]] bool reversed() const { return reverse_; }
+  /// The order in which the calendar evaluates a cycle's modules
+  /// (COLLNET_EVALUATION_ORDER: `wake`, the default, `creation` or
+  /// `reverse-creation`; any other value is a ConfigError naming the
+  /// variable and the accepted values).
+  enum class Order : std::uint8_t { wake, creation, reverse_creation };
+  [[nodiscard]] Order order() const { return order_; }
+  /// Numbers the modules in construction order (Clocked's constructor).
+  std::uint32_t next_creation_number() { return created_++; }
 
  private:
   friend class KernelSession;
@@ -74,7 +82,8 @@ class WakeScheduler final : public sc_core::sc_module {
   sc_core::sc_event tick_;
   Cycle tick_at_ = kNever;
   Cycle firing_at_ = kNever;
-  bool reverse_ = false;
+  Order order_ = Order::wake;
+  std::uint32_t created_ = 0;
 };
 
 class Clocked : public sc_core::sc_module {
@@ -148,6 +157,7 @@ class Clocked : public sc_core::sc_module {
   Cycle scheduled_ = kNever;
   bool event_pending_ = false;  // wake_ carries a notification (far or same-cycle wake-up)
   bool wake_on_credit_ = true;
+  std::uint32_t creation_;  // construction order (WakeScheduler::Order)
   std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;
   sc_core::sc_event wake_;

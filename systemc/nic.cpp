@@ -121,6 +121,19 @@ void Nic::settle_acks(Cycle now) {
   }
 }
 
+void Nic::arrive_next_cycle(std::uint32_t tag, Cycle now) {
+  settle_arrivals(now);
+  early_arrivals_.push_back(tag);
+  early_arrivals_cycle_ = now;
+  wake_at(now + 1);
+}
+
+void Nic::settle_arrivals(Cycle now) {
+  if (early_arrivals_.empty() || early_arrivals_cycle_ >= now) return;
+  for (const std::uint32_t tag : early_arrivals_) arrived(tag);
+  early_arrivals_.clear();
+}
+
 void Nic::arrived(std::uint32_t tag) {
   ++arrivals_[tag];
   if (blocked_.kind == Blocked::wait && blocked_.tag == tag) ++blocked_.have;  // kept equal to arrivals_[tag]
@@ -330,11 +343,13 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
     // Nothing to move: the message exists (it counts for WAIT) and has arrived.
     book_.messages[id].packets_left = 0;
     Nic& dest = *book_.nics[d.dest];
-    dest.arrived(d.tag);
     if (&dest == this) {
+      arrived(d.tag);
       --outstanding_;
     } else {
-      dest.wake(now + 1);
+      // The destination counts it from the next cycle, whether it runs
+      // before or after this NIC in this one (settle_arrivals).
+      dest.arrive_next_cycle(d.tag, now);
       if (--outstanding_ == 0) wake_at(now + 1);  // acknowledged at once (nothing travelled)
     }
     return true;
@@ -482,6 +497,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
 
 Cycle Nic::evaluate(Cycle now) {
   settle_acks(now);
+  settle_arrivals(now);
   // A finished node still receives (its own sends are done, not the others').
   receive(now);
   if (state_ == State::finished) {
@@ -554,6 +570,7 @@ Cycle Nic::evaluate(Cycle now) {
   // The last acknowledgements came in this cycle (their wake-up was dropped
   // if this NIC ran after them): they count from the next.
   if (acks_pending_ != 0 && outstanding_ == acks_pending_) next = std::min(next, now + 1);
+  if (!early_arrivals_.empty()) next = std::min(next, now + 1);  // likewise for zero-length messages
   return next <= now ? now + 1 : next;
 }
 

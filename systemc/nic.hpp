@@ -154,6 +154,9 @@ class Nic final : public Clocked {
   void delivered(Cycle now);
   /// A message to this node has arrived complete.
   void arrived(std::uint32_t tag);
+  /// A zero-length message of another node, sent in cycle `now`: it counts
+  /// as arrived from cycle now + 1 on.
+  void arrive_next_cycle(std::uint32_t tag, Cycle now);
   void wake(Cycle at) { wake_at(at); }
   void prefetch(int stage) const override;
 
@@ -226,6 +229,11 @@ class Nic final : public Clocked {
   std::int64_t acks_pending_ = 0;
   Cycle acks_cycle_ = 0;
   void settle_acks(Cycle now);
+  // Zero-length messages of other nodes sent in cycle early_arrivals_cycle_
+  // (their tags), counted as arrived from the next cycle on.
+  std::vector<std::uint32_t> early_arrivals_;
+  Cycle early_arrivals_cycle_ = 0;
+  void settle_arrivals(Cycle now);
   State state_ = State::running;
   Cycle finish_cycle_ = 0;
   // Last reason the dispatcher stalled (diagnosis), kept as numbers and
