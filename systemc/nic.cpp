@@ -107,31 +107,26 @@ bool Nic::check_range(std::uint32_t offset, std::uint32_t length, std::uint32_t 
 
 void Nic::delivered(Cycle now) {
   // The destination may run before or after this NIC in cycle `now`: the
-  // acknowledgement counts from the next cycle on either way (settle_acks).
-  settle_acks(now);
+  // acknowledgement counts from the next cycle on either way (settle).
+  settle(now);
   ++acks_pending_;
-  acks_cycle_ = now;
+  cross_cycle_ = now;
   if (outstanding_ == acks_pending_) wake_at(now + 1);
 }
 
-void Nic::settle_acks(Cycle now) {
-  if (acks_pending_ != 0 && acks_cycle_ < now) {
-    outstanding_ -= acks_pending_;
-    acks_pending_ = 0;
-  }
-}
-
 void Nic::arrive_next_cycle(std::uint32_t tag, Cycle now) {
-  settle_arrivals(now);
+  settle(now);
   early_arrivals_.push_back(tag);
-  early_arrivals_cycle_ = now;
+  cross_cycle_ = now;
   wake_at(now + 1);
 }
 
-void Nic::settle_arrivals(Cycle now) {
-  if (early_arrivals_.empty() || early_arrivals_cycle_ >= now) return;
+void Nic::apply_cross() {
+  outstanding_ -= acks_pending_;
+  acks_pending_ = 0;
   for (const std::uint32_t tag : early_arrivals_) arrived(tag);
   early_arrivals_.clear();
+  cross_cycle_ = kNever;
 }
 
 void Nic::arrived(std::uint32_t tag) {
@@ -348,7 +343,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
       --outstanding_;
     } else {
       // The destination counts it from the next cycle, whether it runs
-      // before or after this NIC in this one (settle_arrivals).
+      // before or after this NIC in this one (settle).
       dest.arrive_next_cycle(d.tag, now);
       if (--outstanding_ == 0) wake_at(now + 1);  // acknowledged at once (nothing travelled)
     }
@@ -496,8 +491,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
 }
 
 Cycle Nic::evaluate(Cycle now) {
-  settle_acks(now);
-  settle_arrivals(now);
+  settle(now);
   // A finished node still receives (its own sends are done, not the others').
   receive(now);
   if (state_ == State::finished) {
@@ -569,8 +563,8 @@ Cycle Nic::evaluate(Cycle now) {
   next = std::min(next, next_link_arrival());
   // The last acknowledgements came in this cycle (their wake-up was dropped
   // if this NIC ran after them): they count from the next.
-  if (acks_pending_ != 0 && outstanding_ == acks_pending_) next = std::min(next, now + 1);
-  if (!early_arrivals_.empty()) next = std::min(next, now + 1);  // likewise for zero-length messages
+  if (cross_cycle_ == now && (outstanding_ == acks_pending_ || !early_arrivals_.empty())) [[unlikely]]
+    next = std::min(next, now + 1);
   return next <= now ? now + 1 : next;
 }
 

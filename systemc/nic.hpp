@@ -223,17 +223,18 @@ class Nic final : public Clocked {
   std::deque<Descriptor> shared_queue_;  // dispatch next-idle
   std::unordered_map<std::uint32_t, std::uint32_t> arrivals_;  // tag -> messages arrived
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
-  // Delivery acknowledgements of cycle acks_cycle_, not yet taken off
-  // outstanding_: the source sees a delivery from the next cycle on, whether
-  // the destination ran before or after it in that cycle.
+  // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
+  // is pending), counted from the next cycle on whether they ran before or
+  // after this NIC in that cycle: delivery acknowledgements not yet taken off
+  // outstanding_, and the tags of zero-length messages not yet counted as
+  // arrived.
+  Cycle cross_cycle_ = kNever;
   std::int64_t acks_pending_ = 0;
-  Cycle acks_cycle_ = 0;
-  void settle_acks(Cycle now);
-  // Zero-length messages of other nodes sent in cycle early_arrivals_cycle_
-  // (their tags), counted as arrived from the next cycle on.
   std::vector<std::uint32_t> early_arrivals_;
-  Cycle early_arrivals_cycle_ = 0;
-  void settle_arrivals(Cycle now);
+  void settle(Cycle now) {
+    if (cross_cycle_ < now) [[unlikely]] apply_cross();
+  }
+  void apply_cross();
   State state_ = State::running;
   Cycle finish_cycle_ = 0;
   // Last reason the dispatcher stalled (diagnosis), kept as numbers and
