@@ -561,8 +561,9 @@ Cycle Nic::evaluate(Cycle now) {
                                  [](const Controller& c) { return c.busy && !c.copy; }));
   // Pending arrivals on the links (a dropped wake-up, see clocked.hpp).
   next = std::min(next, next_link_arrival());
-  // The last acknowledgements came in this cycle (their wake-up was dropped
-  // if this NIC ran after them): they count from the next.
+  // What other nodes did to this NIC in this cycle (the last acknowledgements,
+  // a zero-length message) counts from the next; their wake-up was dropped
+  // if this NIC ran after them.
   if (cross_cycle_ == now && (outstanding_ == acks_pending_ || !early_arrivals_.empty())) [[unlikely]]
     next = std::min(next, now + 1);
   return next <= now ? now + 1 : next;

@@ -104,8 +104,8 @@ TEST_P(GoldenFigures, ReproducesTheRecordedRun) { expect_recorded_figures(GetPar
 // and the other way round in the other), must give every recorded figure
 // again. (A NIC that took a delivery acknowledgement in the cycle it was
 // sent, instead of the next, entered barriers a cycle earlier when its
-// destination happened to run before it: six scenarios' barrier wait cycles
-// depended on the order.)
+// destination happened to run before it: the barrier wait cycles of seven
+// scenarios differed between these two orders.)
 TEST_P(GoldenFigures, EveryEvaluationOrderGivesTheSameRun) {
   for (const char* order : {"creation", "reverse-creation"}) {
     SCOPED_TRACE(order);
