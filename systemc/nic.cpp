@@ -130,8 +130,8 @@ void Nic::apply_cross() {
 }
 
 void Nic::arrived(std::uint32_t tag) {
-  ++arrivals_[tag];
-  if (blocked_.kind == Blocked::wait && blocked_.tag == tag) ++blocked_.have;  // kept equal to arrivals_[tag]
+  arrivals_.add(tag);
+  if (blocked_.kind == Blocked::wait && blocked_.tag == tag) ++blocked_.have;  // kept equal to arrivals_.count(tag)
 }
 
 void Nic::message_done(std::uint32_t id, Cycle now) {
@@ -271,8 +271,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
       break;
     }
     case Opcode::wait: {
-      const auto it = arrivals_.find(d.tag);
-      const std::uint32_t have = it == arrivals_.end() ? 0 : it->second;
+      const std::uint32_t have = arrivals_.count(d.tag);
       if (have < d.length) {
         blocked_ = {Blocked::wait, d.tag, have, d.length};
         return false;  // an arrival wakes the NIC

@@ -65,7 +65,6 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -79,6 +78,7 @@
 #include "systemc/descriptor_source.hpp"
 #include "systemc/link.hpp"
 #include "systemc/network.hpp"
+#include "systemc/tag_counter.hpp"
 #include "systemc/traffic_endpoint.hpp"
 
 namespace collnet::systemc {
@@ -221,7 +221,7 @@ class Nic final : public Clocked {
   std::vector<collectives::Word> memory_;
   std::vector<Controller> controllers_;
   std::deque<Descriptor> shared_queue_;  // dispatch next-idle
-  std::unordered_map<std::uint32_t, std::uint32_t> arrivals_;  // tag -> messages arrived
+  TagCounter arrivals_;  // messages arrived per tag
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
   // is pending), counted from the next cycle on whether they ran before or
