@@ -23,7 +23,6 @@
 #include <memory>
 #include <numeric>
 #include <random>
-#include <string>
 #include <vector>
 
 namespace {

@@ -66,7 +66,6 @@ class WakeScheduler final : public sc_core::sc_module {
   /// `reverse-creation`; any other value is a ConfigError naming the
   /// variable and the accepted values).
   enum class Order : std::uint8_t { wake, creation, reverse_creation };
-  [[nodiscard]] Order order() const { return order_; }
   /// Numbers the modules in construction order (Clocked's constructor).
   std::uint32_t next_creation_number() { return created_++; }
 
