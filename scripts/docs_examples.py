@@ -4,8 +4,9 @@ longer works fails a test (ctest docs_examples).
 
 The rule: a fenced block of language sh, bash or console whose fence line
 directly follows a line `<!-- test -->` (or `<!-- test: exit N -->`, an
-example that must end with exit status N) is run. README.md and every page
-under docs/guide/ must hold at least one such block.
+example that must end with exit status N) is run, on README.md and every
+page under docs/. README.md and every page under docs/guide/ must hold at
+least one such block.
 
 - sh / bash blocks run as one bash script (`set -e -o pipefail`); console
   blocks run the lines that start with `$ ` (a trailing `\\` continues
@@ -100,11 +101,19 @@ def run_block(block, workdir, env, timeout):
 
 
 def default_pages(root):
+    """README.md and every page under docs/ (README.md and docs/guide/ first)."""
     pages = ["README.md"]
-    guide = os.path.join(root, "docs", "guide")
-    if os.path.isdir(guide):
-        pages += sorted(os.path.join("docs", "guide", f) for f in os.listdir(guide) if f.endswith(".md"))
-    return pages
+    docs = os.path.join(root, "docs")
+    found = []
+    for folder, _, files in os.walk(docs):
+        found += [os.path.relpath(os.path.join(folder, f), root) for f in files if f.endswith(".md")]
+    guide = sorted(p for p in found if p.startswith(os.path.join("docs", "guide", "")))
+    return pages + guide + sorted(p for p in found if p not in guide)
+
+
+def needs_example(page):
+    """README.md and the guide pages must each hold a tested example."""
+    return page == "README.md" or page.startswith(os.path.join("docs", "guide", ""))
 
 
 def main():
@@ -113,7 +122,7 @@ def main():
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
                     help="repository root (default: this script's parent folder)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds one block may take")
-    ap.add_argument("pages", nargs="*", help="pages relative to the root (default: README.md and docs/guide/*.md)")
+    ap.add_argument("pages", nargs="*", help="pages relative to the root (default: README.md and every docs/ page)")
     args = ap.parse_args()
 
     root = os.path.abspath(args.root)
@@ -130,8 +139,8 @@ def main():
             continue
         found, errs = blocks_of(path, page)
         errors += errs
-        if not found and not args.pages:
-            errors.append(f"{page}: no example marked <!-- test --> (every page of README.md and docs/guide/ needs one)")
+        if not found and needs_example(page):
+            errors.append(f"{page}: no example marked <!-- test --> (README.md and every page of docs/guide/ need one)")
         all_blocks.append((page, found))
     if errors:
         print("\n".join(errors), file=sys.stderr)
