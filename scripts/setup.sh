@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   python3 python3-matplotlib python3-yaml zlib1g-dev
+  mkdocs mkdocs-material
   slurm-wlm munge
   clang libclang-rt-14-dev
 )
