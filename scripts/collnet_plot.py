@@ -163,6 +163,10 @@ def label_for(key):
     return key
 
 
+def without_unit(label):
+    return re.sub(r" \([^()]*\)$", "", label)
+
+
 class BadInput(Exception):
     pass
 
@@ -479,7 +483,8 @@ def plot_sweep(good, x, ys, by, out_dir, title=None, names=None, logx=None, logy
         if by_keys and len(lines) > 1:
             where = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {}
             ax.legend(fontsize=7 if many else 8, title=", ".join(by_keys) if len(by_keys) == 1 else None, **where)
-        ax.set_title(wrapped_title(title or f"{label_for(y)} against {label_for(x)}", fixed), fontsize=9)
+        ax.set_title(wrapped_title(title or f"{without_unit(label_for(y))} against {without_unit(label_for(x))}", fixed),
+                     fontsize=9)
         fig.tight_layout()
         name = (names[i] if names and i < len(names) else f"{y.replace('.', '_')}_vs_{x.replace('.', '_')}") + ".png"
         path = os.path.join(out_dir, name)
@@ -670,7 +675,7 @@ def draw_grid(links, dims, title, path, plt):
             where[(y, s * nx + x)] = l
         image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=vmax, aspect="equal")
         for s in range(1, slices):
-            ax.axvline(s * nx - 0.5, color="white", linewidth=2)
+            ax.axvline(s * nx - 0.5, color="0.25", linewidth=2.5)
         ax.set_xticks(range(width))
         ax.set_xticklabels([str(c % nx) for c in range(width)], fontsize=7)
         ax.set_yticks(range(ny))
@@ -736,12 +741,17 @@ def draw_leafspine(links, title, path, plt):
         for n, (x, y) in pos.items():
             ax.plot(x, y, "o", color=("tab:gray", "tab:blue", "tab:red")[layer[n]], markersize=4)
             if named:
-                ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, 6 if layer[n] < 2 else -10),
-                            ha="center", fontsize=6)
+                if layer[n] == 0:  # servers: names below, vertical
+                    ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, -5), ha="center", va="top",
+                                rotation=90, fontsize=5.5)
+                else:
+                    ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, 6), ha="center", va="bottom",
+                                fontsize=6, bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none",
+                                                  "alpha": 0.7})
         ax.set_yticks([0, 1, 2])
         ax.set_yticklabels(["servers", "leaves", "spines"])
         ax.set_xticks([])
-        ax.set_ylim(-0.3, 2.3)
+        ax.set_ylim(-0.45, 2.25)
         ax.set_title(f"links {name} ({'towards the spines' if up else 'towards the servers'})", fontsize=9)
         cells.sort(key=lambda c: c["link"])
         panels.append({"name": name, "y_ticks": plain(ax.get_yticks()),
@@ -757,13 +767,14 @@ def draw_leafspine(links, title, path, plt):
 
 
 def draw_panels(groups, title, path, plt):
+    import matplotlib.ticker
     """Bars per link, one panel per group; x: the links ordered by source
     node (integer positions, labelled with the source node's name where they
     fit)."""
     names = list(groups)
     cols = min(4, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(max(7.0, 4.2 * cols), 3.6 * rows), squeeze=False)
     vmax = max([l.value for g in groups.values() for l in g] + [1e-9])
     panels = []
     for i, n in enumerate(names):
@@ -773,24 +784,26 @@ def draw_panels(groups, title, path, plt):
         ax.set_ylim(0, vmax * 1.05)
         ax.set_title(f"{n} ({len(ordered)} links)", fontsize=9)
         named = len(ordered) <= 32
-        if named:
+        if named:  # every link named
             ax.set_xticks(range(len(ordered)))
-            ax.set_xticklabels([l.src for l in ordered], rotation=90, fontsize=6)
-            ax.set_xlabel("link, by source node")
-        else:
-            import matplotlib.ticker
-            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
-            ax.set_xlabel("link number, by source node")
+            ax.set_xticklabels([l.name for l in ordered], rotation=90, fontsize=6)
+            ax.set_xlabel("link")
+        else:  # integer link numbers, labelled with their source node
+            ax.set_xlim(-0.6, len(ordered) - 0.4)
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=8, integer=True))
+            ticks = [int(t) for t in ax.get_xticks() if 0 <= t < len(ordered) and t == int(t)]
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([f"{t}\n{ordered[t].src}" for t in ticks], fontsize=7)
+            ax.set_xlabel("link number (by source node; its name below)", fontsize=8)
         ax.set_xlim(-0.6, len(ordered) - 0.4)
         ax.set_ylabel(UTILIZATION_LABEL, fontsize=8)
         cells = [{"link": l.name, "node": l.src, "position": k, "value": plain(b.get_height())}
                  for k, (l, b) in enumerate(zip(ordered, bars))]
         panels.append({"name": n, "x_label": ax.get_xlabel(), "x_ticks": plain(ax.get_xticks()),
-                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()] if named else [],
-                       "node_names": named, "cells": cells})
+                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()], "cells": cells})
     for j in range(len(names), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle("\n".join(textwrap.wrap(title, 70 if cols == 1 else 110)), fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -865,7 +878,8 @@ def plot_links(run, where, out_dir):
         for l in links:
             key = "in-board" if l.port.isdigit() else f"dimension {l.port[0]}"
             groups.setdefault(key, []).append(l)
-        layout, panels = draw_panels(dict(sorted(groups.items(), key=lambda kv: (kv[0] != "in-board", kv[0]))),
+        order = {"in-board": -1, **{f"dimension {d}": i for i, d in enumerate("xyzwvu")}}
+        layout, panels = draw_panels(dict(sorted(groups.items(), key=lambda kv: (order.get(kv[0], 9), kv[0]))),
                                      title, path, plt)
     else:
         layout, panels = draw_panels({"links": links}, title, path, plt)
