@@ -173,7 +173,7 @@ class BadInput(Exception):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise BadInput(message)
+        raise BadInput(f"{message} (collnet plot --help lists the options)")
 
 
 def pyplot():
@@ -376,7 +376,12 @@ def check_report_path(path):
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"--report: the directory of '{path}' does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        raise BadInput(f"--report: cannot write in the directory of '{path}': {e.strerror or e}")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
         raise BadInput(f"--report: cannot write '{path}'")
 
 
@@ -851,19 +856,25 @@ def links_source(path, record):
     return chosen["run"], where, chosen.get("index")
 
 
-def plot_links(run, where, out_dir):
-    plt = pyplot()
+def run_links(run, where):
+    """The links of a run's link_utilization.per_link, checked."""
     lu = run.get("link_utilization") if isinstance(run, dict) else None
-    per_link = (lu or {}).get("per_link") if isinstance(lu, dict) else None
+    per_link = lu.get("per_link") if isinstance(lu, dict) else None
     if not per_link or not isinstance(per_link, dict):
         raise BadInput(f"--links: {where} has no link_utilization.per_link (write it with collnet run --json)")
+    return parse_links(per_link, where)
+
+
+def plot_links(run, links, out_dir):
+    plt = pyplot()
+    lu = run["link_utilization"]
     topology = str(run.get("topology", ""))
-    links = parse_links(per_link, where)
     if run.get("algorithm"):
         what = str(run["algorithm"])
     else:
         what = f"{run.get('traffic', '')} traffic at {run.get('injection_rate', '')} flits/node/cycle"
-    mean, mx = lu.get("mean", 0) or 0, lu.get("max", 0) or 0
+    mean = lu.get("mean") if is_number(lu.get("mean")) else 0
+    mx = lu.get("max") if is_number(lu.get("max")) else 0
     title = f"{what} on {topology}: link utilization (mean {mean:.3f}, max {mx:.3f})"
     name = "links_" + (re.sub(r"[^A-Za-z0-9]+", "_", topology).strip("_") or "run") + ".png"
     path = os.path.join(out_dir, name)
@@ -984,19 +995,15 @@ def plot(argv):
                 raise BadInput("--out DIR is required (the directory for the PNG files)")
     if args.report is not None and args.out is None:
         raise BadInput("--report goes with --out (it reports the PNG files drawn there)")
-    if args.out is not None:
-        prepare_out(args.out)
-    report_path = args.report if args.report is not None else (
-        os.path.join(args.out, REPORT_NAME) if args.out is not None else None)
-    if report_path is not None:
-        check_report_path(report_path)
 
-    entries = []
+    # The inputs, read and checked: `draws` are what will be drawn.
+    draws = []
     extra = {}
     if args.links is not None:
         run, where, index = links_source(args.links, args.record)
+        links = run_links(run, where)
         extra = {"input": args.links, "record": index}
-        entries = plot_links(run, where, args.out)
+        draws.append(lambda: plot_links(run, links, args.out))
     else:
         records = load_records(args.results)
         extra = {"input": args.results, "records": len(records)}
@@ -1006,26 +1013,21 @@ def plot(argv):
             extra["sweep"] = args.sweep
             if args.table and "table" not in sweep:
                 raise BadInput(f"--table: '{args.sweep}' has no table: section")
-            specs = sweep.get("plot") or []
-            subsets = []
-            for n, spec in enumerate(specs, 1):
+            for n, spec in enumerate(sweep.get("plot") or [], 1):
                 ys = spec["y"] if isinstance(spec["y"], list) else [spec["y"]]
                 subset = good
                 for k, v in (spec.get("where") or {}).items():
                     subset = [r for r in subset if str(lookup(r, k)) == str(v)]
-                if args.out is not None:
-                    if not subset:
-                        raise BadInput(f"--sweep: plot entry {n}: no successful run in the results matches it")
-                    check_plot_keys(subset, spec["x"], ys, spec.get("by"),
-                                    lambda o, n=n: f"--sweep: plot entry {n}: {o[2:]}")
-                subsets.append((spec, ys, subset))
-            if args.table:
-                print_table(records, sweep["table"])
-            if args.out is not None:
-                for spec, ys, subset in subsets:
-                    entries += plot_sweep(subset, spec["x"], ys, spec.get("by"), args.out, spec.get("title"),
-                                          [spec["file"]] if "file" in spec else None, spec.get("logx"),
-                                          {y: spec.get("logy") for y in ys} if "logy" in spec else None)
+                if args.out is None:
+                    continue
+                if not subset:
+                    raise BadInput(f"--sweep: plot entry {n}: no successful run in the results matches it")
+                check_plot_keys(subset, spec["x"], ys, spec.get("by"),
+                                lambda o, n=n: f"--sweep: plot entry {n}: {o[2:]}")
+                draws.append(lambda spec=spec, ys=ys, subset=subset: plot_sweep(
+                    subset, spec["x"], ys, spec.get("by"), args.out, spec.get("title"),
+                    [spec["file"]] if "file" in spec else None, spec.get("logx"),
+                    {y: spec.get("logy") for y in ys} if "logy" in spec else None))
         else:
             if not good:
                 statuses = sorted({str(r.get("status")) for r in records})
@@ -1033,7 +1035,21 @@ def plot(argv):
                                f"({len(records)} records, status {', '.join(statuses)})")
             x, ys, by = default_spec(good, args.x, args.y.split(",") if args.y is not None else None, args.by)
             check_plot_keys(good, x, ys, by, lambda o: o)
-            entries = plot_sweep(good, x, ys, by, args.out)
+            draws.append(lambda: plot_sweep(good, x, ys, by, args.out))
+
+    # The outputs: a writable directory and report file.
+    if args.out is not None:
+        prepare_out(args.out)
+    report_path = args.report if args.report is not None else (
+        os.path.join(args.out, REPORT_NAME) if args.out is not None else None)
+    if report_path is not None:
+        check_report_path(report_path)
+
+    if args.sweep is not None and args.table:
+        print_table(records, sweep["table"])
+    entries = []
+    for draw in draws:
+        entries += draw()
     if report_path is not None:
         write_report(report_path, argv, entries, extra)
     for e in entries:
