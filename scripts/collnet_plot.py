@@ -40,10 +40,10 @@ What it draws:
       its router), leaf/spine fabrics by layer (up- and down-links, nodes
       named), boards and other topologies as bars per link (by source node).
   --links RESULTS.jsonl --record N --out DIR
-      the same for one record of a sweep's results: N is the point's number
-      in the sweep (the record's `index` field, 0-based, the numbering of
-      `collnet sweep --dry-run`). A results file with more than one record
-      needs --record.
+      the same for one record of a sweep's results: N is the record's
+      `index` field, the point's number in the sweep counted from 0 (the
+      first point is 0; `collnet sweep --dry-run` lists them from 1). A
+      results file with more than one record needs --record.
   --timeline FILE.csv --out DIR
       a timeline plot, drawn by scripts/collnet_timeline.py (its own options:
       collnet plot --timeline --help).
