@@ -1037,12 +1037,14 @@ def plot(argv):
             check_plot_keys(good, x, ys, by, lambda o: o)
             draws.append(lambda: plot_sweep(good, x, ys, by, args.out))
 
-    # The outputs: a writable directory and report file.
+    # The outputs: a writable report file and directory (made last).
+    if args.report is not None:
+        check_report_path(args.report)
     if args.out is not None:
         prepare_out(args.out)
     report_path = args.report if args.report is not None else (
         os.path.join(args.out, REPORT_NAME) if args.out is not None else None)
-    if report_path is not None:
+    if args.report is None and report_path is not None:
         check_report_path(report_path)
 
     if args.sweep is not None and args.table:
