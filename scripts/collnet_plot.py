@@ -681,10 +681,13 @@ def draw_grid(links, dims, title, path, plt):
         image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=vmax, aspect="equal")
         for s in range(1, slices):
             ax.axvline(s * nx - 0.5, color="0.25", linewidth=2.5)
-        ax.set_xticks(range(width))
-        ax.set_xticklabels([str(c % nx) for c in range(width)], fontsize=7)
-        ax.set_yticks(range(ny))
-        ax.set_yticklabels([str(r) for r in range(ny)], fontsize=7)
+        step_x = 1 if nx <= 32 else math.ceil(nx / 16)  # integer ticks, every one where they fit
+        step_y = 1 if ny <= 32 else math.ceil(ny / 16)
+        xt = [s * nx + c for s in range(slices) for c in range(0, nx, step_x)]
+        ax.set_xticks(xt)
+        ax.set_xticklabels([str(c % nx) for c in xt], fontsize=7 if len(xt) <= 32 else 5)
+        ax.set_yticks(range(0, ny, step_y))
+        ax.set_yticklabels([str(r) for r in range(0, ny, step_y)], fontsize=7)
         if named:
             for (row, col), l in where.items():
                 shade = l.value / vmax
