@@ -950,12 +950,23 @@ def run_timeline(argv):
     return collnet_timeline.main(argv)
 
 
+def strict_json(v):
+    """NaN and infinities (not JSON) as null."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: strict_json(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [strict_json(x) for x in v]
+    return v
+
+
 def write_report(path, argv, entries, extra):
     report = {"command": ["collnet", "plot"] + list(argv), **extra,
               "plots": [{k: v for k, v in e.items() if k != "path"} for e in entries]}
     try:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=1)
+            json.dump(strict_json(report), f, indent=1, allow_nan=False)
             f.write("\n")
     except OSError as e:
         raise BadInput(f"--report: cannot write '{path}': {e.strerror or e}")
