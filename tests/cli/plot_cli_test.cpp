@@ -72,7 +72,8 @@ std::map<std::string, std::vector<std::pair<json, double>>> expected_series(cons
   std::map<std::string, std::vector<std::pair<json, double>>> out;
   for (const auto& r : records) {
     if (r["status"] != "ok") continue;
-    out[r["point"][by].dump()].emplace_back(r["point"][x], field(r["run"], y).get<double>());
+    const json xv = r["point"].contains(x) ? r["point"][x] : field(r["run"], x);
+    out[r["point"][by].dump()].emplace_back(xv, field(r["run"], y).get<double>());
   }
   for (auto& [_, pts] : out)
     std::sort(pts.begin(), pts.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -144,6 +145,19 @@ TEST(PlotCli, SyntheticSeriesAreTheRecordsWithUnitsAndFixedKeys) {
     EXPECT_FALSE(contains(title, "injection_rate=")) << title;
     EXPECT_EQ(e["fixed"], (json{{"measure_cycles", 1000}, {"topology", "mesh:4x4"}, {"traffic", "uniform"}}));
   }
+
+  // x a run field, series by vcs: injection_rate varies without being on an
+  // axis of the plot, so it is not a fixed key.
+  const fs::path measured = scratch() / "plot" / "syn_offered";
+  const auto r2 = run_collnet({"plot", jsonl.string(), "--x", "offered_rate", "--y", "p99_latency", "--by", "vcs",
+                               "--out", measured.string()});
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  const json e = entry_for(read_json(measured / "plot-report.json"), "p99_latency_vs_offered_rate.png");
+  EXPECT_EQ(e["x_label"], "offered load (flits/node/cycle)");
+  EXPECT_EQ(e["y_label"], "99th-percentile latency (cycles)");
+  expect_series(e, expected_series(records, "offered_rate", "p99_latency", "vcs"), "vcs", "offered_rate");
+  EXPECT_EQ(e["fixed"], (json{{"measure_cycles", 1000}, {"topology", "mesh:4x4"}, {"traffic", "uniform"}}));
+  EXPECT_FALSE(contains(e["title"].get<std::string>(), "injection_rate=")) << e["title"];
 }
 
 TEST(PlotCli, CollectiveSeriesSkipFailedRecordsAndBarsCarryTextX) {
