@@ -29,7 +29,7 @@ What it draws:
       Defaults: synthetic-traffic sweeps plot avg_latency and accepted_rate
       against injection_rate; collective sweeps cycles and efficiency against
       message_flits, one line per algorithm (else per combination of the
-      other axes). Only records with status ok are drawn.
+      other axes that vary). Only records with status ok are drawn.
   RESULTS.jsonl --sweep SWEEP.yaml [--table] [--out DIR]
       the plots of the sweep file's `plot:` list (into DIR) and, with
       --table, its `table:` section as Markdown on stdout.
@@ -434,7 +434,10 @@ def plot_sweep(good, x, ys, by, out_dir, title=None, names=None, logx=None, logy
     back from the figure's artists)."""
     plt = pyplot()
     import matplotlib.ticker
-    by_keys = [by] if by is not None else [k for k in axis_keys(good) if k != x]
+    # Default series: the other axes that vary in these records (one fixed
+    # by a `where:` goes to the title instead).
+    by_keys = [by] if by is not None else [
+        k for k in axis_keys(good) if k != x and len({json.dumps(lookup(r, k), sort_keys=True) for r in good}) > 1]
     fixed = fixed_keys(good, set([x] + by_keys + list(ys)))
     entries = []
     for i, y in enumerate(ys):
@@ -915,7 +918,7 @@ def build_parser():
                     help="numeric run field(s) on the y axis, one PNG each (default: avg_latency,accepted_rate or "
                          "cycles,efficiency)")
     ap.add_argument("--by", metavar="KEY",
-                    help="one line per value of KEY (default: algorithm, else every other point key)")
+                    help="one line per value of KEY (default: algorithm, else the other point keys that vary)")
     ap.add_argument("--out", metavar="DIR", help="directory for the PNG files and the report (made if missing)")
     ap.add_argument("--links", metavar="RUN.json",
                     help="draw the per-link utilization of one run: a run's JSON, or sweep results with --record")
