@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -198,6 +199,80 @@ TEST(PlotCli, CollectiveSeriesSkipFailedRecordsAndBarsCarryTextX) {
   EXPECT_EQ(e["y_label"], "maximum link utilization (busy fraction)");
   expect_series(e, expected_series(read_lines(jsonl), "algorithm", "link_utilization.max", "message_flits"),
                 "message_flits", "bars");
+}
+
+TEST(PlotCli, SweepFilePlotsAndTableFollowTheFile) {
+  const std::string sweep_text = std::string(kSynthetic) +
+                                 "table:\n  rows: [injection_rate]\n  columns: vcs\n"
+                                 "  cell: \"{accepted_rate:.3f}\"\n"
+                                 "plot:\n"
+                                 "  - {x: injection_rate, y: avg_latency, by: vcs, file: lat, title: \"latency\"}\n"
+                                 "  - {x: injection_rate, y: [accepted_rate], where: {vcs: 2}, file: acc2}\n";
+  const auto jsonl = sweep_results("syn", kSynthetic);
+  const auto records = read_lines(jsonl);
+  const auto sweep = write_file("plot/syn_plots.yaml", sweep_text);
+  const fs::path out = scratch() / "plot" / "sweepfile";
+  const auto r = run_collnet({"plot", jsonl.string(), "--sweep", sweep.string(), "--table", "--out", out.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json report = read_json(out / "plot-report.json");
+  ASSERT_EQ(report["plots"].size(), 2U);
+
+  const json lat = entry_for(report, "lat.png");
+  EXPECT_TRUE(is_png(out / "lat.png"));
+  EXPECT_EQ(lat["title"].get<std::string>().rfind("latency\n", 0), 0U) << lat["title"];
+  expect_series(lat, expected_series(records, "injection_rate", "avg_latency", "vcs"), "vcs", "lat");
+
+  // where: {vcs: 2}: one series of the vcs=2 records; vcs=2 is then a fixed key.
+  const json acc = entry_for(report, "acc2.png");
+  EXPECT_TRUE(is_png(out / "acc2.png"));
+  std::vector<json> vcs2;
+  for (const auto& rec : records)
+    if (rec["point"]["vcs"] == 2) vcs2.push_back(rec);
+  const auto want = expected_series(vcs2, "injection_rate", "accepted_rate", "vcs");
+  ASSERT_EQ(acc["series"].size(), 1U);
+  std::vector<double> xs = acc["series"][0]["x"], ys = acc["series"][0]["y"];
+  ASSERT_EQ(xs.size(), want.begin()->second.size());
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    EXPECT_DOUBLE_EQ(xs[i], want.begin()->second[i].first.get<double>());
+    EXPECT_DOUBLE_EQ(ys[i], want.begin()->second[i].second);
+  }
+  EXPECT_EQ(acc["fixed"]["vcs"], 2);
+  EXPECT_TRUE(contains(acc["title"].get<std::string>(), "vcs=2")) << acc["title"];
+
+  // The table: one row per injection rate, one column per vcs, the cell format of the file.
+  std::map<double, std::map<int, double>> cells;
+  for (const auto& rec : records)
+    cells[rec["point"]["injection_rate"].get<double>()][rec["point"]["vcs"].get<int>()] =
+        rec["run"]["accepted_rate"].get<double>();
+  std::string table = "| injection_rate | 1 | 2 |\n|---|---|---|\n";
+  for (const auto& [rate, by_vcs] : cells) {
+    char row[128];
+    std::snprintf(row, sizeof row, "| %g | %.3f | %.3f |\n", rate, by_vcs.at(1), by_vcs.at(2));
+    table += row;
+  }
+  EXPECT_EQ(r.out, table);
+}
+
+TEST(PlotCli, TimelineGoesToTheTimelineModule) {
+  // A copy of the script next to a stand-in collnet_timeline.py: --timeline
+  // hands every argument to its main(argv) and exits with what it returns.
+  const auto script = write_file("plot/timeline/collnet_plot.py",
+                                 slurp(fs::path(COLLNET_SOURCE_DIR) / "scripts" / "collnet_plot.py"));
+  write_file("plot/timeline/collnet_timeline.py",
+             "import json\n"
+             "def main(argv):\n"
+             "    print(json.dumps(argv))\n"
+             "    return 7\n");
+  auto r = run_collnet({"plot", "--timeline", "t.csv", "--out", "dir"}, {"COLLNET_PLOT_SCRIPT=" + script.string()});
+  EXPECT_EQ(r.status, 7) << r.err;
+  EXPECT_EQ(json::parse(r.out), (json{"--timeline", "t.csv", "--out", "dir"})) << r.out;
+
+  // Without the module: one line naming it, exit 2.
+  fs::remove(script.parent_path() / "collnet_timeline.py");
+  r = run_collnet({"plot", "--timeline", "t.csv", "--out", "dir"}, {"COLLNET_PLOT_SCRIPT=" + script.string()});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(contains(r.err, "timeline plots need scripts/collnet_timeline.py")) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 /// Every cell of a link map's report: link name -> the cell.
