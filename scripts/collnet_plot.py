@@ -1050,7 +1050,7 @@ def plot(argv):
                 statuses = sorted({str(r.get("status")) for r in records})
                 raise BadInput(f"RESULTS: '{args.results}' has no successful run to plot "
                                f"({len(records)} records, status {', '.join(statuses)})")
-            x, ys, by = default_spec(good, args.x, args.y.split(",") if args.y is not None else None, args.by)
+            x, ys, by = default_spec(good, args.x, [f.strip() for f in args.y.split(",")] if args.y is not None else None, args.by)
             check_plot_keys(good, x, ys, by, lambda o: o)
             draws.append(lambda: plot_sweep(good, x, ys, by, args.out))
 
