@@ -1,23 +1,10 @@
 #!/usr/bin/python3
-"""collnet plot: PNG plots (matplotlib) and Markdown tables of sweep results.
+"""collnet plot: PNG plots (matplotlib) and Markdown tables of sweep results,
+link-utilization maps of one run, and (scripts/collnet_timeline.py) timelines.
 
-  collnet plot RESULTS.jsonl [--x KEY] [--y FIELD[,FIELD...]] [--by KEY] --out DIR
-      one PNG per y field: y against x, one line per value of --by.
-      Defaults fit the sweep: synthetic traffic -> avg_latency and
-      accepted_rate against injection_rate; collectives -> cycles and
-      efficiency against message_flits, one line per algorithm (or per
-      combination of the other axes).
-  collnet plot RESULTS.jsonl --sweep SWEEP.yaml [--out DIR] [--table]
-      the plots (and with --table the Markdown table) the sweep file's
-      `plot:` and `table:` sections describe (README tables, examples/sweeps/).
-  collnet plot --links RUN.json --out DIR
-      per-link utilization of one run (`collnet run --json`, or a sweep
-      record) on its topology: mesh/torus as a grid, one panel per direction;
-      leaf/spine by layer; boards in-board and per dimension.
-
-KEY and FIELD name a point key of the sweep, a field of the run's JSON
-(dotted for nested ones: link_utilization.mean) or a scenario key. Exit
-status 2 on bad input, naming the option.
+Run as `collnet plot ...` (testbench/main.cpp hands every argument to this
+script) or directly with Debian's /usr/bin/python3. `collnet plot --help`
+prints the options; docs/guide/plot.md is the user guide.
 """
 import argparse
 import json
@@ -25,36 +12,232 @@ import math
 import os
 import re
 import sys
+import tempfile
+import textwrap
 
-import matplotlib
+PROG = "collnet plot"
+REPORT_NAME = "plot-report.json"
 
-matplotlib.use("Agg")
-import matplotlib.ticker  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
+DESCRIPTION = """\
+Draws PNG plots of `collnet sweep` results (RESULTS.jsonl), Markdown tables
+of them, and maps of one run's per-link utilization.
+
+What it draws:
+  RESULTS.jsonl --out DIR
+      one PNG per --y field: the field against --x, one line per value of
+      --by (numeric x) or grouped bars (text x such as an algorithm name).
+      Defaults: synthetic-traffic sweeps plot avg_latency and accepted_rate
+      against injection_rate; collective sweeps cycles and efficiency against
+      message_flits, one line per algorithm (else per combination of the
+      other axes that vary). Only records with status ok are drawn.
+  RESULTS.jsonl --sweep SWEEP.yaml [--table] [--out DIR]
+      the plots of the sweep file's `plot:` list (into DIR) and, with
+      --table, its `table:` section as Markdown on stdout.
+  --links RUN.json --out DIR
+      the link_utilization.per_link of one run (`collnet run --json FILE`) on
+      its topology: meshes and tori as a grid per link direction (x+, x-, ...;
+      3-D as z slices side by side, integer coordinates, every cell named by
+      its router), leaf/spine fabrics by layer (up- and down-links, nodes
+      named), boards and other topologies as bars per link (by source node).
+  --links RESULTS.jsonl --record N --out DIR
+      the same for one record of a sweep's results: N is the record's
+      `index` field, the point's number in the sweep counted from 0 (the
+      first point is 0; `collnet sweep --dry-run` lists them from 1). A
+      results file with more than one record needs --record.
+  --timeline FILE.csv --out DIR
+      a timeline plot, drawn by scripts/collnet_timeline.py (its own options:
+      collnet plot --timeline --help).
+
+KEY and FIELD name a point key of the sweep (an axis), a field of the run's
+JSON (nested ones with dots: link_utilization.max) or a scenario key.
+Axis labels carry units (cycles, flits/node/cycle, fraction of the bound,
+busy fraction); the title names the keys that are equal in every plotted
+record.
+"""
+
+EPILOG = f"""\
+report:
+  Every run that draws writes DIR/{REPORT_NAME} (or --report FILE): per PNG
+  the title, axis labels and scales, the keys fixed in every record, and what
+  was drawn, read back from the figure: for sweep plots each series (label,
+  the --by values, x values, y values); for link maps each panel's ticks and
+  cells (link name, node name, coordinates, utilization).
+
+examples:
+  collnet sweep examples/sweeps/load_latency.yaml --out load.jsonl
+  collnet plot load.jsonl --out plots
+  collnet plot load.jsonl --y p99_latency,avg_latency --by topology --out plots
+  collnet plot col.jsonl --x algorithm --y link_utilization.max --by message_flits --out plots
+  collnet plot load.jsonl --sweep examples/sweeps/load_latency.yaml --table --out docs/plots
+  collnet run --set topology=torus:4x4 --json run.json && collnet plot --links run.json --out plots
+  collnet plot --links load.jsonl --record 3 --out plots
+
+exit status: 0 drawn, 2 bad input (an unknown option, a bad value, a missing
+or unreadable input, an --out that is not a writable directory; one line
+`collnet plot: error: ...` naming the option), 4 internal error.
+"""
+
+# Axis labels with units: field, point key or scenario key -> label.
+LABELS = {
+    # collective runs
+    "cycles": "completion time (cycles)",
+    "lower_bound_cycles": "bandwidth lower bound (cycles)",
+    "efficiency": "efficiency (fraction of the bound)",
+    "message_flits": "message size (flits)",
+    "elements": "elements (words per node)",
+    "packet_flits": "packet size (flits)",
+    "endpoints": "endpoints (nodes)",
+    "routers": "routers",
+    "controllers": "NIC controllers per node",
+    "nct": "concurrent sends per node (nct)",
+    "barriers": "barriers completed",
+    "barrier_wait_cycles": "barrier wait (cycles, summed over barriers)",
+    "barrier_latency": "barrier latency (cycles)",
+    "max_queue_flits": "largest VC buffer occupancy (flits)",
+    "arbitration_conflicts": "arbitration conflicts (packets x routers)",
+    "messages": "messages",
+    "packets": "packets",
+    "flits": "flits",
+    "local_copies": "local copies",
+    "flit_hops": "flit hops (flits x links)",
+    "router_evaluations": "router evaluations (router-cycles)",
+    "nic_evaluations": "NIC evaluations (NIC-cycles)",
+    "reference_mismatch_words": "words differing from the reference",
+    "link_flits_corrupted": "corrupted link traversals (flits)",
+    "link_flits_retransmitted": "retransmitted flits",
+    # synthetic runs
+    "injection_rate": "injection rate (flits/node/cycle)",
+    "offered_rate": "offered load (flits/node/cycle)",
+    "accepted_rate": "accepted throughput (flits/node/cycle)",
+    "avg_latency": "average latency (cycles)",
+    "p99_latency": "99th-percentile latency (cycles)",
+    "max_latency": "maximum latency (cycles)",
+    "window_cycles": "measurement window (cycles)",
+    "measured_packets": "measured packets",
+    "unfinished_packets": "unfinished packets",
+    "integrity_errors": "integrity errors (packets)",
+    "warmup_cycles": "warm-up (cycles)",
+    "measure_cycles": "measurement window (cycles)",
+    "drain_cycles": "drain limit (cycles)",
+    "packets_per_node": "packets per node",
+    "hotspot_fraction": "hotspot share (fraction of packets)",
+    # link utilization
+    "link_utilization.mean": "mean link utilization (busy fraction)",
+    "link_utilization.max": "maximum link utilization (busy fraction)",
+    "link_utilization.bisection_mean": "mean bisection-link utilization (busy fraction)",
+    "link_utilization.bisection_links": "bisection links",
+    # router and link keys
+    "vcs": "virtual channels per port",
+    "buffer_flits": "VC buffer depth (flits)",
+    "router_delay": "router delay (cycles)",
+    "routing_delay": "routing delay (cycles)",
+    "allocation_delay": "allocation delay (cycles)",
+    "traversal_delay": "traversal delay (cycles)",
+    "link_latency": "link latency (cycles)",
+    "credit_release_delay": "credit release delay (cycles)",
+    "allocator_iterations": "switch allocation rounds per cycle",
+    "age_width": "age counter width (bits)",
+    "descriptor_queue": "descriptor queue (descriptors)",
+    "link_error_rate": "link error rate (per flit traversal)",
+    "link_replay_flits": "replay buffer (flits)",
+    "watchdog_cycles": "deadlock watchdog (cycles)",
+    "max_cycles": "cycle limit (cycles)",
+    # speed and the sweep record
+    "sim_seconds": "simulation time (s)",
+    "sim_cpu_seconds": "simulation CPU time (s)",
+    "elaboration_seconds": "elaboration time (s)",
+    "router_cycles_per_second": "simulation speed (router-cycles/s)",
+    "router_cycles_per_cpu_second": "simulation speed (router-cycles per CPU second)",
+    "wall_seconds": "wall time of the point (s)",
+}
+UTILIZATION_LABEL = "link utilization (busy fraction)"
+
+
+def label_for(key):
+    """The axis label (with unit) of a field or key; the key itself where the
+    table has none (text axes such as algorithm or topology)."""
+    if key in LABELS:
+        return LABELS[key]
+    if key.startswith("router.") and key[len("router."):] in LABELS:
+        return LABELS[key[len("router."):]]
+    return key
+
+
+def without_unit(label):
+    return re.sub(r" \([^()]*\)$", "", label)
 
 
 class BadInput(Exception):
     pass
 
 
-# ---------------------------------------------------------------- records
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise BadInput(f"{message} (collnet plot --help lists the options)")
 
-def load_records(path):
-    if not os.path.exists(path):
-        raise BadInput(f"results file '{path}' does not exist")
+
+def pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+# ---------------------------------------------------------------- input files
+
+def read_text(path, option):
+    if os.path.isdir(path):
+        raise BadInput(f"{option}: '{path}' is a directory, not a file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise BadInput(f"{option}: '{path}' does not exist")
+    except UnicodeDecodeError:
+        raise BadInput(f"{option}: '{path}' is not a text (JSON) file")
+    except OSError as e:
+        raise BadInput(f"{option}: cannot read '{path}': {e.strerror or e}")
+
+
+def parse_jsonl(text):
+    """(records, skipped line numbers): the JSON objects with a `hash` field,
+    the last record of each point (a point run again replaces its record),
+    ordered by the point's index."""
     last = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by a killed sweep
-            if isinstance(r, dict) and "hash" in r:
-                last[r["hash"]] = r
-    records = sorted(last.values(), key=lambda r: r.get("index", 0))
+    skipped = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            skipped.append(number)  # e.g. a line cut short by a killed sweep
+            continue
+        if isinstance(r, dict) and "hash" in r:
+            last[r["hash"]] = r
+        else:
+            skipped.append(number)
+    records = sorted(last.values(), key=lambda r: r.get("index", 0) if isinstance(r.get("index"), int) else 0)
+    return records, skipped
+
+
+def load_records(path, option="RESULTS"):
+    text = read_text(path, option)
+    records, skipped = parse_jsonl(text)
+    if not records:
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            whole = None
+        if isinstance(whole, dict) and "link_utilization" in whole:
+            raise BadInput(f"{option}: '{path}' is one run's JSON, not sweep results "
+                           "(draw its links with --links; sweep results come from collnet sweep --out)")
+        raise BadInput(f"{option}: '{path}' holds no sweep records (one JSON object per line with a "
+                       "'hash' field, as collnet sweep writes)")
+    if skipped:
+        print(f"{PROG}: warning: {option}: skipped {len(skipped)} line(s) that are not sweep records "
+              f"(first: line {skipped[0]})", file=sys.stderr)
     return records
 
 
@@ -63,8 +246,7 @@ def lookup(record, key):
     point = record.get("point") or {}
     if key in point:
         return point[key]
-    run = record.get("run") or {}
-    node = run
+    node = record.get("run") or {}
     for part in key.split("."):
         if isinstance(node, dict) and part in node:
             node = node[part]
@@ -91,8 +273,12 @@ def number_or_text(v):
     return v
 
 
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def derived(record):
-    """Fields computed from a run for tables and plots."""
+    """Fields computed from a run for tables."""
     run = record.get("run") or {}
     out = {}
     if "accepted_rate" in run and "offered_rate" in run:
@@ -137,63 +323,156 @@ def default_spec(records, x, ys, by):
         ys = ys or ["cycles", "efficiency"]
         if by is None and "algorithm" in axes and x != "algorithm":
             by = "algorithm"
-    else:
-        if not (x and ys):
-            raise BadInput("the results mix synthetic and collective runs; give --x and --y")
+    elif not (x and ys):
+        raise BadInput("the results mix synthetic and collective runs (or neither); give --x and --y")
     return x, ys, by
 
 
-def label_of(record, keys):
-    parts = []
+def fixed_keys(records, exclude):
+    """Scenario keys (and point keys) whose value is the same in every record."""
+    keys = []
+    for r in records:
+        for k in list((r.get("scenario") or {})) + list((r.get("point") or {})):
+            if k not in keys and k not in exclude:
+                keys.append(k)
+    fixed = {}
     for k in keys:
-        v = lookup(record, k)
-        parts.append(str(v) if len(keys) == 1 else f"{k}={v}")
-    return ", ".join(parts)
+        values = {json.dumps(lookup(r, k), sort_keys=True) for r in records}
+        if len(values) == 1 and lookup(records[0], k) is not None:
+            fixed[k] = lookup(records[0], k)
+    return fixed
+
+
+def fixed_text(fixed):
+    return ", ".join(f"{k}={v}" for k, v in sorted(fixed.items()))
+
+
+def wrapped_title(main, fixed):
+    lines = textwrap.wrap(main, 90) or [""]
+    if fixed:
+        lines += textwrap.wrap(fixed_text(fixed), 110)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- output files
+
+def prepare_out(path):
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise BadInput(f"--out: '{path}' exists and is not a directory")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise BadInput(f"--out: cannot create the directory '{path}': {e.strerror or e}")
+    try:
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise BadInput(f"--out: cannot write in '{path}': {e.strerror or e}")
+
+
+def check_report_path(path):
+    if os.path.isdir(path):
+        raise BadInput(f"--report: '{path}' is a directory; give a file name")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise BadInput(f"--report: the directory of '{path}' does not exist")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        raise BadInput(f"--report: cannot write in the directory of '{path}': {e.strerror or e}")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise BadInput(f"--report: cannot write '{path}'")
+
+
+def plain(v):
+    """A JSON-friendly Python value of a numpy scalar or array."""
+    if hasattr(v, "tolist"):
+        return v.tolist()
+    if isinstance(v, (list, tuple)):
+        return [plain(x) for x in v]
+    return v
+
+
+def cell_value(v):
+    """A drawn cell: a float, or None where the cell is masked or NaN."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
 
 
 # ---------------------------------------------------------------- sweep plots
 
-def plot_sweep(records, x, ys, by, out_dir, title=None, names=None, logx=None, logy=None):
-    good = ok_records(records)
-    if not good:
-        raise BadInput("no successful runs in the results to plot")
-    if x is None or lookup(good[0], x) is None:
-        raise BadInput(f"--x: key '{x}' is not a point key, run field or scenario key of these results")
+def series_label(record, keys):
+    parts = []
+    for k in keys:
+        v = lookup(record, k)
+        parts.append(str(v) if len(keys) == 1 else f"{k}={v}")
+    return ", ".join(parts).replace("`", "")
+
+
+def check_plot_keys(good, x, ys, by, where):
+    axes = ", ".join(axis_keys(good)) or "(none)"
+    if x is None or all(lookup(r, x) is None for r in good):
+        raise BadInput(f"{where('--x')}: key '{x}' is not a point key, run field or scenario key of these results "
+                       f"(point keys: {axes})")
     for y in ys:
-        if not isinstance(lookup(good[0], y), (int, float)):
-            raise BadInput(f"--y: field '{y}' is not a numeric run field of these results")
-    if by is not None:
-        if lookup(good[0], by) is None:
-            raise BadInput(f"--by: key '{by}' is not a point key, run field or scenario key of these results")
-        by_keys = [by]
-    else:
-        by_keys = [k for k in axis_keys(good) if k != x]
-    os.makedirs(out_dir, exist_ok=True)
-    written = []
+        if not y:
+            raise BadInput(f"{where('--y')}: an empty field name")
+        if not any(is_number(lookup(r, y)) for r in good):
+            raise BadInput(f"{where('--y')}: field '{y}' is not a numeric run field of these results "
+                           "(e.g. cycles, efficiency, avg_latency, accepted_rate, link_utilization.max)")
+    if by is not None and all(lookup(r, by) is None for r in good):
+        raise BadInput(f"{where('--by')}: key '{by}' is not a point key, run field or scenario key of these results "
+                       f"(point keys: {axes})")
+
+
+def plot_sweep(good, x, ys, by, out_dir, title=None, names=None, logx=None, logy=None):
+    """One PNG per y field; returns the report entries (what was drawn, read
+    back from the figure's artists)."""
+    plt = pyplot()
+    import matplotlib.ticker
+    # Default series: the other axes that vary in these records (one fixed
+    # by a `where:` goes to the title instead).
+    by_keys = [by] if by is not None else [
+        k for k in axis_keys(good) if k != x and len({json.dumps(lookup(r, k), sort_keys=True) for r in good}) > 1]
+    fixed = fixed_keys(good, set([x] + by_keys + list(ys)))
+    entries = []
     for i, y in enumerate(ys):
         lines = {}
+        by_values = {}
         for r in good:
             xv, yv = lookup(r, x), lookup(r, y)
-            if xv is None or yv is None:
+            if xv is None or not is_number(yv):
                 continue
-            lines.setdefault(label_of(r, by_keys) if by_keys else y, []).append((xv, yv))
+            label = series_label(r, by_keys) if by_keys else label_for(y)
+            lines.setdefault(label, []).append((xv, yv))
+            by_values.setdefault(label, {k: lookup(r, k) for k in by_keys})
+        if not lines:
+            raise BadInput(f"--y: field '{y}' has no numeric value against '{x}' in these results")
         many = len(lines) > 5
-        fig, ax = plt.subplots(figsize=(11.5 if many else 7, 4.5))
-        numeric_x = all(isinstance(p[0], (int, float)) for pts in lines.values() for p in pts)
+        fig, ax = plt.subplots(figsize=(11.5 if many else 7, 4.8))
+        numeric_x = all(is_number(p[0]) for pts in lines.values() for p in pts)
         categories = []
         for pts in lines.values():
             for p in pts:
                 if p[0] not in categories:
                     categories.append(p[0])
         width = 0.8 / max(1, len(lines))
+        series = []
         for n, (label, pts) in enumerate(lines.items()):
-            label = str(label).replace("`", "")
             if numeric_x:
-                pts.sort()
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+                pts.sort(key=lambda p: p[0])
+                (line,) = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
+                xs, ys_drawn = plain(line.get_xdata()), plain(line.get_ydata())
             else:  # categories: grouped bars
-                xs = [categories.index(p[0]) - 0.4 + width * (n + 0.5) for p in pts]
-                ax.bar(xs, [p[1] for p in pts], width=width, label=label)
+                positions = [categories.index(p[0]) - 0.4 + width * (n + 0.5) for p in pts]
+                bars = ax.bar(positions, [p[1] for p in pts], width=width, label=label)
+                xs = [p[0] for p in pts]
+                ys_drawn = [plain(b.get_height()) for b in bars]
+            series.append({"label": label, "by": by_values[label], "x": xs, "y": ys_drawn})
         if not numeric_x:
             ax.set_xticks(range(len(categories)))
             ax.set_xticklabels([str(c).replace("`", "") for c in categories], rotation=20, ha="right", fontsize=8)
@@ -206,20 +485,27 @@ def plot_sweep(records, x, ys, by, out_dir, title=None, names=None, logx=None, l
             ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
         if want_logy:
             ax.set_yscale("log")
-        ax.set_xlabel(x)
-        ax.set_ylabel(y)
+        ax.set_xlabel(label_for(x))
+        ax.set_ylabel(label_for(y))
         ax.grid(True, alpha=0.3)
         if by_keys and len(lines) > 1:
             where = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {}
             ax.legend(fontsize=7 if many else 8, title=", ".join(by_keys) if len(by_keys) == 1 else None, **where)
-        ax.set_title(title or f"{y} against {x}")
+        ax.set_title(wrapped_title(title or f"{without_unit(label_for(y))} against {without_unit(label_for(x))}", fixed),
+                     fontsize=9)
         fig.tight_layout()
         name = (names[i] if names and i < len(names) else f"{y.replace('.', '_')}_vs_{x.replace('.', '_')}") + ".png"
         path = os.path.join(out_dir, name)
         fig.savefig(path, dpi=110)
+        entries.append({
+            "file": name, "path": path, "kind": "lines" if numeric_x else "bars",
+            "title": ax.get_title(), "x": x, "y": y, "by": by_keys,
+            "x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
+            "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale(),
+            "fixed": fixed, "series": series,
+        })
         plt.close(fig)
-        written.append(path)
-    return written
+    return entries
 
 
 # ---------------------------------------------------------------- tables
@@ -229,19 +515,6 @@ class Cell(dict):
         return ""
 
 
-def format_cell(template, record):
-    values = Cell()
-    run = record.get("run") or {}
-    values.update({k: number_or_text(v) for k, v in (record.get("scenario") or {}).items()})
-    values.update(flatten(run))
-    values.update(record.get("point") or {})
-    values.update(derived(record))
-    try:
-        return template.format_map(values)
-    except (ValueError, KeyError, TypeError) as e:
-        raise BadInput(f"table: cell '{template}': {e}")
-
-
 def flatten(d, prefix=""):
     out = {}
     for k, v in d.items():
@@ -249,6 +522,18 @@ def flatten(d, prefix=""):
             out.update(flatten(v, prefix + k + "_"))
         out[prefix + k] = v
     return out
+
+
+def format_cell(template, record):
+    values = Cell()
+    values.update({k: number_or_text(v) for k, v in (record.get("scenario") or {}).items()})
+    values.update(flatten(record.get("run") or {}))
+    values.update(record.get("point") or {})
+    values.update(derived(record))
+    try:
+        return template.format_map(values)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        raise BadInput(f"--sweep: table cell '{template}': {e}")
 
 
 def print_table(records, spec):
@@ -266,19 +551,24 @@ def print_table(records, spec):
     by_row = {}
     row_order = []
     col_order = []
-    for r in records:
-        rk = tuple(row_format[k].format(lookup(r, k)) if k in row_format else str(lookup(r, k)) for k in rows_keys)
-        if rk not in by_row:
-            by_row[rk] = {}
-            row_order.append(rk)
-        col_keys = col_key if isinstance(col_key, list) else [col_key] if col_key else []
-        ck = " ".join(str(lookup(r, k)) for k in col_keys)
-        if ck not in col_order:
-            col_order.append(ck)
-        by_row[rk][ck] = r
-    cols = [headers.get(k, k) for k in rows_keys] + list(row_cells.keys())
-    names = {str(k): v for k, v in (spec.get("column_names", {}) or {}).items()}
-    cols += [names.get(c, col_header.format(value=c)) for c in col_order] if col_key else [spec.get("cell_header", "value")]
+    try:
+        for r in records:
+            rk = tuple(row_format[k].format(lookup(r, k)) if k in row_format else str(lookup(r, k))
+                       for k in rows_keys)
+            if rk not in by_row:
+                by_row[rk] = {}
+                row_order.append(rk)
+            col_keys = col_key if isinstance(col_key, list) else [col_key] if col_key else []
+            ck = " ".join(str(lookup(r, k)) for k in col_keys)
+            if ck not in col_order:
+                col_order.append(ck)
+            by_row[rk][ck] = r
+        cols = [headers.get(k, k) for k in rows_keys] + list(row_cells.keys())
+        names = {str(k): v for k, v in (spec.get("column_names", {}) or {}).items()}
+        cols += ([names.get(c, col_header.format(value=c)) for c in col_order] if col_key
+                 else [spec.get("cell_header", "value")])
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        raise BadInput(f"--sweep: table section: {e}")
     header = " | ".join(cols)
     # A label or header may hold " | " (two table columns in one): count them all.
     lines = ["| " + header + " |", "|" + "---|" * len(header.split(" | "))]
@@ -298,34 +588,58 @@ def print_table(records, spec):
     print("\n".join(lines))
 
 
+PLOT_SPEC_KEYS = ("x", "y", "by", "file", "title", "logx", "logy", "where")
+
+
 def read_sweep(path):
+    text = read_text(path, "--sweep")
+    import yaml  # python3-yaml (scripts/setup.sh)
     try:
-        import yaml  # noqa: F401  (python3-yaml, a matplotlib dependency on Debian)
-    except ImportError:
-        raise BadInput("--sweep needs python3-yaml")
-    import yaml
-    with open(path, encoding="utf-8") as f:
-        return yaml.safe_load(f)
-
-
-def sweep_records(records, sweep):
-    """The records of the points of this sweep file only, in its order: a
-    results file may hold other sweeps' points too."""
-    return records  # every record is a point of the file the results came from
+        sweep = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise BadInput(f"--sweep: '{path}' is not valid YAML: {str(e).splitlines()[0]}")
+    if not isinstance(sweep, dict):
+        raise BadInput(f"--sweep: '{path}' is not a sweep file (a mapping with base, axes, table, plot)")
+    plots = sweep.get("plot") or []
+    if not isinstance(plots, list):
+        raise BadInput(f"--sweep: '{path}': plot: must be a list of plots")
+    for n, spec in enumerate(plots, 1):
+        if not isinstance(spec, dict):
+            raise BadInput(f"--sweep: '{path}': plot entry {n} is not a mapping")
+        for k in spec:
+            if k not in PLOT_SPEC_KEYS:
+                raise BadInput(f"--sweep: '{path}': plot entry {n}: unknown key '{k}'; accepted keys: "
+                               + ", ".join(PLOT_SPEC_KEYS))
+        for k in ("x", "y"):
+            if k not in spec:
+                raise BadInput(f"--sweep: '{path}': plot entry {n} has no '{k}'")
+    if "table" in sweep and not isinstance(sweep["table"], dict):
+        raise BadInput(f"--sweep: '{path}': table: must be a mapping")
+    return sweep
 
 
 # ---------------------------------------------------------------- per-link plots
 
-LINK = re.compile(r"^([a-z]*)(\d+):([a-z][+-]|\d+)->([a-z]*)(\d+)$")
+LINK = re.compile(r"^(([a-z]*)(\d+)):([a-z][+-]|\d+)->(([a-z]*)(\d+))$")
 
 
-def parse_links(per_link):
+class Link:
+    __slots__ = ("name", "src", "src_number", "port", "dst", "value")
+
+    def __init__(self, name, src, src_number, port, dst, value):
+        self.name, self.src, self.src_number, self.port, self.dst, self.value = \
+            name, src, src_number, port, dst, value
+
+
+def parse_links(per_link, source):
     links = []
     for name, u in per_link.items():
         m = LINK.match(name)
         if not m:
-            raise BadInput(f"--links: link name '{name}' is not <node>:<port>-><node>")
-        links.append((m.group(1), int(m.group(2)), m.group(3), m.group(4), int(m.group(5)), u))
+            raise BadInput(f"--links: {source}: link name '{name}' is not <node>:<port>-><node>")
+        if not is_number(u):
+            raise BadInput(f"--links: {source}: link '{name}' has utilization {u!r}, not a number")
+        links.append(Link(name, m.group(1), int(m.group(3)), m.group(4), m.group(5), float(u)))
     return links
 
 
@@ -334,193 +648,457 @@ def grid_dims(topology):
     return [int(d) for d in m.group(2).split("x")] if m else None
 
 
-def draw_grid(links, dims, title, path):
-    dirs = sorted({l[2] for l in links}, key=lambda d: ("xyzwvu".index(d[0]), d[1] == "-"))
+def direction_order(d):
+    return ("xyzwvu".index(d[0]) if d[0] in "xyzwvu" else 9, d[1] == "-")
+
+
+def draw_grid(links, dims, title, path, plt):
+    dirs = sorted({l.port for l in links}, key=direction_order)
     nx = dims[0]
     ny = dims[1] if len(dims) > 1 else 1
     slices = 1
     for d in dims[2:]:
         slices *= d
-    vmax = max([l[5] for l in links] + [1e-9])
-    cols = min(len(dirs), 2 if len(dirs) > 2 else len(dirs))
+    width = nx * slices
+    vmax = max([l.value for l in links] + [1e-9])
+    cols = min(len(dirs), 2)
     rows = math.ceil(len(dirs) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols * max(1, slices) ** 0.5, 3.6 * rows), squeeze=False)
+    named = width * ny <= 256  # node names in the cells where they fit
+    scale = max(1.0, width / 8) ** 0.5
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols * scale * (1.6 if slices > 1 else 1), 4.0 * rows * scale),
+                             squeeze=False)
     image = None
+    panels = []
     for i, d in enumerate(dirs):
         ax = axes[i // cols][i % cols]
-        grid = [[float("nan")] * (nx * slices) for _ in range(ny)]
-        for kind, src, port, _, _, u in links:
-            if port != d:
+        grid = [[float("nan")] * width for _ in range(ny)]
+        where = {}
+        for l in links:
+            if l.port != d:
                 continue
-            x = src % nx
-            y = (src // nx) % ny
-            s = src // (nx * ny)
-            grid[y][s * nx + x] = u
+            x = l.src_number % nx
+            y = (l.src_number // nx) % ny
+            s = l.src_number // (nx * ny)
+            grid[y][s * nx + x] = l.value
+            where[(y, s * nx + x)] = l
         image = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=vmax, aspect="equal")
         for s in range(1, slices):
-            ax.axvline(s * nx - 0.5, color="white", linewidth=2)
-        ax.set_title(f"links {d}" + (f" (z slices left to right)" if slices > 1 else ""), fontsize=9)
-        ax.set_xlabel("x" if slices == 1 else "x within slice")
+            ax.axvline(s * nx - 0.5, color="0.25", linewidth=2.5)
+        step_x = 1 if nx <= 32 else math.ceil(nx / 16)  # integer ticks, every one where they fit
+        step_y = 1 if ny <= 32 else math.ceil(ny / 16)
+        xt = [s * nx + c for s in range(slices) for c in range(0, nx, step_x)]
+        ax.set_xticks(xt)
+        ax.set_xticklabels([str(c % nx) for c in xt], fontsize=7 if len(xt) <= 32 else 5)
+        ax.set_yticks(range(0, ny, step_y))
+        ax.set_yticklabels([str(r) for r in range(0, ny, step_y)], fontsize=7)
+        if named:
+            for (row, col), l in where.items():
+                shade = l.value / vmax
+                ax.text(col, row, l.src, ha="center", va="center", fontsize=6 if width <= 8 else 4.5,
+                        color="black" if shade > 0.6 else "white")
+        zs = " (z = 0, 1, ... left to right)" if slices > 1 else ""
+        ax.set_title(f"links {d}: from the router at (x, y){zs}", fontsize=9)
+        ax.set_xlabel("x" if slices == 1 else "x within each z slice")
         ax.set_ylabel("y")
+        drawn = image.get_array()
+        cells = []
+        for (row, col), l in sorted(where.items(), key=lambda kv: kv[1].src_number):
+            cells.append({"link": l.name, "node": l.src, "x": col % nx, "y": row, "z": col // nx,
+                          "value": cell_value(drawn[row][col])})
+        panels.append({"name": d, "x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
+                       "x_ticks": plain(ax.get_xticks()), "y_ticks": plain(ax.get_yticks()),
+                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()],
+                       "node_names": named, "cells": cells})
     for j in range(len(dirs), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.colorbar(image, ax=axes, shrink=0.8, label="utilization (busy fraction)")
-    fig.suptitle(title)
+    fig.colorbar(image, ax=axes, shrink=0.8, label=UTILIZATION_LABEL)
+    fig.suptitle(title, fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    return "grid", panels
 
 
-def draw_leafspine(links, title, path):
+def draw_leafspine(links, title, path, plt):
     out_deg = {}
-    for _, src, _, _, dst, _ in links:
-        out_deg.setdefault(src, set()).add(dst)
-    servers = {n for n, d in out_deg.items() if len(d) == 1 and all(n not in ds or len(out_deg[m]) > 1 for m, ds in out_deg.items())}
-    leaves = {dst for _, src, _, _, dst, _ in links if src in servers}
+    for l in links:
+        out_deg.setdefault(l.src, set()).add(l.dst)
+    servers = {n for n, d in out_deg.items()
+               if len(d) == 1 and all(n not in ds or len(out_deg[m]) > 1 for m, ds in out_deg.items())}
+    leaves = {l.dst for l in links if l.src in servers}
     spines = set(out_deg) - servers - leaves
     layer = {**{n: 0 for n in servers}, **{n: 1 for n in leaves}, **{n: 2 for n in spines}}
+    layer_names = ("server", "leaf", "spine")
+    number = {l.src: l.src_number for l in links}
+    number.update({l.dst: int(re.sub(r"^[a-z]*", "", l.dst)) for l in links})
     pos = {}
     for lvl in (0, 1, 2):
-        nodes = sorted(n for n, l in layer.items() if l == lvl)
+        nodes = sorted((n for n, lv in layer.items() if lv == lvl), key=lambda n: number[n])
         for i, n in enumerate(nodes):
             pos[n] = ((i + 0.5) / max(1, len(nodes)), lvl)
-    vmax = max([l[5] for l in links] + [1e-9])
+    vmax = max([l.value for l in links] + [1e-9])
     cmap = plt.get_cmap("viridis")
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
-    for ax, up, name in ((axes[0], True, "up (towards the spines)"), (axes[1], False, "down (towards the servers)")):
-        for _, src, _, _, dst, u in sorted(links, key=lambda l: l[5]):
-            if (layer[dst] > layer[src]) != up:
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
+    named = len(pos) <= 96
+    panels = []
+    for ax, up, name in ((axes[0], True, "up"), (axes[1], False, "down")):
+        cells = []
+        for l in sorted(links, key=lambda l: l.value):
+            if (layer[l.dst] > layer[l.src]) != up:
                 continue
-            (x0, y0), (x1, y1) = pos[src], pos[dst]
-            ax.plot([x0, x1], [y0, y1], color=cmap(u / vmax), linewidth=0.6 + 3 * u / vmax)
+            (x0, y0), (x1, y1) = pos[l.src], pos[l.dst]
+            (line,) = ax.plot([x0, x1], [y0, y1], color=cmap(l.value / vmax), linewidth=0.6 + 3 * l.value / vmax)
+            cells.append({"link": l.name, "node": l.src, "to": l.dst, "value": l.value,
+                          "color": [round(c, 4) for c in line.get_color()]})
         for n, (x, y) in pos.items():
             ax.plot(x, y, "o", color=("tab:gray", "tab:blue", "tab:red")[layer[n]], markersize=4)
+            if named:
+                if layer[n] == 0:  # servers: names below, vertical
+                    ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, -5), ha="center", va="top",
+                                rotation=90, fontsize=5.5)
+                else:
+                    ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, 6), ha="center", va="bottom",
+                                fontsize=6, bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none",
+                                                  "alpha": 0.7})
         ax.set_yticks([0, 1, 2])
         ax.set_yticklabels(["servers", "leaves", "spines"])
         ax.set_xticks([])
-        ax.set_title(f"links {name}", fontsize=9)
+        ax.set_ylim(-0.45, 2.25)
+        ax.set_title(f"links {name} ({'towards the spines' if up else 'towards the servers'})", fontsize=9)
+        cells.sort(key=lambda c: c["link"])
+        panels.append({"name": name, "y_ticks": plain(ax.get_yticks()),
+                       "y_tick_labels": [t.get_text() for t in ax.get_yticklabels()],
+                       "node_names": named, "cells": cells})
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, vmax))
-    fig.colorbar(sm, ax=axes, shrink=0.8, label="utilization (busy fraction)")
-    fig.suptitle(title)
+    fig.colorbar(sm, ax=axes, shrink=0.8, label=UTILIZATION_LABEL)
+    fig.suptitle(title, fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    nodes = [{"node": n, "layer": layer_names[layer[n]]} for n in sorted(pos, key=lambda n: (layer[n], number[n]))]
+    return "leafspine", panels, nodes
 
 
-def draw_panels(groups, title, path):
+def draw_panels(groups, title, path, plt):
+    import matplotlib.ticker
+    """Bars per link, one panel per group; x: the links ordered by source
+    node (integer positions, labelled with the source node's name where they
+    fit)."""
     names = list(groups)
     cols = min(4, len(names))
     rows = math.ceil(len(names) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
-    vmax = max([u for g in groups.values() for _, u in g] + [1e-9])
+    fig, axes = plt.subplots(rows, cols, figsize=(max(7.0, 4.2 * cols), 3.6 * rows), squeeze=False)
+    vmax = max([l.value for g in groups.values() for l in g] + [1e-9])
+    panels = []
     for i, n in enumerate(names):
         ax = axes[i // cols][i % cols]
-        vals = [u for _, u in sorted(groups[n])]
-        ax.bar(range(len(vals)), vals, width=1.0, color="tab:blue")
+        ordered = sorted(groups[n], key=lambda l: (l.src_number, l.name))
+        bars = ax.bar(range(len(ordered)), [l.value for l in ordered], width=0.9, color="tab:blue")
         ax.set_ylim(0, vmax * 1.05)
-        ax.set_title(f"{n} ({len(vals)} links)", fontsize=9)
-        ax.set_xlabel("link (by source unit)")
-        ax.set_ylabel("utilization")
+        ax.set_title(f"{n} ({len(ordered)} links)", fontsize=9)
+        named = len(ordered) <= 32
+        if named:  # every link named
+            ax.set_xticks(range(len(ordered)))
+            ax.set_xticklabels([l.name for l in ordered], rotation=90, fontsize=6)
+            ax.set_xlabel("link")
+        else:  # integer link numbers, labelled with their source node
+            ax.set_xlim(-0.6, len(ordered) - 0.4)
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=8, integer=True))
+            ticks = [int(t) for t in ax.get_xticks() if 0 <= t < len(ordered) and t == int(t)]
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([f"{t}\n{ordered[t].src}" for t in ticks], fontsize=7)
+            ax.set_xlabel("link number (by source node; its name below)", fontsize=8)
+        ax.set_xlim(-0.6, len(ordered) - 0.4)
+        ax.set_ylabel(UTILIZATION_LABEL, fontsize=8)
+        cells = [{"link": l.name, "node": l.src, "position": k, "value": plain(b.get_height())}
+                 for k, (l, b) in enumerate(zip(ordered, bars))]
+        panels.append({"name": n, "x_label": ax.get_xlabel(), "x_ticks": plain(ax.get_xticks()),
+                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()], "cells": cells})
     for j in range(len(names), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.suptitle(title)
+    fig.suptitle("\n".join(textwrap.wrap(title, 70 if cols == 1 else 110)), fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    return "bars", panels
 
 
-def plot_links(run_path, out_dir):
+def links_source(path, record):
+    """(run JSON, description, index) of the run --links draws."""
+    text = read_text(path, "--links")
     try:
-        with open(run_path, encoding="utf-8") as f:
-            run = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        raise BadInput(f"--links: cannot read '{run_path}': {e}")
-    if isinstance(run, dict) and "run" in run and "hash" in run:
-        run = run["run"] or {}
-    per_link = (run.get("link_utilization") or {}).get("per_link")
-    if not per_link:
-        raise BadInput(f"--links: '{run_path}' has no link_utilization.per_link (write it with collnet run --json)")
-    topology = run.get("topology", "")
-    links = parse_links(per_link)
-    what = run.get("algorithm") or f"{run.get('traffic', '')} traffic at {run.get('injection_rate', '')}"
-    title = f"{what} on {topology}: link utilization (mean {run['link_utilization'].get('mean', 0):.3f}, " \
-            f"max {run['link_utilization'].get('max', 0):.3f})"
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, "links_" + re.sub(r"[^A-Za-z0-9]+", "_", topology).strip("_") + ".png")
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict) and not ("hash" in whole and "run" in whole):
+        if record is not None:
+            raise BadInput(f"--record: '{path}' is one run's JSON, not sweep results; drop --record")
+        return whole, f"'{path}'", None
+    if isinstance(whole, dict):
+        records, skipped = [whole], []
+    else:
+        records, skipped = parse_jsonl(text)
+        if not records:
+            raise BadInput(f"--links: '{path}' is neither a run's JSON (collnet run --json) nor sweep results "
+                           "(collnet sweep --out)")
+    indices = [r.get("index") for r in records]
+    span = f"{min(indices)}..{max(indices)}" if all(isinstance(i, int) for i in indices) else "?"
+    if record is None:
+        if len(records) > 1:
+            raise BadInput(f"--links: '{path}' holds {len(records)} sweep records (points {span}); pick one with "
+                           "--record N (the point's index, 0-based)")
+        chosen = records[0]
+    else:
+        matching = [r for r in records if r.get("index") == record]
+        if not matching:
+            raise BadInput(f"--record: no record with index {record} in '{path}' ({len(records)} records, "
+                           f"points {span}; N is 0-based)")
+        if len(matching) > 1:
+            raise BadInput(f"--record: {len(matching)} records of '{path}' have index {record} (results of "
+                           "several sweeps in one file)")
+        chosen = matching[0]
+    where = f"record {chosen.get('index')} of '{path}'"
+    if not isinstance(chosen.get("run"), dict):
+        raise BadInput(f"--links: {where} has no run (status {chosen.get('status')}: "
+                       f"{(chosen.get('message') or '').strip()[:120]})")
+    return chosen["run"], where, chosen.get("index")
+
+
+def run_links(run, where):
+    """The links of a run's link_utilization.per_link, checked."""
+    lu = run.get("link_utilization") if isinstance(run, dict) else None
+    per_link = lu.get("per_link") if isinstance(lu, dict) else None
+    if not per_link or not isinstance(per_link, dict):
+        raise BadInput(f"--links: {where} has no link_utilization.per_link (write it with collnet run --json)")
+    return parse_links(per_link, where)
+
+
+def plot_links(run, links, out_dir):
+    plt = pyplot()
+    lu = run["link_utilization"]
+    topology = str(run.get("topology", ""))
+    if run.get("algorithm"):
+        what = str(run["algorithm"])
+    else:
+        what = f"{run.get('traffic', '')} traffic at {run.get('injection_rate', '')} flits/node/cycle"
+    mean = lu.get("mean") if is_number(lu.get("mean")) else 0
+    mx = lu.get("max") if is_number(lu.get("max")) else 0
+    title = f"{what} on {topology}: link utilization (mean {mean:.3f}, max {mx:.3f})"
+    name = "links_" + (re.sub(r"[^A-Za-z0-9]+", "_", topology).strip("_") or "run") + ".png"
+    path = os.path.join(out_dir, name)
     dims = grid_dims(topology)
+    nodes = None
     if dims:
-        draw_grid(links, dims, title, path)
+        layout, panels = draw_grid(links, dims, title, path, plt)
     elif topology.startswith("leafspine"):
-        draw_leafspine(links, title, path)
+        layout, panels, nodes = draw_leafspine(links, title, path, plt)
     elif topology.startswith("boards"):
         groups = {}
-        for kind, src, port, _, _, u in links:
-            key = "in-board" if port.isdigit() else f"dimension {port[0]}"
-            groups.setdefault(key, []).append((src, u))
-        draw_panels(dict(sorted(groups.items(), key=lambda kv: (kv[0] != "in-board", kv[0]))), title, path)
+        for l in links:
+            key = "in-board" if l.port.isdigit() else f"dimension {l.port[0]}"
+            groups.setdefault(key, []).append(l)
+        order = {"in-board": -1, **{f"dimension {d}": i for i, d in enumerate("xyzwvu")}}
+        layout, panels = draw_panels(dict(sorted(groups.items(), key=lambda kv: (order.get(kv[0], 9), kv[0]))),
+                                     title, path, plt)
     else:
-        draw_panels({"links": [(s, u) for _, s, _, _, _, u in links]}, title, path)
-    return [path]
+        layout, panels = draw_panels({"links": links}, title, path, plt)
+    entry = {"file": name, "path": path, "kind": "link-map", "layout": layout, "topology": topology,
+             "title": title, "value_label": UTILIZATION_LABEL, "panels": panels}
+    if nodes is not None:
+        entry["nodes"] = nodes
+    return [entry]
 
 
 # ---------------------------------------------------------------- main
 
-def main(argv):
-    ap = argparse.ArgumentParser(prog="collnet plot", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results", nargs="?", help="RESULTS.jsonl of collnet sweep")
-    ap.add_argument("--x", help="key on the x axis")
-    ap.add_argument("--y", help="run field(s) on the y axis, comma-separated")
-    ap.add_argument("--by", help="one line per value of this key")
-    ap.add_argument("--out", help="directory for the PNG files")
-    ap.add_argument("--links", metavar="RUN.json", help="per-link utilization of one run")
-    ap.add_argument("--sweep", metavar="SWEEP.yaml", help="take plot and table settings from the sweep file")
-    ap.add_argument("--table", action="store_true", help="print the sweep file's Markdown table")
+def build_parser():
+    ap = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, allow_abbrev=False,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results", nargs="?", metavar="RESULTS.jsonl", help="the results of collnet sweep (--out)")
+    ap.add_argument("--x", metavar="KEY", help="the key on the x axis (default: injection_rate or message_flits)")
+    ap.add_argument("--y", metavar="FIELD[,FIELD...]",
+                    help="numeric run field(s) on the y axis, one PNG each (default: avg_latency,accepted_rate or "
+                         "cycles,efficiency)")
+    ap.add_argument("--by", metavar="KEY",
+                    help="one line per value of KEY (default: algorithm, else the other point keys that vary)")
+    ap.add_argument("--out", metavar="DIR", help="directory for the PNG files and the report (made if missing)")
+    ap.add_argument("--links", metavar="RUN.json",
+                    help="draw the per-link utilization of one run: a run's JSON, or sweep results with --record")
+    ap.add_argument("--record", metavar="N", type=record_number,
+                    help="with --links on sweep results: the record of point N (its index field, 0-based)")
+    ap.add_argument("--sweep", metavar="SWEEP.yaml", help="draw the plots of the sweep file's plot: list")
+    ap.add_argument("--table", action="store_true", help="with --sweep: print its table: section as Markdown")
+    ap.add_argument("--report", metavar="FILE.json",
+                    help=f"write the report of what was drawn here (default: DIR/{REPORT_NAME})")
+    ap.add_argument("--timeline", metavar="FILE.csv",
+                    help="draw a timeline (scripts/collnet_timeline.py; collnet plot --timeline --help)")
+    return ap
+
+
+def record_number(text):
     try:
-        args = ap.parse_args(argv)
-    except SystemExit as e:
-        return 0 if e.code == 0 else 2
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a record number (0, 1, 2, ...)")
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is negative; records are numbered from 0")
+    return n
+
+
+def run_timeline(argv):
+    here = os.path.dirname(os.path.abspath(__file__))
+    if not os.path.exists(os.path.join(here, "collnet_timeline.py")):
+        raise BadInput("--timeline: timeline plots need scripts/collnet_timeline.py, which is missing")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import collnet_timeline
+    return collnet_timeline.main(argv)
+
+
+def strict_json(v):
+    """NaN and infinities (not JSON) as null."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    if isinstance(v, dict):
+        return {k: strict_json(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [strict_json(x) for x in v]
+    return v
+
+
+def write_report(path, argv, entries, extra):
+    report = {"command": ["collnet", "plot"] + list(argv), **extra,
+              "plots": [{k: v for k, v in e.items() if k != "path"} for e in entries]}
     try:
-        if args.links:
-            if not args.out:
-                raise BadInput("--links needs --out DIR")
-            written = plot_links(args.links, args.out)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(strict_json(report), f, indent=1, allow_nan=False)
+            f.write("\n")
+    except OSError as e:
+        raise BadInput(f"--report: cannot write '{path}': {e.strerror or e}")
+
+
+def plot(argv):
+    if any(a == "--timeline" or a.startswith("--timeline=") for a in argv):
+        return run_timeline(argv)
+    args = build_parser().parse_args(argv)
+
+    # Every check before anything is drawn.
+    if args.links is not None:
+        for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by), ("--sweep", args.sweep)):
+            if value is not None:
+                raise BadInput(f"{option} does not apply to --links (a link map draws every link of one run)")
+        if args.table:
+            raise BadInput("--table does not apply to --links (it prints a sweep file's table)")
+        if args.results is not None:
+            raise BadInput(f"give either RESULTS.jsonl ('{args.results}') or --links, not both "
+                           "(--links RESULTS.jsonl --record N draws one record's links)")
+        if args.out is None:
+            raise BadInput("--links needs --out DIR")
+    else:
+        if args.record is not None:
+            raise BadInput("--record goes with --links (the record whose link utilization to draw)")
+        if args.results is None:
+            raise BadInput("give RESULTS.jsonl (sweep results), --links RUN.json or --timeline FILE.csv "
+                           "(collnet plot --help lists the options)")
+        if args.sweep is not None:
+            for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by)):
+                if value is not None:
+                    raise BadInput(f"{option} does not apply with --sweep (the sweep file's plot: list sets x, y "
+                                   "and by)")
+            if args.out is None and not args.table:
+                raise BadInput("--sweep: give --out DIR (its plots) and/or --table (its table)")
         else:
-            if not args.results:
-                raise BadInput("give a results file (RESULTS.jsonl) or --links RUN.json")
-            records = load_records(args.results)
-            if not records:
-                raise BadInput(f"'{args.results}' holds no records")
-            written = []
-            if args.sweep:
-                sweep = read_sweep(args.sweep)
-                if args.table:
-                    if "table" not in sweep:
-                        raise BadInput(f"--table: '{args.sweep}' has no table section")
-                    print_table(records, sweep["table"])
-                if args.out:
-                    for spec in sweep.get("plot", []) or []:
-                        ys = spec["y"] if isinstance(spec["y"], list) else [spec["y"]]
-                        subset = records
-                        for k, v in (spec.get("where") or {}).items():
-                            subset = [r for r in subset if str(lookup(r, k)) == str(v)]
-                        written += plot_sweep(subset, spec["x"], ys, spec.get("by"), args.out, spec.get("title"),
-                                              [spec["file"]] if "file" in spec else None, spec.get("logx"),
-                                              {y: spec.get("logy") for y in ys} if "logy" in spec else None)
-            else:
-                if args.table:
-                    raise BadInput("--table needs --sweep SWEEP.yaml (its table section)")
-                if not args.out:
-                    raise BadInput("--out DIR is required")
-                good = ok_records(records)
-                if not good:
-                    raise BadInput("no successful runs in the results to plot")
-                x, ys, by = default_spec(good, args.x, args.y.split(",") if args.y else None, args.by)
-                written = plot_sweep(records, x, ys, by, args.out)
-        for p in written:
-            print(f"plot: wrote {p}", file=sys.stderr)
-        return 0
+            if args.table:
+                raise BadInput("--table needs --sweep SWEEP.yaml (the table: section it prints)")
+            if args.out is None:
+                raise BadInput("--out DIR is required (the directory for the PNG files)")
+    if args.report is not None and args.out is None:
+        raise BadInput("--report goes with --out (it reports the PNG files drawn there)")
+
+    # The inputs, read and checked: `draws` are what will be drawn.
+    draws = []
+    extra = {}
+    if args.links is not None:
+        run, where, index = links_source(args.links, args.record)
+        links = run_links(run, where)
+        extra = {"input": args.links, "record": index}
+        draws.append(lambda: plot_links(run, links, args.out))
+    else:
+        records = load_records(args.results)
+        extra = {"input": args.results, "records": len(records)}
+        good = ok_records(records)
+        if args.sweep is not None:
+            sweep = read_sweep(args.sweep)
+            extra["sweep"] = args.sweep
+            if args.table and "table" not in sweep:
+                raise BadInput(f"--table: '{args.sweep}' has no table: section")
+            for n, spec in enumerate(sweep.get("plot") or [], 1):
+                ys = spec["y"] if isinstance(spec["y"], list) else [spec["y"]]
+                subset = good
+                for k, v in (spec.get("where") or {}).items():
+                    subset = [r for r in subset if str(lookup(r, k)) == str(v)]
+                if args.out is None:
+                    continue
+                if not subset:
+                    raise BadInput(f"--sweep: plot entry {n}: no successful run in the results matches it")
+                check_plot_keys(subset, spec["x"], ys, spec.get("by"),
+                                lambda o, n=n: f"--sweep: plot entry {n}: {o[2:]}")
+                draws.append(lambda spec=spec, ys=ys, subset=subset: plot_sweep(
+                    subset, spec["x"], ys, spec.get("by"), args.out, spec.get("title"),
+                    [spec["file"]] if "file" in spec else None, spec.get("logx"),
+                    {y: spec.get("logy") for y in ys} if "logy" in spec else None))
+        else:
+            if not good:
+                statuses = sorted({str(r.get("status")) for r in records})
+                raise BadInput(f"RESULTS: '{args.results}' has no successful run to plot "
+                               f"({len(records)} records, status {', '.join(statuses)})")
+            x, ys, by = default_spec(good, args.x, [f.strip() for f in args.y.split(",")] if args.y is not None else None, args.by)
+            check_plot_keys(good, x, ys, by, lambda o: o)
+            draws.append(lambda: plot_sweep(good, x, ys, by, args.out))
+
+    # The outputs: a writable report file and directory (made last).
+    if args.report is not None:
+        check_report_path(args.report)
+    if args.out is not None:
+        prepare_out(args.out)
+    report_path = args.report if args.report is not None else (
+        os.path.join(args.out, REPORT_NAME) if args.out is not None else None)
+    if args.report is None and report_path is not None:
+        check_report_path(report_path)
+
+    if args.sweep is not None and args.table:
+        print_table(records, sweep["table"])
+    entries = []
+    for draw in draws:
+        entries += draw()
+    if report_path is not None:
+        write_report(report_path, argv, entries, extra)
+    for e in entries:
+        print(f"plot: wrote {e['path']}", file=sys.stderr)
+    if report_path is not None:
+        print(f"plot: wrote {report_path}", file=sys.stderr)
+    return 0
+
+
+def main(argv):
+    try:
+        return plot(argv)
     except BadInput as e:
-        print(f"collnet plot: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+    except SystemExit as e:  # --help (0)
+        return e.code if isinstance(e.code, int) else 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except ImportError as e:
+        print(f"{PROG}: error: {e.name or e} is not installed (scripts/setup.sh installs python3-matplotlib "
+              "and python3-yaml)", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"{PROG}: error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # a bug: one line, not a traceback
+        print(f"{PROG}: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 4
 
 
 if __name__ == "__main__":

@@ -190,6 +190,7 @@ int main(int argc, char** argv) {
                                           "Markdown tables of sweep results");
   plot->prefix_command();  // every argument goes to scripts/collnet_plot.py, which documents them (--help)
   plot->allow_extras();
+  plot->set_help_flag();  // no CLI11 -h/--help here: the script prints its own full help
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,6 @@
-// collnet sweep and collnet plot (issue 13): sweep expansion, validation of
-// every point before anything runs, failing points recorded, the JSONL
-// fields, resume after a killed sweep, and the default plots.
+// collnet sweep (issue 13): sweep expansion, validation of every point
+// before anything runs, failing points recorded, the JSONL fields and resume
+// after a killed sweep (collnet plot: plot_cli_test.cpp).
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -277,57 +277,6 @@ void kill_and_resume(int sig, const std::string& name) {
 
 TEST(SweepCli, ResumeAfterSigterm) { kill_and_resume(SIGTERM, "resume_term"); }
 TEST(SweepCli, ResumeAfterSigkill) { kill_and_resume(SIGKILL, "resume_kill"); }
-
-bool png_ok(const fs::path& p) {
-  const std::string data = slurp(p);
-  return data.size() > 1000 && data.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
-}
-
-TEST(PlotCli, EveryDefaultPlotKindWritesAPng) {
-  const auto syn = write_file("plots/syn.yaml",
-                              "base: {topology: mesh:4x4, traffic: uniform, measure_cycles: 1000}\n"
-                              "axes:\n  injection_rate: [0.1, 0.3]\n  vcs: [1, 2]\n");
-  const auto col = write_file("plots/col.yaml",
-                              "base: {topology: torus:4x4}\n"
-                              "axes:\n  algorithm: [a2a-optimal, a2a-spread]\n  message_flits: [4, 16]\n");
-  const fs::path dir = syn.parent_path();
-  ASSERT_EQ(run_collnet({"sweep", syn.string(), "--out", (dir / "syn.jsonl").string()}).status, 0);
-  ASSERT_EQ(run_collnet({"sweep", col.string(), "--out", (dir / "col.jsonl").string()}).status, 0);
-
-  auto r = run_collnet({"plot", (dir / "syn.jsonl").string(), "--out", (dir / "syn").string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(png_ok(dir / "syn" / "avg_latency_vs_injection_rate.png"));
-  EXPECT_TRUE(png_ok(dir / "syn" / "accepted_rate_vs_injection_rate.png"));
-  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--out", (dir / "col").string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(png_ok(dir / "col" / "cycles_vs_message_flits.png"));
-  EXPECT_TRUE(png_ok(dir / "col" / "efficiency_vs_message_flits.png"));
-  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--x", "algorithm", "--y", "link_utilization.max", "--by",
-                   "message_flits", "--out", (dir / "col").string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(png_ok(dir / "col" / "link_utilization_max_vs_algorithm.png"));
-  r = run_collnet({"plot", (dir / "col.jsonl").string(), "--y", "nosuchfield", "--out", (dir / "col").string()});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("--y: field 'nosuchfield'"), std::string::npos) << r.err;
-
-  // --links: one run on each kind of topology.
-  const std::vector<std::pair<std::string, std::string>> runs{
-      {"torus:4x4", "algorithm=a2a-optimal"},         {"mesh:4x4x2", "algorithm=a2a-spread"},
-      {"leafspine:p=6", "algorithm=twotree-hier"},   {"boards:2x2x2x2", "algorithm=hd-allreduce"},
-      {"tree:parents=-1,0,0,1,1", "traffic=uniform"}};
-  for (const auto& [topology, what] : runs) {
-    const auto json = dir / "run.json";
-    ASSERT_EQ(run_collnet({"run", "--set", "topology=" + topology, "--set", what, "--json", json.string()}).status, 0)
-        << topology;
-    const auto links = dir / "links";
-    fs::remove_all(links);
-    r = run_collnet({"plot", "--links", json.string(), "--out", links.string()});
-    EXPECT_EQ(r.status, 0) << topology << r.err;
-    std::size_t pngs = 0;
-    for (const auto& e : fs::directory_iterator(links)) pngs += png_ok(e.path()) ? 1 : 0;
-    EXPECT_EQ(pngs, 1U) << topology;
-  }
-}
 
 }  // namespace
 }  // namespace collnet::test
