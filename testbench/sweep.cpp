@@ -192,11 +192,9 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
     sweep.base = parse_scenario_text(e.c_str(), source + ": base");
   }
   if (root["zip"]) {
-    try {
-      sweep.zip = root["zip"].as<bool>();
-    } catch (const YAML::Exception&) {
-      throw ConfigError(source + ": 'zip' must be true or false");
-    }
+    const auto zip = root["zip"].IsScalar() ? parse_boolean(root["zip"].Scalar()) : std::nullopt;
+    if (!zip) throw ConfigError(source + ": 'zip' must be " + kBooleanSpellings);
+    sweep.zip = *zip;
   }
   const YAML::Node axes_node = root["axes"];
   if (!axes_node || !axes_node.IsMap() || axes_node.size() == 0)
@@ -261,11 +259,9 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
 }
 
 Sweep load_sweep(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("sweep file '" + path + "' cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_sweep_text(ss.str(), "sweep '" + path + "'");
+  std::string text;
+  if (const std::string why = read_input_file("sweep file", path, text); !why.empty()) throw ConfigError(why);
+  return parse_sweep_text(text, "sweep '" + path + "'");
 }
 
 std::map<std::string, SweepRecord> read_records(const std::string& path) {
