@@ -78,7 +78,6 @@ Key Key::text(std::string name, std::string meaning, std::string fallback, std::
 
 Key& Key::default_from(std::string how) {
   default_value = std::move(how);
-  derived_default_ = true;
   return *this;
 }
 

@@ -41,9 +41,6 @@ class Key : public KeyDoc {
   [[nodiscard]] Type type() const { return type_; }
   [[nodiscard]] KeyDoc doc() const { return *this; }
   [[nodiscard]] const std::string& default_text() const { return default_value; }
-  /// Whether the default depends on the scenario (default_from): the key has
-  /// no single default value then.
-  [[nodiscard]] bool default_is_derived() const { return derived_default_; }
   [[nodiscard]] std::int64_t lo() const { return lo_; }
   [[nodiscard]] std::int64_t hi() const { return hi_; }
   [[nodiscard]] const std::vector<std::string>& accepted_values() const { return accepted_; }
@@ -78,7 +75,6 @@ class Key : public KeyDoc {
   std::int64_t int_default_ = 0, lo_ = 0, hi_ = 0;
   double real_default_ = 0, real_lo_ = 0, real_hi_ = 0;
   bool bool_default_ = false;
-  bool derived_default_ = false;
   std::string text_default_;
   std::vector<std::string> accepted_;
   std::function<std::string(const std::string&)> check_;

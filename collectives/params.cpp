@@ -1,5 +1,7 @@
 #include "collectives/params.hpp"
 
+#include "collectives/input_text.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cctype>

@@ -6,6 +6,7 @@
 
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
+#include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"

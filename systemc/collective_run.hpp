@@ -125,10 +125,6 @@ struct CollectiveResult {
   std::vector<Cycle> node_finish;  // per endpoint
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for
-  /// The run reached max_cycles before every node finished, with no deadlock
-  /// found (neither the network watchdog nor the program monitor fired).
-  bool max_cycles_reached = false;
-  Cycle max_cycles = 0;  // the scenario's limit
   std::uint64_t link_flits_corrupted = 0;      // link traversals that corrupted a flit
   std::uint64_t link_flits_retransmitted = 0;  // flits sent again by go-back-n
   std::vector<std::string> down_links;         // link_down: the failed links and the flits they hold

@@ -24,6 +24,10 @@ bool synthetic_only_key(const std::string& key) {
 
 namespace {
 
+/// Stopped by max_cycles: not finished, and neither the network watchdog nor
+/// the program monitor found a deadlock.
+bool max_cycles_reached(const systemc::CollectiveResult& r) { return !r.completed && !r.deadlocked(); }
+
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
   nlohmann::json j;
   j["algorithm"] = r.algorithm;
@@ -43,7 +47,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
   j["completed"] = r.completed;
-  j["max_cycles_reached"] = r.max_cycles_reached;
+  j["max_cycles_reached"] = max_cycles_reached(r);
   // No bound for the algorithm: both null (not -1 and 0).
   j["lower_bound_cycles"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.lower_bound_cycles) : nlohmann::json(nullptr);
   j["efficiency"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.efficiency) : nlohmann::json(nullptr);
@@ -203,11 +207,11 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   }
 
   // A run cut short by max_cycles says so first, in one line each.
-  for (const auto& r : results)
-    if (r.max_cycles_reached)
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (max_cycles_reached(results[i]))
       out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
                               "larger max_cycles lets it run on)\n",
-                              r.algorithm, r.max_cycles);
+                              results[i].algorithm, scenarios[i].max_cycles);
   out.json = to_json(results[0], rc, true);
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   if (!vcd_path.empty())
@@ -229,7 +233,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               r.lower_bound_cycles > 0 ? fmt::format("{:.3f}", r.efficiency) : "-", r.barriers,
                               r.controllers,
                               r.deadlocked()         ? "DEADLOCK"
-                              : r.max_cycles_reached ? "max_cycles"
+                              : max_cycles_reached(r) ? "max_cycles"
                               : r.data_check         ? "pass"
                                                      : "FAIL");
     for (std::size_t i = 1; i < results.size(); ++i)

@@ -10,10 +10,12 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/input_text.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/collective_run.hpp"
 #include "systemc/model_keys.hpp"
@@ -343,6 +345,25 @@ std::vector<std::string> applicability_problems(const Params& params, RunKind ki
   return problems;
 }
 
+namespace {
+
+/// Whether a key's default depends on the scenario (declared with
+/// default_from): its documented default is then not the value a read of an
+/// unset key gives.
+bool default_is_derived(const Key& key) {
+  const Params none;
+  switch (key.type()) {
+    case Key::Type::integer: return key.default_text() != std::to_string(key.integer(none));
+    case Key::Type::real: return key.default_text() != fmt::format("{}", key.real(none));
+    case Key::Type::boolean: return key.default_text() != (key.boolean(none) ? "true" : "false");
+    case Key::Type::choice: return key.default_text() != key.choice(none);
+    case Key::Type::text: return key.default_text() != key.text(none);
+  }
+  return true;
+}
+
+}  // namespace
+
 nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
   nlohmann::json j = nlohmann::json::object();
   const std::vector<std::string> algorithms =
@@ -359,7 +380,7 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
     const Key* key = scope.declaration(algorithms);
     if (key == nullptr) continue;
     nlohmann::json& v = j[name];
-    if (!params.has(name) && key->default_is_derived()) {
+    if (!params.has(name) && default_is_derived(*key)) {
       v = nullptr;  // the default that depends on the scenario (collnet list describes it)
       continue;
     }

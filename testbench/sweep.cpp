@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "collectives/input_text.hpp"
 #include "testbench/scenario.hpp"
 
 namespace collnet::cli {

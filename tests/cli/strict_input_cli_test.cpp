@@ -11,6 +11,7 @@
 #include <regex>
 
 #include "cli_runner.hpp"
+#include "collectives/input_text.hpp"
 #include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "testbench/sweep.hpp"

@@ -100,7 +100,9 @@ TEST_P(CorpusReplay, EverySeedIsParsedOrRefusedAsItsManifestSays) {
         << "fuzz/corpus/" << GetParam() << ".expected lists " << name << ", which is not in the corpus";
   // Every target has seeds it accepts; every parser that can refuse has seeds it refuses.
   EXPECT_GE(accepted, 2) << GetParam();
-  if (GetParam() != "descriptor") EXPECT_GE(refused, 2) << GetParam();
+  if (GetParam() != "descriptor") {
+    EXPECT_GE(refused, 2) << GetParam();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Fuzz, CorpusReplay, ::testing::ValuesIn(collnet::fuzz::targets()));
