@@ -74,8 +74,8 @@ std::vector<std::string> known_key_names() {
 std::string unknown_key(const std::string& key, const std::string& source) {
   const auto names = known_key_names();
   const std::string near = nearest(key, names);
-  return source + ": unknown key '" + key + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
-         " Accepted keys: " + join(names);
+  return source + ": unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+         "; accepted keys: " + join(names);
 }
 
 bool is_known(const std::string& key) {
@@ -466,13 +466,13 @@ void add_hints(std::vector<std::string>& problems, const Params& params) {
 
 std::vector<std::string> algorithm_key_problems(const Params& params, bool collective_run) {
   std::vector<std::string> problems;
-  for (const Key& k : collectives::common_keys()) add_problem(problems, k.problem(params));
   std::vector<const collectives::Algorithm*> runs;
   const std::string name = params.text("algorithm", collectives::algorithm_key().default_text());
   if (const auto* a = collectives::lookup_algorithm(name)) runs.push_back(a);
   else
     add_problem(problems, "key 'algorithm': unknown algorithm '" + name + "'; accepted values: " +
                               join(collectives::algorithm_names()) + did_you_mean(name, collectives::algorithm_names()));
+  for (const Key& k : collectives::common_keys()) add_problem(problems, k.problem(params));
   if (collective_run) {
     for (const Key& k : systemc::collective_keys()) add_problem(problems, k.problem(params));
     for (const auto& other : systemc::compare_list(params.text("compare", "")))

@@ -28,6 +28,14 @@ bool is_scenario_key(const std::string& key) {
   return std::any_of(keys.begin(), keys.end(), [&](const KeyDoc& k) { return k.name == key; });
 }
 
+/// " (did you mean 'X'?)" for a near miss of a scenario key.
+std::string key_hint(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& k : known_keys()) names.push_back(k.name);
+  const std::string near = nearest(name, names);
+  return near.empty() ? "" : " (did you mean '" + near + "'?)";
+}
+
 std::string scalar(const YAML::Node& n) { return n.as<std::string>(); }
 
 /// A number of a range, printed without binary noise (0.15, not 0.15000000000000002).
@@ -74,7 +82,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
         throw ConfigError(where + ": unknown range field '" + field + "'; a range has from, to and step (or factor)");
     }
     if (!is_scenario_key(name))
-      throw ConfigError(where + ": '" + name + "' is not a scenario key (collnet list names them); a range sets one key");
+      throw ConfigError(where + ": '" + name + "' is not a scenario key" + key_hint(name) +
+                        " (collnet list names them); a range sets one key");
     const double from = range_number(node, "from", where);
     const double to = range_number(node, "to", where);
     const bool has_step = static_cast<bool>(node["step"]);
@@ -108,8 +117,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
   if (node.size() == 0) throw ConfigError(where + ": has no values");
   const bool groups = node[0].IsMap();
   if (!groups && !is_scenario_key(name))
-    throw ConfigError(where + ": '" + name + "' is not a scenario key (collnet list names them); an axis of other name "
-                      "must list maps of scenario keys");
+    throw ConfigError(where + ": '" + name + "' is not a scenario key" + key_hint(name) +
+                      " (collnet list names them); an axis of other name must list maps of scenario keys");
   std::set<std::string> seen;
   for (std::size_t i = 0; i < node.size(); ++i) {
     const YAML::Node v = node[i];
@@ -126,7 +135,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
           continue;
         }
         if (!is_scenario_key(key))
-          throw ConfigError(where + ": value " + std::to_string(i + 1) + ": unknown key '" + key + "' (collnet list names the scenario keys)");
+          throw ConfigError(where + ": value " + std::to_string(i + 1) + ": unknown key '" + key + "'" + key_hint(key) +
+                            " (collnet list names the scenario keys)");
         if (!kv.second.IsScalar())
           throw ConfigError(where + ": value " + std::to_string(i + 1) + ": key '" + key + "' must have a single value");
         value.sets.emplace_back(key, scalar(kv.second));

@@ -141,5 +141,7 @@ TEST(RunCollectiveCli, TrafficKeySelectsTheSyntheticDefault) {
   EXPECT_EQ(collective.text("algorithm", ""), "a2a-optimal");
   EXPECT_EQ(collective.text("compare", ""), "a2a-spread");
   EXPECT_EQ(collective.text("topology", ""), "torus:8x8");
-  EXPECT_EQ(collective.text("controllers", ""), "4");
+  EXPECT_EQ(collective.text("controllers", ""), "5");  // nct 4 + the self copy's own (README, "Without barriers")
+  EXPECT_EQ(collective.text("group_pacing", ""), "load");
+  EXPECT_EQ(collective.text("group_barriers", ""), "false");
 }

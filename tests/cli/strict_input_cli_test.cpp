@@ -87,7 +87,7 @@ TEST(KeyApplicability, EveryExampleSweepAndGoldenScenarioLoads) {
     for (auto& p : collnet::cli::run_problems(params)) problems.push_back(p);
     EXPECT_TRUE(problems.empty()) << e.path() << ": " << ::testing::PrintToString(problems);
   }
-  EXPECT_GE(files, 8);
+  EXPECT_GE(files, 7);
   int sweeps = 0;
   for (const auto& e : fs::directory_iterator(examples / "sweeps")) {
     ++sweeps;
@@ -230,6 +230,9 @@ TEST(SweepRefusal, CountsAndListsOnlyTheBadPointsOnceEach) {
   EXPECT_EQ(count(r.err, "point 1 "), 0u) << r.err;
   EXPECT_EQ(count(r.err, "point 3 "), 0u) << r.err;
   EXPECT_EQ(count(r.err, "key 'vcs'"), 2u) << r.err;  // once per bad point
+  // A near miss of an axis key.
+  const auto near = write_file("near_axis/sweep.yaml", "base: {topology: 'torus:4x4'}\naxes:\n  vsc: [2, 4]\n");
+  expect_refused(run_collnet({"sweep", near.string(), "--dry-run"}), {"axis 'vsc'", "did you mean 'vcs'?"});
 }
 
 // --- max_cycles ----------------------------------------------------------------
