@@ -6,6 +6,7 @@
 
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
+#include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
@@ -38,7 +39,7 @@ void route_some(const topology::Topology& t) {
 
 }  // namespace
 
-void scenario(const std::uint8_t* data, std::size_t size) {
+Outcome scenario_outcome(const std::uint8_t* data, std::size_t size) {
   const std::string_view in = text_of(data, size);
   const auto nul = in.find('\0');
   const std::string yaml(in.substr(0, nul));
@@ -62,31 +63,46 @@ void scenario(const std::uint8_t* data, std::size_t size) {
       for (const auto& d : keys) known = known || d.name == k;
       if (!known) throw std::logic_error("parser accepted the undocumented key '" + k + "'");
     }
-  } catch (const ConfigError&) {
+    // Routed as `collnet run` routes it: a collective (of its algorithm and
+    // those compared) or synthetic traffic; keys that run does not read are
+    // refused.
+    const Params run = cli::complete_run_scenario(p);
+    const bool collective = run.has("algorithm");
+    cli::throw_problems(
+        cli::applicability_problems(run, collective ? cli::RunKind::collective : cli::RunKind::synthetic));
+    return {true, collective ? "collective " + join(cli::run_algorithms(run, true), ",") : "synthetic"};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
   }
 }
 
-void topology(const std::uint8_t* data, std::size_t size) {
+Outcome topology_outcome(const std::uint8_t* data, std::size_t size) {
   const std::string_view spec = text_of(data, size);
-  if (spec.starts_with("leafspine-wiring")) return;  // a file name: wiring() fuzzes the file's text
+  if (spec.starts_with("leafspine-wiring")) return {false, "leafspine-wiring: wiring() fuzzes the file's text"};
   try {
     const auto t = topology::make_topology(spec);
     route_some(*t);
-  } catch (const topology::TopologyError&) {
-  } catch (const ConfigError&) {
+    return {true, t->name()};
+  } catch (const topology::TopologyError& e) {
+    return {false, e.what()};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
   }
 }
 
-void wiring(const std::uint8_t* data, std::size_t size) {
+Outcome wiring_outcome(const std::uint8_t* data, std::size_t size) {
   try {
     const auto t = topology::LeafSpine::from_wiring(text_of(data, size), "fuzz", "leafspine-wiring:fuzz");
     route_some(*t);
-  } catch (const topology::TopologyError&) {
-  } catch (const ConfigError&) {
+    return {true, std::to_string(t->endpoint_count()) + " endpoints"};
+  } catch (const topology::TopologyError& e) {
+    return {false, e.what()};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
   }
 }
 
-void descriptor(const std::uint8_t* data, std::size_t size) {
+Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size) {
   std::uint8_t bytes[16] = {};
   std::memcpy(bytes, data, size < 16 ? size : 16);
   DescriptorWord w;
@@ -100,6 +116,21 @@ void descriptor(const std::uint8_t* data, std::size_t size) {
   if (!d.fits()) throw std::logic_error("unpack produced a field wider than its slot");
   if (d.pack() != used) throw std::logic_error("pack(unpack(w)) differs from w in a used bit");
   if (Descriptor::unpack(d.pack()) != d) throw std::logic_error("unpack(pack(d)) != d");
+  static constexpr const char* kOpcodes[] = {"END", "SEND", "WAIT", "BARRIER"};
+  return {true, kOpcodes[static_cast<int>(d.opcode) & 3]};
+}
+
+void scenario(const std::uint8_t* data, std::size_t size) { (void)scenario_outcome(data, size); }
+void topology(const std::uint8_t* data, std::size_t size) { (void)topology_outcome(data, size); }
+void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(data, size); }
+void descriptor(const std::uint8_t* data, std::size_t size) { (void)descriptor_outcome(data, size); }
+
+Check check(const std::string& target) {
+  if (target == "scenario") return &scenario_outcome;
+  if (target == "topology") return &topology_outcome;
+  if (target == "wiring") return &wiring_outcome;
+  if (target == "descriptor") return &descriptor_outcome;
+  return nullptr;
 }
 
 Entry entry(const std::string& target) {

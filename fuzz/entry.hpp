@@ -24,6 +24,23 @@ void wiring(const std::uint8_t* data, std::size_t size);
 /// zero-padded): unpack, and pack back when every field is in range.
 void descriptor(const std::uint8_t* data, std::size_t size);
 
+/// What an entry point made of one input: accepted (`detail`: what it was
+/// parsed to: the run a scenario is routed to, "collective a2a-optimal,
+/// a2a-spread" or "synthetic"; a topology's canonical name; a wiring's
+/// endpoint count; a descriptor's opcode) or refused (`detail`: the message
+/// the CLI prints with exit 2). Each corpus seed's expectation is in
+/// fuzz/corpus/<target>.expected.
+struct Outcome {
+  bool accepted = false;
+  std::string detail;
+};
+Outcome scenario_outcome(const std::uint8_t* data, std::size_t size);
+Outcome topology_outcome(const std::uint8_t* data, std::size_t size);
+Outcome wiring_outcome(const std::uint8_t* data, std::size_t size);
+Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size);
+using Check = Outcome (*)(const std::uint8_t*, std::size_t);
+Check check(const std::string& target);
+
 /// The entry point of a target by its name ("scenario", ...); nullptr if none.
 using Entry = void (*)(const std::uint8_t*, std::size_t);
 Entry entry(const std::string& target);

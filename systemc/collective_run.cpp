@@ -445,7 +445,9 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
     r.efficiency = static_cast<double>(r.lower_bound_cycles) / static_cast<double>(r.cycles);
   for (const auto& n : m.nics) r.node_finish.push_back(n->finished() ? n->finish_cycle() : kNever);
   if (m.watchdog->fired()) r.deadlock = diagnose_deadlock(m.network, m.watchdog->fired_at());
-  if (m.monitor->stuck() || (!m.book.finished && !m.watchdog->fired()))
+  // Stopped by max_cycles (no watchdog, no monitor): not a deadlock, and no
+  // list of what each node was doing (the run was cut short, not stuck).
+  if (m.monitor->stuck())
     for (const auto& n : m.nics)
       if (!n->finished()) r.stuck.push_back(n->describe());
   r.link_flits_corrupted = m.network.link_fault_totals().corrupted;

@@ -7,6 +7,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
+#include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -47,6 +48,7 @@ CheckOutcome run_check(const Params& params) {
       {"check_seconds", seconds},
   };
   if (!data.pass) out.json["data_errors"] = data.first_errors;
+  out.json["scenario"] = resolved_scenario(params, RunKind::check);
 
   std::string& t = out.text;
   t += fmt::format("collnet check: {} on {} ({} nodes)\n", algorithm.name, topo->name(), topo->endpoint_count());

@@ -84,6 +84,16 @@ int run_plot(const std::vector<std::string>& args) {
   throw std::runtime_error("plot: cannot run python3 (scripts/setup.sh installs python3-matplotlib)");
 }
 
+/// `--from FILE`: the scenario a JSON report recorded, `--set` on top.
+Params scenario_from(const std::string& from, const std::string& scenario, const std::vector<std::string>& sets,
+                     std::vector<std::string>& problems) {
+  if (!scenario.empty())
+    problems.push_back("--from '" + from + "' and the scenario file '" + scenario + "' both give the scenario; give one");
+  Params p = cli::load_from_json(from, problems);
+  cli::apply_overrides(p, sets, problems);
+  return p;
+}
+
 }  // namespace
 
 namespace {
@@ -115,6 +125,8 @@ int main(int argc, char** argv) {
   restart_with_huge_pages(argv);
   CLI::App app{"collnet: collective-communication interconnect design toolkit"};
   app.require_subcommand(0, 1);
+  // `collnet` alone prints this usage (exit 0); `collnet --version` the version.
+  app.set_version_flag("--version", std::string("collnet ") + COLLNET_VERSION, "print the version and exit");
 
   std::string scenario;
   std::vector<std::string> sets;
@@ -124,6 +136,10 @@ int main(int argc, char** argv) {
   check->add_option("scenario", scenario, "YAML scenario file (default: the embedded default scenario)");
   check->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   check->add_option("--json", json_path, "write the machine-readable report to FILE");
+  std::string from_path;
+  check->add_option("--from", from_path,
+                    "take the scenario from the field 'scenario' of a --json report (`collnet run` or `check`); "
+                    "--set overrides it");
 
   auto* list = app.add_subcommand("list", "list topologies, algorithms and scenario keys");
   bool markdown = false;
@@ -134,6 +150,9 @@ int main(int argc, char** argv) {
   run->add_option("scenario", scenario, "YAML scenario file (default: A2AT next to A2A on torus:8x8; with a --set of a traffic key: uniform traffic)");
   run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
+  run->add_option("--from", from_path,
+                  "run the scenario recorded in the field 'scenario' of a --json report of `collnet run` again; "
+                  "--set overrides its keys");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
   bool run_progress = false;
   double progress_delay = 1.0;
@@ -228,7 +247,8 @@ int main(int argc, char** argv) {
       // Everything is checked before anything is built: the scenario's keys
       // and the output files, every problem reported at once.
       std::vector<std::string> problems;
-      const Params params = cli::load_run_scenario(scenario, sets, problems);
+      const Params params = from_path.empty() ? cli::load_run_scenario(scenario, sets, problems)
+                                              : cli::complete_run_scenario(scenario_from(from_path, scenario, sets, problems));
       for (auto& p : cli::run_problems(params)) problems.push_back(std::move(p));
       for (const auto& p : {cli::output_path_problem("--json", json_path), cli::output_path_problem("--vcd", vcd_path),
                             vcd_path.empty() ? std::string()
@@ -242,9 +262,14 @@ int main(int argc, char** argv) {
       write_json(json_path, outcome.json);
       return outcome.exit_status;
     }
-    // No subcommand: the main job on the embedded default scenario.
+    if (!*check) {
+      // No subcommand: the usage (the main job is `collnet run`, scripts/main.sh).
+      std::cout << app.help();
+      return 0;
+    }
     std::vector<std::string> problems;
-    const Params params = cli::load_scenario(scenario, sets, problems);
+    const Params params = from_path.empty() ? cli::load_scenario(scenario, sets, problems)
+                                            : scenario_from(from_path, scenario, sets, problems);
     for (auto& p : cli::algorithm_key_problems(params, false)) problems.push_back(std::move(p));
     if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) problems.push_back(p);
     cli::throw_problems(problems);

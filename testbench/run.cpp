@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/link_faults.hpp"
 #include "systemc/memory_estimate.hpp"
 #include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
@@ -17,20 +16,31 @@
 
 namespace collnet::cli {
 
-const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario (issue 5)
-# A2AT, the optimal all-to-all of document 001, with 4 NIC controllers on an
-# 8x8 torus, next to the MPICH-style A2A baseline on the same NICs. The
-# routers have 8 VCs (4 per dateline class) for the up to 7 flows a group
-# puts on a link, and a barrier follows every group of sends, which keeps the
-# groups aligned in a packet network (README, "A2AT in a packet network").
+const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario
+# A2AT, the optimal all-to-all of document 001, on an 8x8 torus (NCT 4) with
+# no barrier, next to the MPICH-style A2A baseline on the same network, with
+# the bisection bound. The configuration of examples/a2at-torus-8x8.yaml
+# (README, "Without barriers: each group paced at its fair share"): every
+# SEND of a group paced at the group's fair share of a link (group_pacing:
+# load), the node's own block copied by a controller of its own (self_copy:
+# extra, controllers = nct + 1, named dispatch), 1-flit packets, 16 VCs x 32
+# flits, atomic VC allocation, output-first allocator with 4 iterations.
 topology: torus:8x8
 algorithm: a2a-optimal
 compare: a2a-spread
 nct: 4
-controllers: 4
-message_flits: 64
-vcs: 8
-group_barriers: true
+message_flits: 256
+packet_flits: 1
+group_barriers: false
+group_pacing: load
+self_copy: extra
+controllers: 5
+dispatch: named
+vcs: 16
+buffer_flits: 32
+vc_allocation: atomic
+allocator: output-first
+allocator_iterations: 4
 )";
 
 const char* const kDefaultSyntheticScenario = R"(# collnet run: embedded synthetic-traffic default
@@ -70,14 +80,12 @@ Params complete_run_scenario(const Params& given) {
 std::vector<std::string> run_problems(const Params& params) {
   if (params.has("algorithm")) return collective_run_problems(params);
   std::vector<std::string> problems;
-  collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, problems);
-  for (const auto& k : declared_list<systemc::LinkFaultKeys>())
-    if (params.has(k.name))
-      problems.push_back("key '" + k.name + "': link faults are modelled in collective runs (set 'algorithm'), not "
-                         "in synthetic-traffic runs");
-  if (const std::string why = collectives::topology_key().problem(params); !why.empty() &&
-      std::find(problems.begin(), problems.end(), why) == problems.end())
-    problems.push_back(why);
+  std::vector<std::string> model;
+  collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, model);
+  for (const auto& p : model) add_problem(problems, p);
+  add_problem(problems, collectives::topology_key().problem(params));
+  for (const auto& p : applicability_problems(params, RunKind::synthetic)) add_problem(problems, p);
+  add_hints(problems, params);
   return problems;
 }
 
@@ -157,6 +165,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
   j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
+  j["scenario"] = resolved_scenario(params, RunKind::synthetic);
 
   std::string& t = out.text;
   t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,

@@ -28,8 +28,9 @@ nlohmann::json router_json(const systemc::RouterConfig& rc);
 nlohmann::json deadlock_json(const systemc::DeadlockReport& d);
 std::string deadlock_text(const systemc::DeadlockReport& d);
 
-/// Embedded default of `collnet run`: A2AT with 4 controllers on an 8x8 torus
-/// next to the A2A baseline (issue 5).
+/// Embedded default of `collnet run`: A2AT without barriers, each group paced
+/// at its fair share, on an 8x8 torus next to the A2A baseline (the
+/// configuration of examples/a2at-torus-8x8.yaml).
 extern const char* const kDefaultRunScenario;
 /// Embedded default when an override names a synthetic-traffic key: uniform
 /// random traffic on an 8x8 torus at a moderate load.

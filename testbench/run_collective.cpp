@@ -24,6 +24,10 @@ bool synthetic_only_key(const std::string& key) {
 
 namespace {
 
+/// Stopped by max_cycles: not finished, and neither the network watchdog nor
+/// the program monitor found a deadlock.
+bool max_cycles_reached(const systemc::CollectiveResult& r) { return !r.completed && !r.deadlocked(); }
+
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
   nlohmann::json j;
   j["algorithm"] = r.algorithm;
@@ -43,6 +47,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
   j["completed"] = r.completed;
+  j["max_cycles_reached"] = max_cycles_reached(r);
   // No bound for the algorithm: both null (not -1 and 0).
   j["lower_bound_cycles"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.lower_bound_cycles) : nlohmann::json(nullptr);
   j["efficiency"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.efficiency) : nlohmann::json(nullptr);
@@ -112,9 +117,12 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                      r.efficiency);
   else
     t += fmt::format("  cycles            {} (no lower bound for this algorithm)\n", r.cycles);
-  t += fmt::format("  data check        {} ({} words checked{})\n", r.data_check ? "pass" : "FAIL",
-                   r.check.words_checked,
-                   r.reference_mismatch_words == 0 ? "; every word equals the functional executor's" : "");
+  if (r.completed || r.deadlocked())
+    t += fmt::format("  data check        {} ({} words checked{})\n", r.data_check ? "pass" : "FAIL",
+                     r.check.words_checked,
+                     r.reference_mismatch_words == 0 ? "; every word equals the functional executor's" : "");
+  else
+    t += "  data check        not made (the run stopped at max_cycles before it finished)\n";
   t += fmt::format("  barriers          {} ({} cycles from first entry to release, summed)\n", r.barriers,
                    r.barrier_wait_cycles);
   t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}, bisection mean {:.3f} ({} links)\n",
@@ -134,13 +142,14 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
     t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
                      r.link_flits_retransmitted);
-  for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
+  if (r.completed || r.deadlocked())
+    for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
   if (r.deadlocked())
     for (const auto& d : r.down_links) t += "  LINK DOWN         " + d + "\n";
   if (r.deadlock) {
     t += deadlock_text(*r.deadlock);
   } else if (!r.stuck.empty()) {
-    t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress (or max_cycles was reached):\n";
+    t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress:\n";
     for (std::size_t i = 0; i < r.stuck.size() && i < 16; ++i) t += "    " + r.stuck[i] + "\n";
     if (r.stuck.size() > 16) t += fmt::format("    ... {} nodes in all\n", r.stuck.size());
   }
@@ -158,7 +167,7 @@ std::vector<std::string> collective_run_problems(const Params& params) {
     if (key != "traffic" && synthetic_only_key(key))
       problems.push_back("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
                          "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
-  for (auto& p : algorithm_key_problems(params, true)) problems.push_back(std::move(p));
+  for (const auto& p : algorithm_key_problems(params, true)) add_problem(problems, p);
   return problems;
 }
 
@@ -197,10 +206,17 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     if (r.deadlocked() || !r.completed) out.exit_status = 3;
   }
 
+  // A run cut short by max_cycles says so first, in one line each.
+  for (std::size_t i = 0; i < results.size(); ++i)
+    if (max_cycles_reached(results[i]))
+      out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
+                              "larger max_cycles lets it run on)\n",
+                              results[i].algorithm, scenarios[i].max_cycles);
   out.json = to_json(results[0], rc, true);
+  out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   if (!vcd_path.empty())
     out.json["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
-  out.text = details(results[0], rc);
+  out.text += details(results[0], rc);
   if (!vcd_path.empty())
     out.text += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
                             systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
@@ -216,7 +232,10 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               r.lower_bound_cycles > 0 ? std::to_string(r.lower_bound_cycles) : "none",
                               r.lower_bound_cycles > 0 ? fmt::format("{:.3f}", r.efficiency) : "-", r.barriers,
                               r.controllers,
-                              r.deadlocked() ? "DEADLOCK" : (r.data_check ? "pass" : "FAIL"));
+                              r.deadlocked()         ? "DEADLOCK"
+                              : max_cycles_reached(r) ? "max_cycles"
+                              : r.data_check         ? "pass"
+                                                     : "FAIL");
     for (std::size_t i = 1; i < results.size(); ++i)
       if (results[i].cycles > 0)
         out.text += fmt::format("  {} takes {:.2f}x the cycles of {}\n", results[i].algorithm,

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "collectives/input_text.hpp"
 #include "testbench/scenario.hpp"
 
 namespace collnet::cli {
@@ -25,6 +26,14 @@ const char* const kTopKeys[] = {"base", "axes", "zip", "table", "plot"};
 bool is_scenario_key(const std::string& key) {
   const auto keys = known_keys();
   return std::any_of(keys.begin(), keys.end(), [&](const KeyDoc& k) { return k.name == key; });
+}
+
+/// " (did you mean 'X'?)" for a near miss of a scenario key.
+std::string key_hint(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& k : known_keys()) names.push_back(k.name);
+  const std::string near = nearest(name, names);
+  return near.empty() ? "" : " (did you mean '" + near + "'?)";
 }
 
 std::string scalar(const YAML::Node& n) { return n.as<std::string>(); }
@@ -73,7 +82,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
         throw ConfigError(where + ": unknown range field '" + field + "'; a range has from, to and step (or factor)");
     }
     if (!is_scenario_key(name))
-      throw ConfigError(where + ": '" + name + "' is not a scenario key (collnet list names them); a range sets one key");
+      throw ConfigError(where + ": '" + name + "' is not a scenario key" + key_hint(name) +
+                        " (collnet list names them); a range sets one key");
     const double from = range_number(node, "from", where);
     const double to = range_number(node, "to", where);
     const bool has_step = static_cast<bool>(node["step"]);
@@ -107,8 +117,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
   if (node.size() == 0) throw ConfigError(where + ": has no values");
   const bool groups = node[0].IsMap();
   if (!groups && !is_scenario_key(name))
-    throw ConfigError(where + ": '" + name + "' is not a scenario key (collnet list names them); an axis of other name "
-                      "must list maps of scenario keys");
+    throw ConfigError(where + ": '" + name + "' is not a scenario key" + key_hint(name) +
+                      " (collnet list names them); an axis of other name must list maps of scenario keys");
   std::set<std::string> seen;
   for (std::size_t i = 0; i < node.size(); ++i) {
     const YAML::Node v = node[i];
@@ -125,7 +135,8 @@ Axis parse_axis(const std::string& name, const YAML::Node& node, const std::stri
           continue;
         }
         if (!is_scenario_key(key))
-          throw ConfigError(where + ": value " + std::to_string(i + 1) + ": unknown key '" + key + "' (collnet list names the scenario keys)");
+          throw ConfigError(where + ": value " + std::to_string(i + 1) + ": unknown key '" + key + "'" + key_hint(key) +
+                            " (collnet list names the scenario keys)");
         if (!kv.second.IsScalar())
           throw ConfigError(where + ": value " + std::to_string(i + 1) + ": key '" + key + "' must have a single value");
         value.sets.emplace_back(key, scalar(kv.second));
@@ -192,11 +203,9 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
     sweep.base = parse_scenario_text(e.c_str(), source + ": base");
   }
   if (root["zip"]) {
-    try {
-      sweep.zip = root["zip"].as<bool>();
-    } catch (const YAML::Exception&) {
-      throw ConfigError(source + ": 'zip' must be true or false");
-    }
+    const auto zip = root["zip"].IsScalar() ? parse_boolean(root["zip"].Scalar()) : std::nullopt;
+    if (!zip) throw ConfigError(source + ": 'zip' must be " + kBooleanSpellings);
+    sweep.zip = *zip;
   }
   const YAML::Node axes_node = root["axes"];
   if (!axes_node || !axes_node.IsMap() || axes_node.size() == 0)
@@ -261,11 +270,9 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
 }
 
 Sweep load_sweep(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("sweep file '" + path + "' cannot be opened");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_sweep_text(ss.str(), "sweep '" + path + "'");
+  std::string text;
+  if (const std::string why = read_input_file("sweep file", path, text); !why.empty()) throw ConfigError(why);
+  return parse_sweep_text(text, "sweep '" + path + "'");
 }
 
 std::map<std::string, SweepRecord> read_records(const std::string& path) {

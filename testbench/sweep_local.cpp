@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "testbench/scenario.hpp"
 #include "testbench/sweep.hpp"
 #include "testbench/sweep_runner.hpp"
 
@@ -390,13 +391,21 @@ int run_sweep(const SweepOptions& options_in) {
   if (!options.task.empty()) return run_slurm_task(sweep, options, work);
   if (options.collect) return collect_slurm(sweep, options, work, false);
 
-  // Every point is checked before anything runs.
+  // Every point is checked before anything runs; the refusal counts and
+  // lists the bad points only, each once with each of its problems once.
   std::vector<std::string> problems;
-  for (const auto& p : sweep.points)
-    for (const auto& problem : point_problems(p.scenario))
-      problems.push_back(fmt::format("point {} {}: {}", p.index + 1, p.keys.dump(), problem));
+  std::size_t bad_points = 0;
+  for (const auto& p : sweep.points) {
+    std::vector<std::string> own;
+    for (const auto& problem : point_problems(p.scenario)) add_problem(own, problem);
+    if (own.empty()) continue;
+    ++bad_points;
+    std::string line = fmt::format("point {} {}: {}", p.index + 1, p.keys.dump(), own.front());
+    for (std::size_t i = 1; i < own.size(); ++i) line += "\n    " + own[i];
+    problems.push_back(line);
+  }
   if (!problems.empty()) {
-    std::string all = fmt::format("{}: {} of {} points refused, nothing was run:", sweep.source, problems.size(),
+    std::string all = fmt::format("{}: {} of {} points refused, nothing was run:", sweep.source, bad_points,
                                   sweep.points.size());
     for (const auto& pr : problems) all += "\n  " + pr;
     throw ConfigError(all);

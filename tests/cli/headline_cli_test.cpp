@@ -130,3 +130,26 @@ TEST(HeadlineExamples, TreeBcastRuleMeetsTheClosedForm) {
   EXPECT_EQ(j["lower_bound_cycles"], 10 * words);  // depth 10 x message
   EXPECT_EQ(j["cycles"], last + 2);
 }
+
+// The main job (`collnet run` with no scenario, scripts/main.sh) shows the
+// headline of README "Without barriers: each group paced at its fair share":
+// A2AT with no barrier at 0.998 of the bisection bound of the 8x8 torus with
+// 256-flit messages (64 x 256 = 16384 cycles), next to the A2A baseline.
+TEST(HeadlineMainJob, TheDefaultRunIsA2atWithoutBarriersAtTheBound) {
+  const fs::path json = scratch() / "main_job.json";
+  const CliRun r = run_collnet({"run", "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["algorithm"], "a2a-optimal");
+  EXPECT_EQ(j["topology"], "torus:8x8");
+  EXPECT_EQ(j["message_flits"], 256);
+  EXPECT_EQ(j["barriers"], 0);
+  EXPECT_EQ(j["lower_bound_cycles"], 64 * 256);
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_GE(j["efficiency"].get<double>(), 0.99);
+  ASSERT_EQ(j["compare"].size(), 1u);
+  EXPECT_EQ(j["compare"][0]["algorithm"], "a2a-spread");
+  EXPECT_EQ(j["compare"][0]["data_check"], "pass");
+  EXPECT_GT(j["compare"][0]["cycles"].get<long>(), j["cycles"].get<long>());
+  EXPECT_THAT(r.out, HasSubstr("efficiency 0.998"));
+}

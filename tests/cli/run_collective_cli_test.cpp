@@ -11,6 +11,10 @@
 using ::testing::HasSubstr;
 using namespace collnet::test;
 
+// The default is README's "Without barriers: each group paced at its fair
+// share" configuration (examples/a2at-torus-8x8.yaml): no barrier, group
+// pacing by load, the self copy on a controller of its own (controllers =
+// nct + 1 = 5), 1-flit packets, 16 VCs x 32 flits; here with short messages.
 TEST(RunCollectiveCli, DefaultScenarioComparesA2atWithA2a) {
   const fs::path json = scratch() / "collective_default.json";
   const CliRun r = run_collnet({"run", "--set", "message_flits=8", "--json", json.string()});
@@ -22,14 +26,25 @@ TEST(RunCollectiveCli, DefaultScenarioComparesA2atWithA2a) {
                           "link_utilization", "arbitration_conflicts", "sim_seconds", "router_cycles_per_second"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["algorithm"], "a2a-optimal");
-  EXPECT_EQ(j["controllers"], 4);
-  EXPECT_EQ(j["router"]["vcs"], 8);  // enough VCs for a group's flows
-  EXPECT_EQ(j["barriers"], 16);      // group_barriers: one per group of 4 (63 offsets)
+  EXPECT_EQ(j["controllers"], 5);       // nct 4 + one for the self copy
+  EXPECT_EQ(j["dispatch"], "named");
+  EXPECT_EQ(j["packet_flits"], 1);
+  EXPECT_EQ(j["router"]["vcs"], 16);
+  EXPECT_EQ(j["router"]["buffer_flits"], 32);
+  EXPECT_EQ(j["router"]["vc_allocation"], "atomic");
+  EXPECT_EQ(j["router"]["allocator"], "output-first");
+  EXPECT_EQ(j["router"]["allocator_iterations"], 4);
+  EXPECT_EQ(j["barriers"], 0);          // no barrier: the groups are paced instead
+  EXPECT_EQ(j["scenario"]["group_pacing"], "load");
+  EXPECT_EQ(j["scenario"]["self_copy"], "extra");
+  EXPECT_EQ(j["scenario"]["group_barriers"], false);
   EXPECT_EQ(j["data_check"], "pass");
   EXPECT_EQ(j["link_utilization"]["per_link"].size(), 256u);
   EXPECT_TRUE(j["link_utilization"].contains("bisection_mean"));
   EXPECT_DOUBLE_EQ(j["efficiency"].get<double>(),
                    j["lower_bound_cycles"].get<double>() / j["cycles"].get<double>());
+  // torus 8x8: the bisection bound is 64 messages x 8 flits (README: 16384 cycles at 256 flits).
+  EXPECT_EQ(j["lower_bound_cycles"], 64 * 8);
   ASSERT_EQ(j["compare"].size(), 1u);
   EXPECT_EQ(j["compare"][0]["algorithm"], "a2a-spread");
   EXPECT_EQ(j["compare"][0]["data_check"], "pass");
@@ -126,5 +141,7 @@ TEST(RunCollectiveCli, TrafficKeySelectsTheSyntheticDefault) {
   EXPECT_EQ(collective.text("algorithm", ""), "a2a-optimal");
   EXPECT_EQ(collective.text("compare", ""), "a2a-spread");
   EXPECT_EQ(collective.text("topology", ""), "torus:8x8");
-  EXPECT_EQ(collective.text("controllers", ""), "4");
+  EXPECT_EQ(collective.text("controllers", ""), "5");  // nct 4 + the self copy's own (README, "Without barriers")
+  EXPECT_EQ(collective.text("group_pacing", ""), "load");
+  EXPECT_EQ(collective.text("group_barriers", ""), "false");
 }
