@@ -84,14 +84,21 @@ module schedule_engine_skeleton #(
 
 `ifdef FORMAL
   // Formal properties (scripts/formal.sh; Yosys read_verilog -formal, proven
-  // by induction with yosys-smtbmc), for the skeleton alone: the engine's
-  // side is free but for its contract (load only while can_load_o).
+  // by induction with yosys-smtbmc). For the skeleton alone the engine's side
+  // is free but for its contract (load only while can_load_o); inside an
+  // engine the same properties are proven with the engine's logic.
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   initial assume (!rst_ni);
 
   always @(posedge clk_i) begin
+    // The engine's contract: assumed for the skeleton alone
+    // (FORMAL_SKELETON_ALONE), proven inside every engine.
+`ifdef FORMAL_SKELETON_ALONE
     if (rst_ni && load_i) assume (can_load_o);
+`else
+    if (rst_ni && load_i) assert (can_load_o);
+`endif
     if (f_past_valid && $past(rst_ni) && rst_ni) begin
       // K1 handshake: an offered descriptor stays offered and unchanged until taken.
       if ($past(out_valid_o && !out_ready_i)) assert (out_valid_o && out_desc_o == $past(out_desc_o));
