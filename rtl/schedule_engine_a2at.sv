@@ -316,6 +316,9 @@ module schedule_engine_a2at (
               r_q.table_count, r_q.table_ptr}));
     // and no table write through the port while busy
     if (rst_ni && busy_o) assert (!(table_we));
+    // Induction strengthening: the pipeline stages hold only the kinds the
+    // engine writes (an unused code would make stage C load the zero word).
+    if (rst_ni) assert (r_q.a_kind <= KindBarrier && r_q.b_kind <= KindBarrier);  // E3
   end
 `endif
 
