@@ -190,9 +190,9 @@ module packet_pacer #(
       assert (f_in_fire == f_out_fire);
       if (f_out_fire) assert (out_data_o == in_data_i && out_last_o == in_last_i);
       assert (f_count_in == f_count_out);
-      // Inside a packet the gate stays open.
+      // P1 inside a packet the gate stays open.
       if (f_in_packet) assert (out_valid_o == in_valid_i);
-      // Induction strengthening: the RTL's registers against the monitor.
+      // P0 induction strengthening: the RTL's registers against the monitor.
       assert (in_packet_q == f_in_packet);
       if (f_in_packet) assert (gap_q == f_gap && f_flits != '0 && f_flits != '1 &&
                                hold_q == HoldWidth'(f_gap) * HoldWidth'(f_flits) + HoldWidth'(f_slack));

@@ -62,7 +62,7 @@ done
 # Mutations: block | file | sed expression | the property it breaks
 mutations=(
   "packet_pacer|packet_pacer.sv|s/hold_d = hold_q + HoldWidth'(gap_q);/hold_d = hold_q;/|P1 (a packet's gap counts its head flit only)"
-  "tree_bcast_rule|tree_bcast_rule.sv|s/assign send_mask  = (child_mask_i \| parent_bit) \& ~from_bit;/assign send_mask  = child_mask_i | parent_bit;/|R1 (the arrival port is not removed)"
+  "tree_bcast_rule|tree_bcast_rule.sv|s/) \& ~from_bit;/);/|R1 (the arrival port is not removed)"
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/assign cfg_write_o = cfg_we_i \&\& !busy_o;/assign cfg_write_o = cfg_we_i;/|K4 (writes taken while busy)"
   "schedule_engine_a2a|schedule_engine_a2a.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the engine ignores the configuration gate)"
   "schedule_engine_a2at|schedule_engine_a2at.sv|s/KindEnd: r_d.state = StateIdle;/KindEnd: ;/|E3 (the engine runs on after END)"
@@ -96,11 +96,13 @@ prove() {
 }
 
 # failed_tag LOG: the tag of the assertion a failed run names (the nearest
-# "// <tag>" comment at or above its source line).
+# "// <tag>" comment at or above the last line of its source span).
 failed_tag() {
   local where file line
   where="$(grep -ho "Assert failed in [^ ]*: [^ ]*" "$1.bmc" "$1.ind" 2>/dev/null | head -1 | sed 's/.*: //')"
-  file="${where%%:*}"; line="${where#*:}"; line="${line%%.*}"
+  # the span's last line: Yosys 0.23 starts an assertion's span where the
+  # statement before it ends
+  file="${where%%:*}"; line="${where##*-}"; line="${line%%.*}"
   [ -f "$file" ] || { echo "?"; return; }
   head -n "$line" "$file" | grep -o "// [A-Z][0-9]*\b" | tail -1 | sed 's|// ||'
 }
