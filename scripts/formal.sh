@@ -35,7 +35,7 @@ for tool in yosys yosys-smtbmc z3; do
   command -v "$tool" >/dev/null || { echo "formal.sh: '$tool' not found (scripts/setup.sh installs it)" >&2; exit 2; }
 done
 
-rtl="$(cd "${args[0]:-$(dirname "$0")/../rtl}" && pwd)" || { echo "formal.sh: no RTL directory '${args[0]}'" >&2; exit 2; }
+rtl="$(cd "${args[0]:-$(dirname "$0")/../rtl}" 2>/dev/null && pwd)" || { echo "formal.sh: no RTL directory '${args[0]}'" >&2; exit 2; }
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 source "$(dirname "$0")/rtl_sources.sh"
@@ -126,7 +126,11 @@ if [ "$mode" = prove ]; then
       else verdict="FAIL (block not proven: $result at $tag)"; fi
       printf '%-26s %-3s %-72s %s  %s\n' "$block" "$gtag" "${g#*=}" "$method" "$verdict"
     done
-    echo "# $block: ${secs}s"
+    if [ -n "$pre" ]; then
+      echo "# $block: ${secs}s; reduced parameters: $(echo "$pre" | sed 's/chparam //; s/-set //g; s/ $block$//')"
+    else
+      echo "# $block: ${secs}s; parameters as synthesized"
+    fi
     if [ "$result" != pass ]; then
       sed -n '/Assert failed\|ERROR/p' "$scratch/$block".{yosys,bmc,ind} 2>/dev/null | head -3 | sed 's/^/#   /'
     fi
