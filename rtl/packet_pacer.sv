@@ -117,4 +117,91 @@ module packet_pacer #(
     else $error("packet_pacer: packet longer than 2^PacketFlitsWidth - 1 flits");
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh; Yosys read_verilog -formal, proven
+  // by induction with yosys-smtbmc). f_* is a monitor written from the ports
+  // only: it counts the flits of the packet in flight and the idle cycles the
+  // programmed gap asks for (gap x P + slack, a multiplication the RTL does
+  // not do), independently of hold_q.
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  initial assume (!rst_ni);
+
+  localparam int unsigned FMaxFlits = (1 << PacketFlitsWidth) - 1;
+
+  logic                        f_in_fire, f_out_fire;
+  logic                        f_in_packet;   // a head flit passed, its last one not yet
+  logic [PacketFlitsWidth-1:0] f_flits;       // flits of that packet so far
+  logic [GapWidth-1:0]         f_gap, f_slack;  // sampled on its head flit
+  logic [HoldWidth-1:0]        f_wait;        // idle cycles still owed after the last packet
+  logic [HoldWidth-1:0]        f_owed;        // gap x P + slack of the packet whose last flit passes now
+  logic [7:0]                  f_count_in, f_count_out;  // flits in / out, modulo 256
+  assign f_in_fire  = in_valid_i && in_ready_o;
+  assign f_out_fire = out_valid_o && out_ready_i;
+  assign f_owed = (f_in_packet ? HoldWidth'(f_gap) * HoldWidth'({1'b0, f_flits} + 1'b1) + HoldWidth'(f_slack)
+                               : HoldWidth'(in_gap_i) + HoldWidth'(in_slack_i));
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      f_in_packet <= 1'b0;
+      f_flits     <= '0;
+      f_gap       <= '0;
+      f_slack     <= '0;
+      f_wait      <= '0;
+      f_count_in  <= '0;
+      f_count_out <= '0;
+    end else begin
+      if (f_in_fire)  f_count_in  <= f_count_in + 8'd1;
+      if (f_out_fire) f_count_out <= f_count_out + 8'd1;
+      if (f_out_fire) begin
+        if (!f_in_packet) begin
+          f_gap   <= in_gap_i;
+          f_slack <= in_slack_i;
+          f_flits <= PacketFlitsWidth'(1);
+        end else begin
+          f_flits <= f_flits + 1'b1;
+        end
+        f_in_packet <= !out_last_o;
+        if (out_last_o) f_wait <= f_owed;
+      end else if (!f_in_packet && f_wait != '0) begin
+        f_wait <= f_wait - 1'b1;
+      end
+    end
+  end
+
+  // Environment (the controller's contract, as stated in the header):
+  // an offered flit stays offered and unchanged until taken; a packet has
+  // at most 2^PacketFlitsWidth - 1 flits.
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(in_valid_i && !in_ready_o))
+      assume (in_valid_i && in_data_i == $past(in_data_i) && in_last_i == $past(in_last_i));
+    if (f_in_packet && {1'b0, f_flits} + 1'b1 == (PacketFlitsWidth+1)'(FMaxFlits))
+      assume (in_last_i);
+  end
+
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // P1 gap: no head flit leaves while the monitor still owes idle cycles,
+      // and the gate adds nothing beyond them (open as soon as none is owed).
+      if (!f_in_packet && f_wait != '0) assert (!out_valid_o);
+      if (!f_in_packet && f_wait == '0) assert (out_valid_o == in_valid_i);
+      // P2 no flit lost, created or reordered: a flit leaves in the cycle it
+      // is taken, unchanged (no storage), so flits in - flits out = 0.
+      assert (f_in_fire == f_out_fire);
+      if (f_out_fire) assert (out_data_o == in_data_i && out_last_o == in_last_i);
+      assert (f_count_in == f_count_out);
+      // P1 inside a packet the gate stays open.
+      if (f_in_packet) assert (out_valid_o == in_valid_i);
+      // P0 induction strengthening: the RTL's registers against the monitor.
+      assert (in_packet_q == f_in_packet);
+      if (f_in_packet) assert (gap_q == f_gap && f_flits != '0 && f_flits != '1 &&
+                               hold_q == HoldWidth'(f_gap) * HoldWidth'(f_flits) + HoldWidth'(f_slack));
+      else assert (hold_q == f_wait);
+    end
+    // P3 handshake: an offered flit stays offered and unchanged until taken.
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(out_valid_o && !out_ready_i))
+      assert (out_valid_o && out_data_o == $past(out_data_o) && out_last_o == $past(out_last_o));
+  end
+`endif
+
 endmodule

@@ -249,6 +249,19 @@ module schedule_engine_a2a (
   end
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
+  // E5: every register the configuration port writes keeps its value through
+  // a cycle that starts busy (a write while busy is ignored).
+  localparam logic [7:0] FormalControlAddr = schedule_engine_a2a_regs_pkg::RegControl;
+`include "schedule_engine_formal.svh"
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
+      assert ({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q} ==
+              $past({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}));
+  end
+`endif
+
   // the registers, the output register, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 

@@ -302,6 +302,26 @@ module schedule_engine_a2at (
   end
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
+  // E5: every register the configuration port writes keeps its value through
+  // a cycle that starts busy (a write while busy is ignored).
+  localparam logic [7:0] FormalControlAddr = schedule_engine_a2at_regs_pkg::RegControl;
+`include "schedule_engine_formal.svh"
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
+      assert ({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, r_q.group_barriers,
+              r_q.table_count, r_q.table_ptr} ==
+              $past({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, r_q.group_barriers,
+              r_q.table_count, r_q.table_ptr}));
+    // and no table write through the port while busy
+    if (rst_ni && busy_o) assert (!(table_we));
+    // Induction strengthening: the pipeline stages hold only the kinds the
+    // engine writes (an unused code would make stage C load the zero word).
+    if (rst_ni) assert (r_q.a_kind <= KindBarrier && r_q.b_kind <= KindBarrier);  // E3
+  end
+`endif
+
   // the registers, the output register, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 

@@ -382,6 +382,21 @@ module schedule_engine_twotree (
   end
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
+  // E5: every register the configuration port writes keeps its value through
+  // a cycle that starts busy (a write while busy is ignored).
+  localparam logic [7:0] FormalControlAddr = schedule_engine_twotree_regs_pkg::RegControl;
+`include "schedule_engine_formal.svh"
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
+      assert ({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages} ==
+              $past({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}));
+    // and no table write through the port while busy
+    if (rst_ni && busy_o) assert (!(table_we || hint_we));
+  end
+`endif
+
   // the registers, the output register, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 

@@ -86,4 +86,71 @@ module tree_bcast_rule (
     else $error("tree_bcast_rule: answer dropped or changed before out_ready_i");
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh; Yosys read_verilog -formal, proven
+  // by induction with yosys-smtbmc). The rule is stated case by case as the
+  // spec and hls/tree_bcast_rule.hpp word it, at any port p, not as the
+  // mask formula above; f_* remembers the request whose answer is offered.
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  initial assume (!rst_ni);
+
+  logic       f_from_none;  // the offered answer's request: no sender
+  logic [5:0] f_from_port;  //   and its arrival port
+  always @(posedge clk_i) begin
+    if (in_valid_i && in_ready_o) begin
+      f_from_none <= from_none_i;
+      f_from_port <= from_port_i;
+    end
+  end
+
+  // Environment: the configuration is static (loaded once, before the
+  // collective) and well formed (the parent link is not a child link); a
+  // message arrives only on a tree link (the contract asserted above).
+  always @(posedge clk_i) begin
+    if (f_past_valid)
+      assume (parent_port_i == $past(parent_port_i) && is_root_i == $past(is_root_i) &&
+              child_mask_i == $past(child_mask_i));
+    assume (is_root_i || !child_mask_i[parent_port_i]);
+    if (in_valid_i && !from_none_i)
+      assume (child_mask_i[from_port_i] || (!is_root_i && from_port_i == parent_port_i));
+  end
+
+  // R2..R5 are checked at one port f_port that the solver may choose freely
+  // (a constant of the run): proven for every port at once.
+  (* anyconst *) logic [5:0] f_port;
+
+  logic f_is_leaf, f_from_parent;
+  assign f_is_leaf     = child_mask_i == '0;
+  assign f_from_parent = !f_from_none && !is_root_i && f_from_port == parent_port_i;
+
+  always @(posedge clk_i) begin
+    if (rst_ni && out_valid_o) begin
+      // R1: never back to the port the message came from.
+      if (!f_from_none) assert (!out_mask_o[f_from_port]);
+      // R2 physical root: every child but the sender, and nothing else.
+      if (is_root_i) assert (out_mask_o[f_port] == (child_mask_i[f_port] && (f_from_none || f_from_port != f_port)));
+      // R3 from the parent: exactly the children.
+      if (f_from_parent) assert (out_mask_o[f_port] == child_mask_i[f_port]);
+      // R4 from a child: the parent and every other child.
+      if (!f_from_none && !f_from_parent)
+        assert (out_mask_o[f_port] == ((child_mask_i[f_port] && f_from_port != f_port) ||
+                                       (!is_root_i && parent_port_i == f_port)));
+      // R5 logical root: the parent (if any) and every child.
+      if (f_from_none) assert (out_mask_o[f_port] == (child_mask_i[f_port] || (!is_root_i && parent_port_i == f_port)));
+      // R6 leaves: a leaf forwards a message from its parent to nobody, and
+      // as the logical root sends to its parent only.
+      if (f_is_leaf && f_from_parent) assert (out_mask_o == '0);
+      if (f_is_leaf && f_from_none && !is_root_i) assert (out_mask_o == (64'd1 << parent_port_i));
+    end
+    // H: an offered answer stays offered and unchanged until taken; an
+    // answer appears only for an accepted request.
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(out_valid_o && !out_ready_i))
+      assert (out_valid_o && out_mask_o == $past(out_mask_o));
+    if (f_past_valid && $past(rst_ni) && rst_ni && !$past(out_valid_o) && !$past(in_valid_i && in_ready_o))
+      assert (!out_valid_o);
+    if (rst_ni) assert (in_ready_o == (!out_valid_o || out_ready_i));
+  end
+`endif
+
 endmodule

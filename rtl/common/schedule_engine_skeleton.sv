@@ -82,4 +82,40 @@ module schedule_engine_skeleton #(
     else $error("%m: load while a descriptor is offered and not taken");
 `endif
 
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh; Yosys read_verilog -formal, proven
+  // by induction with yosys-smtbmc). For the skeleton alone the engine's side
+  // is free but for its contract (load only while can_load_o); inside an
+  // engine the same properties are proven with the engine's logic.
+  logic f_past_valid = 1'b0;
+  always @(posedge clk_i) f_past_valid <= 1'b1;
+  initial assume (!rst_ni);
+
+  always @(posedge clk_i) begin
+    // The engine's contract: assumed for the skeleton alone
+    // (FORMAL_SKELETON_ALONE), proven inside every engine.
+`ifdef FORMAL_SKELETON_ALONE
+    if (rst_ni && load_i) assume (can_load_o);
+`else
+    if (rst_ni && load_i) assert (can_load_o);
+`endif
+    if (f_past_valid && $past(rst_ni) && rst_ni) begin
+      // K1 handshake: an offered descriptor stays offered and unchanged until taken.
+      if ($past(out_valid_o && !out_ready_i)) assert (out_valid_o && out_desc_o == $past(out_desc_o));
+      // K2 a descriptor is offered only after a load, and it is the loaded word.
+      if ($past(load_i)) assert (out_valid_o && out_desc_o == $past(load_word_i));
+      else if (!$past(out_valid_o)) assert (!out_valid_o);
+      // K3 a taken descriptor that is not replaced leaves the port empty.
+      if ($past(out_valid_o && out_ready_i && !load_i)) assert (!out_valid_o);
+      // K5 the registers follow regs_d_i.
+      assert (regs_q_o == $past(regs_d_i));
+    end
+    if (f_past_valid && !$past(rst_ni)) assert (!out_valid_o && regs_q_o == $past(regs_reset_i));
+    // K4 configuration gate: a write is taken only while not busy, and busy
+    // covers a running engine and an offered descriptor.
+    assert (cfg_write_o == (cfg_we_i && !running_i && !out_valid_o));
+    assert (busy_o == (running_i || out_valid_o));
+  end
+`endif
+
 endmodule
