@@ -115,8 +115,8 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
   std::string header =
       "$comment collnet cycle-accurate network: one time unit (1 ns) is one network cycle $end\n"
       "$version collnet $end\n$timescale 1ns $end\n$scope module network $end\n";
-  auto var = [&header](const Value& v, const std::string& name) {
-    header += "$var wire " + std::to_string(v.width) + " " + v.id + " " + name + " $end\n";
+  auto var = [&header](const Value& v, const std::string& signal) {
+    header += "$var wire " + std::to_string(v.width) + " " + v.id + " " + signal + " $end\n";
   };
   for (const auto& [rank, members] : groups) {
     const LinkGroup& group = group_info[rank];
@@ -185,9 +185,13 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
 
   // The GTKWave save file (layout in the header comment).
   save_path_ = save_file_path(path);
+  // Group titles stay short: GTKWave widens its signal pane to the longest
+  // displayed name, which narrows the wave pane the zoom was fitted to.
   save_head_ = "[*] GTKWave save file written by collnet. Time axis: 1 ns = 1 cycle (one VCD time unit per network "
-               "cycle).\n[*] Overview (flows per link), link details (closed), nodes (phase, barrier, injection), "
-               "routers (closed).\n[dumpfile] \"" +
+               "cycle).\n[*] Rows: overview (flows per link), links (busy, source, hops, flows per link; closed), "
+               "nodes: phase (tag of the SEND last started), barrier (1 = waiting in a barrier), inject (1 = flit "
+               "injected, per controller), busy (SEND in progress, per controller; closed), routers: occupancy "
+               "(closed).\n[dumpfile] \"" +
                path + "\"\n[timestart] 0\n[size] " + std::to_string(kWindowWidth) + " " +
                std::to_string(kWindowHeight) + "\n[pos] -1 -1\n";
   std::ostringstream save;
@@ -196,7 +200,7 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
     const LinkGroup group = group_of(g, g.link(l));
     return "network." + group.scope + "." + link_scope[static_cast<std::size_t>(l)] + "." + signal;
   };
-  const std::string overview = "overview: flows per link";
+  const std::string overview = "overview: flows";
   begin_group(save, overview, true);
   for (const auto& [rank, members] : groups) {
     const std::string title = group_info[rank].title + " flows";
@@ -207,7 +211,7 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
   }
   end_group(save, overview, true);
   for (const auto& [rank, members] : groups) {
-    const std::string title = "links " + group_info[rank].title + " (busy, source, hops, flows)";
+    const std::string title = "links " + group_info[rank].title;
     begin_group(save, title, false);
     for (int l : members) {
       begin_group(save, g.link_name(l), false);
@@ -219,17 +223,17 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
     end_group(save, title, false);
   }
   if (!nodes_.empty()) {
-    const std::string phase = "nodes: phase (tag of the SEND last started)";
+    const std::string phase = "nodes: phase";
     begin_group(save, phase, true);
     save << kDecimal << "\n";
     for (const std::string& n : node_scope) save << "+{" << n << "} network.nodes." << n << ".phase[15:0]\n";
     end_group(save, phase, true);
-    const std::string barrier = "nodes: barrier (1 = waiting in a barrier)";
+    const std::string barrier = "nodes: barrier";
     begin_group(save, barrier, true);
     save << kBinary << "\n";
     for (const std::string& n : node_scope) save << "+{" << n << "} network.nodes." << n << ".barrier\n";
     end_group(save, barrier, true);
-    const std::string inject = "nodes: injection (1 = flit injected, per controller)";
+    const std::string inject = "nodes: inject";
     begin_group(save, inject, true);
     save << kBinary << "\n";
     for (std::size_t e = 0; e < nodes_.size(); ++e)
@@ -237,7 +241,7 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
         save << "+{" << node_scope[e] << ":c" << k << "} network.nodes." << node_scope[e] << ".c" << k
              << "_inject\n";
     end_group(save, inject, true);
-    const std::string busy = "nodes: controller busy (SEND in progress)";
+    const std::string busy = "nodes: busy";
     begin_group(save, busy, false);
     save << kBinary << "\n";
     for (std::size_t e = 0; e < nodes_.size(); ++e)
@@ -413,10 +417,10 @@ Cycle WaveformTracer::evaluate(Cycle now) {
 
 double WaveformTracer::fit_zoom(Cycle end) {
   // GTKWave: nsperframe = 2^-zoom time units per 200-pixel frame (at least
-  // 1), so a pane of P pixels shows P / 200 * 2^-zoom units. Aim at 2 % more
-  // than the run so that its end is inside the pane.
+  // 1), so a pane of P pixels shows P / 200 * 2^-zoom units. Aim at 5 % more
+  // than the run so that its end stays inside a slightly narrower pane.
   const double pane = kWindowWidth - kSignalsWidth - 300;
-  const double per_frame = std::max(1.0, 1.02 * static_cast<double>(std::max<Cycle>(end, 1)) * 200.0 / pane);
+  const double per_frame = std::max(1.0, 1.05 * static_cast<double>(std::max<Cycle>(end, 1)) * 200.0 / pane);
   return -std::log2(per_frame);
 }
 

@@ -23,8 +23,8 @@
 // meshes and by layer (the kinds of the two ends: server->leaf, leaf->spine,
 // ...) elsewhere. The save file shows, in this order: the overview (one row
 // per link: its `flows`, grouped as above, open), the per-link detail groups
-// (closed), the nodes (phase, barrier and injection groups, one row per node
-// or controller, open) and the router occupancies (closed). It opens on the
+// (closed), the nodes (phase, barrier and inject groups, one row per node or
+// controller, open; busy, closed) and the router occupancies (closed). It opens on the
 // whole run from cycle 0: the zoom is written when the run ends.
 //
 // The tracer exists only when a waveform is requested: with it off, links,

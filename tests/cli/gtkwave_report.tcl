@@ -6,7 +6,8 @@
 #   TRACE <row> <flags> <name>     every row of the signal pane (groups too; an
 #                                  aliased signal shows its alias)
 #   SIGNAL <name>                  the displayed signals, in order
-#   CHANGES <name> <count> <max>   value changes of a signal and its largest value
+#   CHANGES <i> <count> <max>      value changes after time 0 of the i-th signal of
+#                                  $GTKWAVE_CHANGES and its largest value
 puts "WINDOW [gtkwave::getWindowStartTime] [gtkwave::getWindowEndTime]"
 puts "MAXTIME [gtkwave::getMaxTime]"
 set rows [gtkwave::getTotalNumTraces]
@@ -17,16 +18,20 @@ foreach s [gtkwave::getDisplayedSignals] {
     puts "SIGNAL $s"
 }
 if {[info exists env(GTKWAVE_CHANGES)]} {
+    set maxtime [gtkwave::getMaxTime]
+    set i 0
     foreach s $env(GTKWAVE_CHANGES) {
-        set changes [gtkwave::signalChangeList $s -max 1000000]
+        # Changes after time 0 up to the end of the dump (GTKWave appends
+        # end markers beyond it), and the largest decimal value.
         set count 0
         set max 0
-        foreach {t v} $changes {
-            incr count
-            scan $v %x value
-            if {[string is integer -strict $value] && $value > $max} { set max $value }
+        foreach {t v} [gtkwave::signalChangeList $s -max 1000000] {
+            if {$t > $maxtime} { continue }
+            if {$t > 0} { incr count }
+            if {[string is integer -strict $v] && $v > $max} { set max $v }
         }
-        puts "CHANGES $s $count $max"
+        puts "CHANGES $i $count $max"
+        incr i
     }
 }
 gtkwave::/File/Quit

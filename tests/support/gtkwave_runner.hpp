@@ -29,7 +29,7 @@ struct GtkwaveTrace {
 };
 
 struct GtkwaveChanges {
-  int count = 0;               // value changes GTKWave holds for the signal
+  int count = 0;                // value changes after time 0 GTKWave holds for the signal
   std::uint64_t max_value = 0;  // the largest value
 };
 
@@ -95,10 +95,10 @@ inline GtkwaveReport run_gtkwave(const std::string& vcd, const std::string& save
       ls >> name;
       r.signals.push_back(name);
     } else if (word == "CHANGES") {
-      std::string name;
+      std::size_t index = 0;
       GtkwaveChanges c;
-      ls >> name >> c.count >> c.max_value;
-      r.changes[name] = c;
+      ls >> index >> c.count >> c.max_value;
+      if (index < changes.size()) r.changes[changes[index]] = c;
     }
   }
   std::filesystem::remove(out);
