@@ -3,10 +3,12 @@
 // What GTKWave shows must be the whole run from cycle 0, and the rows in the
 // order docs/guide/waveforms.md gives: the overview (one `flows` row per
 // directed link, open), the per-link details (closed), the nodes' phase,
-// barrier and injection rows, then the routers (closed).
+// barrier and injection rows, then the routers (closed). And the node
+// signals agree with the run's statistics, which tracing leaves unchanged.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -57,7 +59,87 @@ VcdFacts read_vcd(const fs::path& path) {
   return f;
 }
 
+/// Per 1-bit signal of a VCD file: the cycles it is 1 (up to the last time)
+/// and its rising edges, by hierarchical name.
+struct BitSignals {
+  std::map<std::string, long long> high_cycles;
+  std::map<std::string, int> rises;
+};
+
+BitSignals read_bits(const fs::path& path) {
+  BitSignals b;
+  std::ifstream in(path);
+  std::vector<std::string> scope;
+  std::map<std::string, std::string> name_of;  // 1-bit identifiers only
+  std::map<std::string, long long> high_since;
+  long long now = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream ls(line);
+    std::string w;
+    ls >> w;
+    if (w.empty()) continue;
+    if (w == "$scope") {
+      std::string kind, name;
+      ls >> kind >> name;
+      scope.push_back(name);
+    } else if (w == "$upscope") {
+      scope.pop_back();
+    } else if (w == "$var") {
+      std::string kind, bits, id, name;
+      ls >> kind >> bits >> id >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      if (bits == "1") name_of[id] = full + name;
+    } else if (w[0] == '#') {
+      now = std::stoll(w.substr(1));
+    } else if ((w[0] == '0' || w[0] == '1') && name_of.count(w.substr(1)) != 0) {
+      const std::string& name = name_of[w.substr(1)];
+      auto it = high_since.find(name);
+      if (w[0] == '1' && it == high_since.end()) {
+        high_since[name] = now;
+        ++b.rises[name];
+      } else if (w[0] == '0' && it != high_since.end()) {
+        b.high_cycles[name] += now - it->second;
+        high_since.erase(it);
+      }
+    }
+  }
+  for (const auto& [name, since] : high_since) b.high_cycles[name] += now - since;
+  return b;
+}
+
 }  // namespace
+
+TEST(Gtkwave, NodeSignalsAgreeWithTheRunAndTracingChangesNothing) {
+  const std::string options = "run --set algorithm=a2a-hopgroup --set topology=torus:4x4 --set compare=";
+  const fs::path vcd = scratch() / "same.vcd";
+  const JsonRun traced = run_words_json(options + " --vcd " + vcd.string(), "traced.json");
+  const JsonRun plain = run_words_json(options, "plain.json");
+  ASSERT_EQ(traced.status, 0) << traced.out << traced.err;
+  ASSERT_EQ(plain.status, 0) << plain.out << plain.err;
+  for (const char* key : {"cycles", "flits", "flit_hops", "packets", "barriers", "barrier_wait_cycles",
+                          "arbitration_conflicts", "max_queue_flits", "router_evaluations", "nic_evaluations"})
+    EXPECT_EQ(traced.json.at(key), plain.json.at(key)) << key;
+
+  // Every injected flit is one cycle of some controller's inject pulse,
+  // every flit hop one cycle of some link's busy pulse, and every node
+  // enters each of the run's barriers once.
+  const BitSignals bits = read_bits(vcd);
+  long long inject = 0, link_busy = 0;
+  int nodes = 0;
+  for (const auto& [name, cycles] : bits.high_cycles) {
+    if (name.find("_inject") != std::string::npos) inject += cycles;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".busy") == 0) link_busy += cycles;
+  }
+  for (const auto& [name, rises] : bits.rises) {
+    if (name.size() < 8 || name.compare(name.size() - 8, 8, ".barrier") != 0) continue;
+    ++nodes;
+    EXPECT_EQ(rises, plain.json.at("barriers").get<int>()) << name;
+  }
+  EXPECT_EQ(nodes, 16);
+  EXPECT_EQ(inject, plain.json.at("flits").get<long long>());
+  EXPECT_EQ(link_busy, plain.json.at("flit_hops").get<long long>());
+}
 
 TEST(Gtkwave, OpensTheWholeRunWithOverviewNodesAndDetailsInOrder) {
   if (const std::string missing = gtkwave_missing(); !missing.empty()) {
