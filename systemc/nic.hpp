@@ -174,7 +174,6 @@ class Nic final : public Clocked {
   /// as arrived from cycle now + 1 on.
   void arrive_next_cycle(std::uint32_t tag, Cycle now);
   void wake(Cycle at) { wake_at(at); }
-  [[nodiscard]] topology::EndpointId endpoint() const { return self_; }
   [[nodiscard]] int controllers() const { return static_cast<int>(controllers_.size()); }
   void set_observer(NicObserver* observer) { observer_ = observer; }
   void prefetch(int stage) const override;
