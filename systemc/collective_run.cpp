@@ -279,7 +279,7 @@ struct Elaboration {
     watchdog = std::make_unique<Watchdog>("watchdog", network.activity(), s.watchdog_cycles);
     monitor = std::make_unique<ProgramMonitor>("monitor", book, network.activity(), s.watchdog_cycles);
     if (!s.vcd_path.empty()) {
-      tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
+      tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window, book.nics);
     } else if (s.flit_probe) {
       probe = std::make_unique<ProbeObserver>(network.packets(), s.flit_probe);
       network.set_link_observer(probe.get());

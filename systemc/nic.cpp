@@ -285,6 +285,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
           return false;  // the barrier network wakes the NIC
         }
         barrier_.leave(self_);
+        if (observer_ != nullptr) observer_->on_barrier(self_, d.tag, false, now);
         break;
       }
       if (!drained()) {
@@ -292,6 +293,7 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
         return false;  // the last delivery acknowledgement wakes the NIC
       }
       barrier_.enter(self_, d.tag, now);
+      if (observer_ != nullptr) observer_->on_barrier(self_, d.tag, true, now);
       ++book_.progress;
       if (!barrier_.error().empty()) book_.fail(barrier_.error());
       blocked_ = {Blocked::barrier_release, d.tag};
@@ -333,6 +335,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
   book_.messages.push_back(m);
   ++outstanding_;
   ++book_.progress;
+  if (observer_ != nullptr) observer_->on_send_start(self_, index_of(c), d.tag, d.length != 0, now);
   if (d.length == 0) {
     // Nothing to move: the message exists (it counts for WAIT) and has arrived.
     book_.messages[id].packets_left = 0;
@@ -377,6 +380,7 @@ void Nic::finish_copy(Controller& c, Cycle now) {
   }
   book_.copied_words += d.length;
   c.busy = false;
+  if (observer_ != nullptr) observer_->on_send_end(self_, index_of(c), c.copy_done);
   book_.messages[c.message].packets_left = 0;
   message_done(c.message, now);
 }
@@ -470,6 +474,10 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     ++book_.flits;
     ++book_.progress;
     if (++c.word == d.length) c.busy = false;
+    if (observer_ != nullptr) [[unlikely]] {
+      observer_->on_inject(self_, index_of(c), now);
+      if (!c.busy) observer_->on_send_end(self_, index_of(c), now + 1);
+    }
     c.offer_from = now + 1;  // the next flit is offered from the next cycle
   }
   // The gate after a tail stays shut for hold_q cycles (pacer header).

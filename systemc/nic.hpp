@@ -105,6 +105,22 @@ struct Message {
 
 class Nic;
 
+/// Watches what a NIC does, for waveforms (waveform.hpp). A NIC without one
+/// tests one null pointer per SEND, flit and barrier step.
+class NicObserver {
+ public:
+  virtual ~NicObserver() = default;
+  /// Controller `controller` of endpoint `node` starts a SEND tagged `tag`
+  /// in cycle `now`; `busy` is false for a zero-length SEND (nothing moves).
+  virtual void on_send_start(topology::EndpointId node, int controller, std::uint32_t tag, bool busy, Cycle now) = 0;
+  /// The controller puts a flit on its injection link in cycle `now`.
+  virtual void on_inject(topology::EndpointId node, int controller, Cycle now) = 0;
+  /// The controller is idle from cycle `from` on (its SEND or copy is done).
+  virtual void on_send_end(topology::EndpointId node, int controller, Cycle from) = 0;
+  /// The node enters (inside) or leaves barrier `tag` in cycle `now`.
+  virtual void on_barrier(topology::EndpointId node, std::uint32_t tag, bool inside, Cycle now) = 0;
+};
+
 /// State shared by every NIC of a run (SystemC runs one process at a time).
 struct CollectiveBook {
   std::uint32_t memory_words = 0;              // every endpoint's, unless node_memory_words is set
@@ -158,6 +174,8 @@ class Nic final : public Clocked {
   /// as arrived from cycle now + 1 on.
   void arrive_next_cycle(std::uint32_t tag, Cycle now);
   void wake(Cycle at) { wake_at(at); }
+  [[nodiscard]] int controllers() const { return static_cast<int>(controllers_.size()); }
+  void set_observer(NicObserver* observer) { observer_ = observer; }
   void prefetch(int stage) const override;
 
  protected:
@@ -249,6 +267,8 @@ class Nic final : public Clocked {
   };
   Blocked blocked_;
   [[nodiscard]] std::string blocked_text() const;
+  NicObserver* observer_ = nullptr;  // waveforms only
+  [[nodiscard]] int index_of(const Controller& c) const { return static_cast<int>(&c - controllers_.data()); }
 };
 
 

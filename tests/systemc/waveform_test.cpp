@@ -1,12 +1,13 @@
-// Waveforms (issue 4, item 6): the VCD that `--vcd` writes is well formed
-// (header, declarations, increasing times, only declared identifiers), GTKWave's
-// own converter reads it, its per-link signals agree with the statistics, the
-// flow counts show document 000's link superposition (a line where nodes 1, 2,
-// 3 send three hops ahead: links carry 1, 2, 3, 2, 1 flows), and tracing does
-// not change the simulation.
+// Waveforms: the VCD that `--vcd` writes is well formed (header, declarations,
+// increasing times, only declared identifiers), GTKWave's own converter reads
+// it, its per-link signals agree with the statistics, the flow counts show
+// document 000's link superposition (a line where nodes 1, 2, 3 send three
+// hops ahead: links carry 1, 2, 3, 2, 1 flows), GTKWave itself opens it on
+// the whole run and reads those flow counts, and tracing does not change the
+// simulation.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <iostream>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,7 @@
 
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
+#include "tests/support/gtkwave_runner.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 
 using namespace collnet;
@@ -166,11 +168,10 @@ TEST(Waveform, VcdIsWellFormedAndMatchesTheRun) {
   bool dumpfile = false;
   std::set<std::string> groups;
   int signals = 0;
-  double zoom = 1e9;
   while (std::getline(save, line)) {
     if (line == "[dumpfile] \"" + path + "\"") dumpfile = true;
-    if (line.rfind("*", 0) == 0) zoom = std::stod(line.substr(1));
     if (line.rfind("-", 0) == 0) groups.insert(line.substr(1));
+    if (line.rfind("+{", 0) == 0) line = line.substr(line.find("} ") + 2);  // an aliased signal
     if (line.rfind("network.", 0) == 0) {
       std::string name = line.substr(0, line.find('['));
       EXPECT_EQ(v.width.count(name), 1u) << line;
@@ -178,12 +179,10 @@ TEST(Waveform, VcdIsWellFormedAndMatchesTheRun) {
     }
   }
   EXPECT_TRUE(dumpfile);
-  EXPECT_EQ(groups.count("x+"), 1u);
-  EXPECT_EQ(groups.count("x-"), 1u);
+  EXPECT_EQ(groups.count("x+ flows"), 1u);
+  EXPECT_EQ(groups.count("x- flows"), 1u);
   EXPECT_EQ(groups.count("r2:x+->r3"), 1u);
-  EXPECT_EQ(signals, 10 * 4 + 6);
-  // It opens zoomed to fit the whole run: GTKWave shows 2^-zoom time units per
-  // pixel, so the wave pane spans the last time of the VCD, and not twice it.
+  EXPECT_EQ(signals, 10 + 10 * 4 + 6);  // overview, link details, routers
   std::uint64_t last_time = 0;
   {
     std::ifstream vcd(path);
@@ -191,9 +190,27 @@ TEST(Waveform, VcdIsWellFormedAndMatchesTheRun) {
       if (l.rfind("#", 0) == 0) last_time = std::max<std::uint64_t>(last_time, std::stoull(l.substr(1)));
   }
   ASSERT_GT(last_time, 600u);
-  const double span = std::pow(2.0, -zoom) * WaveformTracer::kWavePanePixels;
-  EXPECT_GE(span, static_cast<double>(last_time) * 0.999) << zoom;
-  EXPECT_LT(span, 2.0 * static_cast<double>(last_time)) << zoom;
+
+  // GTKWave itself opens the run from cycle 0 to its end, not much more, and
+  // reads the flow counts of the link out of r2 (up to 3) and of the first
+  // and last links (1).
+  if (const std::string missing = test::gtkwave_missing(); !missing.empty()) {
+    if (test::in_ci()) ADD_FAILURE() << "CI=true and " << missing << " not installed (scripts/setup.sh installs them)";
+    else std::cout << "[  SKIPPED ] GTKWave window check: " << missing << " not installed\n";
+  } else {
+    const test::GtkwaveReport g = test::run_gtkwave(
+        path, gtkw,
+        {"network.x_plus.r2_to_r3.flows[15:0]", "network.x_plus.r0_to_r1.flows[15:0]",
+         "network.x_minus.r1_to_r0.flows[15:0]"});
+    ASSERT_TRUE(g.window_seen) << g.output;
+    EXPECT_EQ(g.max_time, static_cast<long long>(last_time));
+    EXPECT_EQ(g.window_start, 0);
+    EXPECT_GE(g.window_end, static_cast<long long>(last_time)) << g.output;
+    EXPECT_LE(static_cast<double>(g.window_end), 1.25 * static_cast<double>(last_time)) << g.output;
+    EXPECT_EQ(g.changes.at("network.x_plus.r2_to_r3.flows[15:0]").max_value, 3u) << g.output;
+    EXPECT_EQ(g.changes.at("network.x_plus.r0_to_r1.flows[15:0]").max_value, 1u) << g.output;
+    EXPECT_EQ(g.changes.at("network.x_minus.r1_to_r0.flows[15:0]").count, 0) << g.output;
+  }
 
   // GTKWave's converter reads the file (when GTKWave is installed).
   if (std::system("command -v vcd2fst > /dev/null 2>&1") == 0) {
