@@ -757,7 +757,7 @@ TEST(A2aHopgroup, BadInputThrowsConfigErrorNamingTheKey) {
                       {"hop_order", "ascending, descending"});
   expect_config_error([&] { (void)hg.build(g, Params{{"gap_slack", "256"}}); }, {"gap_slack", "0 to 255"});
   expect_config_error([&] { (void)hg.build(g, Params{{"gap_slack", "-1"}}); }, {"gap_slack"});
-  expect_config_error([&] { (void)hg.build(g, Params{{"pacing", "maybe"}}); }, {"pacing", "true or false"});
+  expect_config_error([&] { (void)hg.build(g, Params{{"pacing", "maybe"}}); }, {"pacing", "true/false", "maybe"});
   expect_config_error([&] { (void)hg.build(g, Params{{"directions", "up"}}); }, {"directions", "plus, both"});
   expect_config_error([&] { (void)hg.build(g, Params{{"mode3d", "fast"}}); }, {"mode3d", "literal, concurrent"});
   expect_config_error([&] { (void)direct.build(g, Params{{"barriers", "sometimes"}}); }, {"barriers"});
