@@ -104,6 +104,7 @@ struct Message {
 };
 
 class Nic;
+class MessageTrace;
 
 /// State shared by every NIC of a run (SystemC runs one process at a time).
 struct CollectiveBook {
@@ -119,6 +120,7 @@ struct CollectiveBook {
   Cycle finish_cycle = 0;       // cycle the last node finished
   std::string error;            // a program or input error found while running
   std::uint64_t progress = 0;   // bumped by every state change of any NIC
+  MessageTrace* trace = nullptr;  // --trace (message_trace.hpp); nullptr: none, one test per event
   // statistics
   std::uint64_t network_messages = 0;
   std::uint64_t delivered_messages = 0;  // network messages and local copies done (progress display)
