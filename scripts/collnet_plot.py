@@ -464,6 +464,9 @@ def plot_links(run_path, out_dir):
 # ---------------------------------------------------------------- main
 
 def main(argv):
+    if '--timeline' in argv:
+        import collnet_timeline
+        return collnet_timeline.main(argv)
     ap = argparse.ArgumentParser(prog="collnet plot", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", nargs="?", help="RESULTS.jsonl of collnet sweep")
