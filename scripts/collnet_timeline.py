@@ -216,9 +216,13 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
     panels = 2 if links else 1
     node_height = min(12.0, 1.0 + 0.22 * len(nodes))
     link_height = min(10.0, 1.0 + 0.12 * len(link_names)) if links else 0
-    fig, axes = plt.subplots(panels, 1, figsize=(12, 1.2 + node_height + link_height), sharex=True, squeeze=False,
-                             gridspec_kw={"height_ratios": [node_height] + ([link_height] if links else [])})
+    # A narrow right column beside each panel holds its legend or colour bar,
+    # so that both panels have the same time axis.
+    fig, axes = plt.subplots(panels, 2, figsize=(12, 1.2 + node_height + link_height), squeeze=False,
+                             gridspec_kw={"height_ratios": [node_height] + ([link_height] if links else []),
+                                          "width_ratios": [1, 0.09]})
     ax = axes[0][0]
+    key_ax = axes[0][1]
     ax.add_collection(PolyCollection(boxes, facecolors=colours, edgecolors="none"))
     ax.set_xlim(0, span)
     ax.set_ylim(len(nodes) - 0.5, -0.5)
@@ -232,10 +236,11 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
         handles = [Patch(color=colour(k), label=f"{what} {k}") for k in keys]
         if undelivered:
             handles.append(Patch(color=(0.6, 0.6, 0.6), label="not delivered"))
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.005, 1), fontsize=8, frameon=False)
+        key_ax.axis("off")
+        key_ax.legend(handles=handles, loc="upper left", fontsize=8, frameon=False, borderaxespad=0)
     else:
         sm = plt.cm.ScalarMappable(cmap=cmap, norm=matplotlib.colors.Normalize(0, len(keys) - 1))
-        bar = fig.colorbar(sm, ax=ax, pad=0.01)
+        bar = fig.colorbar(sm, cax=key_ax)
         bar.set_label(f"{what} (rank of {len(keys)})")
     if links:
         lax = axes[1][0]
@@ -245,11 +250,13 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
         if len(link_names) <= 48:
             lax.set_yticks(range(len(link_names)))
             lax.set_yticklabels(link_names, fontsize=6 if len(link_names) > 24 else 8)
-        lax.set_ylabel("link")
+        lax.set_ylabel("link" if len(link_names) <= 48 else "link (row in the links file's order)")
         lax.set_title(f"link utilization: busy fraction of each {bin_cycles}-cycle bin")
-        cb = fig.colorbar(image, ax=lax, pad=0.01)
+        cb = fig.colorbar(image, cax=axes[1][1])
         cb.set_label("busy fraction")
         lax.set_xlim(0, span)
+        ax.sharex(lax)
+        ax.tick_params(labelbottom=False)
     axes[-1][0].set_xlabel("cycle")
     fig.tight_layout()
 
