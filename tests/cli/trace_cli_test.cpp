@@ -355,3 +355,20 @@ TEST(TraceCli, TimelineBadInputExitsTwoWithOneLine) {
   EXPECT_EQ(d["nodes"]["1"].get<int>(), 0);
   EXPECT_TRUE(d["links"].is_null());
 }
+
+// The links' one observer is shared: with --vcd and --trace-links together
+// the waveform is the same as without the trace, and the links file is
+// written too.
+TEST(TraceCli, WaveformUnchangedByTheLinksTrace) {
+  const fs::path dir = scratch() / "vcd";
+  fs::create_directories(dir);
+  const std::string run = "run --set topology=mesh:3x3 --set compare= --set message_flits=4 --vcd";
+  const CliRun plain = run_words(run, {(dir / "plain.vcd").string()});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  const CliRun traced =
+      run_words(run, {(dir / "traced.vcd").string(), "--trace", (dir / "t.csv").string(), "--trace-links"});
+  ASSERT_EQ(traced.status, 0) << traced.err;
+  EXPECT_EQ(slurp(dir / "plain.vcd"), slurp(dir / "traced.vcd"));
+  const Csv links = read_csv(dir / "t.links.csv");
+  EXPECT_FALSE(links.rows.empty());
+}
