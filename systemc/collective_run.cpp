@@ -10,6 +10,7 @@
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
 #include "systemc/memory_estimate.hpp"
+#include "systemc/message_trace.hpp"
 #include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
@@ -265,6 +266,10 @@ struct Elaboration {
     for (const auto& program : p.schedule.programs)
       for (const Descriptor& d : program) sends += d.opcode == Opcode::send ? 1 : 0;
     book.messages.reserve(sends);
+    if (!s.trace_path.empty()) {
+      message_trace = std::make_unique<MessageTrace>(sends);
+      book.trace = message_trace.get();
+    }
     book.unfinished = p.endpoints;
     book.nics.assign(p.endpoints, nullptr);
     nics.reserve(p.endpoints);
@@ -284,6 +289,13 @@ struct Elaboration {
       probe = std::make_unique<ProbeObserver>(network.packets(), s.flit_probe);
       network.set_link_observer(probe.get());
     }
+    if (!s.trace_path.empty() && s.trace_links) {
+      // The links' one observer: the busy-interval recorder, which passes
+      // every flit on to the waveform tracer or the probe.
+      link_trace = std::make_unique<LinkBusyTrace>(
+          network, tracer ? static_cast<LinkObserver*>(tracer.get()) : static_cast<LinkObserver*>(probe.get()));
+      network.set_link_observer(link_trace.get());
+    }
   }
   Elaboration(const Elaboration&) = delete;
   Elaboration& operator=(const Elaboration&) = delete;
@@ -291,6 +303,7 @@ struct Elaboration {
     // Reverse construction order after the sentinel (TeardownSentinel):
     // linear in the objects.
     sentinel.release();
+    link_trace.reset();
     probe.reset();
     tracer.reset();
     monitor.reset();
@@ -308,6 +321,8 @@ struct Elaboration {
   std::unique_ptr<ProgramMonitor> monitor;
   std::unique_ptr<WaveformTracer> tracer;
   std::unique_ptr<ProbeObserver> probe;
+  std::unique_ptr<MessageTrace> message_trace;  // --trace
+  std::unique_ptr<LinkBusyTrace> link_trace;    // --trace-links
 };
 
 struct Timing {
@@ -315,6 +330,10 @@ struct Timing {
   double elaboration_seconds = 0;
   double sim_seconds = 0;
   double sim_cpu_seconds = 0;
+  double trace_write_seconds = 0;  // not counted in sim_seconds
+  double trace_write_cpu_seconds = 0;
+  std::uint64_t traced_messages = 0;
+  std::uint64_t traced_link_intervals = 0;
   // The functional executor's result, one digest per node (empty: the
   // programs deadlock in the executor too).
   std::vector<std::uint64_t> reference_digests;
@@ -345,10 +364,26 @@ std::uint64_t memory_digest(const std::vector<collectives::Word>& words) {
   return h;
 }
 
+/// The trace files (--trace, --trace-links), written after the run, also
+/// of one that failed or deadlocked (what did arrive, and when).
+void write_traces(Elaboration& m, const CollectiveScenario& s, Timing& t) {
+  if (!m.message_trace) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = cpu_seconds();
+  m.message_trace->write_csv(s.trace_path);
+  for (const auto& r : m.message_trace->records()) t.traced_messages += r.listed ? 1 : 0;
+  if (m.link_trace) {
+    m.link_trace->write_csv(LinkBusyTrace::path_for(s.trace_path), m.network.topology());
+    for (const auto& l : m.link_trace->intervals()) t.traced_link_intervals += l.size();
+  }
+  t.trace_write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  t.trace_write_cpu_seconds = cpu_seconds() - cpu0;
+}
+
 /// The run ends by sc_stop(): every node finished, the watchdog or the
 /// monitor fired, or an error; or at max_cycles. With a progress callback
 /// the kernel runs in slices and reports between them.
-Cycle run(Elaboration& m, const CollectiveScenario& s) {
+Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
   if (s.progress)
     run_for(s.max_cycles, progress_slice(m.network.router_count()), [&] {
       s.progress({Clocked::now(), m.book.delivered_messages, m.network.router_count()});
@@ -357,6 +392,7 @@ Cycle run(Elaboration& m, const CollectiveScenario& s) {
     run_for(s.max_cycles);
   const Cycle end = Clocked::now();
   if (m.tracer) m.tracer->finish(end);
+  write_traces(m, s, t);
   if (!m.book.error.empty()) {
     if (m.book.error.rfind("key '", 0) == 0) throw ConfigError(m.book.error);
     throw collectives::ExecutionError(m.book.error);
@@ -458,6 +494,9 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.elaboration_seconds = t.elaboration_seconds;
   r.sim_seconds = t.sim_seconds;
   r.sim_cpu_seconds = t.sim_cpu_seconds;
+  r.traced_messages = t.traced_messages;
+  r.traced_link_intervals = t.traced_link_intervals;
+  r.trace_write_seconds = t.trace_write_seconds;
   r.router_cycles_per_second =
       r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(t.end) / r.sim_seconds : 0.0;
   return r;
@@ -502,11 +541,11 @@ CollectiveResult run_collective(const CollectiveScenario& s, const CollectivePla
   Elaboration m(s, p);
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
-  t.end = run(m, s);
-  t.sim_cpu_seconds = cpu_seconds() - cpu1;
+  t.end = run(m, s, t);
+  t.sim_cpu_seconds = cpu_seconds() - cpu1 - t.trace_write_cpu_seconds;
   const auto t2 = std::chrono::steady_clock::now();
   t.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
-  t.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
+  t.sim_seconds = std::chrono::duration<double>(t2 - t1).count() - t.trace_write_seconds;
   return report(s, p, m, t);
 }
 

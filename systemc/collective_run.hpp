@@ -65,6 +65,8 @@ struct CollectiveScenario {
   std::string vcd_path;    // empty: no waveform
   RunProgressFn progress;  // empty: none (systemc/run_progress.hpp)
   Cycle vcd_flow_window = 100;
+  std::string trace_path;   // --trace: message trace CSV (message_trace.hpp); empty: none
+  bool trace_links = false;  // --trace-links: also the links' busy intervals (LinkBusyTrace::path_for)
   /// Tests: replaces the algorithm's schedule (algorithm then only names it).
   std::function<collectives::Schedule(const topology::Topology&)> custom_schedule;
   /// Tests: called for every flit that departs on a network link, with its
@@ -128,6 +130,9 @@ struct CollectiveResult {
   std::uint64_t link_flits_corrupted = 0;      // link traversals that corrupted a flit
   std::uint64_t link_flits_retransmitted = 0;  // flits sent again by go-back-n
   std::vector<std::string> down_links;         // link_down: the failed links and the flits they hold
+  std::uint64_t traced_messages = 0;  // rows written to the message trace (--trace)
+  std::uint64_t traced_link_intervals = 0;  // rows written to the links file (--trace-links)
+  double trace_write_seconds = 0;     // writing the trace files after the run
   double sim_seconds = 0;
   double sim_cpu_seconds = 0;     // process CPU time of the simulation (machine load aside)
   double elaboration_seconds = 0;

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "collectives/executor.hpp"
+#include "systemc/message_trace.hpp"
 
 namespace collnet::systemc {
 
@@ -136,6 +137,7 @@ void Nic::arrived(std::uint32_t tag) {
 
 void Nic::message_done(std::uint32_t id, Cycle now) {
   const Message& m = book_.messages[id];
+  if (book_.trace != nullptr) [[unlikely]] book_.trace->delivered(id, now);
   ++book_.progress;
   ++book_.delivered_messages;
   arrived(m.tag);
@@ -184,6 +186,7 @@ void Nic::receive(Cycle now) {
         book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
         return;
       }
+      if (book_.trace != nullptr && f.index == 0) [[unlikely]] book_.trace->head_arrived(id, now);
       ++p.received;
       if (!f.tail()) continue;
       packets.release(f.packet);
@@ -351,6 +354,9 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
     }
     return true;
   }
+  if (book_.trace != nullptr) [[unlikely]]
+    book_.trace->started(id, self_, m.destination, static_cast<int>(&c - controllers_.data()), d.tag, d.length,
+                         d.dest == static_cast<std::uint32_t>(self_), now);
   c.busy = true;
   c.send = d;
   c.message = id;
@@ -458,6 +464,8 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
         return kNever;
       }
       network_.packets()[c.packet].serial = c.message;
+      if (book_.trace != nullptr) [[unlikely]]
+        book_.trace->packet_injected(c.message, network_.packets()[c.packet].header.hops, now);
       c.vc = vc;
       ++book_.packets;
     }

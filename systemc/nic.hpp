@@ -104,6 +104,7 @@ struct Message {
 };
 
 class Nic;
+class MessageTrace;
 
 /// Watches what a NIC does, for waveforms (waveform.hpp). A NIC without one
 /// tests one null pointer per SEND, flit and barrier step.
@@ -135,6 +136,7 @@ struct CollectiveBook {
   Cycle finish_cycle = 0;       // cycle the last node finished
   std::string error;            // a program or input error found while running
   std::uint64_t progress = 0;   // bumped by every state change of any NIC
+  MessageTrace* trace = nullptr;  // --trace (message_trace.hpp); nullptr: none, one test per event
   // statistics
   std::uint64_t network_messages = 0;
   std::uint64_t delivered_messages = 0;  // network messages and local copies done (progress display)

@@ -154,6 +154,9 @@ int main(int argc, char** argv) {
                   "run the scenario recorded in the field 'scenario' of a --json report of `collnet run` again; "
                   "--set overrides its keys");
   run->add_option("--vcd", vcd_path, "write a VCD waveform to FILE and a GTKWave save file FILE.gtkw");
+  cli::TraceRequest trace;
+  run->add_option("--trace", trace.path, "write one CSV row per message (inject, first arrival, delivery cycles) to FILE.csv");
+  run->add_flag("--trace-links", trace.links, "with --trace: also each network link's busy intervals to FILE.links.csv");
   bool run_progress = false;
   double progress_delay = 1.0;
   run->add_flag("--progress", run_progress,
@@ -254,9 +257,10 @@ int main(int argc, char** argv) {
                             vcd_path.empty() ? std::string()
                                              : cli::output_path_problem("--vcd", vcd_path + ".gtkw")})
         if (!p.empty()) problems.push_back(p);
+      for (auto& p : cli::trace_problems(params, trace)) problems.push_back(std::move(p));
       cli::throw_problems(problems);
       cli::RunProgressDisplay display(run_progress, progress_delay);
-      const auto outcome = cli::run_network(params, vcd_path, display.callback());
+      const auto outcome = cli::run_network(params, vcd_path, display.callback(), trace);
       display.finish();
       std::cout << outcome.text;
       write_json(json_path, outcome.json);

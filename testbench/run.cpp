@@ -6,6 +6,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "systemc/memory_estimate.hpp"
+#include "systemc/message_trace.hpp"
 #include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/synthetic.hpp"
@@ -112,10 +113,29 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"vc_bid", rc.round_robin_vc_bid ? "round-robin" : "all"}};
 }
 
-RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress) {
+std::vector<std::string> trace_problems(const Params& params, const TraceRequest& trace) {
+  std::vector<std::string> problems;
+  if (trace.links && trace.path.empty())
+    problems.push_back("--trace-links: goes with --trace FILE.csv (the busy intervals are written to "
+                       "FILE.links.csv next to it)");
+  if (trace.path.empty()) return problems;
+  if (!params.has("algorithm"))
+    problems.push_back("--trace: synthetic-traffic runs (key 'traffic') are not traced; --trace records the messages "
+                       "of a collective run (a scenario with 'algorithm')");
+  if (const auto p = output_path_problem("--trace", trace.path); !p.empty()) problems.push_back(p);
+  if (trace.links) {
+    const std::string links = systemc::LinkBusyTrace::path_for(trace.path);
+    if (const auto p = output_path_problem("--trace-links", links); !p.empty()) problems.push_back(p);
+  }
+  return problems;
+}
+
+RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress,
+                       const TraceRequest& trace) {
   // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
   throw_problems(run_problems(params));
-  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress);
+  throw_problems(trace_problems(params, trace));
+  if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress, trace);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;
   s.progress = progress;

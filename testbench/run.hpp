@@ -59,8 +59,20 @@ struct RunOutcome {
   int exit_status = 0;  // 0 ok, 1 a delivered flit or the data check failed, 3 deadlock
 };
 
+/// `collnet run --trace FILE.csv [--trace-links]` (docs/guide/traces.md):
+/// path empty, no trace.
+struct TraceRequest {
+  std::string path;
+  bool links = false;
+};
+
+/// The problems of a trace request, each naming its option: --trace-links
+/// without --trace, an output file that cannot be written, a
+/// synthetic-traffic scenario (only collective runs are traced).
+std::vector<std::string> trace_problems(const Params& params, const TraceRequest& trace);
+
 /// `vcd_path` empty: no waveform.
 RunOutcome run_network(const Params& params, const std::string& vcd_path,
-                       const systemc::RunProgressFn& progress = {});
+                       const systemc::RunProgressFn& progress = {}, const TraceRequest& trace = {});
 
 }  // namespace collnet::cli

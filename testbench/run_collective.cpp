@@ -7,6 +7,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "systemc/collective_run.hpp"
+#include "systemc/message_trace.hpp"
 #include "systemc/model_keys.hpp"
 #include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
@@ -172,7 +173,7 @@ std::vector<std::string> collective_run_problems(const Params& params) {
 }
 
 RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
-                                   const systemc::RunProgressFn& progress) {
+                                   const systemc::RunProgressFn& progress, const TraceRequest& trace) {
   throw_problems(collective_run_problems(params));
   std::vector<std::string> algorithms{params.text("algorithm", collectives::algorithm_key().default_text())};
   for (const auto& name : systemc::compare_list(params.text("compare", ""))) algorithms.push_back(name);
@@ -186,7 +187,11 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     Params p = params;
     p.set("algorithm", algorithms[i]);
     scenarios.push_back(systemc::collective_from(p));
-    if (i == 0) scenarios.back().vcd_path = vcd_path;
+    if (i == 0) {
+      scenarios.back().vcd_path = vcd_path;
+      scenarios.back().trace_path = trace.path;
+      scenarios.back().trace_links = trace.links;
+    }
     scenarios.back().progress = progress;
     try {
       plans.push_back(systemc::plan_collective(scenarios.back()));
@@ -220,6 +225,20 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   if (!vcd_path.empty())
     out.text += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
                             systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
+  if (!trace.path.empty()) {
+    const auto& r = results[0];
+    out.json["trace"] = {{"file", trace.path},
+                         {"messages", r.traced_messages},
+                         {"links_file", trace.links ? nlohmann::json(systemc::LinkBusyTrace::path_for(trace.path))
+                                                    : nlohmann::json(nullptr)},
+                         {"link_intervals", trace.links ? nlohmann::json(r.traced_link_intervals)
+                                                        : nlohmann::json(nullptr)},
+                         {"write_seconds", r.trace_write_seconds}};
+    out.text += fmt::format("  message trace     {} ({} messages)\n", trace.path, r.traced_messages);
+    if (trace.links)
+      out.text += fmt::format("  link trace        {} ({} busy intervals)\n",
+                              systemc::LinkBusyTrace::path_for(trace.path), r.traced_link_intervals);
+  }
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));

@@ -24,7 +24,8 @@ std::vector<std::string> collective_run_problems(const Params& params);
 
 /// `vcd_path` empty: no waveform (a waveform is written for the first
 /// algorithm only).
+/// `trace`: the message trace (and links file) of the first algorithm too.
 RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
-                                   const systemc::RunProgressFn& progress = {});
+                                   const systemc::RunProgressFn& progress = {}, const TraceRequest& trace = {});
 
 }  // namespace collnet::cli

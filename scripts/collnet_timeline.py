@@ -1,0 +1,351 @@
+#!/usr/bin/python3
+"""collnet plot --timeline: the timeline of one run's message trace.
+
+  collnet plot --timeline TRACE.csv --out DIR [--links LINKS.csv] [--bins N]
+
+TRACE.csv is written by `collnet run --trace TRACE.csv` (docs/guide/traces.md).
+Draws DIR/timeline.png: one row per node, a bar per message it sent from the
+cycle its first flit left (inject_cycle) to the cycle its last word was
+written at the destination (deliver_cycle), coloured by tag (or by the
+`phase` column where the trace has one); a node with several controllers
+has one lane per controller. When the links file of --trace-links
+(TRACE.links.csv, or --links) exists, a second panel shows link utilization
+over time as a heat map: one row per link, the fraction of each time bin
+(N bins, default 100) in which a flit left on it.
+
+Also writes DIR/timeline.json, the description of what was drawn: the files,
+per node the number of bars, per link the busy cycles in each bin. Exit
+status 2 on bad input, with one line naming the option.
+"""
+import csv
+import json
+import math
+import os
+import sys
+
+TRACE_COLUMNS = ["message", "src", "dst", "controller", "tag", "words", "inject_cycle", "first_arrival_cycle",
+                 "deliver_cycle", "hops"]
+LINK_COLUMNS = ["link", "from", "to", "start_cycle", "end_cycle", "flits"]
+DEFAULT_BINS = 100
+MAX_BINS = 10000
+
+
+class BadInput(Exception):
+    pass
+
+
+def links_path_for(trace_csv):
+    """FILE.csv -> FILE.links.csv (as collnet run --trace-links names it)."""
+    if trace_csv.endswith(".csv") and len(trace_csv) > 4:
+        return trace_csv[:-4] + ".links.csv"
+    return trace_csv + ".links.csv"
+
+
+def _open_csv(path, option, columns, what):
+    if not os.path.exists(path):
+        raise BadInput(f"{option}: '{path}' does not exist")
+    if os.path.isdir(path):
+        raise BadInput(f"{option}: '{path}' is a directory, not a {what}")
+    try:
+        f = open(path, newline="", encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"{option}: cannot read '{path}': {e.strerror}")
+    reader = csv.reader(f)
+    try:
+        header = next(reader, None)
+    except (csv.Error, UnicodeDecodeError) as e:
+        f.close()
+        raise BadInput(f"{option}: '{path}' is not a CSV file ({e})")
+    if header is None or header[:len(columns)] != columns:
+        f.close()
+        got = ", ".join(header) if header else "nothing"
+        raise BadInput(f"{option}: '{path}' is not a {what}: its first columns must be {', '.join(columns)}; "
+                       f"got {got}")
+    return f, reader, header
+
+
+def _integer(value, path, line, column, option, empty_ok=False):
+    if value == "" and empty_ok:
+        return None
+    try:
+        v = int(value)
+    except ValueError:
+        raise BadInput(f"{option}: '{path}' line {line}: column {column} is '{value}', expected a whole number")
+    if v < 0:
+        raise BadInput(f"{option}: '{path}' line {line}: column {column} is {v}, expected 0 or more")
+    return v
+
+
+def read_trace(path):
+    """The messages of a trace: dicts with the contract columns as numbers
+    (cycles None where the message was not delivered) and 'colour_key'."""
+    f, reader, header = _open_csv(path, "--timeline", TRACE_COLUMNS, "collnet message trace (collnet run --trace)")
+    phase = header.index("phase") if "phase" in header else None
+    messages = []
+    with f:
+        try:
+            for line, row in enumerate(reader, start=2):
+                if not row:
+                    continue
+                if len(row) != len(header):
+                    raise BadInput(f"--timeline: '{path}' line {line}: {len(row)} fields, the header has "
+                                   f"{len(header)}")
+                m = {}
+                for i, name in enumerate(TRACE_COLUMNS):
+                    m[name] = _integer(row[i], path, line, name, "--timeline", empty_ok=name.endswith("_cycle"))
+                if m["inject_cycle"] is not None and m["deliver_cycle"] is not None and \
+                        m["deliver_cycle"] < m["inject_cycle"]:
+                    raise BadInput(f"--timeline: '{path}' line {line}: deliver_cycle {m['deliver_cycle']} is before "
+                                   f"inject_cycle {m['inject_cycle']}")
+                m["colour_key"] = row[phase] if phase is not None else m["tag"]
+                messages.append(m)
+        except csv.Error as e:
+            raise BadInput(f"--timeline: '{path}': {e}")
+    if not messages:
+        raise BadInput(f"--timeline: '{path}' holds no messages")
+    return messages
+
+
+def read_links(path):
+    """Busy intervals per link, in the file's order of links."""
+    f, reader, header = _open_csv(path, "--links", LINK_COLUMNS, "collnet links file (collnet run --trace-links)")
+    links = {}
+    with f:
+        try:
+            for line, row in enumerate(reader, start=2):
+                if not row:
+                    continue
+                if len(row) != len(header):
+                    raise BadInput(f"--links: '{path}' line {line}: {len(row)} fields, the header has {len(header)}")
+                start = _integer(row[3], path, line, "start_cycle", "--links")
+                end = _integer(row[4], path, line, "end_cycle", "--links")
+                if end < start:
+                    raise BadInput(f"--links: '{path}' line {line}: end_cycle {end} is before start_cycle {start}")
+                links.setdefault(row[0], []).append((start, end))
+        except csv.Error as e:
+            raise BadInput(f"--links: '{path}': {e}")
+    return links
+
+
+def busy_per_bin(intervals, bin_cycles, bins):
+    """Busy cycles of each bin [b * bin_cycles, (b + 1) * bin_cycles)."""
+    busy = [0] * bins
+    for start, end in intervals:
+        b = start // bin_cycles
+        while b < bins and b * bin_cycles <= end:
+            lo = max(start, b * bin_cycles)
+            hi = min(end, (b + 1) * bin_cycles - 1)
+            busy[b] += hi - lo + 1
+            b += 1
+    return busy
+
+
+def _prepare_out(out_dir):
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise BadInput(f"--out: '{out_dir}' is a file, not a directory")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        raise BadInput(f"--out: cannot create directory '{out_dir}': {e.strerror}")
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        raise BadInput(f"--out: cannot write to directory '{out_dir}': permission denied")
+
+
+def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
+    """Draws DIR/timeline.png and writes DIR/timeline.json; returns the
+    description (also the JSON's content). links_csv None: the links file
+    beside the trace when it exists."""
+    messages = read_trace(trace_csv)
+    if links_csv is None:
+        beside = links_path_for(trace_csv)
+        links_csv = beside if os.path.exists(beside) else None
+    links = read_links(links_csv) if links_csv is not None else None
+    if not isinstance(bins, int) or bins < 1 or bins > MAX_BINS:
+        raise BadInput(f"--bins: {bins} is out of range; accepted values: 1..{MAX_BINS}")
+    _prepare_out(out_dir)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Patch
+
+    # Time range: cycle 0 to the last event of the trace and the links file.
+    end = 0
+    for m in messages:
+        for c in ("inject_cycle", "first_arrival_cycle", "deliver_cycle"):
+            if m[c] is not None:
+                end = max(end, m[c])
+    if links:
+        end = max([end] + [e for ivs in links.values() for _, e in ivs])
+    span = end + 1
+    bin_cycles = max(1, math.ceil(span / bins))
+    bins = math.ceil(span / bin_cycles)
+
+    nodes = sorted({m["src"] for m in messages} | {m["dst"] for m in messages})
+    row = {n: i for i, n in enumerate(nodes)}
+    lanes = max(m["controller"] for m in messages) + 1
+    keys = sorted({m["colour_key"] for m in messages}, key=lambda k: (isinstance(k, str), k))
+    colour_index = {k: i for i, k in enumerate(keys)}
+    cmap = plt.get_cmap("tab10" if len(keys) <= 10 else "tab20" if len(keys) <= 20 else "viridis")
+
+    def colour(k):
+        i = colour_index[k]
+        return cmap(i) if len(keys) <= 20 else cmap(i / max(1, len(keys) - 1))
+
+    bars = {n: 0 for n in nodes}
+    undelivered = 0
+    boxes, colours = [], []
+    lane_height = 0.8 / lanes
+    for m in messages:
+        if m["inject_cycle"] is None:
+            continue  # never left its node: nothing to draw
+        stop = m["deliver_cycle"]
+        if stop is None:
+            undelivered += 1
+            stop = end
+        x0, x1 = m["inject_cycle"], stop + 1  # the deliver cycle is part of the bar
+        y0 = row[m["src"]] - 0.4 + m["controller"] * lane_height
+        boxes.append([(x0, y0), (x1, y0), (x1, y0 + lane_height), (x0, y0 + lane_height)])
+        colours.append(colour(m["colour_key"]) if m["deliver_cycle"] is not None else (0.6, 0.6, 0.6, 1.0))
+        bars[m["src"]] += 1
+
+    link_names = list(links.keys()) if links else []
+    link_busy = {name: busy_per_bin(links[name], bin_cycles, bins) for name in link_names}
+
+    panels = 2 if links else 1
+    node_height = min(12.0, 1.0 + 0.22 * len(nodes))
+    link_height = min(10.0, 1.0 + 0.12 * len(link_names)) if links else 0
+    # A narrow right column beside each panel holds its legend or colour bar,
+    # so that both panels have the same time axis.
+    fig, axes = plt.subplots(panels, 2, figsize=(12, 1.2 + node_height + link_height), squeeze=False,
+                             gridspec_kw={"height_ratios": [node_height] + ([link_height] if links else []),
+                                          "width_ratios": [1, 0.09]})
+    ax = axes[0][0]
+    key_ax = axes[0][1]
+    ax.add_collection(PolyCollection(boxes, facecolors=colours, edgecolors="none"))
+    ax.set_xlim(0, span)
+    ax.set_ylim(len(nodes) - 0.5, -0.5)
+    if len(nodes) <= 48:
+        ax.set_yticks(range(len(nodes)))
+        ax.set_yticklabels([str(n) for n in nodes], fontsize=7 if len(nodes) > 24 else 9)
+    ax.set_ylabel("node (sender)" + (f", {lanes} controller lanes" if lanes > 1 else ""))
+    what = "phase" if isinstance(keys[0], str) else "tag"
+    ax.set_title(f"{os.path.basename(trace_csv)}: {len(boxes)} messages, inject to deliver, coloured by {what}")
+    if len(keys) <= 20:
+        handles = [Patch(color=colour(k), label=f"{what} {k}") for k in keys]
+        if undelivered:
+            handles.append(Patch(color=(0.6, 0.6, 0.6), label="not delivered"))
+        key_ax.axis("off")
+        key_ax.legend(handles=handles, loc="upper left", fontsize=8, frameon=False, borderaxespad=0)
+    else:
+        sm = plt.cm.ScalarMappable(cmap=cmap, norm=matplotlib.colors.Normalize(0, len(keys) - 1))
+        bar = fig.colorbar(sm, cax=key_ax)
+        bar.set_label(f"{what} (rank of {len(keys)})")
+    if links:
+        lax = axes[1][0]
+        grid = [[link_busy[name][b] / bin_cycles for b in range(bins)] for name in link_names]
+        image = lax.imshow(grid, aspect="auto", interpolation="nearest", cmap="magma", vmin=0, vmax=1,
+                           extent=(0, bins * bin_cycles, len(link_names) - 0.5, -0.5))
+        if len(link_names) <= 48:
+            lax.set_yticks(range(len(link_names)))
+            lax.set_yticklabels(link_names, fontsize=6 if len(link_names) > 24 else 8)
+        lax.set_ylabel("link" if len(link_names) <= 48 else "link (row in the links file's order)")
+        lax.set_title(f"link utilization: busy fraction of each {bin_cycles}-cycle bin")
+        cb = fig.colorbar(image, cax=axes[1][1])
+        cb.set_label("busy fraction")
+        lax.set_xlim(0, span)
+        ax.sharex(lax)
+        ax.tick_params(labelbottom=False)
+    axes[-1][0].set_xlabel("cycle")
+    fig.tight_layout()
+
+    png = os.path.join(out_dir, "timeline.png")
+    description_path = os.path.join(out_dir, "timeline.json")
+    try:
+        fig.savefig(png, dpi=110)
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{png}': {e.strerror}")
+    finally:
+        plt.close(fig)
+    description = {
+        "trace": trace_csv,
+        "links_file": links_csv,
+        "files": [png, description_path],
+        "messages": len(messages),
+        "bars": len(boxes),
+        "undelivered": undelivered,
+        "end_cycle": end,
+        "colour_by": what,
+        "colours": [str(k) for k in keys],
+        "nodes": {str(n): bars[n] for n in nodes},
+        "bin_cycles": bin_cycles,
+        "bins": bins,
+        "links": link_busy if links else None,
+    }
+    try:
+        with open(description_path, "w", encoding="utf-8") as f:
+            json.dump(description, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{description_path}': {e.strerror}")
+    return description
+
+
+def parse(argv):
+    """--timeline TRACE.csv --out DIR [--links LINKS.csv] [--bins N]."""
+    options = {"--timeline": None, "--out": None, "--links": None, "--bins": None}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        name, eq, value = a.partition("=")
+        if name in ("-h", "--help"):
+            return None
+        if name not in options:
+            raise BadInput(f"--timeline: unknown argument '{a}'; accepted: --timeline TRACE.csv, --out DIR, "
+                           "--links LINKS.csv, --bins N")
+        if not eq:
+            if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
+                raise BadInput(f"{name}: needs a value")
+            value = argv[i + 1]
+            i += 1
+        if options[name] is not None:
+            raise BadInput(f"{name}: given twice")
+        options[name] = value
+        i += 1
+    if not options["--timeline"]:
+        raise BadInput("--timeline: needs a trace file (collnet run --trace FILE.csv)")
+    if not options["--out"]:
+        raise BadInput("--out: --timeline needs --out DIR (where timeline.png goes)")
+    bins = DEFAULT_BINS
+    if options["--bins"] is not None:
+        try:
+            bins = int(options["--bins"])
+        except ValueError:
+            raise BadInput(f"--bins: '{options['--bins']}' is not a whole number; accepted values: 1..{MAX_BINS}")
+    return options["--timeline"], options["--out"], options["--links"], bins
+
+
+def main(argv):
+    try:
+        parsed = parse(argv)
+        if parsed is None:
+            print(__doc__)
+            return 0
+        trace, out, links, bins = parsed
+        d = draw(trace, out, links, bins)
+    except BadInput as e:
+        print(f"collnet plot: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # never a traceback: one line, the internal-error status
+        print(f"collnet plot: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 4
+    print(f"timeline: {d['bars']} messages on {len(d['nodes'])} nodes, cycles 0..{d['end_cycle']}"
+          + (f", {len(d['links'])} links in {d['bins']} bins of {d['bin_cycles']} cycles" if d["links"] else ""))
+    for p in d["files"]:
+        print(f"plot: wrote {p}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
