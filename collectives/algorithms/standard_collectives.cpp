@@ -140,6 +140,11 @@ void ring_allgather(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
 
 Schedule build_ring_allreduce(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, true);
+  if (2 * static_cast<std::int64_t>(s.n - 1) > static_cast<std::int64_t>(descriptor_layout::tag.max()) + 1)
+    throw ConfigError(fmt::format("key 'topology': ring-allreduce on '{}' needs 2(n-1) = {} steps; the descriptor's "
+                                  "tag counts at most {} (accepted: up to {} endpoints)",
+                                  topology.name(), 2 * static_cast<std::int64_t>(s.n - 1),
+                                  descriptor_layout::tag.max() + 1, (descriptor_layout::tag.max() + 1) / 2 + 1));
   Schedule sc = empty_schedule("ring-allreduce", s);
   ring_reduce_scatter(sc, s, 0);
   ring_allgather(sc, s, static_cast<std::uint32_t>(std::max(s.n - 1, 0)));
@@ -348,8 +353,11 @@ std::int32_t read_root(const Params& params, std::int32_t n) {
   return static_cast<std::int32_t>(root_key().integer(params, 0, 0, n - 1));
 }
 
+/// SENDs of the busiest rank's program, for the size check before a run.
+using SendCount = std::uint64_t (*)(std::uint64_t n);
+
 Algorithm standard(std::string name, std::string description, std::vector<Key> keys,
-                   std::function<Schedule(const topology::Topology&, const Params&)> build) {
+                   std::function<Schedule(const topology::Topology&, const Params&)> build, SendCount sends) {
   Algorithm a;
   a.name = std::move(name);
   a.document = "std";
@@ -357,9 +365,18 @@ Algorithm standard(std::string name, std::string description, std::vector<Key> k
   a.topologies = kAnyTopology;
   a.keys = std::move(keys);
   a.build = std::move(build);
-  a.footprint = reduction_footprint;
+  a.footprint = [sends](const topology::Topology& topology, const Params& params) {
+    Footprint f = reduction_footprint(topology, params);
+    f.sends = sends(static_cast<std::uint64_t>(topology.endpoint_count()));
+    f.keys = "topology (endpoints), elements";
+    return f;
+  };
   return a;
 }
+
+std::uint64_t two_rings(std::uint64_t n) { return 2 * (n - 1); }
+std::uint64_t one_ring(std::uint64_t n) { return n - 1; }
+std::uint64_t log_steps(std::uint64_t n) { return n <= 1 ? 0 : std::bit_width(n - 1); }
 
 std::vector<Key> reduction_data_keys() { return {reduction_elements_key(), reduction_op_key(), reduction_dtype_key()}; }
 
@@ -368,38 +385,39 @@ std::vector<Key> reduction_data_keys() { return {reduction_elements_key(), reduc
 Algorithm make_ring_allreduce() {
   return standard("ring-allreduce",
                   "allreduce: ring reduce-scatter then ring allgather over the endpoints in id order, 2(n-1) steps",
-                  reduction_data_keys(), build_ring_allreduce);
+                  reduction_data_keys(), build_ring_allreduce, two_rings);
 }
 
 Algorithm make_rd_allreduce() {
   Algorithm a = standard("rd-allreduce",
                          "allreduce: recursive halving reduce-scatter then recursive doubling allgather, 2 log2 n "
                          "steps",
-                         reduction_data_keys(), build_rd_allreduce);
+                         reduction_data_keys(), build_rd_allreduce,
+                         [](std::uint64_t n) { return 2 * log_steps(n); });
   a.topologies = "any with a power-of-two number of endpoints";
   return a;
 }
 
 Algorithm make_binomial_bcast() {
   return standard("binomial-bcast", "broadcast from `root` down a binomial tree, ceil(log2 n) steps",
-                  {reduction_elements_key(), root_key()}, build_binomial_bcast);
+                  {reduction_elements_key(), root_key()}, build_binomial_bcast, log_steps);
 }
 
 Algorithm make_binomial_reduce() {
   std::vector<Key> keys = reduction_data_keys();
   keys.push_back(root_key());
   return standard("binomial-reduce", "reduce to `root` up a binomial tree, ceil(log2 n) steps", std::move(keys),
-                  build_binomial_reduce);
+                  build_binomial_reduce, [](std::uint64_t) -> std::uint64_t { return 1; });
 }
 
 Algorithm make_ring_allgather() {
   return standard("ring-allgather", "allgather: chunk i of rank i passed around the ring, n-1 steps",
-                  {reduction_elements_key()}, build_ring_allgather);
+                  {reduction_elements_key()}, build_ring_allgather, one_ring);
 }
 
 Algorithm make_ring_reduce_scatter() {
   return standard("ring-reduce-scatter", "reduce-scatter: rank i ends with chunk i of the reduction, n-1 ring steps",
-                  reduction_data_keys(), build_ring_reduce_scatter);
+                  reduction_data_keys(), build_ring_reduce_scatter, one_ring);
 }
 
 Algorithm make_pairwise_alltoall() {

@@ -388,3 +388,29 @@ TEST(StandardCollectives, RunsOnBoardsToo) {
     for (const ExecOptions& o : orders()) EXPECT_TRUE(check_data(b.schedule, execute(b.schedule, o).memory).pass);
   }
 }
+
+TEST(StandardCollectives, FootprintCountsTheBusiestRanksSends) {
+  // The size check before a run reads the footprint: its SENDs are those of
+  // the busiest rank's program (network SENDs), its words the vector.
+  for (const auto& topo : {std::string("torus:4x4"), std::string("mesh:3x5"), std::string("leafspine:p=6")})
+    for (const char* algorithm : {"ring-allreduce", "rd-allreduce", "binomial-bcast", "binomial-reduce",
+                                  "ring-allgather", "ring-reduce-scatter", "pairwise-alltoall"}) {
+      const auto topology = topology::make_topology(topo);
+      if (std::string(algorithm) == "rd-allreduce" &&
+          !std::has_single_bit(static_cast<unsigned>(topology->endpoint_count())))
+        continue;
+      Params p;
+      if (std::string(algorithm) != "pairwise-alltoall") p.set("elements", "100");
+      const Footprint f = find_algorithm(algorithm).footprint(*topology, p);
+      const BuiltSchedule b = build_schedule(algorithm, topo, p);
+      std::uint64_t busiest = 0;
+      for (std::size_t e = 0; e < b.schedule.endpoints(); ++e) {
+        std::uint64_t sends = 0;
+        for (const Descriptor& d : b.schedule.programs[e])
+          if (d.opcode == Opcode::send && d.dest != e) ++sends;
+        busiest = std::max(busiest, sends);
+      }
+      EXPECT_EQ(f.sends, busiest) << algorithm << " " << topo;
+      if (std::string(algorithm) != "pairwise-alltoall") { EXPECT_EQ(f.words, 100u) << algorithm; }
+    }
+}
