@@ -18,6 +18,13 @@ Algorithm make_hd_allreduce_conventional();
 Algorithm make_twotree_hier();
 Algorithm make_twotree_flat();
 Algorithm make_tree_single();
+Algorithm make_ring_allreduce();
+Algorithm make_rd_allreduce();
+Algorithm make_binomial_bcast();
+Algorithm make_binomial_reduce();
+Algorithm make_ring_allgather();
+Algorithm make_ring_reduce_scatter();
+Algorithm make_pairwise_alltoall();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -35,6 +42,13 @@ const std::vector<Algorithm>& algorithms() {
              make_twotree_hier,
              make_twotree_flat,
              make_tree_single,
+             make_ring_allreduce,
+             make_rd_allreduce,
+             make_binomial_bcast,
+             make_binomial_reduce,
+             make_ring_allgather,
+             make_ring_reduce_scatter,
+             make_pairwise_alltoall,
              // (end of entries)
          })
       v.push_back(make());

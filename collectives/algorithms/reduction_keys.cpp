@@ -87,5 +87,8 @@ Footprint reduction_footprint(const topology::Topology&, const Params& params) {
   return Footprint{static_cast<std::uint64_t>(keys().elements.integer(params)), 1, "elements"};
 }
 const Key& placement_key() { return keys().placement; }
+const Key& reduction_op_key() { return keys().op; }
+const Key& reduction_dtype_key() { return keys().dtype; }
+const Key& reduction_elements_key() { return keys().elements; }
 
 }  // namespace collnet::collectives

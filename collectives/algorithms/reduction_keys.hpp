@@ -41,5 +41,10 @@ const Key& grouping_key();
 /// `elements` words (a lower estimate; slots and blocks add to it).
 Footprint reduction_footprint(const topology::Topology& topology, const Params& params);
 const Key& placement_key();
+/// The declarations of `op`, `dtype` and `elements`, for the other
+/// reductions that read them (the standard collectives).
+const Key& reduction_op_key();
+const Key& reduction_dtype_key();
+const Key& reduction_elements_key();
 
 }  // namespace collnet::collectives

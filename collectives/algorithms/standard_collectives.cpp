@@ -1,0 +1,431 @@
+#include "collectives/algorithms/standard_collectives.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "collectives/algorithms/a2a_common.hpp"
+#include "collectives/algorithms/reduction_keys.hpp"
+#include "collectives/algorithms/tree_pipeline.hpp"
+#include "collectives/executor.hpp"
+#include "topology/grid.hpp"
+
+namespace collnet::collectives {
+
+Chunk standard_chunk(std::uint32_t elements, std::int32_t n, std::int32_t c) {
+  const auto un = static_cast<std::uint32_t>(n);
+  const auto uc = static_cast<std::uint32_t>(c);
+  const std::uint32_t base = elements / un;
+  const std::uint32_t extra = elements % un;
+  return Chunk{uc * base + std::min(uc, extra), base + (uc < extra ? 1U : 0U)};
+}
+
+namespace {
+
+const char* const kAnyTopology = "any";
+
+/// What a standard collective reads: the data (elements, op, dtype) and the
+/// ranks (every endpoint).
+struct Setup {
+  ReductionSetup data;
+  std::int32_t n = 0;
+};
+
+Setup read_setup(const topology::Topology& topology, const Params& params, bool reduction) {
+  Setup s;
+  s.n = topology.endpoint_count();
+  s.data.elements = static_cast<std::uint32_t>(reduction_elements_key().integer(params));
+  if (reduction) {
+    const auto op = reduction_op_key().choice(params);
+    s.data.op = op == "sum" ? ReceiveOp::sum : op == "min" ? ReceiveOp::min : op == "max" ? ReceiveOp::max
+                                                                                           : ReceiveOp::product;
+    s.data.dtype = reduction_dtype_key().choice(params) == "float64" ? DataType::float64 : DataType::int64;
+  }
+  return s;
+}
+
+std::int32_t mod(std::int64_t a, std::int32_t n) { return static_cast<std::int32_t>(((a % n) + n) % n); }
+
+/// A program under construction: network SENDs carry the setup's dtype.
+struct Emitter {
+  Program& program;
+  DataType dtype;
+  void send(std::int32_t dest, Chunk c, std::uint32_t tag, ReceiveOp op = ReceiveOp::copy) {
+    if (c.length == 0) return;  // an empty chunk is not sent
+    Descriptor d = Descriptor::send(static_cast<std::uint32_t>(dest), c.offset, c.offset, c.length, tag);
+    d.op = op;
+    d.dtype = dtype;
+    program.push_back(d);
+  }
+  void wait(Chunk c, std::uint32_t tag) {
+    if (c.length != 0) program.push_back(Descriptor::wait(tag, 1));
+  }
+};
+
+/// The fold over every rank of word i of its vector, in rank order (the
+/// collective's definition).
+std::shared_ptr<std::vector<Word>> fold(const Setup& s) {
+  auto result = std::make_shared<std::vector<Word>>(s.data.elements);
+  for (std::uint32_t i = 0; i < s.data.elements; ++i) {
+    Word acc = reduction_input(s.data, 0, i);
+    for (int r = 1; r < s.n; ++r) acc = combine(s.data.op, s.data.dtype, acc, reduction_input(s.data, r, i));
+    (*result)[i] = acc;
+  }
+  return result;
+}
+
+Schedule empty_schedule(const std::string& name, const Setup& s) {
+  Schedule sc;
+  sc.algorithm = name;
+  sc.programs.assign(static_cast<std::size_t>(s.n), {});
+  sc.memory_words = s.data.elements;
+  sc.elements = static_cast<std::int64_t>(s.data.elements);
+  return sc;
+}
+
+void finish(Schedule& sc) {
+  for (auto& p : sc.programs) p.push_back(Descriptor::end());
+}
+
+/// Every rank starts with its own vector.
+void own_vectors(Schedule& sc, const Setup& s) {
+  const ReductionSetup data = s.data;
+  sc.initial = [data](EndpointId e, std::uint32_t address) -> Word {
+    return address < data.elements ? reduction_input(data, static_cast<int>(e), address) : 0;
+  };
+}
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// Ring reduce-scatter: at step s (tag first_tag + s) rank i adds chunk
+// (i-s-1) mod n into rank i+1's copy; before step s >= 1 it waits for chunk
+// (i-s-1), which rank i-1 added into its copy at step s-1. After n-1 steps
+// rank i holds chunk i of the fold (the last wait).
+void ring_reduce_scatter(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
+  const std::int32_t n = s.n;
+  const std::uint32_t L = s.data.elements;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
+    for (std::int32_t step = 0; step < n - 1; ++step) {
+      const std::uint32_t tag = first_tag + static_cast<std::uint32_t>(step);
+      if (step > 0) out.wait(standard_chunk(L, n, mod(i - step - 1, n)), tag - 1);
+      out.send(mod(i + 1, n), standard_chunk(L, n, mod(i - step - 1, n)), tag, s.data.op);
+    }
+    if (n > 1) out.wait(standard_chunk(L, n, i), first_tag + static_cast<std::uint32_t>(n - 2));
+  }
+}
+
+// Ring allgather: at step t (tag first_tag + t) rank i copies chunk (i-t)
+// mod n to rank i+1; before step t >= 1 it waits for chunk (i-t), which rank
+// i-1 sent at step t-1; the last wait is for chunk i+1.
+void ring_allgather(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
+  const std::int32_t n = s.n;
+  const std::uint32_t L = s.data.elements;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
+    for (std::int32_t step = 0; step < n - 1; ++step) {
+      const std::uint32_t tag = first_tag + static_cast<std::uint32_t>(step);
+      if (step > 0) out.wait(standard_chunk(L, n, mod(i - step, n)), tag - 1);
+      out.send(mod(i + 1, n), standard_chunk(L, n, mod(i - step, n)), tag);
+    }
+    if (n > 1) out.wait(standard_chunk(L, n, mod(i + 1, n)), first_tag + static_cast<std::uint32_t>(n - 2));
+  }
+}
+
+Schedule build_ring_allreduce(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, true);
+  if (2 * static_cast<std::int64_t>(s.n - 1) > static_cast<std::int64_t>(descriptor_layout::tag.max()) + 1)
+    throw ConfigError(fmt::format("key 'topology': ring-allreduce on '{}' needs 2(n-1) = {} steps; the descriptor's "
+                                  "tag counts at most {} (accepted: up to {} endpoints)",
+                                  topology.name(), 2 * static_cast<std::int64_t>(s.n - 1),
+                                  descriptor_layout::tag.max() + 1, (descriptor_layout::tag.max() + 1) / 2 + 1));
+  Schedule sc = empty_schedule("ring-allreduce", s);
+  ring_reduce_scatter(sc, s, 0);
+  ring_allgather(sc, s, static_cast<std::uint32_t>(std::max(s.n - 1, 0)));
+  finish(sc);
+  own_vectors(sc, s);
+  const auto result = fold(s);
+  sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
+  sc.lower_bound = ceil_div(2LL * (s.n - 1) * s.data.elements, s.n);
+  return sc;
+}
+
+Schedule build_ring_reduce_scatter(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, true);
+  Schedule sc = empty_schedule("ring-reduce-scatter", s);
+  ring_reduce_scatter(sc, s, 0);
+  finish(sc);
+  own_vectors(sc, s);
+  const auto result = fold(s);
+  const std::uint32_t L = s.data.elements;
+  const std::int32_t n = s.n;
+  sc.expected = [result, L, n](EndpointId e) {
+    const Chunk c = standard_chunk(L, n, static_cast<std::int32_t>(e));
+    return std::vector<Region>{
+        {c.offset, std::vector<Word>(result->begin() + c.offset, result->begin() + c.offset + c.length)}};
+  };
+  sc.lower_bound = ceil_div(static_cast<std::int64_t>(s.n - 1) * s.data.elements, s.n);
+  return sc;
+}
+
+Schedule build_ring_allgather(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, false);
+  Schedule sc = empty_schedule("ring-allgather", s);
+  ring_allgather(sc, s, 0);
+  finish(sc);
+  const ReductionSetup data = s.data;
+  const std::int32_t n = s.n;
+  sc.initial = [data, n](EndpointId e, std::uint32_t address) -> Word {
+    const Chunk c = standard_chunk(data.elements, n, static_cast<std::int32_t>(e));
+    return address >= c.offset && address < c.offset + c.length ? reduction_input(data, static_cast<int>(e), address)
+                                                                : 0;
+  };
+  auto gathered = std::make_shared<std::vector<Word>>();
+  for (std::int32_t r = 0; r < n; ++r) {
+    const Chunk c = standard_chunk(data.elements, n, r);
+    for (std::uint32_t i = c.offset; i < c.offset + c.length; ++i) gathered->push_back(reduction_input(data, r, i));
+  }
+  sc.expected = [gathered](EndpointId) { return std::vector<Region>{{0, *gathered}}; };
+  sc.lower_bound = ceil_div(static_cast<std::int64_t>(s.n - 1) * s.data.elements, s.n);
+  return sc;
+}
+
+// Recursive halving / doubling. Halving step k (tag k) pairs rank i with
+// i XOR (n >> (k+1)); both hold the same block, the rank whose bit is 0
+// keeps the first ceil(len/2) words, the other the rest; each adds the half
+// it gives up into its partner's copy and waits for its partner's half
+// before the next step. Doubling step j (tag K + j) undoes halving step
+// K-1-j: the partners exchange the blocks they hold by copy.
+Schedule build_rd_allreduce(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, true);
+  const std::int32_t n = s.n;
+  if (!std::has_single_bit(static_cast<std::uint32_t>(n)))
+    throw ConfigError(fmt::format("key 'topology': rd-allreduce needs a power-of-two number of endpoints; '{}' has "
+                                  "{}; accepted: 1, 2, 4, 8, 16, ... endpoints (ring-allreduce runs on any count)",
+                                  topology.name(), n));
+  const int K = std::countr_zero(static_cast<std::uint32_t>(n));
+  const std::uint32_t L = s.data.elements;
+  Schedule sc = empty_schedule("rd-allreduce", s);
+  for (std::int32_t i = 0; i < n; ++i) {
+    Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
+    // held[k + 1]: the block rank i holds after halving step k; held[0] = all.
+    std::vector<Chunk> held{{0, L}};
+    std::vector<Chunk> given;
+    for (int k = 0; k < K; ++k) {
+      const std::int32_t d = n >> (k + 1);
+      const Chunk b = held.back();
+      const Chunk first{b.offset, b.length - b.length / 2};
+      const Chunk second{b.offset + first.length, b.length / 2};
+      const bool upper = (i & d) != 0;
+      const Chunk keep = upper ? second : first;
+      const Chunk give = upper ? first : second;
+      out.send(i ^ d, give, static_cast<std::uint32_t>(k), s.data.op);
+      out.wait(keep, static_cast<std::uint32_t>(k));
+      held.push_back(keep);
+      given.push_back(give);
+    }
+    for (int j = 0; j < K; ++j) {
+      const int k = K - 1 - j;
+      const std::int32_t d = n >> (k + 1);
+      const auto tag = static_cast<std::uint32_t>(K + j);
+      out.send(i ^ d, held[static_cast<std::size_t>(k + 1)], tag);
+      out.wait(given[static_cast<std::size_t>(k)], tag);
+    }
+  }
+  finish(sc);
+  own_vectors(sc, s);
+  const auto result = fold(s);
+  sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
+  sc.lower_bound = ceil_div(2LL * (n - 1) * L, n);
+  return sc;
+}
+
+/// Binomial tree over relative ranks v = (rank - root) mod n: the parent of
+/// v > 0 is v with its lowest set bit cleared; its children are v + m for
+/// every power of two m below that bit (every m for v = 0) with v + m < n.
+int ceil_log2(std::int32_t n) { return n <= 1 ? 0 : std::bit_width(static_cast<std::uint32_t>(n - 1)); }
+
+std::int32_t read_root(const Params& params, std::int32_t n);
+
+Schedule build_binomial_bcast(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, false);
+  const std::int32_t n = s.n;
+  const std::int32_t root = read_root(params, n);
+  const int K = ceil_log2(n);
+  const Chunk all{0, s.data.elements};
+  Schedule sc = empty_schedule("binomial-bcast", s);
+  // Step j (tag j) uses distance m = 2^(K-1-j): every v that is a multiple
+  // of 2m sends to v + m.
+  for (std::int32_t v = 0; v < n; ++v) {
+    Emitter out{sc.programs[static_cast<std::size_t>(mod(v + root, n))], s.data.dtype};
+    const std::int32_t low = v == 0 ? (1 << K) : (v & -v);
+    if (v != 0) out.wait(all, static_cast<std::uint32_t>(K - 1 - std::countr_zero(static_cast<std::uint32_t>(low))));
+    for (std::int32_t m = low / 2; m >= 1; m /= 2)
+      if (v + m < n)
+        out.send(mod(v + m + root, n), all,
+                 static_cast<std::uint32_t>(K - 1 - std::countr_zero(static_cast<std::uint32_t>(m))));
+  }
+  finish(sc);
+  const ReductionSetup data = s.data;
+  sc.initial = [data, root](EndpointId e, std::uint32_t address) -> Word {
+    return static_cast<std::int32_t>(e) == root && address < data.elements ? reduction_input(data, root, address) : 0;
+  };
+  auto value = std::make_shared<std::vector<Word>>();
+  for (std::uint32_t i = 0; i < data.elements; ++i) value->push_back(reduction_input(data, root, i));
+  sc.expected = [value](EndpointId) { return std::vector<Region>{{0, *value}}; };
+  sc.lower_bound = n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0;
+  return sc;
+}
+
+Schedule build_binomial_reduce(const topology::Topology& topology, const Params& params) {
+  const Setup s = read_setup(topology, params, true);
+  const std::int32_t n = s.n;
+  const std::int32_t root = read_root(params, n);
+  const int K = ceil_log2(n);
+  const Chunk all{0, s.data.elements};
+  Schedule sc = empty_schedule("binomial-reduce", s);
+  // Step j (tag j) uses distance m = 2^j: every v whose lowest set bit is m
+  // adds its partial result into v - m's copy, once its children's are in.
+  for (std::int32_t v = 0; v < n; ++v) {
+    Emitter out{sc.programs[static_cast<std::size_t>(mod(v + root, n))], s.data.dtype};
+    const std::int32_t low = v == 0 ? (1 << K) : (v & -v);
+    for (std::int32_t m = 1; m < low; m *= 2)
+      if (v + m < n) out.wait(all, static_cast<std::uint32_t>(std::countr_zero(static_cast<std::uint32_t>(m))));
+    if (v != 0)
+      out.send(mod(v - low + root, n), all, static_cast<std::uint32_t>(std::countr_zero(static_cast<std::uint32_t>(low))),
+               s.data.op);
+  }
+  finish(sc);
+  own_vectors(sc, s);
+  const auto result = fold(s);
+  sc.expected = [result, root](EndpointId e) {
+    return static_cast<std::int32_t>(e) == root ? std::vector<Region>{{0, *result}} : std::vector<Region>{};
+  };
+  sc.lower_bound = n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0;
+  return sc;
+}
+
+Schedule build_pairwise_alltoall(const topology::Topology& topology, const Params& params) {
+  const std::int32_t n = topology.endpoint_count();
+  const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(n));
+  const bool power_of_two = std::has_single_bit(static_cast<std::uint32_t>(n));
+  const auto result_base = static_cast<std::uint32_t>(n) * m;
+  Schedule sc;
+  sc.algorithm = "pairwise-alltoall";
+  sc.programs.assign(static_cast<std::size_t>(n), {});
+  sc.memory_words = 2 * result_base;
+  for (std::int32_t i = 0; i < n; ++i) {
+    Program& p = sc.programs[static_cast<std::size_t>(i)];
+    const auto self = static_cast<std::uint32_t>(i);
+    for (std::int32_t step = 1; step < n; ++step) {
+      const auto dest = static_cast<std::uint32_t>(power_of_two ? (i ^ step) : mod(i + step, n));
+      p.push_back(Descriptor::send(dest, dest * m, result_base + self * m, m, static_cast<std::uint32_t>(step - 1)));
+      p.push_back(Descriptor::wait(static_cast<std::uint32_t>(step - 1), 1));
+    }
+    // Its own block: a local copy, after the network steps.
+    const auto local_tag = static_cast<std::uint32_t>(std::max(n - 1, 0));
+    p.push_back(Descriptor::send(self, self * m, result_base + self * m, m, local_tag));
+    p.push_back(Descriptor::wait(local_tag, 1));
+    p.push_back(Descriptor::end());
+  }
+  sc.initial = [n, m](EndpointId e, std::uint32_t address) { return a2a_initial_word(e, address, 0, n, m); };
+  sc.expected = [n, m, result_base](EndpointId e) { return a2a_expected(e, result_base, n, m); };
+  std::int64_t bound = static_cast<std::int64_t>(n - 1) * m;
+  if (const auto* grid = dynamic_cast<const topology::Grid*>(&topology)) bound = std::max(bound, a2a_bisection_bound(*grid, m));
+  sc.lower_bound = bound;
+  return sc;
+}
+
+const Key& root_key() {
+  static const Key key = Key::integer("root", "rank (endpoint) at the root of the binomial tree", 0, 0,
+                                      std::numeric_limits<std::int32_t>::max())
+                             .accepting("0..endpoints-1");
+  return key;
+}
+
+std::int32_t read_root(const Params& params, std::int32_t n) {
+  return static_cast<std::int32_t>(root_key().integer(params, 0, 0, n - 1));
+}
+
+/// SENDs of the busiest rank's program, for the size check before a run.
+using SendCount = std::uint64_t (*)(std::uint64_t n);
+
+Algorithm standard(std::string name, std::string description, std::vector<Key> keys,
+                   std::function<Schedule(const topology::Topology&, const Params&)> build, SendCount sends) {
+  Algorithm a;
+  a.name = std::move(name);
+  a.document = "std";
+  a.description = std::move(description);
+  a.topologies = kAnyTopology;
+  a.keys = std::move(keys);
+  a.build = std::move(build);
+  a.footprint = [sends](const topology::Topology& topology, const Params& params) {
+    Footprint f = reduction_footprint(topology, params);
+    f.sends = sends(static_cast<std::uint64_t>(topology.endpoint_count()));
+    f.keys = "topology (endpoints), elements";
+    return f;
+  };
+  return a;
+}
+
+std::uint64_t two_rings(std::uint64_t n) { return 2 * (n - 1); }
+std::uint64_t one_ring(std::uint64_t n) { return n - 1; }
+std::uint64_t log_steps(std::uint64_t n) { return n <= 1 ? 0 : std::bit_width(n - 1); }
+
+std::vector<Key> reduction_data_keys() { return {reduction_elements_key(), reduction_op_key(), reduction_dtype_key()}; }
+
+}  // namespace
+
+Algorithm make_ring_allreduce() {
+  return standard("ring-allreduce",
+                  "allreduce: ring reduce-scatter then ring allgather over the endpoints in id order, 2(n-1) steps",
+                  reduction_data_keys(), build_ring_allreduce, two_rings);
+}
+
+Algorithm make_rd_allreduce() {
+  Algorithm a = standard("rd-allreduce",
+                         "allreduce: recursive halving reduce-scatter then recursive doubling allgather, 2 log2 n "
+                         "steps",
+                         reduction_data_keys(), build_rd_allreduce,
+                         [](std::uint64_t n) { return 2 * log_steps(n); });
+  a.topologies = "any with a power-of-two number of endpoints";
+  return a;
+}
+
+Algorithm make_binomial_bcast() {
+  return standard("binomial-bcast", "broadcast from `root` down a binomial tree, ceil(log2 n) steps",
+                  {reduction_elements_key(), root_key()}, build_binomial_bcast, log_steps);
+}
+
+Algorithm make_binomial_reduce() {
+  std::vector<Key> keys = reduction_data_keys();
+  keys.push_back(root_key());
+  return standard("binomial-reduce", "reduce to `root` up a binomial tree, ceil(log2 n) steps", std::move(keys),
+                  build_binomial_reduce, [](std::uint64_t) -> std::uint64_t { return 1; });
+}
+
+Algorithm make_ring_allgather() {
+  return standard("ring-allgather", "allgather: chunk i of rank i passed around the ring, n-1 steps",
+                  {reduction_elements_key()}, build_ring_allgather, one_ring);
+}
+
+Algorithm make_ring_reduce_scatter() {
+  return standard("ring-reduce-scatter", "reduce-scatter: rank i ends with chunk i of the reduction, n-1 ring steps",
+                  reduction_data_keys(), build_ring_reduce_scatter, one_ring);
+}
+
+Algorithm make_pairwise_alltoall() {
+  Algorithm a = a2a_algorithm("pairwise-alltoall", "std",
+                              "all-to-all in n-1 pairwise steps: i XOR s (power-of-two n), else (i+s) mod n",
+                              kAnyTopology);
+  a.build = build_pairwise_alltoall;
+  return a;
+}
+
+}  // namespace collnet::collectives
