@@ -18,6 +18,7 @@ Algorithm make_hd_allreduce_conventional();
 Algorithm make_twotree_hier();
 Algorithm make_twotree_flat();
 Algorithm make_tree_single();
+Algorithm make_msccl();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -35,6 +36,7 @@ const std::vector<Algorithm>& algorithms() {
              make_twotree_hier,
              make_twotree_flat,
              make_tree_single,
+             make_msccl,
              // (end of entries)
          })
       v.push_back(make());
