@@ -90,12 +90,26 @@ char attr_buf(const pugi::xml_node& n, const char* name, const std::string& pref
 }
 
 struct Keys {
-  Key schedule = Key::text("schedule", "MSCCL-IR XML file (MSCCLang's output) that algorithm msccl runs", "",
-                           "a readable MSCCL-IR .xml file (e.g. examples/msccl/allreduce_ring_8.xml)");
+  Key schedule = Key::text("schedule", "msccl: the MSCCL-IR XML file (MSCCLang's output) to run", "",
+                           "a readable MSCCL-IR .xml file (e.g. examples/msccl/allreduce_ring_8.xml)",
+                           [](const std::string& v) -> std::string {
+                             if (v.empty()) return "algorithm msccl needs an MSCCL-IR XML file";
+                             if (!std::ifstream(v)) return "cannot read '" + v + "' (missing or unreadable file)";
+                             return "";
+                           })
+                     .default_from("none (required)");
   Key placement = Key::text("placement",
                             "msccl: which endpoint runs each rank: identity (rank r on endpoint r) or a comma list "
                             "of endpoint ids, one per rank",
-                            "identity", "identity, or ngpus distinct endpoint ids separated by commas");
+                            "identity", "identity, or ngpus distinct endpoint ids separated by commas",
+                            [](const std::string& v) -> std::string {
+                              if (v == "identity") return "";
+                              if (v.empty() || v.find_first_not_of("0123456789,") != std::string::npos ||
+                                  v.front() == ',' || v.back() == ',' || v.find(",,") != std::string::npos)
+                                return "'" + v + "' is neither identity nor a comma list of endpoint ids; accepted "
+                                       "values: identity, or ngpus distinct endpoint ids separated by commas";
+                              return "";
+                            });
   Key chunk_words = Key::integer("chunk_words", "msccl: words (payload flits) of one MSCCL chunk", 16, 1, 65536,
                                  "words");
   [[nodiscard]] std::vector<Key> list() const { return {schedule, placement, chunk_words}; }
