@@ -113,6 +113,17 @@ TEST(MscclImport, EveryFixtureParses) {
   }
 }
 
+// The examples are unchanged copies of the shared fixtures (beside the
+// repository, as in a CI clone).
+TEST(MscclImport, ExamplesAreTheSharedFixtures) {
+  const std::string shared = COLLNET_SOURCE_DIR "/../shared/fixtures/msccl/";
+  for (const Fixture& f : fixtures()) {
+    const std::string copy = slurp(kDir + f.file);
+    EXPECT_FALSE(copy.empty()) << f.file;
+    EXPECT_EQ(copy, slurp(shared + f.file)) << f.file;
+  }
+}
+
 TEST(MscclImport, ExecutorResultEqualsTheDefinitionForEveryFixture) {
   for (const Fixture& f : fixtures()) {
     const MscclProgram p = parse_msccl(kDir + f.file);
