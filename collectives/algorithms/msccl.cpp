@@ -60,7 +60,8 @@ std::string step_name(const MscclGpu& g, const MscclThreadBlock& tb, const Msccl
 
 int line_of(const std::string& text, std::ptrdiff_t offset) {
   if (offset < 0) return 0;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + std::min<std::ptrdiff_t>(offset, static_cast<std::ptrdiff_t>(text.size())), '\n'));
+  const std::ptrdiff_t end = std::min<std::ptrdiff_t>(offset, static_cast<std::ptrdiff_t>(text.size()));
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + end, '\n'));
 }
 
 /// An integer attribute; ConfigError naming the element when missing or not a number.
@@ -145,7 +146,8 @@ std::vector<EndpointId> read_placement(const Params& params, int ngpus, std::siz
                                     "distinct endpoint ids from 0 to {} separated by commas",
                                     item, ngpus, endpoints - 1));
     if (!seen.insert(x).second)
-      throw ConfigError(fmt::format("key 'placement': endpoint {} is named twice; each rank needs its own endpoint", x));
+      throw ConfigError(
+          fmt::format("key 'placement': endpoint {} is named twice; each rank needs its own endpoint", x));
     out.push_back(static_cast<EndpointId>(x));
   }
   if (static_cast<int>(out.size()) != ngpus)
@@ -161,7 +163,9 @@ MscclProgram parse_msccl(const std::string& path) {
   MscclProgram p;
   p.file = path;
   if (path.empty())
-    throw ConfigError("key 'schedule': algorithm msccl needs an MSCCL-IR XML file (e.g. schedule=examples/msccl/allreduce_ring_8.xml)");
+    throw ConfigError(
+        "key 'schedule': algorithm msccl needs an MSCCL-IR XML file "
+        "(e.g. schedule=examples/msccl/allreduce_ring_8.xml)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError("key 'schedule': cannot read '" + path + "' (missing or unreadable file)");
   std::stringstream ss;
@@ -475,15 +479,15 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
                                     cnt, n));
     return static_cast<std::uint32_t>(n);
   };
+  const auto at = [](int i) { return static_cast<std::size_t>(i); };
   const auto send_of = [&](int g, int t, int k, char buf, int off) {
-    const MscclStep& st = p.gpus[static_cast<std::size_t>(g)].tbs[static_cast<std::size_t>(t)].steps[static_cast<std::size_t>(k)];
-    const StepRef r = match[static_cast<std::size_t>(g)][static_cast<std::size_t>(t)][static_cast<std::size_t>(k)];
-    const MscclStep& rs = p.gpus[static_cast<std::size_t>(r.g)].tbs[static_cast<std::size_t>(r.t)].steps[static_cast<std::size_t>(r.k)];
-    Descriptor d = Descriptor::send(place[static_cast<std::size_t>(r.g)], word_of(g, buf, off),
-                                    word_of(r.g, rs.dstbuf, rs.dstoff), length_of(st.cnt),
-                                    tag[static_cast<std::size_t>(r.g)][static_cast<std::size_t>(r.t)][static_cast<std::size_t>(r.k)]);
+    const MscclThreadBlock& tb = p.gpus[at(g)].tbs[at(t)];
+    const StepRef r = match[at(g)][at(t)][at(k)];
+    const MscclStep& rs = p.gpus[at(r.g)].tbs[at(r.t)].steps[at(r.k)];
+    Descriptor d = Descriptor::send(place[at(r.g)], word_of(g, buf, off), word_of(r.g, rs.dstbuf, rs.dstoff),
+                                    length_of(tb.steps[at(k)].cnt), tag[at(r.g)][at(r.t)][at(r.k)]);
     d.op = reduces(rs.type) ? ReceiveOp::sum : ReceiveOp::copy;
-    d.controller = static_cast<std::uint8_t>(p.gpus[static_cast<std::size_t>(g)].tbs[static_cast<std::size_t>(t)].chan % controllers);
+    d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
     return d;
   };
 
@@ -520,7 +524,7 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
         }
         if (receives(st.type)) {
           const StepRef s = matched_by[g][t][k];
-          const int r = round_done[static_cast<std::size_t>(s.g)][static_cast<std::size_t>(s.t)][static_cast<std::size_t>(s.k)];
+          const int r = round_done[at(s.g)][at(s.t)][at(s.k)];
           if (r == kNever || r >= round) continue;
         }
         runnable.emplace_back(g, t);

@@ -265,14 +265,17 @@ TEST(MscclImport, MalformedFilesAreRefusedNamingGpuThreadBlockStepAndLine) {
       {"unknown_type", program(step(0, "sx", 0), ok1), "gpu 0 tb 0 step 0: unknown step type 'sx'"},
       {"unmatched_send", program(ok0 + step(1, "s", 1), ok1), "line 5: gpu 0 tb 0 step 1: send to gpu 1"},
       {"unmatched_recv", program(ok0, ok1 + step(1, "r", 1)), "line 10: gpu 1 tb 0 step 1: receive from gpu 0"},
-      {"chunk_range", program(step(0, "s", 1, 2), step(0, "r", 1, 2)), "line 4: gpu 0 tb 0 step 0: source chunks [1, 3)"},
+      {"chunk_range", program(step(0, "s", 1, 2), step(0, "r", 1, 2)),
+       "line 4: gpu 0 tb 0 step 0: source chunks [1, 3)"},
       // Each rank first receives, then sends: a cycle of waits.
       {"cycle_recv", program(step(0, "r", 0) + step(1, "s", 1), step(0, "r", 1) + step(1, "s", 0)),
        "dependency cycle"},
       // A dependency on a step of another thread block that waits on this one.
       {"cycle_deps",
        program(ok0 + step(1, "r", 1), ok1 + step(1, "s", 1, 1, 1, 0),
-               2, "    <tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" + step(0, "cpy", 0, 1, 0, 1) + "    </tb>\n"),
+               2,
+               "    <tb id=\"1\" send=\"-1\" recv=\"-1\" chan=\"0\">\n" + step(0, "cpy", 0, 1, 0, 1) +
+                   "    </tb>\n"),
        "dependency cycle"},
       {"dep_missing", program(step(0, "s", 0, 1, 4, 0), ok1), "line 4: gpu 0 tb 0 step 0: depends on tb 4 step 0"},
       {"not_xml", "<algo ngpus=\"2\">\n<gpu id=\"0\">\n</algo>\n", "line 3: not well-formed XML"},
