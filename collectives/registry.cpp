@@ -25,6 +25,7 @@ Algorithm make_binomial_reduce();
 Algorithm make_ring_allgather();
 Algorithm make_ring_reduce_scatter();
 Algorithm make_pairwise_alltoall();
+Algorithm make_msccl();
 // (end of declarations)
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
@@ -49,6 +50,7 @@ const std::vector<Algorithm>& algorithms() {
              make_ring_allgather,
              make_ring_reduce_scatter,
              make_pairwise_alltoall,
+             make_msccl,
              // (end of entries)
          })
       v.push_back(make());

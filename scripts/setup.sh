@@ -8,7 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libsystemc-dev verilator gtkwave xvfb xauth imagemagick yosys z3 nextpnr-ice40 fpga-icestorm
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libpugixml-dev
   python3 python3-matplotlib python3-yaml zlib1g-dev
   mkdocs mkdocs-material
   slurm-wlm munge
