@@ -33,7 +33,8 @@ def scenarios():
         if not line or line.startswith("#"):
             continue
         name, args = line.split(":", 1)
-        yield name.strip(), args.split()
+        # "{source}" stands for the source tree (files a scenario reads, e.g. an imported schedule).
+        yield name.strip(), [a.replace("{source}", str(ROOT)) for a in args.split()]
 
 
 def field(doc, path):

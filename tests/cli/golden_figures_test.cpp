@@ -35,7 +35,12 @@ std::vector<Golden> golden_scenarios() {
     if (line.empty() || line[0] == '#') continue;
     const auto colon = line.find(':');
     if (colon == std::string::npos) continue;
-    all.push_back({line.substr(0, colon), words(line.substr(colon + 1))});
+    std::vector<std::string> args = words(line.substr(colon + 1));
+    // "{source}" stands for the source tree (files a scenario reads, e.g. an imported schedule).
+    for (auto& a : args)
+      for (std::size_t at = a.find("{source}"); at != std::string::npos; at = a.find("{source}"))
+        a.replace(at, 8, COLLNET_SOURCE_DIR);
+    all.push_back({line.substr(0, colon), std::move(args)});
   }
   return all;
 }
