@@ -55,10 +55,11 @@ std::vector<Case> exportable() {
       {"a2a-spread", "torus:4x4", {}},
       {"a2a-nd", "torus:4x4", {}},
       {"a2a-hopgroup-direct", "torus:4x4", {{"barriers", "false"}}},
+      {"tree-bcast", "tree:kary=2,n=7", {}},
       {"twotree-flat", "leafspine:p=6", {}},
       {"twotree-hier", "leafspine:p=6", {}},
       {"hd-allreduce", "boards:2x2x2x2", {}},
-      {"hd-allreduce-conventional", "boards:2x2x2x2", {}},
+      {"hd-allreduce-conventional", "boards:2x2x1x1", {}},
       {"tree-single", "tree:kary=2,n=7", {}},
   };
 }
