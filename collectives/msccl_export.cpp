@@ -85,7 +85,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
   MscclExport out;
 
   // Refusals and what is dropped.
-  bool gaps = false, hints = false, controllers = false, dtype_float = false;
+  bool gaps = false, hints = false, controllers = false;
   for (std::size_t e = 0; e < E; ++e)
     for (const Descriptor& d : s.programs[e]) {
       if (d.opcode == Opcode::barrier) {
@@ -102,17 +102,19 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
         throw ConfigError(fmt::format("{} cannot be exported: endpoint {} sends with receive operation '{}'; MSCCL-IR "
                                       "receives copy (r) or sum (rrc, re) only (use op=sum)",
                                       who, e, op_name(d.op)));
+      if (d.dtype == DataType::float64 && d.op != ReceiveOp::copy)
+        throw ConfigError(fmt::format("{} cannot be exported: endpoint {} reduces float64 elements; MSCCL-IR steps "
+                                      "carry no element type and the import sums int64 (use dtype=int64)",
+                                      who, e));
       gaps = gaps || d.gap != 0 || d.slack != 0;
       hints = hints || d.route_hint != 0;
       controllers = controllers || d.controller != 0;
-      dtype_float = dtype_float || d.dtype == DataType::float64;
     }
   if (gaps) out.warnings.push_back("pacing gaps and slack dropped (MSCCL-IR has no pacing)");
   if (hints) out.warnings.push_back("route hints dropped (the importer's network routes every message)");
   if (controllers)
     out.warnings.push_back(fmt::format("the programs use {} NIC controllers; MSCCL-IR gets one channel (chan 0)",
                                        s.controllers));
-  if (dtype_float) out.warnings.push_back("float64 reductions exported as sums (MSCCL-IR steps carry no type)");
 
   // Chunk: gcd of every offset and length.
   std::uint32_t chunk = 0;

@@ -23,7 +23,8 @@ struct MscclExport {
 /// Exports `schedule`, built by `algorithm` whose scenario keys are
 /// `key_names` (to name the key that turns barriers off). Throws ConfigError
 /// naming the algorithm and the reason when the schedule has no MSCCL-IR
-/// form: barriers, receive operations other than copy and sum, a WAIT
+/// form: barriers, receive operations other than copy and sum, float64
+/// reductions, a WAIT
 /// whose messages cannot be told apart per sender.
 MscclExport export_msccl(const Schedule& schedule, const std::string& algorithm, const std::vector<std::string>& key_names);
 
