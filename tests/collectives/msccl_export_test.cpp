@@ -136,6 +136,12 @@ TEST(MscclExport, ReceiveOperationsOtherThanCopyAndSumAreRefused) {
     EXPECT_THAT(e.what(), HasSubstr("hd-allreduce"));
     EXPECT_THAT(e.what(), HasSubstr("'max'"));
   }
+  try {
+    export_of({"hd-allreduce", "boards:2x2x2x2", {{"dtype", "float64"}}}, original);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("float64"));
+  }
 }
 
 TEST(MscclExport, DroppedFeaturesAreWarned) {
