@@ -5,6 +5,7 @@
 //   bench  speed and memory of the cycle-accurate network
 //   sweep  many runs from a sweep file, locally or as a Slurm job array (testbench/sweep.hpp)
 //   plot   PNG plots and Markdown tables of sweep results (scripts/collnet_plot.py)
+//   export a collective as MSCCL-IR XML (testbench/export.hpp)
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "collectives/executor.hpp"
 #include "testbench/bench.hpp"
 #include "testbench/check.hpp"
+#include "testbench/export.hpp"
 #include "testbench/key_tables.hpp"
 #include "testbench/run.hpp"
 #include "testbench/run_progress_display.hpp"
@@ -214,6 +216,13 @@ int main(int argc, char** argv) {
   plot->allow_extras();
   plot->set_help_flag();  // no CLI11 -h/--help here: the script prints its own full help
 
+  cli::ExportOptions export_options;
+  auto* exp = app.add_subcommand("export", "write a collective (the scenario's algorithm) as MSCCL-IR XML");
+  exp->add_option("scenario", export_options.scenario, "YAML scenario file (default: the embedded default scenario)");
+  exp->add_option("--set", export_options.sets, "override a scenario key: --set key=value (repeatable)");
+  exp->add_option("--format", export_options.format, "export format: msccl")->required();
+  exp->add_option("--out", export_options.out, "the file to write (FILE.xml)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -229,6 +238,7 @@ int main(int argc, char** argv) {
       plot_args = plot->remaining();
       return run_plot(plot_args);
     }
+    if (*exp) return cli::run_export(export_options);
     if (*list) {
       if (markdown) std::cout << cli::key_tables_markdown();
       else print_list();
