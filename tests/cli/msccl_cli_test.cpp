@@ -101,3 +101,30 @@ TEST(MscclCli, BadInputExitsTwoNamingTheKeyAndTheStep) {
 }
 
 }  // namespace
+
+namespace {
+
+// MSCCLang's ring allreduce is the same reduce-scatter-then-allgather ring as
+// collnet's ring-allreduce: with the same data per rank (8 chunks x 16 words =
+// 128 elements) on the same placement, both move the same messages and flits
+// and finish in the same cycle.
+TEST(MscclCli, TheRingAllreduceFixtureTakesTheCyclesOfRingAllreduce) {
+  const fs::path imported = scratch() / "msccl_ring.json";
+  const fs::path native = scratch() / "ring_allreduce.json";
+  const CliRun a = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + kDir + "allreduce_ring_8.xml",
+                                "--set", "chunk_words=16", "--set", "topology=torus:4x2", "--set", "compare=", "--json",
+                                imported.string()});
+  ASSERT_EQ(a.status, 0) << a.err;
+  const CliRun b = run_collnet({"run", "--set", "algorithm=ring-allreduce", "--set", "elements=128", "--set",
+                                "topology=torus:4x2", "--set", "compare=", "--json", native.string()});
+  ASSERT_EQ(b.status, 0) << b.err;
+  const auto ja = read_json(imported);
+  const auto jb = read_json(native);
+  EXPECT_EQ(ja["data_check"], "pass");
+  EXPECT_EQ(jb["data_check"], "pass");
+  EXPECT_EQ(ja["messages"], jb["messages"]);
+  EXPECT_EQ(ja["flits"], jb["flits"]);
+  EXPECT_EQ(ja["cycles"], jb["cycles"]);
+}
+
+}  // namespace
