@@ -351,7 +351,7 @@ PYBIND11_MODULE(collnet, m) {
     } catch (const Deadlock& d) {
       std::string message = d.message;
       while (!message.empty() && message.back() == '\n') message.pop_back();
-      py::object err = deadlock_error(py::str(message));
+      py::object err = py::reinterpret_borrow<py::object>(deadlock_error.ptr())(py::str(message));
       err.attr("result") = d.report.empty() ? py::none() : json_to_python(d.report);
       PyErr_SetObject(deadlock_error.ptr(), err.ptr());
     }

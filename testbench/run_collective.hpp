@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collectives/schedule.hpp"
+#include "topology/topology.hpp"
 
 #include "collectives/params.hpp"
 #include "testbench/run.hpp"
