@@ -270,6 +270,10 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
   if (params.has("algorithm") || params.has("compare"))
     problems.push_back("key '" + std::string(params.has("algorithm") ? "algorithm" : "compare") +
                        "': a given schedule runs instead of an algorithm; remove it");
+  if (params.has("schedule_engine") && params.text("schedule_engine", "") != "reference" &&
+      params.text("schedule_engine", "") != "auto")
+    problems.push_back("key 'schedule_engine': no schedule engine covers a given schedule; accepted values here: auto, "
+                       "reference");
   // The keys are checked as those of a collective run of the default
   // algorithm: the network, NIC and run keys are the same for every one.
   Params checked = params;

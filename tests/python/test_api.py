@@ -167,7 +167,7 @@ def test_python_ring_allgather_passes_its_data_check():
     assert r["reference_mismatch_words"] == 0
     assert r["completed"] and r["deadlock"] is None
     assert r["messages"] == 16 * 15          # one message per rank and step
-    assert r["flits"] == 16 * 15 * 4         # 1-flit packets by default: one flit per word
+    assert r["flits"] == 16 * 15 * 4         # one flit per payload word (the header is sideband)
     assert r["scenario"]["topology"] == "torus:4x4" and r["scenario"]["vcs"] == 2
 
 
