@@ -511,10 +511,12 @@ CollectivePlan plan_collective(const CollectiveScenario& s) {
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("key 'topology': ") + e.what());
   }
-  // Size limit (memory_estimate.hpp): refuse before building anything large.
-  require_memory(estimate_collective_memory(*p.topo, s.algorithm, s.params, s.router, s.nic.controllers,
-                                            s.nic.descriptor_queue),
-                 s.algorithm + " on " + p.topo->name());
+  // Size limit (memory_estimate.hpp): refuse before building anything large
+  // (from the algorithm's keys; a given schedule is already built).
+  if (!s.custom_schedule)
+    require_memory(estimate_collective_memory(*p.topo, s.algorithm, s.params, s.router, s.nic.controllers,
+                                              s.nic.descriptor_queue),
+                   s.algorithm + " on " + p.topo->name());
   p.schedule =
       s.custom_schedule ? s.custom_schedule(*p.topo) : collectives::find_algorithm(s.algorithm).build(*p.topo, s.params);
   p.endpoints = static_cast<std::size_t>(p.topo->endpoint_count());

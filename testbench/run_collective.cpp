@@ -264,4 +264,49 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   return out;
 }
 
+RunOutcome run_given_schedule(const Params& params, const std::string& name,
+                              const std::function<collectives::Schedule(const topology::Topology&)>& build) {
+  std::vector<std::string> problems;
+  if (params.has("algorithm") || params.has("compare"))
+    problems.push_back("key '" + std::string(params.has("algorithm") ? "algorithm" : "compare") +
+                       "': a given schedule runs instead of an algorithm; remove it");
+  if (params.has("schedule_engine") && params.text("schedule_engine", "") != "reference" &&
+      params.text("schedule_engine", "") != "auto")
+    problems.push_back("key 'schedule_engine': no schedule engine covers a given schedule; accepted values here: auto, "
+                       "reference");
+  // The keys are checked as those of a collective run of the default
+  // algorithm: the network, NIC and run keys are the same for every one.
+  Params checked = params;
+  checked.set("algorithm", collectives::algorithm_key().default_text());
+  for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
+    if (params.has(k.name))
+      problems.push_back("key '" + k.name + "' belongs to algorithm " + collectives::algorithm_key().default_text() +
+                         "; a given schedule reads only the network, NIC and run keys");
+  for (const auto& p : collective_run_problems(checked)) add_problem(problems, p);
+  throw_problems(problems);
+
+  systemc::CollectiveScenario s = systemc::collective_from(checked);
+  s.algorithm = name;
+  s.schedule_engine = "reference";
+  s.custom_schedule = build;
+  const systemc::CollectivePlan plan = systemc::plan_collective(s);
+  const systemc::CollectiveResult r = systemc::run_collective(s, plan);
+
+  RunOutcome out;
+  if (!r.data_check && !r.deadlocked()) out.exit_status = 1;
+  if (r.deadlocked() || !r.completed) out.exit_status = 3;
+  if (max_cycles_reached(r))
+    out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
+                            "larger max_cycles lets it run on)\n",
+                            r.algorithm, s.max_cycles);
+  out.json = to_json(r, s.router, true);
+  nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
+  scenario["algorithm"] = name;
+  for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
+    scenario.erase(k.name);  // the default algorithm's own keys: not read by a given schedule
+  out.json["scenario"] = scenario;
+  out.text += details(r, s.router);
+  return out;
+}
+
 }  // namespace collnet::cli

@@ -6,8 +6,12 @@
 // did not finish within max_cycles).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "collectives/schedule.hpp"
+#include "topology/topology.hpp"
 
 #include "collectives/params.hpp"
 #include "testbench/run.hpp"
@@ -27,5 +31,14 @@ std::vector<std::string> collective_run_problems(const Params& params);
 /// `trace`: the message trace (and links file) of the first algorithm too.
 RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
                                    const systemc::RunProgressFn& progress = {}, const TraceRequest& trace = {});
+
+/// A run of a schedule given by the caller (the Python module's
+/// run_schedule) instead of an algorithm's: `params` holds the network, NIC
+/// and run keys (no `algorithm`; checked like a collective run's, every
+/// problem naming its key), `name` is reported as the algorithm, `build`
+/// makes the schedule for the topology. The descriptors come from the
+/// reference programs (no schedule engine covers a given schedule).
+RunOutcome run_given_schedule(const Params& params, const std::string& name,
+                              const std::function<collectives::Schedule(const topology::Topology&)>& build);
 
 }  // namespace collnet::cli
