@@ -122,6 +122,8 @@ def main():
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
                     help="repository root (default: this script's parent folder)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds one block may take")
+    ap.add_argument("--skip", action="append", default=[], metavar="PAGE",
+                    help="leave this page out (repeatable; e.g. a page whose examples need a part this build lacks)")
     ap.add_argument("pages", nargs="*", help="pages relative to the root (default: README.md and every docs/ page)")
     args = ap.parse_args()
 
@@ -129,7 +131,7 @@ def main():
     collnet = os.path.abspath(args.collnet)
     if not os.access(collnet, os.X_OK):
         sys.exit(f"docs_examples: --collnet {args.collnet}: no executable there")
-    pages = args.pages or default_pages(root)
+    pages = [p for p in (args.pages or default_pages(root)) if p not in args.skip]
 
     all_blocks, errors = [], []
     for page in pages:
