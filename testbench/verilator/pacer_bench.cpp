@@ -262,6 +262,9 @@ std::vector<CollectiveCase> collective_cases() {
       {"tree:random=20,seed=3", {}},
       {"boards:2x2x1x1", {}},
       {"boards:2x2x2x2", {}},
+      // imported MSCCL-IR programs (examples/msccl): 8 channels on 8 controllers; scratch buffers and local reduces
+      {"torus:4x2", {{"schedule", COLLNET_SOURCE_DIR "/examples/msccl/allreduce_ring_llp128_8ch_8.xml"}}},
+      {"torus:4x4", {{"schedule", COLLNET_SOURCE_DIR "/examples/msccl/hier_allreduce_4x4.xml"}}},
   };
 }
 

@@ -108,7 +108,11 @@ TEST(KeyApplicability, EveryExampleSweepAndGoldenScenarioLoads) {
     const auto w = words(line.substr(line.find(':') + 1));
     for (std::size_t i = 0; i + 1 < w.size(); i += 2) {
       ASSERT_EQ(w[i], "--set") << line;
-      sets.push_back(w[i + 1]);
+      std::string set = w[i + 1];
+      // "{source}" stands for the source tree, as in golden_figures_test.cpp.
+      for (std::size_t at = set.find("{source}"); at != std::string::npos; at = set.find("{source}"))
+        set.replace(at, 8, COLLNET_SOURCE_DIR);
+      sets.push_back(set);
     }
     std::vector<std::string> problems;
     const auto params = collnet::cli::load_run_scenario("", sets, problems);
