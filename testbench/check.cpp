@@ -12,17 +12,24 @@
 
 namespace collnet::cli {
 
-CheckOutcome run_check(const Params& params) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::string topo_spec = params.text("topology", "torus:8x8");
-  std::unique_ptr<topology::Topology> topo;
+PlannedSchedule plan_schedule(const Params& params) {
+  PlannedSchedule plan;
   try {
-    topo = topology::make_topology(topo_spec);
+    plan.topology = topology::make_topology(params.text("topology", "torus:8x8"));
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("key 'topology': ") + e.what());
   }
-  const auto& algorithm = collectives::find_algorithm(params.text("algorithm", "a2a-optimal"));
-  const collectives::Schedule schedule = algorithm.build(*topo, params);
+  plan.algorithm = &collectives::find_algorithm(params.text("algorithm", "a2a-optimal"));
+  plan.schedule = plan.algorithm->build(*plan.topology, params);
+  return plan;
+}
+
+CheckOutcome run_check(const Params& params) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const PlannedSchedule plan = plan_schedule(params);
+  const auto& topo = plan.topology;
+  const collectives::Algorithm& algorithm = *plan.algorithm;
+  const collectives::Schedule& schedule = plan.schedule;
   const collectives::StaticReport report = collectives::static_check(*topo, schedule);
   const collectives::ExecResult exec = collectives::execute(schedule);
   const collectives::DataCheck data = collectives::check_data(schedule, exec.memory);

@@ -4,11 +4,15 @@
 // static link loads.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "collectives/algorithm.hpp"
 #include "collectives/params.hpp"
+#include "collectives/schedule.hpp"
+#include "topology/topology.hpp"
 
 namespace collnet::cli {
 
@@ -17,6 +21,16 @@ struct CheckOutcome {
   std::string text;     // readable summary
   bool data_pass = false;
 };
+
+/// The scenario's topology, algorithm and schedule (the software reference's
+/// programs): what `check` and `export` start from. Throws ConfigError naming
+/// the key for a topology or size the algorithm cannot take.
+struct PlannedSchedule {
+  std::unique_ptr<topology::Topology> topology;
+  const collectives::Algorithm* algorithm = nullptr;
+  collectives::Schedule schedule;
+};
+PlannedSchedule plan_schedule(const Params& params);
 
 CheckOutcome run_check(const Params& params);
 

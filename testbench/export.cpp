@@ -7,6 +7,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/msccl_export.hpp"
+#include "testbench/check.hpp"
 #include "testbench/scenario.hpp"
 #include "topology/topology.hpp"
 
@@ -22,15 +23,9 @@ int run_export(const ExportOptions& o) {
   for (auto& p : algorithm_key_problems(params, false)) problems.push_back(std::move(p));
   throw_problems(problems);
 
-  const std::string topo_spec = params.text("topology", "torus:8x8");
-  std::unique_ptr<topology::Topology> topo;
-  try {
-    topo = topology::make_topology(topo_spec);
-  } catch (const topology::TopologyError& e) {
-    throw ConfigError(std::string("key 'topology': ") + e.what());
-  }
-  const auto& algorithm = collectives::find_algorithm(params.text("algorithm", "a2a-optimal"));
-  const collectives::Schedule schedule = algorithm.build(*topo, params);
+  const PlannedSchedule plan = plan_schedule(params);
+  const collectives::Algorithm& algorithm = *plan.algorithm;
+  const collectives::Schedule& schedule = plan.schedule;
   std::vector<std::string> key_names;
   for (const auto& k : algorithm.keys) key_names.push_back(k.name);
   const collectives::MscclExport ex = collectives::export_msccl(schedule, algorithm.name, key_names);
@@ -42,8 +37,8 @@ int run_export(const ExportOptions& o) {
   std::cout << fmt::format(
       "collnet export: {} on {} ({} gpus, {} thread blocks, {} steps), chunk = {} words -> {}\n"
       "  import with: --set algorithm=msccl --set schedule={} --set chunk_words={} --set topology={}\n",
-      algorithm.name, topo->name(), schedule.endpoints(), ex.thread_blocks, ex.steps, ex.chunk_words, o.out, o.out,
-      ex.chunk_words, topo_spec);
+      algorithm.name, plan.topology->name(), schedule.endpoints(), ex.thread_blocks, ex.steps, ex.chunk_words, o.out,
+      o.out, ex.chunk_words, params.text("topology", "torus:8x8"));
   return 0;
 }
 
