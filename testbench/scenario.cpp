@@ -371,9 +371,11 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
   const auto& common = collectives::common_keys();
   for (const auto& [name, scope] : key_scopes()) {
     // `collnet check` reads the common keys and the algorithm's own.
+    const std::string& key_name = name;  // (clang 14 cannot capture a structured binding)
     const bool read =
         kind == RunKind::check
-            ? (scope.general ? std::any_of(common.begin(), common.end(), [&](const Key& k) { return k.name == name; })
+            ? (scope.general ? std::any_of(common.begin(), common.end(),
+                                           [&](const Key& k) { return k.name == key_name; })
                              : scope.declaration(algorithms) != nullptr)
             : scope.applies(kind, algorithms);
     if (!read) continue;
