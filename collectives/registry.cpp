@@ -12,6 +12,7 @@ Algorithm make_a2a_hopgroup_direct();
 Algorithm make_a2a_optimal();
 Algorithm make_a2a_spread();
 Algorithm make_a2a_nd();
+Algorithm make_a2a_random();
 Algorithm make_tree_bcast();
 Algorithm make_hd_allreduce();
 Algorithm make_hd_allreduce_conventional();
@@ -37,6 +38,7 @@ const std::vector<Algorithm>& algorithms() {
              make_a2a_optimal,
              make_a2a_spread,
              make_a2a_nd,
+             make_a2a_random,
              make_tree_bcast,
              make_hd_allreduce,
              make_hd_allreduce_conventional,

@@ -9,9 +9,20 @@
 //     fastest). The paper prints the condition "x != 0 and y != 0", which
 //     would skip the axes; the spec's "not both 0" is what an all-to-all needs.
 //
-// Both issue their list in consecutive groups of nct sends (controller =
+//   a2a-random (the all-to-all of BlueGene/L that document 001 names as the
+//     alternative to A2AT: randomized destinations, which "needs adaptive
+//     routing"): every node sends to every other node once, in its own
+//     random order (a Fisher-Yates shuffle of rank+1, rank+2, ... driven by
+//     a 64-bit Mersenne Twister seeded with (order_seed, rank), so that the
+//     order is the same on every platform), nct at a time, every controller
+//     taking the next send as soon as it is idle, without barriers. Run it
+//     with `routing: min-adaptive` for the comparison the document makes.
+//
+// All three issue their list in consecutive groups of nct sends (controller =
 // position in the group, tag = group index; a2a_grouped.hpp) with default
 // routing (route hint 0: dimension order, torus minimal, ties +).
+#include <limits>
+#include <random>
 #include <string>
 
 #include "collectives/algorithms/a2a_common.hpp"
@@ -72,7 +83,52 @@ Algorithm baseline(const char* name, const char* description, bool nd, SendList 
   return a;
 }
 
+const Key& order_seed_key() {
+  static const Key key = Key::integer(
+      "order_seed", "seed of every node's random destination order (a2a-random); the same seed gives the same run",
+      1, 0, 0x7fffffffffffffffLL);
+  return key;
+}
+
+/// a2a-random: node `rank`'s destinations in its seeded random order.
+std::vector<GroupedSend> random_sends(EndpointId n, EndpointId rank, std::uint64_t seed) {
+  std::vector<GroupedSend> sends;
+  for (EndpointId i = 1; i < n; ++i) sends.push_back({(rank + i) % n, 0});
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(rank));
+  // Fisher-Yates with an unbiased draw by rejection (std::shuffle and
+  // std::uniform_int_distribution are not specified bit for bit).
+  for (std::size_t i = sends.size(); i > 1; --i) {
+    const std::uint64_t bound = i;
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
+    std::uint64_t draw = rng();
+    while (draw >= limit) draw = rng();
+    std::swap(sends[i - 1], sends[static_cast<std::size_t>(draw % bound)]);
+  }
+  return sends;
+}
+
 }  // namespace
+
+Algorithm make_a2a_random() {
+  const char* const name = "a2a-random";
+  Algorithm a = a2a_algorithm(name, "001",
+                              "randomized all-to-all (BlueGene/L's, named by document 001 as the alternative to A2AT): "
+                              "every node sends to the others in its own seeded random order, nct at a time, every "
+                              "controller busy, no barriers; meant for adaptive routing",
+                              kGridTopologies);
+  a.keys = {nct_key(), order_seed_key()};
+  a.build = [name](const topology::Topology& topology, const Params& params) {
+    const topology::Grid& grid = require_grid(topology, name, 1, 4);
+    const int nct = read_nct(params, grid);
+    const std::uint32_t m = message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count()));
+    const auto seed = static_cast<std::uint64_t>(order_seed_key().integer(params));
+    return a2a_grouped_schedule(grid, name, nct, m, false, [&](EndpointId e) {
+      return consecutive_groups(random_sends(grid.endpoint_count(), e, seed), nct);
+    });
+  };
+  a.nic = {Dispatch::next_idle, "nct"};
+  return a;
+}
 
 Algorithm make_a2a_spread() {
   return baseline("a2a-spread",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -154,4 +155,60 @@ RC_GTEST_PROP(A2aBaselinesProperty, DeliversEveryPairOnce, ()) {
   const auto n = std::int64_t{r.topology->endpoint_count()};
   RC_ASSERT(check_data(r.schedule, x.memory).pass);
   RC_ASSERT(x.messages == n * (n - 1));
+}
+
+// a2a-random (BlueGene/L's randomized all-to-all): each node's destinations
+// are a permutation of the others, in groups of nct; the seed fixes the
+// orders and a different seed changes them; nodes do not share one order.
+TEST(A2aRandom, EachNodeSendsToEveryOtherOnceInItsOwnSeededOrder) {
+  const auto dests = [](const std::string& seed) {
+    const auto r = build_schedule("a2a-random", "torus:6x5", {{"order_seed", seed}, {"nct", "3"}});
+    std::vector<std::vector<std::uint32_t>> all;
+    const auto n = static_cast<std::uint32_t>(r.topology->endpoint_count());
+    for (std::uint32_t rank = 0; rank < n; ++rank) {
+      const auto sends = network_sends(r.schedule.programs[rank], rank);
+      std::vector<std::uint32_t> d;
+      for (std::size_t i = 0; i < sends.size(); ++i) {
+        EXPECT_EQ(sends[i].tag, i / 3) << "rank " << rank;
+        EXPECT_EQ(sends[i].controller, i % 3) << "rank " << rank;
+        d.push_back(sends[i].dest);
+      }
+      std::vector<std::uint32_t> sorted = d;
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<std::uint32_t> others;
+      for (std::uint32_t o = 0; o < n; ++o)
+        if (o != rank) others.push_back(o);
+      EXPECT_EQ(sorted, others) << "rank " << rank;
+      all.push_back(d);
+    }
+    return all;
+  };
+  const auto a = dests("1");
+  EXPECT_EQ(a, dests("1"));
+  EXPECT_NE(a, dests("2"));
+  // Rotating node 0's order by the rank would give a2a-spread's structure:
+  // a random order is not the same offset sequence on every node.
+  int same_offsets = 0;
+  for (std::size_t rank = 1; rank < a.size(); ++rank) {
+    bool same = true;
+    for (std::size_t i = 0; i < a[rank].size(); ++i)
+      same = same && (a[rank][i] + a.size() - rank) % a.size() == a[0][i] % a.size();
+    same_offsets += same ? 1 : 0;
+  }
+  EXPECT_EQ(same_offsets, 0);
+}
+
+TEST(A2aRandom, DataCheckUnderEveryDeliveryOrderWithoutBarriers) {
+  for (const std::string topology : {"torus:4x4", "mesh:5x3", "torus:8x6", "mesh:2x2x2"})
+    for (auto order : {DeliveryOrder::lazy, DeliveryOrder::eager, DeliveryOrder::random}) {
+      const auto r = build_schedule("a2a-random", topology, {{"message_flits", "2"}});
+      const ExecResult x = execute(r.schedule, {order, 5});
+      const auto n = std::int64_t{r.topology->endpoint_count()};
+      EXPECT_TRUE(check_data(r.schedule, x.memory).pass) << topology;
+      EXPECT_EQ(x.messages, n * (n - 1));
+      EXPECT_EQ(static_check(*r.topology, r.schedule).barriers, 0);
+    }
+  EXPECT_THAT(test::error_message<ConfigError>(
+                  [&] { build_schedule("a2a-random", "torus:4x4", {{"order_seed", "-1"}}); }),
+              HasSubstr("'order_seed'"));
 }
