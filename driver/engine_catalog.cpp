@@ -141,7 +141,7 @@ EndpointWrites programmable_loader(const LoadRequest& r) {
                         schedule->algorithm + " has " + std::to_string(program.size()) +
                         "; accepted: program_depth up to " +
                         std::to_string(hls::programmable_engine_reg::program_entries) +
-                        " (the engine's descriptor memory), or schedule_engine auto, hls or reference");
+                        " (the engine's descriptor memory), or schedule_engine: reference");
     if (program.empty() || program.back().opcode != Opcode::end)
       throw std::logic_error("programmable engine: endpoint " + std::to_string(e) + "'s program does not end with END");
   }

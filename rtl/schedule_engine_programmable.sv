@@ -41,11 +41,16 @@ module schedule_engine_programmable #(
   logic  cfg_write;  // the configuration write of this cycle is taken
   logic  can_load;   // the output register is empty or being taken
 
-  collnet_descriptor_pkg::descriptor_t memory [Depth];
-  collnet_descriptor_pkg::descriptor_t read_q;  // memory[r_q.pc] while running
+  // Plain vectors: Yosys 0.23 does not infer a memory from an array of the
+  // packed descriptor struct.
+  logic [127:0] program_mem [Depth];
+  logic [127:0] read_q;  // program_mem[r_q.pc] while running
 
   // ---- next state ----
   logic mem_we, read_en;
+  logic [PcWidth-1:0] read_addr;
+  logic [7:0] data_index;  // PROG_DATA<k>: k
+  assign data_index = cfg_addr_i - schedule_engine_programmable_regs_pkg::RegProgData0;
   logic load;
   collnet_descriptor_pkg::descriptor_t load_word;
 
@@ -66,14 +71,17 @@ module schedule_engine_programmable #(
           end
         end
         schedule_engine_programmable_regs_pkg::RegProgAddr: r_d.prog_addr = cfg_wdata_i[PcWidth-1:0];
-        schedule_engine_programmable_regs_pkg::RegProgData0: r_d.data[0] = cfg_wdata_i;
-        schedule_engine_programmable_regs_pkg::RegProgData0 + 8'd1: r_d.data[1] = cfg_wdata_i;
-        schedule_engine_programmable_regs_pkg::RegProgData0 + 8'd2: r_d.data[2] = cfg_wdata_i;
-        schedule_engine_programmable_regs_pkg::RegProgData0 + 8'd3: begin
-          mem_we = 1'b1;
-          r_d.prog_addr = r_q.prog_addr + PcWidth'(1);
+        default: begin
+          // PROG_DATA0..3: 0..2 staged, 3 stores the word and advances PROG_ADDR
+          if (data_index < 8'(schedule_engine_programmable_regs_pkg::RegProgDataCount)) begin
+            if (data_index == 8'd3) begin
+              mem_we = 1'b1;
+              r_d.prog_addr = r_q.prog_addr + PcWidth'(1);
+            end else begin
+              r_d.data[data_index[1:0]] = cfg_wdata_i;
+            end
+          end
         end
-        default: ;
       endcase
     end
 
@@ -96,11 +104,14 @@ module schedule_engine_programmable #(
   // The read port reads the word at the next program counter while the
   // engine runs; the write port writes only while it is idle (cfg_write).
   assign read_en = r_d.state == StateRun;
+  assign read_addr = r_d.pc;
 
   // ---- memory: one write port, one synchronous read port ----
   always_ff @(posedge clk_i) begin
-    if (mem_we) memory[r_q.prog_addr] <= {cfg_wdata_i, r_q.data[2], r_q.data[1], r_q.data[0]};
-    if (read_en) read_q <= memory[r_d.pc];
+    if (mem_we) program_mem[r_q.prog_addr] <= {cfg_wdata_i, r_q.data[2], r_q.data[1], r_q.data[0]};
+  end
+  always_ff @(posedge clk_i) begin
+    if (read_en) read_q <= program_mem[read_addr];
   end
 
 `ifndef SYNTHESIS
