@@ -86,14 +86,18 @@ for spec in "${blocks[@]}"; do
   rows+=("$label|iCE40 HX8K|$luts|$ffs|$ram SB_RAM40_4K|$fmax")
 
   # Xilinx 7-series
-  yosys -q -l "$out/$work.xc7.log" -p "read_verilog -sv $package $src; $chparam synth_xilinx -family xc7 -abc9 -flatten -top $block;
-    tee -q -o $out/$work.xc7.stat stat" >/dev/null
-  luts=$(count 'LUT[1-6]' "$out/$work.xc7.stat")
-  lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$work.xc7.stat")
-  ffs=$(count 'FD[CPRS]E' "$out/$work.xc7.stat")
-  bram18=$(count 'RAMB18E1' "$out/$work.xc7.stat")
-  bram36=$(count 'RAMB36E1' "$out/$work.xc7.stat")
-  rows+=("$label|Xilinx 7-series|$luts|$ffs|$((bram18 + 2 * bram36)) BRAM18, $lutram LUTRAM|-")
+  # (Yosys 0.23 aborts in synth_xilinx -abc9 on some netlists: the row says so)
+  if yosys -q -l "$out/$work.xc7.log" -p "read_verilog -sv $package $src; $chparam synth_xilinx -family xc7 -abc9 -flatten -top $block;
+      tee -q -o $out/$work.xc7.stat stat" >/dev/null 2>&1; then
+    luts=$(count 'LUT[1-6]' "$out/$work.xc7.stat")
+    lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$work.xc7.stat")
+    ffs=$(count 'FD[CPRS]E' "$out/$work.xc7.stat")
+    bram18=$(count 'RAMB18E1' "$out/$work.xc7.stat")
+    bram36=$(count 'RAMB36E1' "$out/$work.xc7.stat")
+    rows+=("$label|Xilinx 7-series|$luts|$ffs|$((bram18 + 2 * bram36)) BRAM18, $lutram LUTRAM|-")
+  else
+    rows+=("$label|Xilinx 7-series|-|-|yosys failed ($work.xc7.log)|-")
+  fi
 done
 
 if [ $markdown -eq 1 ]; then

@@ -60,8 +60,8 @@ TEST(ProgrammableEngine, ReplaysReferencePrograms) {
     for (std::size_t e = 0; e < s.programs.size(); ++e) {
       ProgrammableScheduleEngine engine;
       engine.reset();
-      const auto run = testing::run_engine(engine, writes[e], [](std::uint64_t cycle) { return cycle % 3 == 0; });
-      EXPECT_TRUE(testing::equals_program(run.words, s.programs[e])) << c.algorithm << " endpoint " << e;
+      const auto run = collnet::testing::run_engine(engine, writes[e], [](std::uint64_t cycle) { return cycle % 3 == 0; });
+      EXPECT_TRUE(collnet::testing::equals_program(run.words, s.programs[e])) << c.algorithm << " endpoint " << e;
     }
   }
 }
@@ -73,9 +73,9 @@ TEST(ProgrammableEngine, FirstDescriptorInCycleTwoThenOnePerCycle) {
                                         Descriptor::barrier(1), Descriptor::send(5, 4, 12, 4, 2), Descriptor::end()};
   ProgrammableScheduleEngine engine;
   engine.reset();
-  const auto run = testing::run_engine(engine, hls::programmable_engine_writes(words_of(program)),
+  const auto run = collnet::testing::run_engine(engine, hls::programmable_engine_writes(words_of(program)),
                                        [](std::uint64_t) { return false; });
-  ASSERT_TRUE(testing::equals_program(run.words, program));
+  ASSERT_TRUE(collnet::testing::equals_program(run.words, program));
   // run_engine counts the cycle after the last write (CONTROL) as 1.
   EXPECT_EQ(run.cycles, (std::vector<std::uint64_t>{2, 3, 4, 5, 6}));
 }
@@ -107,7 +107,7 @@ TEST(ProgrammableEngine, WritesWhileBusyAreIgnored) {
   ASSERT_FALSE(engine.outputs().busy);
   // Idle now: the same writes replace word 1.
   for (const auto& w : overwrite) engine.step({true, w.addr, w.data, false});
-  const auto run = testing::run_engine(engine, {{R::control, 1}}, [](std::uint64_t) { return false; });
+  const auto run = collnet::testing::run_engine(engine, {{R::control, 1}}, [](std::uint64_t) { return false; });
   EXPECT_EQ(run.words, (std::vector<DescriptorWord>{first[0].pack(), other, first[2].pack()}));
 }
 
@@ -119,7 +119,7 @@ TEST(ProgrammableEngine, FullMemory) {
   program.push_back(Descriptor::end());
   ProgrammableScheduleEngine engine;
   engine.reset();
-  const auto run = testing::run_engine(engine, hls::programmable_engine_writes(words_of(program)),
+  const auto run = collnet::testing::run_engine(engine, hls::programmable_engine_writes(words_of(program)),
                                        [](std::uint64_t cycle) { return cycle % 4 == 1; });
-  EXPECT_TRUE(testing::equals_program(run.words, program));
+  EXPECT_TRUE(collnet::testing::equals_program(run.words, program));
 }
