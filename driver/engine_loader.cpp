@@ -57,7 +57,7 @@ std::string engine_refusal(const std::string& algorithm, const topology::Topolog
   // The topology, then the keys the writes read, with the algorithm's own
   // range checks.
   try {
-    (void)algorithm_loader(*a, topology, params, nullptr);
+    (void)algorithm_loader(*a, topology, params, nullptr)(0);
   } catch (const ConfigError& e) {
     return e.what();
   }

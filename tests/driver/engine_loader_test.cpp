@@ -176,8 +176,11 @@ TEST(EngineCatalog, OneEntryPerEngineKind) {
   }
   EXPECT_EQ(driver::engine_block(driver::EngineKind::a2at), "schedule_engine_a2at");
   EXPECT_EQ(driver::engine_short_name(driver::EngineKind::programmable), "programmable");
-  for (const auto& a : collectives::algorithms())
-    if (a.engine) EXPECT_FALSE(driver::engine_entry(*a.engine).runs_programs) << a.name;
+  for (const auto& a : collectives::algorithms()) {
+    if (a.engine) {
+      EXPECT_FALSE(driver::engine_entry(*a.engine).runs_programs) << a.name;
+    }
+  }
 }
 
 // The programmable engine takes any algorithm's programs, up to the
