@@ -114,8 +114,4 @@ const Key& packet_flits_key();
 const Key& controllers_key();
 const Key& dispatch_key();
 
-/// The algorithms each engine runs, for messages: "a2a-spread, a2a-nd
-/// (schedule_engine_a2a), ...".
-std::string engine_coverage();
-
 }  // namespace collnet::collectives

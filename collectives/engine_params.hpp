@@ -6,18 +6,17 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <variant>
 
 #include "collectives/descriptor.hpp"
 
 namespace collnet::collectives {
 
-/// The schedule engines of hls/ and rtl/ (schedule_engine_<short name>).
-enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd, twotree };
-
-/// "a2a", "a2at", ... (reports: hls-a2at; the block: schedule_engine_a2at).
-std::string engine_short_name(EngineKind kind);
+/// The schedule engines of hls/ and rtl/; everything else about an engine
+/// (its name, limits, loader, HLS class, RTL model) is its entry in the
+/// engine catalog (driver/engine_catalog.hpp).
+enum class EngineKind : std::uint8_t { a2a, a2at, hopgroup, hd, twotree, programmable };
 
 enum class A2atOrder { printed, reordered };
 enum class HdOp { sum, product, max, min, average };
@@ -63,9 +62,14 @@ struct HdEngineParams {
   int aggregation_units = 4;
 };
 
-/// schedule_engine_twotree: the loader builds the algorithm's plan
-/// (tree_collective.hpp, plan_tree_collective) itself.
-struct TwotreeEngineParams {};
+struct TreeCollectivePlan;
+
+/// schedule_engine_twotree: the plan the reference schedule is built from
+/// (tree_collective.hpp, plan_tree_collective); the builder hands it over
+/// with the schedule (Schedule::engine_params), so a run builds it once.
+struct TwotreeEngineParams {
+  std::shared_ptr<const TreeCollectivePlan> plan;
+};
 
 using EngineParams =
     std::variant<A2aEngineParams, A2atEngineParams, HopgroupEngineParams, HdEngineParams, TwotreeEngineParams>;

@@ -79,29 +79,6 @@ const Algorithm& find_algorithm(std::string_view name, std::string_view key) {
                     "'; accepted values: " + join(algorithm_names()));
 }
 
-std::string engine_short_name(EngineKind kind) {
-  switch (kind) {
-    case EngineKind::a2a: return "a2a";
-    case EngineKind::a2at: return "a2at";
-    case EngineKind::hopgroup: return "hopgroup";
-    case EngineKind::hd: return "hd";
-    case EngineKind::twotree: return "twotree";
-  }
-  return "?";
-}
-
-std::string engine_coverage() {
-  std::vector<std::string> parts;
-  for (const EngineKind kind :
-       {EngineKind::a2a, EngineKind::a2at, EngineKind::hopgroup, EngineKind::hd, EngineKind::twotree}) {
-    std::vector<std::string> names;
-    for (const auto& a : algorithms())
-      if (a.engine == kind) names.push_back(a.name);
-    if (!names.empty()) parts.push_back(join(names) + " (schedule_engine_" + engine_short_name(kind) + ")");
-  }
-  return join(parts, "; ");
-}
-
 const Key& topology_key() {
   static const Key key = Key::text(
       "topology", "network the collective runs on", "torus:8x8",

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collectives/descriptor.hpp"
+#include "collectives/engine_params.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::collectives {
@@ -42,6 +44,10 @@ struct Schedule {
   /// What each endpoint must hold at the end (computed independently of the
   /// programs: from the definition of the collective, not from the schedule).
   std::function<std::vector<Region>(EndpointId e)> expected;
+  /// The loader values of the algorithm's schedule engine when the builder
+  /// computed them on the way (the two-tree plan); empty: the loader reads
+  /// them from the scenario (Algorithm::engine_params).
+  std::shared_ptr<const EngineParams> engine_params;
 
   [[nodiscard]] std::size_t endpoints() const { return programs.size(); }
   /// Words of memory endpoint e has.

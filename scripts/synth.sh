@@ -6,7 +6,10 @@
 #   Xilinx 7-series: yosys synth_xilinx -family xc7 -abc9 -flatten (LUTs, FFs, BRAM;
 #            no open-source timing for 7-series, so no Fmax).
 # LUT and FF counts are those of the bare block (no ring). Prints one table;
-# `--markdown` prints it as a Markdown table (docs/synthesis.md).
+# `--markdown` prints it as a Markdown table (docs/synthesis.md). A block
+# named BLOCK:PARAM=VALUE is synthesized with that parameter (chparam); the
+# programmable engine is synthesized with Depth=256 besides its default
+# 4096-descriptor memory, which exceeds an HX8K's block RAM.
 # Work files go to $SYNTH_OUT (default build-synth/ in the repository).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -16,7 +19,7 @@ blocks=()
 for arg in "$@"; do
   case "$arg" in
     --markdown) markdown=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) blocks+=("$arg") ;;
   esac
 done
@@ -31,6 +34,7 @@ if [ ${#blocks[@]} -eq 0 ]; then
   for f in "$root"/rtl/*.sv; do
     case "$f" in *_pkg.sv) ;; *) blocks+=("$(basename "$f" .sv)") ;; esac
   done
+  blocks+=("schedule_engine_programmable:Depth=256")
 fi
 mkdir -p "$out"
 
@@ -39,45 +43,61 @@ count() {  # count CELL_REGEX STAT_FILE: sum of the cell counts matching the reg
 }
 
 rows=()
-for block in "${blocks[@]}"; do
+for spec in "${blocks[@]}"; do
+  block="${spec%%:*}"
+  chparam="" label="$block" work="$block"
+  if [ "$spec" != "$block" ]; then
+    param="${spec#*:}"
+    case "$param" in
+      [A-Za-z]*=[0-9]*) ;;
+      *) echo "synth.sh: '$spec': expected BLOCK:PARAM=VALUE (a number)" >&2; exit 2 ;;
+    esac
+    chparam="chparam -set ${param%%=*} ${param#*=} $block;"
+    label="$block ($param)"
+    work="${block}_${param%%=*}${param#*=}"
+  fi
   src="$root/rtl/$block.sv"
   [ -f "$src" ] || { echo "synth.sh: no rtl/$block.sv" >&2; exit 2; }
 
   # iCE40: bare block for the resource counts
-  yosys -q -l "$out/$block.ice40.log" -p "read_verilog -sv $package $src; synth_ice40 -top $block;
-    tee -q -o $out/$block.ice40.stat stat" >/dev/null
-  luts=$(count 'SB_LUT4' "$out/$block.ice40.stat")
-  ffs=$(count 'SB_DFF[A-Z]*' "$out/$block.ice40.stat")
-  ram=$(count 'SB_RAM40_4K' "$out/$block.ice40.stat")
+  yosys -q -l "$out/$work.ice40.log" -p "read_verilog -sv $package $src; $chparam synth_ice40 -top $block;
+    tee -q -o $out/$work.ice40.stat stat" >/dev/null
+  luts=$(count 'SB_LUT4' "$out/$work.ice40.stat")
+  ffs=$(count 'SB_DFF[A-Z]*' "$out/$work.ice40.stat")
+  ram=$(count 'SB_RAM40_4K' "$out/$work.ice40.stat")
 
   # iCE40 Fmax: block in a register ring, placed and routed
-  yosys -q -p "read_verilog -sv $package $src; hierarchy -top $block; proc; write_json $out/$block.ports.json" \
+  yosys -q -p "read_verilog -sv $package $src; $chparam hierarchy -top $block; proc; write_json $out/$work.ports.json" \
     >/dev/null
-  python3 "$root/scripts/synth_wrapper.py" "$out/$block.ports.json" "$block" >"$out/${block}_ring.v"
-  yosys -q -l "$out/$block.ring.log" -p "read_verilog -sv $package $src $out/${block}_ring.v;
-    synth_ice40 -top synth_wrapper -json $out/$block.ring.json" >/dev/null
+  python3 "$root/scripts/synth_wrapper.py" "$out/$work.ports.json" "$block" >"$out/${work}_ring.v"
+  yosys -q -l "$out/$work.ring.log" -p "read_verilog -sv $package $src $out/${work}_ring.v; $chparam
+    synth_ice40 -top synth_wrapper -json $out/$work.ring.json" >/dev/null
   # nextpnr's router can loop on some netlists: bound it (PNR_TIMEOUT seconds)
   if timeout "${PNR_TIMEOUT:-900}" nextpnr-ice40 --hx8k --package ct256 --seed 1 --freq 100 --timing-allow-fail --pcf-allow-unconstrained \
-      --json "$out/$block.ring.json" --asc "$out/$block.ring.asc" -l "$out/$block.nextpnr.log" \
+      --json "$out/$work.ring.json" --asc "$out/$work.ring.asc" -l "$out/$work.nextpnr.log" \
       >/dev/null 2>&1; then
-    fmax=$(grep 'Max frequency for clock' "$out/$block.nextpnr.log" | tail -1 |
+    fmax=$(grep 'Max frequency for clock' "$out/$work.nextpnr.log" | tail -1 |
            sed -E 's/.*: ([0-9.]+) MHz.*/\1 MHz/')
   elif [ $? -eq 124 ]; then
     fmax="pnr timed out"
   else
     fmax="pnr failed"
   fi
-  rows+=("$block|iCE40 HX8K|$luts|$ffs|$ram SB_RAM40_4K|$fmax")
+  rows+=("$label|iCE40 HX8K|$luts|$ffs|$ram SB_RAM40_4K|$fmax")
 
   # Xilinx 7-series
-  yosys -q -l "$out/$block.xc7.log" -p "read_verilog -sv $package $src; synth_xilinx -family xc7 -abc9 -flatten -top $block;
-    tee -q -o $out/$block.xc7.stat stat" >/dev/null
-  luts=$(count 'LUT[1-6]' "$out/$block.xc7.stat")
-  lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$block.xc7.stat")
-  ffs=$(count 'FD[CPRS]E' "$out/$block.xc7.stat")
-  bram18=$(count 'RAMB18E1' "$out/$block.xc7.stat")
-  bram36=$(count 'RAMB36E1' "$out/$block.xc7.stat")
-  rows+=("$block|Xilinx 7-series|$luts|$ffs|$((bram18 + 2 * bram36)) BRAM18, $lutram LUTRAM|-")
+  # (Yosys 0.23 aborts in synth_xilinx -abc9 on some netlists: the row says so)
+  if yosys -q -l "$out/$work.xc7.log" -p "read_verilog -sv $package $src; $chparam synth_xilinx -family xc7 -abc9 -flatten -top $block;
+      tee -q -o $out/$work.xc7.stat stat" >/dev/null 2>&1; then
+    luts=$(count 'LUT[1-6]' "$out/$work.xc7.stat")
+    lutram=$(count 'RAM[0-9]+X[0-9A-Z]+|RAM[0-9]+M|SRL16E|SRLC32E' "$out/$work.xc7.stat")
+    ffs=$(count 'FD[CPRS]E' "$out/$work.xc7.stat")
+    bram18=$(count 'RAMB18E1' "$out/$work.xc7.stat")
+    bram36=$(count 'RAMB36E1' "$out/$work.xc7.stat")
+    rows+=("$label|Xilinx 7-series|$luts|$ffs|$((bram18 + 2 * bram36)) BRAM18, $lutram LUTRAM|-")
+  else
+    rows+=("$label|Xilinx 7-series|-|-|yosys failed ($work.xc7.log)|-")
+  fi
 done
 
 if [ $markdown -eq 1 ]; then

@@ -23,11 +23,14 @@ const std::vector<Key>& collective_keys() {
       Key::choice("schedule_engine",
                   "source of the NIC's descriptors: reference (the algorithm's programs, one descriptor per cycle), "
                   "hls (the algorithm's schedule engine stepped per cycle, loaded by driver/engine_loader: " +
-                      collectives::engine_coverage() +
+                      driver::engine_coverage() +
                       "; tree-bcast: the NIC's forwarding-rule block asked on every receipt, "
-                      "hls/tree_bcast_rule.hpp; its HLS class or its RTL by nic_blocks), auto (the engine where one "
-                      "covers the scenario, else reference)",
-                  "auto", {"auto", "reference", "hls"}),
+                      "hls/tree_bcast_rule.hpp; its HLS class or its RTL by nic_blocks), programmable (the "
+                      "programmable engine, schedule_engine_programmable, loaded with each endpoint's reference "
+                      "program: any algorithm; see program_depth), auto (the engine where one covers the scenario, "
+                      "else reference)",
+                  "auto", {"auto", "reference", "hls", "programmable"}),
+      driver::program_depth_key(),
       Key::choice("nic_blocks",
                   "which implementation of the NIC's hardware blocks runs: hls (the synthesizable C++ classes of "
                   "hls/) or rtl (their Verilated SystemVerilog, rtl/, in the loop: the packet pacers, and the "
@@ -220,16 +223,41 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
   // takes the place of a schedule engine, chosen by the same keys.
   const collectives::Algorithm* algorithm =
       s.custom_schedule ? nullptr : collectives::lookup_algorithm(p.schedule.algorithm);
+  if (s.schedule_engine == "programmable") {
+    // Every endpoint's program of the run's schedule (any algorithm's, or a
+    // test's own); a refusal (a program longer than the descriptor memory)
+    // stops the run naming the key.
+    p.source = engine_source;
+    p.engine = driver::EngineKind::programmable;
+    p.writes = driver::load_engine(*p.engine, driver::LoadRequest{algorithm, &p.schedule, p.topo.get(), &s.params});
+    return;
+  }
   std::vector<collectives::ForwardingNode> rule;
   if (algorithm != nullptr && algorithm->forwarding_rule) rule = algorithm->forwarding_rule(*p.topo, s.params);
-  const std::string refusal =
-      s.custom_schedule ? "the run's schedule is not an algorithm's"
-      : !rule.empty()   ? forwarding_rule_refusal(rule)
-                        : driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
+  // The engine's one load of the run (with the schedule's plan, where its
+  // builder made one): its writes, or why the engine refuses the scenario.
+  std::vector<std::vector<driver::EngineWrite>> writes;
+  std::string refusal;
+  if (s.custom_schedule) {
+    refusal = "the run's schedule is not an algorithm's";
+  } else if (!rule.empty()) {
+    refusal = forwarding_rule_refusal(rule);
+  } else if (s.schedule_engine != "reference") {
+    if (algorithm == nullptr || !algorithm->engine) {
+      refusal = driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
+    } else {
+      try {
+        writes = driver::load_engine(*algorithm->engine,
+                                     driver::LoadRequest{algorithm, &p.schedule, p.topo.get(), &s.params});
+      } catch (const ConfigError& e) {
+        refusal = e.what();
+      }
+    }
+  }
   if (s.schedule_engine == "hls") {
     if (!refusal.empty())
       throw ConfigError("key 'schedule_engine': no schedule engine covers " + s.algorithm + " on " + p.topo->name() +
-                        " (" + refusal + "); accepted values here: auto, reference");
+                        " (" + refusal + "); accepted values here: auto, reference, programmable");
     p.source = engine_source;
   } else if (s.schedule_engine == "auto") {
     if (refusal.empty()) p.source = engine_source;
@@ -243,8 +271,8 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
     p.rule = std::move(rule);
     p.writes.assign(p.endpoints, {});
   } else if (p.source != SourceKind::reference) {
-    p.engine = collectives::find_algorithm(p.schedule.algorithm).engine;
-    p.writes = driver::engine_writes_all(p.schedule.algorithm, *p.topo, s.params);
+    p.engine = algorithm->engine;
+    p.writes = std::move(writes);
   } else {
     p.writes.assign(p.endpoints, {});
   }
@@ -276,8 +304,9 @@ struct Elaboration {
     for (std::size_t e = 0; e < p.endpoints; ++e) {
       const auto id = static_cast<topology::EndpointId>(e);
       nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, p.nic,
-                                           p.rule.empty() ? make_descriptor_source(p.source, p.schedule, p.writes[e], id)
-                                                          : make_rule_source(p.source, p.rule[e], id),
+                                           !p.rule.empty() ? make_rule_source(p.source, p.rule[e], id)
+                                           : p.engine      ? make_engine_source(p.source, *p.engine, p.writes[e])
+                                                           : make_descriptor_source(p.source, p.schedule, p.writes[e], id),
                                            p.schedule, barrier, book));
       book.nics[e] = nics.back().get();
     }

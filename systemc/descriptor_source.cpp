@@ -3,18 +3,11 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstring>
 #include <stdexcept>
-#include <type_traits>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
-#include "hls/schedule_engine_a2a.hpp"
-#include "hls/schedule_engine_a2at.hpp"
-#include "hls/schedule_engine_hd.hpp"
-#include "hls/schedule_engine_hopgroup.hpp"
-#include "hls/schedule_engine_twotree.hpp"
 #include "systemc/engine_block.hpp"
 #include "systemc/forwarding_rule.hpp"
 #include "systemc/rtl_blocks.hpp"
@@ -38,29 +31,6 @@ class ProgramSource final : public DescriptorSource {
  private:
   const collectives::Program& program_;
   std::size_t next_ = 0;
-};
-
-/// An HLS engine class behind the EngineBlock interface (every engine has
-/// the ports of hls/schedule_engine.hpp).
-template <typename Engine>
-class HlsEngine final : public EngineBlock {
- public:
-  HlsEngine() { engine_.reset(); }
-  [[nodiscard]] EngineOutputs outputs() const override { return engine_.outputs(); }
-  void step(const EngineInputs& in) override { engine_.step(in); }
-  bool step_idle() override {
-    // The engine's state is its bytes (a plain class of registers and
-    // tables): equal bytes before and after the step mean a fixed point.
-    // Padding that happened to change only makes this answer false.
-    static_assert(std::is_trivially_copyable_v<Engine>);
-    std::memcpy(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine));
-    engine_.step(EngineInputs{false, 0, 0, false});
-    return std::memcmp(before_.data(), static_cast<const void*>(&engine_), sizeof(Engine)) == 0;
-  }
-
- private:
-  Engine engine_;
-  std::array<unsigned char, sizeof(Engine)> before_{};
 };
 
 /// A schedule engine (HLS or RTL), stepped once per cycle from cycle 0.
@@ -241,16 +211,7 @@ std::unique_ptr<DescriptorSource> make_rule_source(SourceKind kind, const collec
                                       node, endpoint);
 }
 
-std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) {
-  switch (kind) {
-    case driver::EngineKind::a2a: return std::make_unique<HlsEngine<hls::A2aScheduleEngine>>();
-    case driver::EngineKind::a2at: return std::make_unique<HlsEngine<hls::A2atScheduleEngine>>();
-    case driver::EngineKind::hopgroup: return std::make_unique<HlsEngine<hls::HopgroupScheduleEngine>>();
-    case driver::EngineKind::hd: return std::make_unique<HlsEngine<hls::HdScheduleEngine>>();
-    case driver::EngineKind::twotree: return std::make_unique<HlsEngine<hls::TwotreeScheduleEngine>>();
-  }
-  throw std::logic_error("make_hls_engine: unknown engine");
-}
+std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) { return driver::engine_entry(kind).make_hls(); }
 
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
                                                          const std::vector<driver::EngineWrite>& writes,
@@ -259,7 +220,12 @@ std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const 
     return std::make_unique<ProgramSource>(schedule.programs.at(static_cast<std::size_t>(endpoint)));
   const std::optional<driver::EngineKind> engine = collectives::find_algorithm(schedule.algorithm).engine;
   if (!engine) throw std::logic_error("no schedule engine covers " + schedule.algorithm);
-  return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(*engine) : make_hls_engine(*engine),
+  return make_engine_source(kind, *engine, writes);
+}
+
+std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, driver::EngineKind engine,
+                                                     const std::vector<driver::EngineWrite>& writes) {
+  return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(engine) : make_hls_engine(engine),
                                         writes);
 }
 

@@ -79,6 +79,11 @@ std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const 
                                                          const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint);
 
+/// The source of one endpoint whose descriptors come from engine `engine`
+/// (kind hls or rtl), loaded with `writes` (driver::load_engine).
+std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, driver::EngineKind engine,
+                                                     const std::vector<driver::EngineWrite>& writes);
+
 /// Why the forwarding-rule block cannot hold `node` ("" when it can): a
 /// port beyond the block's 64 (hls/tree_bcast_rule.hpp), as a ConfigError
 /// message naming the key `topology`.

@@ -13,6 +13,7 @@
 #include <Vschedule_engine_a2at.h>
 #include <Vschedule_engine_hd.h>
 #include <Vschedule_engine_hopgroup.h>
+#include <Vschedule_engine_programmable.h>
 #include <Vschedule_engine_twotree.h>
 #include <Vtree_bcast_rule.h>
 #include <verilated.h>
@@ -196,17 +197,29 @@ std::unique_ptr<Pacer> make_rtl_pacer() { return std::make_unique<RtlPacer>(); }
 
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { return std::make_unique<RtlForwardingRule>(); }
 
+template <typename Model>
+std::unique_ptr<EngineBlock> make_rtl_engine_of(const char* block) {
+  return std::make_unique<RtlEngine<Model>>(block);
+}
+
 std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
-  switch (kind) {
-    case driver::EngineKind::a2a: return std::make_unique<RtlEngine<Vschedule_engine_a2a>>("schedule_engine_a2a");
-    case driver::EngineKind::a2at: return std::make_unique<RtlEngine<Vschedule_engine_a2at>>("schedule_engine_a2at");
-    case driver::EngineKind::hopgroup:
-      return std::make_unique<RtlEngine<Vschedule_engine_hopgroup>>("schedule_engine_hopgroup");
-    case driver::EngineKind::hd: return std::make_unique<RtlEngine<Vschedule_engine_hd>>("schedule_engine_hd");
-    case driver::EngineKind::twotree:
-      return std::make_unique<RtlEngine<Vschedule_engine_twotree>>("schedule_engine_twotree");
-  }
-  throw std::logic_error("make_rtl_engine: unknown engine");
+  // The Verilated model of each engine of the catalog, by its block name.
+  struct Model {
+    const char* block;
+    std::unique_ptr<EngineBlock> (*make)(const char*);
+  };
+  static constexpr Model models[] = {
+      {"schedule_engine_a2a", make_rtl_engine_of<Vschedule_engine_a2a>},
+      {"schedule_engine_a2at", make_rtl_engine_of<Vschedule_engine_a2at>},
+      {"schedule_engine_hopgroup", make_rtl_engine_of<Vschedule_engine_hopgroup>},
+      {"schedule_engine_hd", make_rtl_engine_of<Vschedule_engine_hd>},
+      {"schedule_engine_twotree", make_rtl_engine_of<Vschedule_engine_twotree>},
+      {"schedule_engine_programmable", make_rtl_engine_of<Vschedule_engine_programmable>},
+  };
+  const std::string block = driver::engine_block(kind);
+  for (const Model& m : models)
+    if (block == m.block) return m.make(m.block);
+  throw std::logic_error("make_rtl_engine: no Verilated model of " + block);
 }
 
 }  // namespace collnet::systemc

@@ -37,3 +37,21 @@ TEST(NicBlocksCli, BadValueExits2NamingTheKey) {
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_THAT(r.out + r.err, HasSubstr("'nic_blocks'"));
 }
+
+// schedule_engine: programmable runs any algorithm from its reference
+// programs; a program longer than program_depth exits 2 naming the key.
+TEST(NicBlocksCli, ProgrammableEngineRunsAnyAlgorithmAndRefusesLongPrograms) {
+  const fs::path json = scratch() / "programmable.json";
+  const CliRun ok = run_collnet({"run", "--set", "topology=torus:4x2", "--set", "algorithm=ring-allreduce", "--set",
+                                 "schedule_engine=programmable", "--set", "compare=", "--json", json.string()});
+  ASSERT_EQ(ok.status, 0) << ok.out << ok.err;
+  const auto j = read_json(json);
+  EXPECT_EQ(j["schedule_engine"], "hls-programmable");
+  EXPECT_EQ(j["data_check"], "pass");
+  const CliRun refused = run_collnet({"run", "--set", "topology=torus:4x2", "--set", "algorithm=ring-allreduce",
+                                      "--set", "schedule_engine=programmable", "--set", "program_depth=3", "--set",
+                                      "compare="});
+  EXPECT_EQ(refused.status, 2) << refused.out << refused.err;
+  EXPECT_THAT(refused.out + refused.err, HasSubstr("key 'program_depth'"));
+  EXPECT_THAT(refused.out + refused.err, HasSubstr("4096"));
+}

@@ -6,52 +6,37 @@
 // beyond them is a ConfigError naming the key).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
-#include "hls/schedule_engine_a2a.hpp"
-#include "hls/schedule_engine_a2at.hpp"
-#include "hls/schedule_engine_hd.hpp"
-#include "hls/schedule_engine_hopgroup.hpp"
-#include "hls/schedule_engine_twotree.hpp"
+#include "hls/schedule_engine_registers.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;
 
 namespace {
 
-/// Loads an HLS engine with `writes`, runs it to END with an always-ready
-/// consumer, returns the descriptors taken.
-template <typename Engine>
-std::vector<DescriptorWord> run_engine(const std::vector<driver::EngineWrite>& writes) {
-  Engine engine;
-  engine.reset();
-  for (const auto& w : writes) engine.step(hls::EngineInputs{true, w.addr, w.data, false});
+/// Loads the HLS class of the algorithm's engine (its catalog entry) with
+/// `writes`, runs it to END with an always-ready consumer, returns the
+/// descriptors taken.
+std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topology::Topology& topo,
+                                       const Params& params, topology::EndpointId node) {
+  const auto writes = driver::engine_writes(algorithm, topo, params, node);
+  const auto engine = driver::engine_entry(*collectives::find_algorithm(algorithm).engine).make_hls();
+  for (const auto& w : writes) engine->step(hls::EngineInputs{true, w.addr, w.data, false});
   std::vector<DescriptorWord> taken;
   for (int cycle = 0; cycle < 1'000'000; ++cycle) {
-    const auto out = engine.step(hls::EngineInputs{false, 0, 0, true});
+    const auto out = engine->outputs();
+    engine->step(hls::EngineInputs{false, 0, 0, true});
     if (!out.out_valid) continue;
     taken.push_back(out.out_desc);
     if (out.out_desc == DescriptorWord{}) break;  // END
   }
   return taken;
-}
-
-std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topology::Topology& topo,
-                                       const Params& params, topology::EndpointId node) {
-  const auto writes = driver::engine_writes(algorithm, topo, params, node);
-  switch (*collectives::find_algorithm(algorithm).engine) {
-    case driver::EngineKind::a2a: return run_engine<hls::A2aScheduleEngine>(writes);
-    case driver::EngineKind::a2at: return run_engine<hls::A2atScheduleEngine>(writes);
-    case driver::EngineKind::hopgroup:
-      return run_engine<hls::HopgroupScheduleEngine>(writes);
-    case driver::EngineKind::hd: return run_engine<hls::HdScheduleEngine>(writes);
-    case driver::EngineKind::twotree:
-      return run_engine<hls::TwotreeScheduleEngine>(writes);
-  }
-  return {};
 }
 
 struct Case {
@@ -175,6 +160,57 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
            {"a2a-optimal", "torus:16x16"}, {"a2a-optimal", "mesh:64x4"}, {"a2a-hopgroup", "torus:64"},
            {"a2a-hopgroup-direct", "mesh:4x4x4x4"}, {"a2a-nd", "torus:4x4x4x4"}})
     EXPECT_EQ(driver::engine_refusal(algorithm, *topology::make_topology(topology), Params{}), "") << topology;
+}
+
+// The catalog has one entry per engine, at its kind, with a block name of
+// its own; every algorithm's engine is an entry whose name the reports use.
+TEST(EngineCatalog, OneEntryPerEngineKind) {
+  const auto& catalog = driver::engine_catalog();
+  ASSERT_EQ(catalog.size(), static_cast<std::size_t>(driver::EngineKind::programmable) + 1);
+  std::set<std::string> blocks;
+  for (std::size_t i = 0; i < catalog.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(catalog[i].kind), i);
+    EXPECT_TRUE(blocks.insert(catalog[i].block()).second) << catalog[i].block();
+    EXPECT_EQ(&driver::engine_entry(catalog[i].kind), &catalog[i]);
+    EXPECT_EQ(catalog[i].make_hls()->outputs().busy, false) << catalog[i].block() << " after reset";
+  }
+  EXPECT_EQ(driver::engine_block(driver::EngineKind::a2at), "schedule_engine_a2at");
+  EXPECT_EQ(driver::engine_short_name(driver::EngineKind::programmable), "programmable");
+  for (const auto& a : collectives::algorithms()) {
+    if (a.engine) {
+      EXPECT_FALSE(driver::engine_entry(*a.engine).runs_programs) << a.name;
+    }
+  }
+}
+
+// The programmable engine takes any algorithm's programs, up to the
+// descriptor memory the scenario gives it (program_depth, at most the map's
+// program_entries); a longer program is refused naming the key and the
+// limits.
+TEST(EngineCatalog, ProgrammableEngineRefusesProgramsBeyondItsMemory) {
+  const auto topo = topology::make_topology("torus:4x4");
+  const auto& a = collectives::find_algorithm("pairwise-alltoall");
+  const Params fits{{"program_depth", "4096"}};
+  const collectives::Schedule s = a.build(*topo, fits);
+  std::size_t longest = 0;
+  for (const auto& program : s.programs) longest = std::max(longest, program.size());
+  ASSERT_GT(longest, 2u);
+  const Params exact{{"program_depth", std::to_string(longest)}};
+  EXPECT_EQ(driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &exact}).size(), 16u);
+  const Params short_memory{{"program_depth", std::to_string(longest - 1)}};
+  try {
+    (void)driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &short_memory});
+    ADD_FAILURE() << "no ConfigError for a program longer than program_depth";
+  } catch (const ConfigError& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("key 'program_depth'"), std::string::npos) << why;
+    EXPECT_NE(why.find("has " + std::to_string(longest)), std::string::npos) << why;
+    EXPECT_NE(why.find(std::to_string(hls::programmable_engine_reg::program_entries)), std::string::npos) << why;
+  }
+  // Beyond the engine's memory the key itself is refused.
+  const Params too_deep{{"program_depth", std::to_string(hls::programmable_engine_reg::program_entries + 1)}};
+  EXPECT_THROW((void)driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &too_deep}),
+               ConfigError);
 }
 
 }  // namespace

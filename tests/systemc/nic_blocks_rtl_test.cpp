@@ -128,6 +128,24 @@ TEST_F(NicBlocksRtl, TwotreeEngineEqualsHlsOnLeafSpine) {
                   "twotree");
 }
 
+// The programmable engine (schedule_engine: programmable) replays each
+// endpoint's reference program: its RTL runs the same cycles and flits as its
+// HLS class, and the data check passes, on algorithms with a dedicated engine,
+// without one, and on an imported MSCCL schedule.
+TEST_F(NicBlocksRtl, ProgrammableEngineEqualsHls) {
+  expect_same_run({{"topology", "torus:4x4"}, {"algorithm", "a2a-optimal"}, {"message_flits", "4"},
+                   {"schedule_engine", "programmable"}},
+                  "programmable");
+  expect_same_run({{"topology", "torus:4x2"}, {"algorithm", "ring-allreduce"}, {"schedule_engine", "programmable"}},
+                  "programmable");
+  expect_same_run({{"topology", "torus:4x2"},
+                   {"algorithm", "msccl"},
+                   {"schedule", COLLNET_SOURCE_DIR "/examples/msccl/allreduce_ring_8.xml"},
+                   {"chunk_words", "4"},
+                   {"schedule_engine", "programmable"}},
+                  "programmable");
+}
+
 // The tree-bcast forwarding rule (issue 15, item 3): with nic_blocks=rtl
 // every NIC asks the Verilated rtl/tree_bcast_rule.sv on each receipt; same
 // cycles, flits and data as the HLS class, on trees where the logical root

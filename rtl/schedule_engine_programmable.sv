@@ -1,0 +1,144 @@
+// The programmable schedule engine: a descriptor sequencer that replays the
+// program software has written into its descriptor memory, one descriptor
+// per cycle, until END. RTL of hls/schedule_engine_programmable.hpp,
+// register for register (same names); that header documents the loading,
+// the register map and the timing.
+// testbench/verilator/schedule_engine_programmable_bench.cpp checks that this
+// module, the HLS class and the reference programs emit the same words.
+//
+// Memory (one write port, one synchronous read port: block RAM): the
+// descriptor memory, Depth x 128 bits. Depth is a parameter; the default is
+// the map's constant program_entries (hls/engine_registers.yaml), which the
+// HLS class and the loader use; scripts/synth.sh also synthesizes smaller
+// memories.
+//
+// Register map: package schedule_engine_programmable_regs_pkg
+// (schedule_engine_regs_pkg.sv, generated from hls/engine_registers.yaml into
+// build/generated/rtl/); ports: schedule_engine_ports.svh; registers and
+// output register: common/schedule_engine_skeleton.sv (instance:
+// schedule_engine_skeleton.svh); closing states: schedule_engine_states.svh.
+`include "schedule_engine_states.svh"
+
+module schedule_engine_programmable #(
+  /// Descriptors the memory holds, a power of two (program_entries = 4096).
+  parameter int unsigned Depth = 4096
+) (
+`include "schedule_engine_ports.svh"
+);
+
+  localparam int unsigned PcWidth = $clog2(Depth);
+
+  typedef enum logic [0:0] {StateIdle, StateRun} state_e;
+
+  typedef struct packed {
+    // configuration
+    logic [PcWidth-1:0]   prog_addr;  // PROG_ADDR: write pointer
+    logic [2:0][31:0]     data;       // PROG_DATA0..2, staged for the PROG_DATA3 write
+    state_e               state;
+    logic [PcWidth-1:0]   pc;         // the word in the read register
+  } regs_t;
+  regs_t r_d, r_q, regs_reset;
+  logic  cfg_write;  // the configuration write of this cycle is taken
+  logic  can_load;   // the output register is empty or being taken
+
+  // Plain vectors: Yosys 0.23 does not infer a memory from an array of the
+  // packed descriptor struct.
+  logic [127:0] program_mem [Depth];
+  logic [127:0] read_q;  // program_mem[r_q.pc] while running
+
+  // ---- next state ----
+  logic mem_we, read_en;
+  logic [PcWidth-1:0] read_addr;
+  logic [7:0] data_index;  // PROG_DATA<k>: k
+  assign data_index = cfg_addr_i - schedule_engine_programmable_regs_pkg::RegProgData0;
+  logic load;
+  collnet_descriptor_pkg::descriptor_t load_word;
+
+  always_comb begin
+    r_d = r_q;
+    regs_reset = '0;
+    load = 1'b0;
+    load_word = '0;
+    mem_we = 1'b0;
+
+    // configuration port
+    if (cfg_write) begin
+      unique case (cfg_addr_i)
+        schedule_engine_programmable_regs_pkg::RegControl: begin
+          if (cfg_wdata_i[0]) begin
+            r_d.state = StateRun;
+            r_d.pc = '0;
+          end
+        end
+        schedule_engine_programmable_regs_pkg::RegProgAddr: r_d.prog_addr = cfg_wdata_i[PcWidth-1:0];
+        default: begin
+          // PROG_DATA0..3: 0..2 staged, 3 stores the word and advances PROG_ADDR
+          if (data_index < 8'(schedule_engine_programmable_regs_pkg::RegProgDataCount)) begin
+            if (data_index == 8'd3) begin
+              mem_we = 1'b1;
+              r_d.prog_addr = r_q.prog_addr + PcWidth'(1);
+            end else begin
+              r_d.data[data_index[1:0]] = cfg_wdata_i;
+            end
+          end
+        end
+      endcase
+    end
+
+    unique case (r_q.state)
+      StateRun: begin
+        if (can_load) begin
+          load = 1'b1;
+          if (read_q == '0) begin
+            r_d.state = StateIdle;  // END (the zero word) loaded: the engine is idle after it
+          end else begin
+            load_word = read_q;
+            r_d.pc = r_q.pc + PcWidth'(1);
+          end
+        end
+      end
+      `SCHEDULE_ENGINE_IDLE_STATES
+    endcase
+  end
+
+  // The read port reads the word at the next program counter while the
+  // engine runs; the write port writes only while it is idle (cfg_write).
+  assign read_en = r_d.state == StateRun;
+  assign read_addr = r_d.pc;
+
+  // ---- memory: one write port, one synchronous read port ----
+  always_ff @(posedge clk_i) begin
+    if (mem_we) program_mem[r_q.prog_addr] <= {cfg_wdata_i, r_q.data[2], r_q.data[1], r_q.data[0]};
+  end
+  always_ff @(posedge clk_i) begin
+    if (read_en) read_q <= program_mem[read_addr];
+  end
+
+`ifndef SYNTHESIS
+  // Contract: the program ends with END within the memory (the program
+  // counter does not wrap).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && r_q.state == StateRun && can_load && read_q != '0)
+      assert (r_q.pc != PcWidth'(Depth - 1))
+        else $error("schedule_engine_programmable: the program runs past the end of the descriptor memory without END");
+  end
+`endif
+
+`ifdef FORMAL
+  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
+  // E5: every register the configuration port writes keeps its value through
+  // a cycle that starts busy (a write while busy is ignored), and the memory
+  // is not written while busy.
+  localparam logic [7:0] FormalControlAddr = schedule_engine_programmable_regs_pkg::RegControl;
+`include "schedule_engine_formal.svh"
+  always @(posedge clk_i) begin
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
+      assert ({r_q.prog_addr, r_q.data} == $past({r_q.prog_addr, r_q.data}));  // E5
+    if (rst_ni && busy_o) assert (!mem_we);                                    // E5
+  end
+`endif
+
+  // the registers, the output register, busy and the configuration gate
+`include "schedule_engine_skeleton.svh"
+
+endmodule
