@@ -280,10 +280,16 @@ Schedule build_ring_allgather(const topology::Topology& topology, const Params& 
 Schedule build_rd_allreduce(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, true);
   const std::int32_t n = s.n;
-  if (!std::has_single_bit(static_cast<std::uint32_t>(n)))
+  if (!std::has_single_bit(static_cast<std::uint32_t>(n))) {
+    if (n != topology.endpoint_count())
+      throw ConfigError(fmt::format("key 'processes': rd-allreduce needs a power-of-two number of ranks; this "
+                                    "scenario has {} (ranks, processes); accepted: 1, 2, 4, 8, 16, ... ranks "
+                                    "(ring-allreduce runs on any count)",
+                                    n));
     throw ConfigError(fmt::format("key 'topology': rd-allreduce needs a power-of-two number of endpoints; '{}' has "
                                   "{}; accepted: 1, 2, 4, 8, 16, ... endpoints (ring-allreduce runs on any count)",
                                   topology.name(), n));
+  }
   const int K = std::countr_zero(static_cast<std::uint32_t>(n));
   const std::uint32_t L = s.data.elements;
   Schedule sc = empty_schedule("rd-allreduce", s);

@@ -504,4 +504,8 @@ TEST(StandardCollectives, BadRanksAndProcessesAreRefusedNamingTheKey) {
   q.set("processes", "9");  // boards:1x1x1x1 has 8 main units
   EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("binomial-bcast", "boards:1x1x1x1", q); }),
               HasSubstr("processes"));
+  Params r;
+  r.set("processes", "12");  // not a power of two
+  EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("rd-allreduce", "torus:4x4", r); }),
+              AllOf(HasSubstr("'processes'"), HasSubstr("12"), HasSubstr("power-of-two")));
 }
