@@ -164,7 +164,8 @@ Collective classify(const Schedule& s, bool reduces, bool float_data) {
       ok = ex[e].offset == e * per && ex[e].words.size() == per &&
            s.memory_of(static_cast<EndpointId>(e)) >= n * per;
     for (std::size_t e = 0; e < n && ok; ++e)
-      for (std::uint32_t j = 0; j < per && ok; ++j) ok = ex[e].words[j] == sum_at(static_cast<std::uint32_t>(e * per + j));
+      for (std::uint32_t j = 0; j < per && ok; ++j)
+        ok = ex[e].words[j] == sum_at(static_cast<std::uint32_t>(e * per + j));
     for (std::size_t e = 0; e < n && ok; ++e) ok = zero_from(s, e, static_cast<std::uint32_t>(n * per));
     if (ok && n > 1) return {"reduce_scatter", static_cast<std::uint32_t>(n * per)};
   }
@@ -275,6 +276,9 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
   std::vector<std::map<std::uint32_t, std::vector<Arrival>>> arrivals(E);
   std::vector<std::map<std::uint32_t, std::size_t>> locals_of(E);  // local messages per tag
   std::vector<std::vector<std::pair<int, int>>> tokens(E, std::vector<std::pair<int, int>>(nbarriers * rounds));
+  const auto token_index = [rounds](int epoch, int j) {
+    return static_cast<std::size_t>(epoch) * static_cast<std::size_t>(rounds) + static_cast<std::size_t>(j);
+  };
   for (std::size_t e = 0; e < E; ++e) {
     int epoch = 0;
     for (const Descriptor& d : s.programs[e]) {
@@ -290,8 +294,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
           st.dstoff = token_slot(q);
           st.cnt = 1;
           g.tbs[static_cast<std::size_t>(t)].steps.push_back(st);
-          tokens[q][static_cast<std::size_t>(epoch) * static_cast<std::size_t>(rounds) + static_cast<std::size_t>(j)] = {
-              t, static_cast<int>(g.tbs[static_cast<std::size_t>(t)].steps.size()) - 1};
+          tokens[q][token_index(epoch, j)] = {t, static_cast<int>(g.tbs[static_cast<std::size_t>(t)].steps.size()) - 1};
         }
         ++epoch;
         continue;
@@ -380,8 +383,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
           st.cnt = 1;
           const int t = g.tb(0, static_cast<long>(q));
           const int k = add_with_deps(t, st);
-          const auto [rt, rk] =
-              tokens[e][static_cast<std::size_t>(epoch) * static_cast<std::size_t>(rounds) + static_cast<std::size_t>(j)];
+          const auto [rt, rk] = tokens[e][token_index(epoch, j)];
           covered.clear();
           cover(t, k);
           cover(rt, rk);

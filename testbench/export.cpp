@@ -37,7 +37,8 @@ int run_export(const ExportOptions& o) {
   std::cout << fmt::format(
       "collnet export: {} on {} ({} gpus, coll {}, {} thread blocks, {} steps), chunk = {} words -> {}\n"
       "  import with: --set algorithm=msccl --set schedule={} --set chunk_words={} --set topology={}\n",
-      algorithm.name, plan.topology->name(), schedule.endpoints(), ex.coll, ex.thread_blocks, ex.steps, ex.chunk_words, o.out,
+      algorithm.name, plan.topology->name(), schedule.endpoints(), ex.coll, ex.thread_blocks, ex.steps, ex.chunk_words,
+      o.out,
       o.out, ex.chunk_words, params.text("topology", "torus:8x8"));
   return 0;
 }
