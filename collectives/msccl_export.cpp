@@ -1,10 +1,23 @@
 // MSCCL-IR export (see msccl_export.hpp, docs/guide/msccl.md "Export").
 //
-// Mapping. Endpoint e is gpu e. Its whole memory is the input buffer 'i'
-// (chunk = the greatest common divisor of every SEND's offsets and length,
-// so that word addresses are kept: word w is chunk w / chunk), coll is
-// "custom". Thread blocks of gpu e: one per peer it sends to (send=peer),
-// one per peer it receives from (recv=peer), one for its local copies.
+// Mapping. Endpoint e is gpu e, all gpus take part (MSCCL-IR has no idle
+// rank). Chunk = the greatest common divisor of every SEND's offsets and
+// length (and of the buffer bounds below), so that word addresses are kept.
+// Buffers, by what the schedule's definition (its initial memory and
+// `expected`) says the collective is; coll names it:
+//   allreduce       every gpu ends with the sum over all gpus of its words
+//                   [0, L): in place, [0, L) is buffer i, the rest scratch s
+//   reduce_scatter  gpu e ends with words [e L/n, (e+1) L/n) of that sum at
+//                   their place: in place, as allreduce
+//   allgather       gpu e starts with its own slot of [0, L) (0 elsewhere)
+//                   and ends with every gpu's slot: in place, [0, L) is
+//                   buffer o (the input is the gpu's slot of it)
+//   alltoall        gpu e ends with block e of every gpu's [0, S) at S + q S/n:
+//                   [0, S) is buffer i, [S, 2S) buffer o, the rest scratch
+//   custom          anything else (broadcast and reduce too: MSCCL-IR has no
+//                   root attribute): the whole memory is buffer i
+// Thread blocks of gpu e: one per peer it sends to (send=peer), one per peer
+// it receives from (recv=peer), one for its local copies.
 //   SEND to q      's' in e's tb for q; the receiving step 'r' (copy) or
 //                  'rrc' (sum) in q's tb for e, in the order of e's sends
 //   SEND to self   'cpy' (copy) or 're' (sum) in the local tb
@@ -12,7 +25,14 @@
 //                  `tag` (per sender, in order); every later SEND or local
 //                  copy of e depends on them: the last new dependency on
 //                  the step itself, the others as 'nop' steps before it
-//   BARRIER        refused (no MSCCL form)
+//   BARRIER        a dissemination barrier of 1-chunk tokens in one scratch
+//                  chunk per gpu: in round j = 0 .. ceil(log2 n)-1 gpu e
+//                  sends a token to e + 2^j and receives one from e - 2^j
+//                  (mod n); round 0's send depends on every earlier step of e
+//                  and on the receipt of every message sent to e before its
+//                  sender's barrier (a collnet barrier lets a node in once its
+//                  messages are delivered), round j's on round j-1's token,
+//                  and every later step of e on the last token
 // Pacing gaps, slack, route hints and controllers have no MSCCL form: they
 // are dropped with a warning.
 #include "collectives/msccl_export.hpp"
@@ -20,6 +40,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <numeric>
 #include <set>
@@ -31,6 +52,7 @@ namespace {
 
 struct Step {
   std::string type;
+  char srcbuf = 'i', dstbuf = 'i';
   std::uint32_t srcoff = 0, dstoff = 0, cnt = 0;
   int depid = -1, deps = -1;
   bool hasdep = false;
@@ -63,6 +85,7 @@ struct Arrival {
   int tb = -1;    // receiving thread block at the receiver
   int step = -1;  // its step index
   long sender = -1;
+  int epoch = 0;  // barriers the sender passed before it sent
 };
 
 std::string op_name(ReceiveOp op) {
@@ -77,26 +100,106 @@ std::string op_name(ReceiveOp op) {
   return "?";
 }
 
+/// What the schedule's definition says the collective is (file comment):
+/// coll and the word bound of its buffers (L, or S for alltoall).
+struct Collective {
+  std::string coll = "custom";
+  std::uint32_t words = 0;
+};
+
+bool zero_from(const Schedule& s, std::size_t e, std::uint32_t from) {
+  for (std::uint32_t a = from; a < s.memory_of(static_cast<EndpointId>(e)); ++a)
+    if (s.initial(static_cast<EndpointId>(e), a) != 0) return false;
+  return true;
+}
+
+Collective classify(const Schedule& s, bool reduces, bool float_data) {
+  const std::size_t n = s.endpoints();
+  if (n == 0 || !s.initial || !s.expected) return {};
+  std::vector<Region> ex(n);
+  for (std::size_t e = 0; e < n; ++e) {
+    std::vector<Region> r = s.expected(static_cast<EndpointId>(e));
+    if (r.size() != 1 || r.front().words.empty()) return {};
+    ex[e] = std::move(r.front());
+  }
+  const auto words = static_cast<std::uint32_t>(ex.front().words.size());
+  const auto init = [&](std::size_t e, std::uint32_t a) -> Word {
+    return a < s.memory_of(static_cast<EndpointId>(e)) ? s.initial(static_cast<EndpointId>(e), a) : 0;
+  };
+  const auto sum_at = [&](std::uint32_t a) {
+    Word x = 0;
+    for (std::size_t q = 0; q < n; ++q) x += init(q, a);
+    return x;
+  };
+  bool same = true;
+  for (std::size_t e = 0; e < n && same; ++e)
+    same = ex[e].offset == 0 && ex[e].words == ex.front().words && s.memory_of(static_cast<EndpointId>(e)) >= words;
+  // allreduce: every gpu, the sum of [0, L), by reducing sends (int64 sums
+  // only: the import's check adds int64). An allgather or broadcast of
+  // zero-padded inputs ends with that sum too, but copies: it is no
+  // allreduce of inputs that are all nonzero.
+  if (same && reduces && !float_data) {
+    bool ok = true;
+    for (std::uint32_t a = 0; a < words && ok; ++a) ok = ex.front().words[a] == sum_at(a);
+    for (std::size_t e = 0; e < n && ok; ++e) ok = zero_from(s, e, words);
+    if (ok) return {"allreduce", words};
+  }
+  // allgather: gpu e starts with its slot of L/n words (0 elsewhere), all end with every slot.
+  if (same && !reduces && words % n == 0) {
+    const auto per = static_cast<std::uint32_t>(words / n);
+    bool ok = true;
+    for (std::size_t e = 0; e < n && ok; ++e)
+      for (std::uint32_t a = 0; a < words && ok; ++a) {
+        const bool own = a / per == e;
+        ok = init(e, a) == (own ? ex.front().words[a] : 0);
+      }
+    for (std::size_t e = 0; e < n && ok; ++e) ok = zero_from(s, e, words);
+    if (ok) return {"allgather", words};
+  }
+  // reduce_scatter: gpu e ends with slot e of the sum over all gpus of [0, n*per).
+  {
+    const auto per = words;
+    bool ok = reduces && !float_data && static_cast<std::uint64_t>(per) * n <= (std::uint64_t{1} << 31);
+    for (std::size_t e = 0; e < n && ok; ++e)
+      ok = ex[e].offset == e * per && ex[e].words.size() == per &&
+           s.memory_of(static_cast<EndpointId>(e)) >= n * per;
+    for (std::size_t e = 0; e < n && ok; ++e)
+      for (std::uint32_t j = 0; j < per && ok; ++j)
+        ok = ex[e].words[j] == sum_at(static_cast<std::uint32_t>(e * per + j));
+    for (std::size_t e = 0; e < n && ok; ++e) ok = zero_from(s, e, static_cast<std::uint32_t>(n * per));
+    if (ok && n > 1) return {"reduce_scatter", static_cast<std::uint32_t>(n * per)};
+  }
+  // alltoall: gpu e ends with block e of every gpu's [0, S) at S + q S/n.
+  if (!reduces && words % n == 0) {
+    const std::uint32_t S = words;
+    const auto M = static_cast<std::uint32_t>(S / n);
+    bool ok = true;
+    for (std::size_t e = 0; e < n && ok; ++e)
+      ok = ex[e].offset == S && ex[e].words.size() == S && s.memory_of(static_cast<EndpointId>(e)) >= 2 * S;
+    for (std::size_t e = 0; e < n && ok; ++e)
+      for (std::size_t q = 0; q < n && ok; ++q)
+        for (std::uint32_t j = 0; j < M && ok; ++j)
+          ok = ex[e].words[q * M + j] == init(q, static_cast<std::uint32_t>(e * M + j));
+    for (std::size_t e = 0; e < n && ok; ++e) ok = zero_from(s, e, S);
+    if (ok) return {"alltoall", S};
+  }
+  return {};
+}
+
 }  // namespace
 
 MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const std::vector<std::string>& key_names) {
+  (void)key_names;
   const std::size_t E = s.endpoints();
   const std::string who = "algorithm '" + algorithm + "'";
   MscclExport out;
 
   // Refusals and what is dropped.
-  bool gaps = false, hints = false, controllers = false;
+  bool gaps = false, hints = false, controllers = false, reduces = false, float_data = false;
+  std::vector<std::size_t> barriers(E, 0);
   for (std::size_t e = 0; e < E; ++e)
     for (const Descriptor& d : s.programs[e]) {
-      if (d.opcode == Opcode::barrier) {
-        std::vector<std::string> off;
-        for (const auto& k : key_names)
-          if (k.find("barrier") != std::string::npos) off.push_back(k + "=false");
-        throw ConfigError(fmt::format(
-            "{} cannot be exported: its programs use BARRIER descriptors, which MSCCL-IR has no form for; {}", who,
-            off.empty() ? std::string("the algorithm has no key that turns them off")
-                        : "build it without barriers (--set " + join(off, " --set ") + ")"));
-      }
+      if (d.opcode == Opcode::barrier) ++barriers[e];
       if (d.opcode != Opcode::send) continue;
       if (d.op != ReceiveOp::copy && d.op != ReceiveOp::sum)
         throw ConfigError(fmt::format("{} cannot be exported: endpoint {} sends with receive operation '{}'; MSCCL-IR "
@@ -106,35 +209,97 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
         throw ConfigError(fmt::format("{} cannot be exported: endpoint {} reduces float64 elements; MSCCL-IR steps "
                                       "carry no element type and the import sums int64 (use dtype=int64)",
                                       who, e));
+      if (d.dest >= E)
+        throw ConfigError(fmt::format("{} cannot be exported: endpoint {} sends to {}, beyond the {} endpoints", who, e,
+                                      d.dest, E));
+      reduces = reduces || d.op == ReceiveOp::sum;
+      float_data = float_data || d.dtype == DataType::float64;
       gaps = gaps || d.gap != 0 || d.slack != 0;
       hints = hints || d.route_hint != 0;
       controllers = controllers || d.controller != 0;
     }
+  for (std::size_t e = 1; e < E; ++e)
+    if (barriers[e] != barriers[0])
+      throw ConfigError(fmt::format("{} cannot be exported: endpoint 0 joins {} barriers, endpoint {} joins {}; a "
+                                    "barrier needs every endpoint",
+                                    who, barriers[0], e, barriers[e]));
+  const std::size_t nbarriers = E == 0 ? 0 : barriers[0];
   if (gaps) out.warnings.push_back("pacing gaps and slack dropped (MSCCL-IR has no pacing)");
   if (hints) out.warnings.push_back("route hints dropped (the importer's network routes every message)");
   if (controllers)
     out.warnings.push_back(fmt::format("the programs use {} NIC controllers; MSCCL-IR gets one channel (chan 0)",
                                        s.controllers));
+  const int rounds = E <= 1 ? 0 : std::bit_width(E - 1);  // ceil(log2 E)
+  if (nbarriers > 0)
+    out.warnings.push_back(fmt::format("{} barriers become dissemination barriers of 1-chunk tokens ({} rounds each)",
+                                       nbarriers, rounds));
 
-  // Chunk: gcd of every offset and length.
+  const Collective coll = classify(s, reduces, float_data);
+  out.coll = coll.coll;
+  const bool custom = coll.coll == "custom";
+  const std::uint32_t bound = coll.coll == "alltoall" ? 2 * coll.words : coll.words;  // scratch from here
+
+  // Chunk: gcd of every offset and length, and of the buffer bounds.
   std::uint32_t chunk = 0;
   for (std::size_t e = 0; e < E; ++e)
     for (const Descriptor& d : s.programs[e])
       if (d.opcode == Opcode::send) chunk = std::gcd(chunk, std::gcd(d.length, std::gcd(d.src_offset, d.dst_offset)));
+  if (!custom) {
+    chunk = std::gcd(chunk, coll.words);
+    if (coll.coll != "allreduce") chunk = std::gcd(chunk, coll.words / static_cast<std::uint32_t>(E));
+  }
   if (chunk == 0) chunk = 1;
   out.chunk_words = chunk;
 
+  // Buffers of each gpu, in chunks: the data buffers, then scratch (data
+  // beyond the buffers, then the barrier token).
+  const auto chunks_of = [&](std::uint64_t words) { return static_cast<std::uint32_t>((words + chunk - 1) / chunk); };
+  std::vector<std::uint32_t> scratch_data(E, 0);
+  for (std::size_t e = 0; e < E; ++e) {
+    const std::uint32_t mem = s.memory_of(static_cast<EndpointId>(e));
+    scratch_data[e] = custom ? 0 : (mem > bound ? chunks_of(mem - bound) : 0);
+  }
+  const auto token_slot = [&](std::size_t e) { return scratch_data[e]; };
+  const auto locate = [&](std::size_t e, std::uint32_t word) -> std::pair<char, std::uint32_t> {
+    if (custom) return {'i', word / chunk};
+    if (word < coll.words) return {coll.coll == "allgather" ? 'o' : 'i', word / chunk};
+    if (coll.coll == "alltoall" && word < 2 * coll.words) return {'o', (word - coll.words) / chunk};
+    (void)e;
+    return {'s', (word - bound) / chunk};
+  };
+
   std::vector<Gpu> gpus(E);
-  // Pass 1: every remote message gets its receiving step, in the sender's order.
-  // arrivals[q][tag] = the messages tagged `tag` that reach q (remote first).
+  // Pass 1: every remote message and barrier token gets its receiving step,
+  // in the sender's order. arrivals[q][tag] = the messages tagged `tag` that
+  // reach q (remote first); tokens[q][b * rounds + j] = the receipt at q of
+  // round j of barrier b.
   std::vector<std::map<std::uint32_t, std::vector<Arrival>>> arrivals(E);
   std::vector<std::map<std::uint32_t, std::size_t>> locals_of(E);  // local messages per tag
-  for (std::size_t e = 0; e < E; ++e)
+  std::vector<std::vector<std::pair<int, int>>> tokens(E, std::vector<std::pair<int, int>>(nbarriers * rounds));
+  const auto token_index = [rounds](int epoch, int j) {
+    return static_cast<std::size_t>(epoch) * static_cast<std::size_t>(rounds) + static_cast<std::size_t>(j);
+  };
+  for (std::size_t e = 0; e < E; ++e) {
+    int epoch = 0;
     for (const Descriptor& d : s.programs[e]) {
+      if (d.opcode == Opcode::barrier) {
+        for (int j = 0; j < rounds; ++j) {
+          const std::size_t q = (e + (std::size_t{1} << j)) % E;
+          Gpu& g = gpus[q];
+          const int t = g.tb(1, static_cast<long>(e));
+          Step st;
+          st.type = "r";
+          st.srcbuf = st.dstbuf = 's';
+          st.srcoff = token_slot(e);
+          st.dstoff = token_slot(q);
+          st.cnt = 1;
+          g.tbs[static_cast<std::size_t>(t)].steps.push_back(st);
+          tokens[q][token_index(epoch, j)] = {t, static_cast<int>(g.tbs[static_cast<std::size_t>(t)].steps.size()) - 1};
+        }
+        ++epoch;
+        continue;
+      }
       if (d.opcode != Opcode::send) continue;
-      if (d.dest >= E)
-        throw ConfigError(fmt::format("{} cannot be exported: endpoint {} sends to {}, beyond the {} endpoints", who, e,
-                                      d.dest, E));
       if (d.dest == e) {
         ++locals_of[e][d.tag];
         continue;
@@ -143,21 +308,27 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
       const int t = q.tb(1, static_cast<long>(e));
       Step st;
       st.type = d.op == ReceiveOp::sum ? "rrc" : "r";
-      st.srcoff = d.src_offset / chunk;
-      st.dstoff = d.dst_offset / chunk;
+      std::tie(st.srcbuf, st.srcoff) = locate(e, d.src_offset);
+      std::tie(st.dstbuf, st.dstoff) = locate(d.dest, d.dst_offset);
       st.cnt = d.length / chunk;
       q.tbs[static_cast<std::size_t>(t)].steps.push_back(st);
       arrivals[d.dest][d.tag].push_back(
-          {t, static_cast<int>(q.tbs[static_cast<std::size_t>(t)].steps.size()) - 1, static_cast<long>(e)});
+          {t, static_cast<int>(q.tbs[static_cast<std::size_t>(t)].steps.size()) - 1, static_cast<long>(e), epoch});
     }
+  }
 
-  // Pass 2: sends, local copies and their dependencies, per endpoint in program order.
+  // Pass 2: sends, local copies, barrier tokens and their dependencies, per
+  // endpoint in program order.
   for (std::size_t e = 0; e < E; ++e) {
     Gpu& g = gpus[e];
-    std::map<int, int> covered;                    // receiving tb -> last step a WAIT so far covers
-    std::map<int, std::map<int, int>> synced;      // issuing tb -> receiving tb -> step it depends on already
+    std::map<int, int> covered;                    // tb -> last step every later step depends on
+    std::map<int, std::map<int, int>> synced;      // issuing tb -> tb -> step it depends on already
     std::map<std::uint32_t, std::size_t> consumed;  // tag -> messages the WAITs so far cover
     std::map<std::uint32_t, std::size_t> local_seen;
+    const auto cover = [&](int t, int k) {
+      int& c = covered.try_emplace(t, -1).first->second;
+      c = std::max(c, k);
+    };
     const auto add_with_deps = [&](int t, Step st) {
       std::vector<std::pair<int, int>> need;
       for (const auto& [rt, k] : covered) {
@@ -185,11 +356,45 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
       tb.steps.push_back(st);
       return static_cast<int>(tb.steps.size()) - 1;
     };
+    int epoch = 0;
     for (const Descriptor& d : s.programs[e]) {
+      if (d.opcode == Opcode::barrier) {
+        // Entry (round 0's token): every message sent to e before its
+        // sender's barrier `epoch` has been received, e's local copies are
+        // done, and so is everything e's WAITs covered. A receipt implies
+        // its send, so e's own sends need no dependency here: their
+        // receivers' round-0 tokens carry them.
+        for (const auto& [tag, list] : arrivals[e])
+          for (const Arrival& a : list)
+            if (a.sender != static_cast<long>(e) && a.epoch <= epoch) cover(a.tb, a.step);
+        if (const auto local = g.index.find(TbKey{2, -1}); local != g.index.end())
+          if (const auto& steps = g.tbs[static_cast<std::size_t>(local->second)].steps; !steps.empty())
+            cover(local->second, static_cast<int>(steps.size()) - 1);
+        // Round j's token depends on round j-1's token in and out, so the
+        // last ones carry the whole barrier: every later step of e depends on
+        // those two alone.
+        for (int j = 0; j < rounds; ++j) {
+          const std::size_t q = (e + (std::size_t{1} << j)) % E;
+          Step st;
+          st.type = "s";
+          st.srcbuf = st.dstbuf = 's';
+          st.srcoff = token_slot(e);
+          st.dstoff = token_slot(q);
+          st.cnt = 1;
+          const int t = g.tb(0, static_cast<long>(q));
+          const int k = add_with_deps(t, st);
+          const auto [rt, rk] = tokens[e][token_index(epoch, j)];
+          covered.clear();
+          cover(t, k);
+          cover(rt, rk);
+        }
+        ++epoch;
+        continue;
+      }
       if (d.opcode == Opcode::send) {
         Step st;
-        st.srcoff = d.src_offset / chunk;
-        st.dstoff = d.dst_offset / chunk;
+        std::tie(st.srcbuf, st.srcoff) = locate(e, d.src_offset);
+        std::tie(st.dstbuf, st.dstoff) = locate(d.dest, d.dst_offset);
         st.cnt = d.length / chunk;
         if (d.dest == e) {
           st.type = d.op == ReceiveOp::sum ? "re" : "cpy";
@@ -197,7 +402,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
           const int k = add_with_deps(t, st);
           auto& list = arrivals[e][d.tag];
           // Local copies of a tag follow its remote messages in the list, in program order.
-          list.push_back({t, k, static_cast<long>(e)});
+          list.push_back({t, k, static_cast<long>(e), epoch});
           ++local_seen[d.tag];
         } else {
           st.type = "s";
@@ -224,10 +429,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
           throw ConfigError(fmt::format("{} cannot be exported: endpoint {} waits for a local copy tagged {} that it "
                                         "issues later",
                                         who, e, d.tag));
-        for (std::size_t i = used; i < d.length; ++i) {
-          int& c = covered.try_emplace(list[i].tb, -1).first->second;
-          c = std::max(c, list[i].step);
-        }
+        for (std::size_t i = used; i < d.length; ++i) cover(list[i].tb, list[i].step);
         used = d.length;
       }
     }
@@ -235,18 +437,35 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
 
   // The document.
   std::ostringstream x;
+  std::vector<std::uint32_t> in(E), outc(E), scratch(E);
   std::size_t max_chunks = 1;
-  for (std::size_t e = 0; e < E; ++e)
-    max_chunks = std::max<std::size_t>(max_chunks, (s.memory_of(static_cast<EndpointId>(e)) + chunk - 1) / chunk);
+  for (std::size_t e = 0; e < E; ++e) {
+    const std::uint32_t mem = s.memory_of(static_cast<EndpointId>(e));
+    const std::uint32_t token = nbarriers > 0 && rounds > 0 ? 1 : 0;
+    if (custom) {
+      in[e] = chunks_of(mem);
+      max_chunks = std::max<std::size_t>(max_chunks, in[e]);
+    } else if (coll.coll == "allgather") {
+      in[e] = coll.words / static_cast<std::uint32_t>(E) / chunk;
+      outc[e] = coll.words / chunk;
+    } else if (coll.coll == "alltoall") {
+      in[e] = outc[e] = coll.words / chunk;
+    } else {
+      in[e] = coll.words / chunk;
+    }
+    scratch[e] = scratch_data[e] + token;
+  }
+  if (!custom) max_chunks = coll.words / chunk;
+  const bool inplace = !custom && coll.coll != "alltoall";
   x << "<!-- collnet export of " << algorithm << ": chunk = " << chunk
     << " words; import with algorithm=msccl chunk_words=" << chunk << " -->\n";
   x << fmt::format(
-      "<algo name=\"collnet-{}\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"{}\" ngpus=\"{}\" coll=\"custom\" "
-      "inplace=\"0\">\n",
-      algorithm, max_chunks, E);
+      "<algo name=\"collnet-{}\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"{}\" ngpus=\"{}\" coll=\"{}\" "
+      "inplace=\"{}\">\n",
+      algorithm, max_chunks, E, coll.coll, inplace ? 1 : 0);
   for (std::size_t e = 0; e < E; ++e) {
-    const std::size_t chunks = (s.memory_of(static_cast<EndpointId>(e)) + chunk - 1) / chunk;
-    x << fmt::format("  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"0\" s_chunks=\"0\">\n", e, chunks);
+    x << fmt::format("  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", e, in[e], outc[e],
+                     scratch[e]);
     for (std::size_t t = 0; t < gpus[e].tbs.size(); ++t) {
       const Tb& tb = gpus[e].tbs[t];
       x << fmt::format("    <tb id=\"{}\" send=\"{}\" recv=\"{}\" chan=\"0\">\n", t, tb.send, tb.recv);
@@ -257,9 +476,10 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
                            "cnt=\"0\" depid=\"{}\" deps=\"{}\" hasdep=\"{}\"/>\n",
                            k, st.depid, st.deps, st.hasdep ? 1 : 0);
         else
-          x << fmt::format("      <step s=\"{}\" type=\"{}\" srcbuf=\"i\" srcoff=\"{}\" dstbuf=\"i\" dstoff=\"{}\" "
+          x << fmt::format("      <step s=\"{}\" type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" "
                            "cnt=\"{}\" depid=\"{}\" deps=\"{}\" hasdep=\"{}\"/>\n",
-                           k, st.type, st.srcoff, st.dstoff, st.cnt, st.depid, st.deps, st.hasdep ? 1 : 0);
+                           k, st.type, st.srcbuf, st.srcoff, st.dstbuf, st.dstoff, st.cnt, st.depid, st.deps,
+                           st.hasdep ? 1 : 0);
         ++out.steps;
       }
       x << "    </tb>\n";

@@ -35,9 +35,10 @@ int run_export(const ExportOptions& o) {
   f.close();
   if (!f) throw ConfigError("--out: cannot write '" + o.out + "'");
   std::cout << fmt::format(
-      "collnet export: {} on {} ({} gpus, {} thread blocks, {} steps), chunk = {} words -> {}\n"
+      "collnet export: {} on {} ({} gpus, coll {}, {} thread blocks, {} steps), chunk = {} words -> {}\n"
       "  import with: --set algorithm=msccl --set schedule={} --set chunk_words={} --set topology={}\n",
-      algorithm.name, plan.topology->name(), schedule.endpoints(), ex.thread_blocks, ex.steps, ex.chunk_words, o.out,
+      algorithm.name, plan.topology->name(), schedule.endpoints(), ex.coll, ex.thread_blocks, ex.steps, ex.chunk_words,
+      o.out,
       o.out, ex.chunk_words, params.text("topology", "torus:8x8"));
   return 0;
 }

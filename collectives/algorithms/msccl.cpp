@@ -58,27 +58,23 @@ std::string step_name(const MscclGpu& g, const MscclThreadBlock& tb, const Msccl
   return fmt::format("gpu {} tb {} step {}", g.id, tb.id, st.s);
 }
 
-/// Line numbers of byte offsets in a document: the newlines' offsets,
-/// found once, then a binary search per question (a file of 14,000 steps
-/// asks once per element).
+/// Line numbers of byte offsets: the newlines are found once, each lookup
+/// is a binary search (a per-element count from the start made parsing
+/// quadratic in the file's size).
 class LineIndex {
  public:
   explicit LineIndex(const std::string& text) {
     for (std::size_t i = 0; i < text.size(); ++i)
       if (text[i] == '\n') newlines_.push_back(static_cast<std::ptrdiff_t>(i));
-    size_ = static_cast<std::ptrdiff_t>(text.size());
   }
-  /// 1-based line of `offset`; 0 when unknown (negative).
-  [[nodiscard]] int line_of(std::ptrdiff_t offset) const {
+  /// 1-based line of `offset`; 0 for an unknown offset (negative).
+  [[nodiscard]] int operator()(std::ptrdiff_t offset) const {
     if (offset < 0) return 0;
-    const std::ptrdiff_t end = std::min(offset, size_);
-    // Newlines strictly before `end`.
-    return 1 + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), end) - newlines_.begin());
+    return 1 + static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), offset) - newlines_.begin());
   }
 
  private:
   std::vector<std::ptrdiff_t> newlines_;
-  std::ptrdiff_t size_ = 0;
 };
 
 /// An integer attribute; ConfigError naming the element when missing or not a number.
@@ -188,15 +184,15 @@ MscclProgram parse_msccl(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
-  const LineIndex lines(text);
   pugi::xml_document doc;
   const pugi::xml_parse_result ok = doc.load_buffer(text.data(), text.size());
   if (!ok)
     throw ConfigError(fmt::format("key 'schedule': {} line {}: not well-formed XML: {}", path,
-                                  lines.line_of(ok.offset), ok.description()));
+                                  LineIndex(text)(ok.offset), ok.description()));
   const pugi::xml_node algo = doc.child("algo");
   if (!algo) throw ConfigError("key 'schedule': " + path + ": no <algo> element (not an MSCCL-IR file)");
-  const auto line = [&](const pugi::xml_node& n) { return lines.line_of(n.offset_debug()); };
+  const LineIndex line_index(text);
+  const auto line = [&](const pugi::xml_node& n) { return line_index(n.offset_debug()); };
   const std::string top = where(p, line(algo));
   p.name = algo.attribute("name").value();
   p.coll = algo.attribute("coll").value();

@@ -14,6 +14,7 @@
 #include "collectives/algorithms/reduction_keys.hpp"
 #include "collectives/algorithms/tree_pipeline.hpp"
 #include "collectives/executor.hpp"
+#include "topology/boards.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::collectives {
@@ -31,15 +32,54 @@ namespace {
 const char* const kAnyTopology = "any";
 
 /// What a standard collective reads: the data (elements, op, dtype) and the
-/// ranks (every endpoint).
+/// ranks (keys `ranks` and `processes`): rank r runs on endpoint at[r].
 struct Setup {
   ReductionSetup data;
   std::int32_t n = 0;
+  std::vector<EndpointId> at;
+  std::size_t endpoints = 0;
 };
+
+const Key& ranks_key() {
+  static const Key key = Key::choice("ranks",
+                                     "standard collectives: which endpoints are ranks, rank r = the r-th of them in "
+                                     "endpoint order: every endpoint, or the main units of a boards topology (the "
+                                     "units that hold the data in hd-allreduce; the aggregation units only forward)",
+                                     "all", {"all", "main_units"});
+  return key;
+}
+
+const Key& processes_key() {
+  static const Key key = [] {
+    for (const Key& k : reduction_keys())
+      if (k.name == "processes") return k;
+    throw std::logic_error("reduction_keys: no key processes");
+  }();
+  return key;
+}
+
+/// The endpoints of the ranks: those `ranks` selects, the first `processes` of them.
+std::vector<EndpointId> rank_endpoints(const topology::Topology& topology, const Params& params) {
+  std::vector<EndpointId> candidates;
+  const bool main_units = ranks_key().choice(params) == "main_units";
+  if (main_units && dynamic_cast<const topology::Boards*>(&topology) == nullptr)
+    throw ConfigError(fmt::format("key 'ranks': main_units needs a boards topology (boards:WxXxYxZ), not '{}'; "
+                                  "accepted values: all, main_units (boards only)",
+                                  topology.name()));
+  for (EndpointId e = 0; e < static_cast<EndpointId>(topology.endpoint_count()); ++e)
+    if (!main_units || topology::Boards::is_main_unit(e)) candidates.push_back(e);
+  const auto count = static_cast<std::size_t>(
+      processes_key().integer(params, static_cast<std::int64_t>(candidates.size()), 1,
+                              static_cast<std::int64_t>(candidates.size())));
+  candidates.resize(count);
+  return candidates;
+}
 
 Setup read_setup(const topology::Topology& topology, const Params& params, bool reduction) {
   Setup s;
-  s.n = topology.endpoint_count();
+  s.at = rank_endpoints(topology, params);
+  s.endpoints = static_cast<std::size_t>(topology.endpoint_count());
+  s.n = static_cast<std::int32_t>(s.at.size());
   s.data.elements = static_cast<std::uint32_t>(reduction_elements_key().integer(params));
   if (reduction) {
     const auto op = reduction_op_key().choice(params);
@@ -91,6 +131,38 @@ Schedule empty_schedule(const std::string& name, const Setup& s) {
 
 void finish(Schedule& sc) {
   for (auto& p : sc.programs) p.push_back(Descriptor::end());
+}
+
+/// Moves a schedule built over ranks 0..n-1 onto their endpoints: rank r's
+/// program, initial memory and expected result go to endpoint at[r]; every
+/// other endpoint runs no SEND and is not checked. Nothing changes where the
+/// ranks are every endpoint.
+void place(Schedule& sc, const Setup& s) {
+  bool identity = s.at.size() == s.endpoints;
+  for (std::size_t r = 0; identity && r < s.at.size(); ++r) identity = s.at[r] == static_cast<EndpointId>(r);
+  if (identity) return;
+  std::vector<Program> programs(s.endpoints, Program{Descriptor::end()});
+  auto rank_of = std::make_shared<std::vector<std::int32_t>>(s.endpoints, -1);
+  for (std::size_t r = 0; r < s.at.size(); ++r) {
+    Program p = std::move(sc.programs[r]);
+    for (Descriptor& d : p)
+      if (d.opcode == Opcode::send) d.dest = static_cast<std::uint32_t>(s.at[d.dest]);
+    programs[s.at[r]] = std::move(p);
+    (*rank_of)[s.at[r]] = static_cast<std::int32_t>(r);
+  }
+  sc.programs = std::move(programs);
+  sc.node_memory_words.assign(s.endpoints, 0);
+  for (const EndpointId e : s.at) sc.node_memory_words[e] = sc.memory_words;
+  auto initial = std::move(sc.initial);
+  auto expected = std::move(sc.expected);
+  sc.initial = [rank_of, initial](EndpointId e, std::uint32_t address) -> Word {
+    const std::int32_t r = (*rank_of)[e];
+    return r < 0 ? 0 : initial(static_cast<EndpointId>(r), address);
+  };
+  sc.expected = [rank_of, expected](EndpointId e) {
+    const std::int32_t r = (*rank_of)[e];
+    return r < 0 ? std::vector<Region>{} : expected(static_cast<EndpointId>(r));
+  };
 }
 
 /// Every rank starts with its own vector.
@@ -153,6 +225,7 @@ Schedule build_ring_allreduce(const topology::Topology& topology, const Params& 
   const auto result = fold(s);
   sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
   sc.lower_bound = ceil_div(2LL * (s.n - 1) * s.data.elements, s.n);
+  place(sc, s);
   return sc;
 }
 
@@ -171,6 +244,7 @@ Schedule build_ring_reduce_scatter(const topology::Topology& topology, const Par
         {c.offset, std::vector<Word>(result->begin() + c.offset, result->begin() + c.offset + c.length)}};
   };
   sc.lower_bound = ceil_div(static_cast<std::int64_t>(s.n - 1) * s.data.elements, s.n);
+  place(sc, s);
   return sc;
 }
 
@@ -193,6 +267,7 @@ Schedule build_ring_allgather(const topology::Topology& topology, const Params& 
   }
   sc.expected = [gathered](EndpointId) { return std::vector<Region>{{0, *gathered}}; };
   sc.lower_bound = ceil_div(static_cast<std::int64_t>(s.n - 1) * s.data.elements, s.n);
+  place(sc, s);
   return sc;
 }
 
@@ -205,10 +280,16 @@ Schedule build_ring_allgather(const topology::Topology& topology, const Params& 
 Schedule build_rd_allreduce(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, true);
   const std::int32_t n = s.n;
-  if (!std::has_single_bit(static_cast<std::uint32_t>(n)))
+  if (!std::has_single_bit(static_cast<std::uint32_t>(n))) {
+    if (n != topology.endpoint_count())
+      throw ConfigError(fmt::format("key 'processes': rd-allreduce needs a power-of-two number of ranks; this "
+                                    "scenario has {} (ranks, processes); accepted: 1, 2, 4, 8, 16, ... ranks "
+                                    "(ring-allreduce runs on any count)",
+                                    n));
     throw ConfigError(fmt::format("key 'topology': rd-allreduce needs a power-of-two number of endpoints; '{}' has "
                                   "{}; accepted: 1, 2, 4, 8, 16, ... endpoints (ring-allreduce runs on any count)",
                                   topology.name(), n));
+  }
   const int K = std::countr_zero(static_cast<std::uint32_t>(n));
   const std::uint32_t L = s.data.elements;
   Schedule sc = empty_schedule("rd-allreduce", s);
@@ -243,6 +324,7 @@ Schedule build_rd_allreduce(const topology::Topology& topology, const Params& pa
   const auto result = fold(s);
   sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
   sc.lower_bound = ceil_div(2LL * (n - 1) * L, n);
+  place(sc, s);
   return sc;
 }
 
@@ -252,11 +334,12 @@ Schedule build_rd_allreduce(const topology::Topology& topology, const Params& pa
 int ceil_log2(std::int32_t n) { return n <= 1 ? 0 : std::bit_width(static_cast<std::uint32_t>(n - 1)); }
 
 std::int32_t read_root(const Params& params, std::int32_t n);
+std::int32_t read_bcast_root(const Params& params, std::int32_t n);
 
 Schedule build_binomial_bcast(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, false);
   const std::int32_t n = s.n;
-  const std::int32_t root = read_root(params, n);
+  const std::int32_t root = read_bcast_root(params, n);
   const int K = ceil_log2(n);
   const Chunk all{0, s.data.elements};
   Schedule sc = empty_schedule("binomial-bcast", s);
@@ -280,6 +363,7 @@ Schedule build_binomial_bcast(const topology::Topology& topology, const Params& 
   for (std::uint32_t i = 0; i < data.elements; ++i) value->push_back(reduction_input(data, root, i));
   sc.expected = [value](EndpointId) { return std::vector<Region>{{0, *value}}; };
   sc.lower_bound = n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0;
+  place(sc, s);
   return sc;
 }
 
@@ -308,6 +392,7 @@ Schedule build_binomial_reduce(const topology::Topology& topology, const Params&
     return static_cast<std::int32_t>(e) == root ? std::vector<Region>{{0, *result}} : std::vector<Region>{};
   };
   sc.lower_bound = n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0;
+  place(sc, s);
   return sc;
 }
 
@@ -349,8 +434,25 @@ const Key& root_key() {
   return key;
 }
 
+const Key& bcast_logical_root_key() {
+  static const Key key = Key::integer("logical_root",
+                                      "binomial-bcast: the broadcasting rank when `root` is not set (so that it "
+                                      "runs as a compare baseline of tree-bcast, whose `root` is the tree's physical "
+                                      "root)",
+                                      0, 0, std::numeric_limits<std::int32_t>::max())
+                             .default_from("`root`")
+                             .accepting("0..ranks-1");
+  return key;
+}
+
 std::int32_t read_root(const Params& params, std::int32_t n) {
   return static_cast<std::int32_t>(root_key().integer(params, 0, 0, n - 1));
+}
+
+/// binomial-bcast: `root`, else `logical_root`, else 0.
+std::int32_t read_bcast_root(const Params& params, std::int32_t n) {
+  if (params.has("root") || !params.has("logical_root")) return read_root(params, n);
+  return static_cast<std::int32_t>(bcast_logical_root_key().integer(params, 0, 0, n - 1));
 }
 
 /// SENDs of the busiest rank's program, for the size check before a run.
@@ -367,8 +469,14 @@ Algorithm standard(std::string name, std::string description, std::vector<Key> k
   a.build = std::move(build);
   a.footprint = [sends](const topology::Topology& topology, const Params& params) {
     Footprint f = reduction_footprint(topology, params);
-    f.sends = sends(static_cast<std::uint64_t>(topology.endpoint_count()));
-    f.keys = "topology (endpoints), elements";
+    std::uint64_t n = static_cast<std::uint64_t>(topology.endpoint_count());
+    try {
+      n = rank_endpoints(topology, params).size();
+    } catch (const ConfigError&) {
+      // a bad `ranks` or `processes` is refused where the schedule is built
+    }
+    f.sends = sends(n);
+    f.keys = "topology (endpoints), elements, ranks, processes";
     return f;
   };
   return a;
@@ -378,7 +486,9 @@ std::uint64_t two_rings(std::uint64_t n) { return 2 * (n - 1); }
 std::uint64_t one_ring(std::uint64_t n) { return n - 1; }
 std::uint64_t log_steps(std::uint64_t n) { return n <= 1 ? 0 : std::bit_width(n - 1); }
 
-std::vector<Key> reduction_data_keys() { return {reduction_elements_key(), reduction_op_key(), reduction_dtype_key()}; }
+std::vector<Key> reduction_data_keys() {
+  return {reduction_elements_key(), reduction_op_key(), reduction_dtype_key(), ranks_key(), processes_key()};
+}
 
 }  // namespace
 
@@ -400,7 +510,8 @@ Algorithm make_rd_allreduce() {
 
 Algorithm make_binomial_bcast() {
   return standard("binomial-bcast", "broadcast from `root` down a binomial tree, ceil(log2 n) steps",
-                  {reduction_elements_key(), root_key()}, build_binomial_bcast, log_steps);
+                  {reduction_elements_key(), root_key(), bcast_logical_root_key(), ranks_key(), processes_key()},
+                  build_binomial_bcast, log_steps);
 }
 
 Algorithm make_binomial_reduce() {
@@ -412,7 +523,7 @@ Algorithm make_binomial_reduce() {
 
 Algorithm make_ring_allgather() {
   return standard("ring-allgather", "allgather: chunk i of rank i passed around the ring, n-1 steps",
-                  {reduction_elements_key()}, build_ring_allgather, one_ring);
+                  {reduction_elements_key(), ranks_key(), processes_key()}, build_ring_allgather, one_ring);
 }
 
 Algorithm make_ring_reduce_scatter() {

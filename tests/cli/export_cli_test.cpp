@@ -2,8 +2,9 @@
 // a small topology and imported back (algorithm=msccl), runs in the cycle
 // model with its data check passing, carrying the same messages and flits
 // as the original run; the standard ring collectives (one controller, no
-// pacing) take the same cycles. Algorithms with barriers and bad options
-// exit 2 naming the algorithm, option or key. Runs the real binary.
+// pacing) take the same cycles. Bad options
+// exit 2 naming the option or key; barriers become token exchanges. Runs
+// the real binary.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -70,24 +71,42 @@ TEST(ExportCli, EveryExportableAlgorithmRoundTripsThroughMscclIr) {
   }
 }
 
-TEST(ExportCli, BarriersAreRefusedWithExit2NamingTheAlgorithmAndTheKey) {
-  const fs::path xml = scratch() / "refused.xml";
-  fs::remove(xml);
-  CliRun r = run_collnet({"export", "--format", "msccl", "--set", "algorithm=a2a-hopgroup", "--set",
-                          "topology=torus:4x4", "--out", xml.string()});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("'a2a-hopgroup'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("BARRIER"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(xml));
-  r = run_collnet({"export", "--format", "msccl", "--set", "algorithm=a2a-hopgroup-direct", "--set",
-                   "topology=torus:4x4", "--out", xml.string()});
-  EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("barriers=false"), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(xml));
-  r = run_collnet({"export", "--format", "msccl", "--set", "algorithm=a2a-hopgroup-direct", "--set",
-                   "barriers=false", "--set", "topology=torus:4x4", "--out", xml.string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("warning: pacing gaps"), std::string::npos) << r.err;
+TEST(ExportCli, BarriersExportAsTokenExchangesAndTheCollectiveIsNamed) {
+  // a2a-hopgroup-direct joins a barrier after every hop group: each becomes
+  // ceil(log2 8) = 3 rounds of one 1-chunk token per gpu. The import runs
+  // with its data check (the importer's own all-to-all definition) passing
+  // and carries the original's messages plus the tokens.
+  const fs::path xml = scratch() / "barriers.xml";
+  const CliRun e = run_collnet({"export", "--format", "msccl", "--set", "algorithm=a2a-hopgroup-direct", "--set",
+                                "topology=torus:2x4", "--out", xml.string()});
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_NE(e.out.find("coll alltoall"), std::string::npos) << e.out;
+  EXPECT_NE(e.err.find("dissemination barriers"), std::string::npos) << e.err;
+  EXPECT_NE(slurp(xml).find("coll=\"alltoall\""), std::string::npos);
+  const fs::path oj = scratch() / "barriers_original.json", ij = scratch() / "barriers_imported.json";
+  const CliRun o = run_collnet({"run", "--set", "algorithm=a2a-hopgroup-direct", "--set", "topology=torus:2x4", "--set",
+                                "compare=", "--json", oj.string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const CliRun i = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + xml.string(), "--set",
+                                "chunk_words=" + chunk_of(e.out), "--set", "topology=torus:2x4", "--set", "compare=",
+                                "--json", ij.string()});
+  ASSERT_EQ(i.status, 0) << i.err;
+  const auto oo = read_json(oj), ii = read_json(ij);
+  EXPECT_EQ(ii["data_check"], "pass");
+  const std::int64_t barriers = oo["barriers"].get<std::int64_t>();
+  ASSERT_GT(barriers, 0);
+  EXPECT_EQ(ii["barriers"], 0);
+  EXPECT_EQ(ii["messages"].get<std::int64_t>(), oo["messages"].get<std::int64_t>() + barriers * 8 * 3);
+  // The ring allreduce is named allreduce when its chunks are equal (32
+  // elements on 16 ranks), and its import checks the allreduce's sums.
+  const fs::path ring = scratch() / "ring32.xml";
+  const CliRun r = run_collnet({"export", "--format", "msccl", "--set", "algorithm=ring-allreduce", "--set",
+                                "topology=torus:4x4", "--set", "elements=32", "--out", ring.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("coll allreduce"), std::string::npos) << r.out;
+  const CliRun ri = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + ring.string(), "--set",
+                                 "chunk_words=" + chunk_of(r.out), "--set", "topology=torus:4x4", "--set", "compare="});
+  EXPECT_EQ(ri.status, 0) << ri.err;
 }
 
 TEST(ExportCli, BadOptionsExit2NamingThem) {

@@ -83,3 +83,51 @@ TEST(StandardCollectivesCli, BadSizesExitTwoNamingTheKey) {
   EXPECT_EQ(blocks.status, 2);  // a key of the tree reductions does not apply
   EXPECT_THAT(blocks.err, HasSubstr("blocks"));
 }
+
+namespace {
+
+nlohmann::json run_words(const std::vector<std::string>& args, const std::string& name) {
+  const fs::path json = scratch() / (name + ".json");
+  std::vector<std::string> all = args;
+  all.insert(all.end(), {"--json", json.string()});
+  const CliRun r = run_collnet(all);
+  EXPECT_EQ(r.status, 0) << name << "\n" << r.out << r.err;
+  return r.status == 0 ? read_json(json) : nlohmann::json::object();
+}
+
+}  // namespace
+
+TEST(StandardCollectivesCli, RunAsCompareBaselinesOfTheStudiesScenarios) {
+  // The tree broadcast's scenario file: binomial-bcast from its
+  // logical_root (62), 64 words, 62 messages of 64 flits, data passed.
+  auto j = run_words({"run", COLLNET_SOURCE_DIR "/examples/tree-bcast-rule.yaml", "--set", "schedule_engine=auto",
+                      "--set", "elements=64", "--set", "compare=binomial-bcast"},
+                     "compare_tree_bcast");
+  ASSERT_EQ(j["compare"].size(), 1u);
+  EXPECT_EQ(j["cycles"], 696);  // the page's closed form for tree-bcast, untouched by the comparison
+  const auto& b = j["compare"][0];
+  EXPECT_EQ(b["algorithm"], "binomial-bcast");
+  EXPECT_EQ(b["data_check"], "pass");
+  EXPECT_EQ(b["messages"], 62);
+  EXPECT_EQ(b["flits"], 62 * 64);
+  // Boards: the allreduces on the 16 main units (ranks=main_units), the
+  // same elements as hd-allreduce; rd: 2 log2 16 messages per rank, ring:
+  // 2 x 15.
+  j = run_words({"run", "--set", "topology=boards:2x1x1x1", "--set", "algorithm=hd-allreduce", "--set", "elements=64",
+                 "--set", "ranks=main_units", "--set", "compare=ring-allreduce,rd-allreduce"},
+                "compare_boards");
+  ASSERT_EQ(j["compare"].size(), 2u);
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_EQ(j["compare"][0]["data_check"], "pass");
+  EXPECT_EQ(j["compare"][0]["messages"], 16 * 2 * 15);
+  EXPECT_EQ(j["compare"][1]["data_check"], "pass");
+  EXPECT_EQ(j["compare"][1]["messages"], 16 * 2 * 4);
+  // Leaf/spine: the two-tree's processes.
+  j = run_words({"run", "--set", "topology=leafspine:p=6", "--set", "algorithm=twotree-flat", "--set", "processes=16",
+                 "--set", "elements=64", "--set", "compare=ring-allreduce,rd-allreduce"},
+                "compare_leafspine");
+  ASSERT_EQ(j["compare"].size(), 2u);
+  EXPECT_EQ(j["compare"][0]["messages"], 16 * 2 * 15);
+  EXPECT_EQ(j["compare"][1]["messages"], 16 * 2 * 4);
+  for (const auto& c : j["compare"]) EXPECT_EQ(c["data_check"], "pass");
+}

@@ -414,3 +414,98 @@ TEST(StandardCollectives, FootprintCountsTheBusiestRanksSends) {
       if (std::string(algorithm) != "pairwise-alltoall") { EXPECT_EQ(f.words, 100u) << algorithm; }
     }
 }
+
+TEST(StandardCollectives, RanksOnTheMainUnitsOfBoardsLeaveTheAggregationUnitsIdle) {
+  // ranks: main_units: 16 ranks on boards:2x1x1x1 (endpoints 0..7 and
+  // 12..19). The allreduce's result, computed here from the main units'
+  // inputs alone, is on every main unit; aggregation units hold no data,
+  // issue no SEND and are not checked.
+  Params p = with(48);
+  p.set("ranks", "main_units");
+  for (const char* algorithm : {"ring-allreduce", "rd-allreduce"}) {
+    const BuiltSchedule b = build_schedule(algorithm, "boards:2x1x1x1", p, StaticCheck::run);
+    ASSERT_EQ(b.schedule.endpoints(), 24u);
+    std::vector<EndpointId> mains;
+    for (EndpointId e = 0; e < 24; ++e) {
+      const bool main_unit = e % 12 < 8;
+      if (main_unit) mains.push_back(e);
+      if (!main_unit) {
+        EXPECT_EQ(b.schedule.programs[static_cast<std::size_t>(e)].size(), 1u) << algorithm << " " << e;  // END
+        EXPECT_TRUE(b.schedule.expected(e).empty());
+        EXPECT_EQ(b.schedule.initial(e, 0), 0u);
+      }
+    }
+    std::vector<Word> sum(48, 0);
+    for (const EndpointId e : mains)
+      for (std::uint32_t i = 0; i < 48; ++i) sum[i] += b.schedule.initial(e, i);
+    std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want;
+    for (const EndpointId e : mains)
+      for (std::uint32_t i = 0; i < 48; ++i) want[e].push_back({i, sum[i]});
+    expect_result(b, want, algorithm);
+    // The main units' inputs differ from one another (rank r's vector).
+    EXPECT_NE(b.schedule.initial(mains[0], 0), b.schedule.initial(mains[8], 0));
+    // Every SEND goes to a main unit.
+    for (const auto& prog : b.schedule.programs)
+      for (const Descriptor& d : prog)
+        if (d.opcode == Opcode::send) {
+          EXPECT_LT(d.dest % 12, 8u) << algorithm;
+        }
+  }
+}
+
+TEST(StandardCollectives, ProcessesTakeTheFirstPEndpoints) {
+  // processes: 8 on torus:4x4: ranks 0..7 on endpoints 0..7; the ring runs
+  // 2 x 7 steps among them and endpoints 8..15 stay idle.
+  Params p = with(16);
+  p.set("processes", "8");
+  const BuiltSchedule b = build_schedule("ring-allreduce", "torus:4x4", p, StaticCheck::run);
+  const Traffic t = traffic(b.schedule);
+  EXPECT_EQ(t.tags.size(), 14u);
+  for (std::size_t e = 8; e < 16; ++e) EXPECT_EQ(t.words[e], 0) << e;
+  for (std::size_t e = 0; e < 8; ++e) EXPECT_EQ(t.words[e], 2 * 16 - 2 * 2) << e;  // 2L minus its and the next chunk
+  std::vector<Word> sum(16, 0);
+  for (EndpointId e = 0; e < 8; ++e)
+    for (std::uint32_t i = 0; i < 16; ++i) sum[i] += b.schedule.initial(e, i);
+  std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want;
+  for (EndpointId e = 0; e < 8; ++e)
+    for (std::uint32_t i = 0; i < 16; ++i) want[e].push_back({i, sum[i]});
+  expect_result(b, want, "ring-allreduce, 8 processes");
+  EXPECT_EQ(b.schedule.lower_bound, ceil_div(2 * 7 * 16, 8));
+  // The footprint counts the busiest rank's SENDs among the 8.
+  const auto topology = topology::make_topology("torus:4x4");
+  EXPECT_EQ(find_algorithm("ring-allreduce").footprint(*topology, p).sends, 14u);
+}
+
+TEST(StandardCollectives, BinomialBcastBroadcastsFromLogicalRootWhenRootIsUnset) {
+  // In a tree-bcast scenario `root` is the physical root; binomial-bcast
+  // then takes the broadcaster from `logical_root`, and `root` wins when set.
+  Params p = with(8, "", "");
+  p.set("logical_root", "5");
+  const BuiltSchedule b = build_schedule("binomial-bcast", "tree:kary=2,n=7", p, StaticCheck::run);
+  for (EndpointId e = 0; e < 7; ++e) EXPECT_EQ(b.schedule.initial(e, 0) != 0, e == 5) << e;
+  std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want;
+  for (EndpointId e = 0; e < 7; ++e) want[e].push_back({3, b.schedule.initial(5, 3)});
+  expect_result(b, want, "binomial-bcast from logical_root 5");
+  p.set("root", "2");
+  const BuiltSchedule r = build_schedule("binomial-bcast", "tree:kary=2,n=7", p);
+  for (EndpointId e = 0; e < 7; ++e) EXPECT_EQ(r.schedule.initial(e, 0) != 0, e == 2) << e;
+}
+
+TEST(StandardCollectives, BadRanksAndProcessesAreRefusedNamingTheKey) {
+  Params p;
+  p.set("ranks", "main_units");
+  EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("ring-allreduce", "torus:4x4", p); }),
+              AllOf(HasSubstr("'ranks'"), HasSubstr("boards"), HasSubstr("all, main_units")));
+  p.set("ranks", "some");
+  EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("ring-allreduce", "torus:4x4", p); }),
+              HasSubstr("ranks"));
+  Params q;
+  q.set("ranks", "main_units");
+  q.set("processes", "9");  // boards:1x1x1x1 has 8 main units
+  EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("binomial-bcast", "boards:1x1x1x1", q); }),
+              HasSubstr("processes"));
+  Params r;
+  r.set("processes", "12");  // not a power of two
+  EXPECT_THAT(test::error_message<ConfigError>([&] { (void)build_schedule("rd-allreduce", "torus:4x4", r); }),
+              AllOf(HasSubstr("'processes'"), HasSubstr("12"), HasSubstr("power-of-two")));
+}
