@@ -153,11 +153,16 @@ SyntheticKeys::SyntheticKeys()
           Key::integer("traffic_shift", "offset per dimension of the neighbour pattern", 1, -65536, 65536)),
       hotspot_node(Key::integer("hotspot_node", "destination endpoint of the hotspot pattern", 0, 0, 65535)
                        .accepting("0..endpoints-1")),
-      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)) {}
+      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)),
+      self_packets(Key::choice("self_packets",
+                               "a packet the pattern sends to its own source (the diagonal of transpose): drop (never "
+                               "created, not offered) or inject (offered and measured; it goes through the source's "
+                               "own router from its injection port to its ejection port, as in BookSim2)",
+                               "drop", {"drop", "inject"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic, injection_rate,  injection_process, warmup_cycles, measure_cycles, drain_cycles,
-          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction};
+          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets};
 }
 
 NicKeys::NicKeys()
