@@ -47,6 +47,7 @@ struct Pair {
   std::string routing;
   std::string topology;
   int vcs;
+  std::uint64_t packets;  // per node: enough for 100,000 saturated cycles
 };
 
 void PrintTo(const Pair& p, std::ostream* os) { *os << p.routing << " on " << p.topology; }
@@ -58,7 +59,7 @@ class RoutingAtSaturation : public ::testing::TestWithParam<Pair> {};
 // expected to take (min-adaptive: minimal; valiant: more).
 TEST_P(RoutingAtSaturation, RunsDeadlockFreeAndDeliversEveryPacket) {
   const Pair& p = GetParam();
-  const std::uint64_t packets = p.routing == "valiant" ? 2600 : 4000;
+  const std::uint64_t packets = p.packets;
   const SyntheticResult r = run_synthetic(closed(p.topology, p.routing, p.vcs, packets));
   EXPECT_FALSE(r.deadlock.has_value());
   EXPECT_TRUE(r.completed);
@@ -75,8 +76,9 @@ TEST_P(RoutingAtSaturation, RunsDeadlockFreeAndDeliversEveryPacket) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Pairs, RoutingAtSaturation,
-                         ::testing::Values(Pair{"min-adaptive", "mesh:4x4", 2}, Pair{"min-adaptive", "torus:4x4", 3},
-                                           Pair{"valiant", "mesh:4x4", 2}, Pair{"valiant", "torus:4x4", 4}),
+                         ::testing::Values(Pair{"min-adaptive", "mesh:4x4", 2, 17500},
+                                           Pair{"min-adaptive", "torus:4x4", 3, 22000},
+                                           Pair{"valiant", "mesh:4x4", 2, 8800}, Pair{"valiant", "torus:4x4", 4, 10000}),
                          [](const ::testing::TestParamInfo<Pair>& p) {
                            std::string n = p.param.routing + "_" + p.param.topology.substr(0, p.param.topology.find(':'));
                            for (char& c : n)
