@@ -5,9 +5,8 @@
 // examples/booksim-torus-8x8-adaptive.yaml. Latency (cycles, source queue
 // included) at the loads below saturation of the table, and the accepted
 // rate at an offered load of 1.0, within 5 % of BookSim2's: dim_order at
-// every point. min_adapt is not yet within 5 % (docs/validation.md: collnet's
-// router prefers the adaptive VC, BookSim2's iSLIP VC allocator does not);
-// its points are checked only to stay between dim_order's and collnet's
+// every point. min_adapt is not yet within 5 % (docs/validation.md: the
+// mechanism that differs is not found yet); its points are checked only to stay between dim_order's and collnet's
 // figures of today, so that a change of either shows.
 #include <gtest/gtest.h>
 
