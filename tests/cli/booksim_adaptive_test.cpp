@@ -6,8 +6,8 @@
 // included) at the loads below saturation of the table, and the accepted
 // rate at an offered load of 1.0, within 5 % of BookSim2's: dim_order at
 // every point. min_adapt is not yet within 5 % (docs/validation.md: the
-// mechanism that differs is not found yet); its points are checked only to stay between dim_order's and collnet's
-// figures of today, so that a change of either shows.
+// mechanism that differs is not found yet); its points check that it
+// stays stable below saturation and accepts more than BookSim2's in saturation.
 #include <gtest/gtest.h>
 
 #include <cmath>
