@@ -6,6 +6,7 @@
 #include "collectives/algorithm.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/traffic_pattern.hpp"
+#include "topology/routing.hpp"
 
 namespace collnet::systemc {
 
@@ -18,6 +19,18 @@ std::vector<std::string> arbitration_policy_names() {
   std::vector<std::string> names;
   for (const auto& p : arbitration_policies()) names.push_back(p.name);
   return names;
+}
+
+std::string routing_names_text() {
+  std::string names;
+  for (const auto& f : topology::routing_functions()) names += (names.empty() ? "" : ", ") + f.name;
+  return names + " (each on the topologies it runs on)";
+}
+
+std::string routing_name_problem(const std::string& name) {
+  for (const auto& f : topology::routing_functions())
+    if (f.name == name) return "";
+  return "unknown routing function '" + name + "'; accepted: " + routing_names_text();
 }
 
 }  // namespace
@@ -90,12 +103,18 @@ RouterKeys::RouterKeys()
                                  "and the hops after it in that dimension) or whole-dimension (every hop of a "
                                  "dimension whose route wraps, chosen when the packet enters the dimension; class 0 "
                                  "otherwise)",
-                                 "from-wrap", {"from-wrap", "whole-dimension"})) {}
+                                 "from-wrap", {"from-wrap", "whole-dimension"})),
+      routing(Key::text("routing",
+                        "routing function (`collnet list` shows each with the topologies it runs on): dor, "
+                        "min-adaptive or valiant on a mesh or torus; the topology's own elsewhere",
+                        "", routing_names_text(), &routing_name_problem)
+                  .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
+                                "spine-policy (leaf/spine)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
-          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class};
+          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing};
 }
 
 RunKeys::RunKeys()
@@ -134,11 +153,16 @@ SyntheticKeys::SyntheticKeys()
           Key::integer("traffic_shift", "offset per dimension of the neighbour pattern", 1, -65536, 65536)),
       hotspot_node(Key::integer("hotspot_node", "destination endpoint of the hotspot pattern", 0, 0, 65535)
                        .accepting("0..endpoints-1")),
-      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)) {}
+      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)),
+      self_packets(Key::choice("self_packets",
+                               "a packet the pattern sends to its own source (the diagonal of transpose): drop (never "
+                               "created, not offered) or inject (offered and measured; it goes through the source's "
+                               "own router from its injection port to its ejection port, as in BookSim2)",
+                               "drop", {"drop", "inject"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic, injection_rate,  injection_process, warmup_cycles, measure_cycles, drain_cycles,
-          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction};
+          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets};
 }
 
 NicKeys::NicKeys()

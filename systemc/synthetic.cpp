@@ -12,6 +12,7 @@
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/grid.hpp"
+#include "topology/routing.hpp"
 
 namespace collnet::systemc {
 
@@ -37,6 +38,8 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.watchdog_cycles = static_cast<Cycle>(run.watchdog_cycles.integer(params));
   s.vcd_flow_window = static_cast<Cycle>(run.vcd_flow_window.integer(params));
   s.load.random_ties = direction == "minimal-random-tie";
+  s.load.inject_self = k.self_packets.choice(params) == "inject";
+  s.router.routing_seed = s.load.seed;
   s.route_direction = direction;
   if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
@@ -84,6 +87,17 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   if (s.route_direction != "minimal" && dynamic_cast<const topology::Grid*>(topo.get()) == nullptr)
     throw ConfigError("key 'route_direction': " + s.route_direction + " needs a mesh or torus, not " + topo->name() +
                       "; accepted on this topology: minimal");
+  if (s.route_direction != "minimal") {
+    const topology::RoutingFunction* routing = nullptr;
+    try {
+      routing = &topology::find_routing(s.router.routing, *topo);
+    } catch (const topology::TopologyError& e) {
+      throw ConfigError(e.what());
+    }
+    if (std::find(routing->keys.begin(), routing->keys.end(), "route_direction") == routing->keys.end())
+      throw ConfigError("key 'route_direction': routing " + routing->name + " chooses its own directions; accepted " +
+                        "with it: minimal");
+  }
   const DestinationFn destination =
       s.custom_destination ? s.custom_destination : make_pattern(*topo, s.traffic);
   const bool open_loop = s.load.packets_per_node == 0;

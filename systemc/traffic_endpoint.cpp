@@ -104,7 +104,7 @@ void TrafficEndpoint::create(Cycle now) {
   while (next_creation_ <= now) {
     const Cycle at = next_creation_;
     const topology::EndpointId d = destination_(self_, random_);
-    if (d != self_ && d != topology::kNone) {
+    if (d != topology::kNone && (d != self_ || config_.inject_self)) {
       queue_.push_back(Pending{at, d});
       if (stats_.window.contains(at)) stats_.offered_flits += static_cast<std::uint64_t>(config_.packet_flits);
     }

@@ -55,6 +55,10 @@ struct TrafficConfig {
   /// Torus: each packet breaks half-way ties (offset N/2) in each dimension
   /// at random, + or - with equal probability (route_hint is then unused).
   bool random_ties = false;
+  /// A packet the pattern sends to its own source goes through the source's
+  /// router (injection port to ejection port, key self_packets: inject), as
+  /// BookSim2's; false: it is never created (drop).
+  bool inject_self = false;
 };
 
 /// Counters shared by all endpoints of a run (SystemC runs one process at a
