@@ -17,8 +17,11 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   vc_classes_ = config_.dateline ? std::max(topology.vc_classes(), 1) : 1;
   if (vc_classes_ > config_.vcs)
     throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +
-                      " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
-                      " (got " + std::to_string(config_.vcs) + "); or set dateline: false");
+                      (dynamic_cast<const topology::Grid*>(&topology) != nullptr
+                           ? " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
+                                 " (got " + std::to_string(config_.vcs) + "); or set dateline: false"
+                           : " VC classes (deadlock avoidance), so vcs must be at least " +
+                                 std::to_string(vc_classes_) + " (got " + std::to_string(config_.vcs) + ")"));
   if (config_.dateline_whole_dimension) {
     const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
     if (grid == nullptr || !grid->torus())
