@@ -122,7 +122,10 @@ Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
                         " (a Valiant intermediate group) needs routing=valiant; accepted with routing=min: 0");
   NodeId at = graph_.endpoint_node(src);
   std::uint8_t cls = 0;
-  r.push_back(Hop{graph_.node(at).out_ports.at(0), cls});  // server -> router
+  // The endpoint's cable into its router and the router's cable to the
+  // destination endpoint take any VC (as BookSim2's injection channels): no
+  // buffer waits on them in a cycle.
+  r.push_back(Hop{graph_.node(at).out_ports.at(0), kAnyVcClass});  // server -> router
   at = graph_.link(r.back().link).dst;
   const int from = group_of(src);
   const int to = group_of(dst);
@@ -144,7 +147,7 @@ Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
   }
   const int router = dst / s.p;
   go(r, at, to, router % s.a, cls);
-  r.push_back(Hop{graph_.node(at).out_ports.at(static_cast<std::size_t>(dst % s.p)), cls});
+  r.push_back(Hop{graph_.node(at).out_ports.at(static_cast<std::size_t>(dst % s.p)), kAnyVcClass});
   return r;
 }
 

@@ -29,7 +29,9 @@
 // hint - 1):
 //   min      local hop to the router holding the cable to the destination
 //            group, the global cable, local hop to the destination router.
-//            VC class 0 before the global cable, 1 from it on (2 classes).
+//            VC class 0 before the global cable, 1 from it on (2 classes);
+//            the endpoint cables at both ends take any VC (kAnyVcClass), as
+//            BookSim2's injection channels do.
 //   valiant  a packet between two groups first goes minimally to a random
 //            intermediate group (neither source nor destination group; drawn
 //            per packet, seeded by `seed`, default 1), then minimally on.
@@ -50,6 +52,12 @@ namespace collnet::topology {
 
 class Dragonfly final : public Topology {
  public:
+  /// vc_class of the endpoint cables' hops (into the source router, out of
+  /// the destination router): any VC, as a router reads class 0xFF
+  /// (systemc/router.hpp). No buffer waits on those in a cycle: an endpoint's
+  /// node only injects, and always drains what it receives.
+  static constexpr std::uint8_t kAnyVcClass = 0xFF;
+
   enum class Routing : std::uint8_t { min, valiant };
 
   struct Shape {
