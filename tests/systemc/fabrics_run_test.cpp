@@ -100,10 +100,10 @@ INSTANTIATE_TEST_SUITE_P(
                       Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8", 0.71, 2, 16},
                       Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8,routing=valiant", 0.51,
                                 3, 16}),
-    [](const ::testing::TestParamInfo<Saturated>& info) {
-      std::string name = info.param.topology.substr(0, info.param.topology.find(':'));
-      if (info.param.topology.find("random") != std::string::npos) name += "_nca_random";
-      if (info.param.topology.find("valiant") != std::string::npos) name += "_valiant";
+    [](const ::testing::TestParamInfo<Saturated>& point) {
+      std::string name = point.param.topology.substr(0, point.param.topology.find(':'));
+      if (point.param.topology.find("random") != std::string::npos) name += "_nca_random";
+      if (point.param.topology.find("valiant") != std::string::npos) name += "_valiant";
       return name;
     });
 
