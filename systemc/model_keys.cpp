@@ -1,11 +1,13 @@
 #include "systemc/model_keys.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
 #include "collectives/algorithm.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/traffic_pattern.hpp"
+#include "topology/routing.hpp"
 
 namespace collnet::systemc {
 
@@ -18,6 +20,23 @@ std::vector<std::string> arbitration_policy_names() {
   std::vector<std::string> names;
   for (const auto& p : arbitration_policies()) names.push_back(p.name);
   return names;
+}
+
+std::string routing_names_text() {
+  std::string names;
+  std::vector<std::string> seen;
+  for (const auto& f : topology::routing_functions()) {
+    if (std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;  // one name on several topologies
+    seen.push_back(f.name);
+    names += (names.empty() ? "" : ", ") + f.name;
+  }
+  return names + " (each on the topologies it runs on)";
+}
+
+std::string routing_name_problem(const std::string& name) {
+  for (const auto& f : topology::routing_functions())
+    if (f.name == name) return "";
+  return "unknown routing function '" + name + "'; accepted: " + routing_names_text();
 }
 
 }  // namespace
@@ -90,12 +109,18 @@ RouterKeys::RouterKeys()
                                  "and the hops after it in that dimension) or whole-dimension (every hop of a "
                                  "dimension whose route wraps, chosen when the packet enters the dimension; class 0 "
                                  "otherwise)",
-                                 "from-wrap", {"from-wrap", "whole-dimension"})) {}
+                                 "from-wrap", {"from-wrap", "whole-dimension"})),
+      routing(Key::text("routing",
+                        "routing function (`collnet list` shows each with the topologies it runs on): dor, "
+                        "min-adaptive or valiant on a mesh or torus; the topology's own elsewhere",
+                        "", routing_names_text(), &routing_name_problem)
+                  .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
+                                "spine-policy (leaf/spine)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
-          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class};
+          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing};
 }
 
 RunKeys::RunKeys()

@@ -5,6 +5,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
+#include "topology/routing.hpp"
 
 namespace collnet::systemc {
 
@@ -14,14 +15,31 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   config_.validate();
   if (const Key& key = collectives::controllers_key(); controllers < key.lo() || controllers > key.hi())
     throw ConfigError("key 'controllers': expected " + key.doc().accepted + ", got " + std::to_string(controllers));
-  vc_classes_ = config_.dateline ? std::max(topology.vc_classes(), 1) : 1;
-  if (vc_classes_ > config_.vcs)
-    throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +
-                      (dynamic_cast<const topology::Grid*>(&topology) != nullptr
-                           ? " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
-                                 " (got " + std::to_string(config_.vcs) + "); or set dateline: false"
-                           : " VC classes (deadlock avoidance), so vcs must be at least " +
-                                 std::to_string(vc_classes_) + " (got " + std::to_string(config_.vcs) + ")"));
+  try {
+    routing_ = &topology::find_routing(config_.routing, topology);
+  } catch (const topology::TopologyError& e) {
+    throw ConfigError(e.what());
+  }
+  const int classes = std::max(routing_->vc_classes(topology), 1);
+  if (routing_->adaptive() && !config_.dateline)
+    throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +
+                      " VC classes (escape and adaptive) on " + topology.name() + "; accepted with it: true");
+  vc_classes_ = config_.dateline ? classes : 1;
+  if (routing_ == &topology::default_routing(topology)) {
+    if (vc_classes_ > config_.vcs)
+      throw ConfigError("key 'vcs': " + topology.name() + " uses " + std::to_string(vc_classes_) +
+                        (dynamic_cast<const topology::Grid*>(&topology) != nullptr
+                             ? " dateline VC classes, so vcs must be at least " + std::to_string(vc_classes_) +
+                                   " (got " + std::to_string(config_.vcs) + "); or set dateline: false"
+                             : " VC classes (deadlock avoidance), so vcs must be at least " +
+                                   std::to_string(vc_classes_) + " (got " + std::to_string(config_.vcs) + ")"));
+  } else if (const int least = config_.dateline ? routing_->min_vcs(topology) : 1; config_.vcs < least) {
+    throw ConfigError("key 'vcs': routing " + routing_->name + " on " + topology.name() + " needs at least " +
+                      std::to_string(least) + " VCs for its " + std::to_string(classes) +
+                      " VC classes (deadlock freedom), got " + std::to_string(config_.vcs));
+  }
+  class_layout_ = topology::class_layout(*routing_, topology, vc_classes_, config_.vcs);
+  if (routing_->per_packet_random) packet_sequence_.assign(static_cast<std::size_t>(topology.endpoint_count()), 0);
   if (config_.dateline_whole_dimension) {
     const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
     if (grid == nullptr || !grid->torus())
@@ -29,13 +47,14 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
                         "; accepted here: from-wrap");
   }
   const topology::Graph& g = topology.graph();
+  RouterRouting routing{vc_classes_, class_layout_, &topology, routing_->adaptive() ? routing_ : nullptr};
 
   for (std::size_t n = 0; n < g.node_count(); ++n) {
     const auto id = static_cast<topology::NodeId>(n);
     const topology::Node& node = g.node(id);
     const int nic_ports = node.endpoint != topology::kNone ? controllers_ : 0;
     routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
-                                                vc_classes_, config_, packets_, activity_));
+                                                routing, config_, packets_, activity_));
   }
   for (std::size_t l = 0; l < g.link_count(); ++l) {
     const auto id = static_cast<topology::LinkId>(l);
@@ -108,12 +127,12 @@ Link& Network::ejection(topology::EndpointId endpoint, int controller) {
 }
 
 void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, topology::RouteHint hint,
-                          std::vector<RouteStep>& steps) const {
+                          std::uint64_t random, std::vector<RouteStep>& steps) const {
   // Computed per packet: a cache of routes by (source, destination, hint)
   // was slower on large networks under uniform traffic (1M pairs on 32x32).
   topology::Route route;
   try {
-    route = topology_.route(src, dst, hint);
+    route = routing_->route(topology_, src, dst, hint, random);
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("route from endpoint ") + std::to_string(src) + " to " + std::to_string(dst) +
                       ": " + e.what());
@@ -131,12 +150,15 @@ void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, to
   if (at != g.endpoint_node(dst)) throw std::logic_error("route of " + topology_.name() + " ends elsewhere");
   if (config_.dateline_whole_dimension) {
     // A run of hops in one dimension that reaches the wrap link takes class 1
-    // from its first hop on.
+    // from its first hop on. Classes 2k and 2k+1 are the dateline pair of a
+    // phase k (valiant): a run ends where the phase changes.
     for (std::size_t first = 0; first < route.size();) {
       const std::int8_t dim = g.link(route[first].link).dim;
+      const int phase = route[first].vc_class >> 1;
       std::size_t end = first;
       std::uint8_t cls = 0;
-      while (end < route.size() && g.link(route[end].link).dim == dim) cls = std::max(cls, route[end++].vc_class);
+      while (end < route.size() && g.link(route[end].link).dim == dim && (route[end].vc_class >> 1) == phase)
+        cls = std::max(cls, route[end++].vc_class);
       for (std::size_t i = first; i < end; ++i) steps[i].vc_class = cls;
       first = end;
     }
@@ -146,6 +168,21 @@ void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, to
 PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   const PacketId id = packets_.allocate();
   Packet& p = packets_[id];
+  if (routing_->adaptive()) {
+    // Routed hop by hop by the routers (Router, per-hop routing): no source
+    // route; the hop count is the minimal one (the topology's own route).
+    p.route.assign({});
+    p.header = header;
+    try {
+      p.header.hops = static_cast<std::uint8_t>(topology_.route(header.source, header.destination, 0).size());
+    } catch (const topology::TopologyError& e) {
+      packets_.release(id);
+      throw ConfigError(std::string("route from endpoint ") + std::to_string(header.source) + " to " +
+                        std::to_string(header.destination) + ": " + e.what());
+    }
+    return id;
+  }
+  if (routing_->per_packet_random) memo = nullptr;  // every packet its own route
   if (memo != nullptr && memo->valid && memo->source == header.source && memo->destination == header.destination &&
       memo->hint == header.route_hint) {
     p.route.assign(memo->steps);  // same route as the sender's previous packet
@@ -153,8 +190,12 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
     // The memo's vector (or this network's) keeps its capacity: no
     // allocation once warm.
     std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch_;
+    std::uint64_t random = 0;
+    if (routing_->per_packet_random)
+      random = topology::packet_random(config_.routing_seed, header.source,
+                                       packet_sequence_[static_cast<std::size_t>(header.source)]++);
     try {
-      route_steps(header.source, header.destination, header.route_hint, steps);
+      route_steps(header.source, header.destination, header.route_hint, random, steps);
     } catch (...) {
       if (memo != nullptr) memo->valid = false;
       packets_.release(id);

@@ -21,6 +21,7 @@
 #include "systemc/packet.hpp"
 #include "systemc/router.hpp"
 #include "systemc/router_config.hpp"
+#include "topology/routing.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {
@@ -67,6 +68,8 @@ class Network {
   [[nodiscard]] int controllers() const { return controllers_; }
   /// VC classes the routers honour (1 when dateline is off).
   [[nodiscard]] int vc_classes() const { return vc_classes_; }
+  /// The routing function of the run (key `routing`).
+  [[nodiscard]] const topology::RoutingFunction& routing() const { return *routing_; }
   [[nodiscard]] std::size_t router_count() const { return routers_.size(); }
   [[nodiscard]] Router& router(topology::NodeId node) { return *routers_.at(static_cast<std::size_t>(node)); }
   [[nodiscard]] const Router& router(topology::NodeId node) const {
@@ -119,12 +122,15 @@ class Network {
 
  private:
   void route_steps(topology::EndpointId src, topology::EndpointId dst, topology::RouteHint hint,
-                   std::vector<RouteStep>& steps) const;
+                   std::uint64_t random, std::vector<RouteStep>& steps) const;
 
   const topology::Topology& topology_;
   RouterConfig config_;
   int controllers_;
   int vc_classes_;
+  const topology::RoutingFunction* routing_ = nullptr;  // key `routing`
+  std::vector<std::pair<int, int>> class_layout_;        // VCs of each class
+  std::vector<std::uint64_t> packet_sequence_;          // per source, randomized routing
   PacketTable packets_;
   std::vector<RouteStep> route_scratch_;  // create_packet without a memo
   NetworkActivity activity_;

@@ -7,7 +7,8 @@
 namespace collnet::systemc {
 
 Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int network_ports, int nic_ports,
-               int vc_classes, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity)
+               const RouterRouting& routing, const RouterConfig& config, PacketTable& packets,
+               NetworkActivity& activity)
     : Clocked(name, /*run_at_start=*/false),
       in("in", static_cast<std::size_t>(network_ports + nic_ports)),
       out("out", static_cast<std::size_t>(network_ports + nic_ports)),
@@ -59,18 +60,32 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     va_output_last_.assign(ports * vcs, -1);
     va_input_last_.assign(ports * vcs, -1);
   }
-  // Class k owns VCs v with floor(v * classes / vcs) == k (contiguous blocks).
-  const int classes = std::max(vc_classes, 1);
+  // Class k owns a contiguous block of VCs (the routing function's layout,
+  // by default the VCs v with floor(v * classes / vcs) == k).
+  const int classes = std::max(routing.vc_classes, 1);
   if (classes > vcs_)
     throw ConfigError("key 'vcs': the routes use " + std::to_string(classes) + " VC classes (dateline) but vcs is " +
                       std::to_string(vcs_) + "; set vcs >= " + std::to_string(classes) + " or dateline: false");
   class_range_.resize(static_cast<std::size_t>(classes));
-  for (int v = vcs_ - 1; v >= 0; --v)
-    class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
-  for (int v = 0; v < vcs_; ++v)
-    class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+  if (!routing.layout.empty() && routing.layout.size() == class_range_.size()) {
+    for (std::size_t c = 0; c < class_range_.size(); ++c)
+      class_range_[c] = {static_cast<std::uint8_t>(routing.layout[c].first),
+                         static_cast<std::uint8_t>(routing.layout[c].second)};
+  } else {
+    for (int v = vcs_ - 1; v >= 0; --v)
+      class_range_[static_cast<std::size_t>(v * classes / vcs_)].first = static_cast<std::uint8_t>(v);
+    for (int v = 0; v < vcs_; ++v)
+      class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
+  }
   for (const auto& [first, end] : class_range_)
     class_mask_.push_back(static_cast<std::uint16_t>((1u << end) - (1u << first)));
+  vc_class_.assign(static_cast<std::size_t>(vcs_), 0);
+  for (std::size_t c = 0; c < class_range_.size(); ++c)
+    for (int v = class_range_[c].first; v < class_range_[c].second; ++v)
+      vc_class_[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(c);
+  topology_ = routing.topology;
+  adaptive_ = routing.adaptive;
+  if (adaptive_ != nullptr) hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
 
   const auto& policy = find_arbitration(config.arbitration);
   const ArbiterOptions options{config.age_width};
@@ -153,7 +168,9 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   const Flit& f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
   if (!f.head()) return;  // body flits follow the VC their head was granted
   const Packet& p = packets_[f.packet];
-  if (f.index < p.route.size()) {  // a head flit's index is its route position (packet.hpp)
+  if (adaptive_ != nullptr) {
+    route_hop(ivc, slot, p);
+  } else if (f.index < p.route.size()) {  // a head flit's index is its route position (packet.hpp)
     const RouteStep& step = p.route[f.index];
     ivc.want_port = static_cast<std::int16_t>(step.port);
     ivc.want_class = class_range_.size() > 1 ? step.vc_class : std::uint8_t{0};
@@ -174,6 +191,59 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
   ivc.inject_cycle = p.header.inject_cycle;
   ivc.blocked_epoch = 0;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
+}
+
+void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
+  const auto vcs = static_cast<std::size_t>(vcs_);
+  const int port = static_cast<int>(slot / vcs);
+  const bool from_network = port < network_ports_;
+  topology::HopState state{node_, packet.header.source, packet.header.destination,
+                           from_network ? port : topology::kNone,
+                           from_network ? vc_class_[slot % vcs] : -1};
+  topology::HopOptions options;
+  adaptive_->next_hops(*topology_, state, options);
+  ivc.options = options.count;
+  if (options.count == 0) {  // at the destination: the ejection port
+    ivc.want_port = static_cast<std::int16_t>(network_ports_ + packet.header.controller);
+    ivc.want_class = kAnyClass;
+    return;
+  }
+  topology::HopOption* stored = &hop_options_[slot * topology::HopOptions::kMax];
+  for (const topology::HopOption& o : options) {
+    if (o.port < 0 || o.port >= network_ports_ || o.vc_class >= class_range_.size())
+      throw std::logic_error(std::string(name()) + ": routing " + adaptive_->name + " offered port " +
+                             std::to_string(o.port) + " class " + std::to_string(o.vc_class));
+    *stored++ = o;
+  }
+  ivc.want_port = static_cast<std::int16_t>(options.items[0].port);
+  ivc.want_class = options.items[0].vc_class;
+}
+
+void Router::choose_output(InputVc& ivc, std::size_t slot) const {
+  const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
+  const topology::HopOption* best = nullptr;
+  const topology::HopOption* escape = nullptr;
+  int best_credits = -1;
+  for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
+    if (o->escape) {
+      if (escape == nullptr) escape = o;
+      continue;
+    }
+    // The most credits of a free VC of its class (own-allocator: any free VC,
+    // credits or not, as that allocator grants).
+    const std::size_t base = index(o->port, 0);
+    for (std::uint32_t bits = free_vcs_[static_cast<std::size_t>(o->port)] & class_mask_[o->vc_class]; bits != 0;
+         bits &= bits - 1) {
+      const int c = credits_[base + static_cast<std::size_t>(std::countr_zero(bits))];
+      if ((c >= ivc.need || own_vc_allocator_) && c > best_credits) {
+        best_credits = c;
+        best = o;
+      }
+    }
+  }
+  if (best == nullptr) best = escape != nullptr ? escape : options;
+  ivc.want_port = static_cast<std::int16_t>(best->port);
+  ivc.want_class = best->vc_class;
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
@@ -304,6 +374,7 @@ Cycle Router::evaluate(Cycle now) {
           next = std::min(next, ivc.eligible_at);
           continue;
         }
+        if (ivc.options != 0) choose_output(ivc, slot);  // per-hop routing: re-chosen while blocked
         o = ivc.want_port;
         const std::uint32_t epoch = out_epoch_[static_cast<std::size_t>(o)];
         if (ivc.blocked_epoch == epoch) continue;  // nothing freed at o since it found no VC
@@ -312,7 +383,7 @@ Cycle Router::evaluate(Cycle now) {
         if (ov < 0) {
           // Blocked by owners and credits alone (not by a VC's reuse time):
           // only a change at port o can unblock it.
-          if (retry == kNever) ivc.blocked_epoch = epoch;
+          if (retry == kNever && ivc.options == 0) ivc.blocked_epoch = epoch;
           else next = std::min(next, retry);
           continue;
         }
@@ -409,8 +480,9 @@ bool Router::allocate_vcs(Cycle now) {
   for (int p = 0; p < ports_; ++p) {
     for (std::uint32_t bits = nonempty_vcs_[static_cast<std::size_t>(p)]; bits != 0; bits &= bits - 1) {
       const int v = std::countr_zero(bits);
-      const InputVc& ivc = input_vcs_[index(p, v)];
+      InputVc& ivc = input_vcs_[index(p, v)];
       if (ivc.out_port >= 0 || ivc.eligible_at > now) continue;
+      if (ivc.options != 0) choose_output(ivc, index(p, v));  // per-hop routing
       int first = 0;
       int end = vcs_;
       if (ivc.want_class != kAnyClass) {

@@ -63,10 +63,19 @@
 #include "systemc/link.hpp"
 #include "systemc/packet.hpp"
 #include "systemc/router_config.hpp"
+#include "topology/routing.hpp"
 
 namespace collnet::systemc {
 
 class Router;
+
+/// How a router routes (from the run's routing function, topology/routing.hpp).
+struct RouterRouting {
+  int vc_classes = 1;                         // classes of the routes (1 = ignore classes)
+  std::vector<std::pair<int, int>> layout;    // [first, end) VCs of each class; empty: the even split
+  const topology::Topology* topology = nullptr;
+  const topology::RoutingFunction* adaptive = nullptr;  // per-hop function, or null: source routes
+};
 
 /// Notified when a router's buffer occupancy changes (waveforms).
 class RouterObserver {
@@ -80,9 +89,8 @@ class Router final : public Clocked {
   using InPort = sc_core::sc_port<LinkReceiverIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
   using OutPort = sc_core::sc_port<LinkSenderIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
-  /// `vc_classes`: classes of the topology's routes (1 = ignore classes).
   Router(const sc_core::sc_module_name& name, topology::NodeId node, int network_ports, int nic_ports,
-         int vc_classes, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity);
+         const RouterRouting& routing, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity);
 
   sc_core::sc_vector<InPort> in;
   sc_core::sc_vector<OutPort> out;
@@ -132,6 +140,7 @@ class Router final : public Clocked {
     std::uint8_t out_vc = 0;
     std::int16_t want_port = -1; // routed output of the front head flit
     std::uint8_t want_class = 0; // kAnyClass: any VC
+    std::uint8_t options = 0;    // per-hop routing: allowed outputs of the front head (hop_options_), 0: source route
     std::uint16_t need = 1;      // credits a newly allocated VC must hold
     // A routed head that found no free output VC: out_epoch_[want_port] at
     // that time, or 0 (epochs skip 0). The request scan skips the head until
@@ -153,6 +162,12 @@ class Router final : public Clocked {
     return static_cast<std::size_t>(port) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(vc);
   }
   void front_changed(InputVc& ivc, std::size_t slot, Cycle base);
+  /// Per-hop routing: the allowed outputs of the front head of `ivc`.
+  void route_hop(InputVc& ivc, std::size_t slot, const Packet& packet);
+  /// Per-hop routing: points want_port/want_class at the option to request
+  /// now: the non-escape option whose best free VC holds the most credits
+  /// (the first listed on a tie), else the first escape option.
+  void choose_output(InputVc& ivc, std::size_t slot) const;
   /// A free output VC able to take the front head of `ivc`, or -1.
   /// A free output VC for the head of `ivc`, or -1; `retry` is lowered to the
   /// cycle a released VC becomes allocatable (separate VC allocation).
@@ -243,6 +258,11 @@ class Router final : public Clocked {
   std::vector<Cycle> vc_reusable_at_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
   std::vector<std::uint16_t> class_mask_;  // per class: its VCs as bits; [kAnyClass] would be all
+  std::vector<std::uint8_t> vc_class_;     // per VC: its class
+  // Per-hop routing (routing function with next_hops), else null.
+  const topology::Topology* topology_ = nullptr;
+  const topology::RoutingFunction* adaptive_ = nullptr;
+  std::vector<topology::HopOption> hop_options_;  // [port][vc][HopOptions::kMax]
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.

@@ -54,6 +54,7 @@ RouterConfig router_config_from(const Params& params) {
   c.allocator = k.allocator.choice(params) == "output-first" ? Allocator::output_first : Allocator::input_first;
   c.atomic_vc_allocation = k.vc_allocation.choice(params) == "atomic";
   c.allocator_iterations = static_cast<int>(k.allocator_iterations.integer(params));
+  c.routing = k.routing.text(params);
   c.validate();
   return c;
 }

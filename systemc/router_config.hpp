@@ -67,6 +67,11 @@ struct RouterConfig {
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)
+  /// Routing function by name (key `routing`, topology/routing.hpp); empty:
+  /// the topology's default.
+  std::string routing;
+  /// Seed of the per-packet random words of randomized routing (valiant).
+  std::uint64_t routing_seed = 1;
 
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }
   /// Cycles between the allocation decision and departure on the link.

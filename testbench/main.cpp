@@ -28,6 +28,7 @@
 #include "testbench/run_progress_display.hpp"
 #include "testbench/scenario.hpp"
 #include "testbench/sweep.hpp"
+#include "topology/routing.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -44,6 +45,13 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 void print_list() {
   fmt::print("Topologies (key 'topology'):\n");
   for (const auto& f : topology::topology_forms()) fmt::print("  {:<28} {}\n", f.syntax, f.description);
+  fmt::print("\nRouting functions (key 'routing'; the first listed for a topology is its default):\n");
+  for (const auto& r : topology::routing_functions()) {
+    std::string kinds;
+    for (const auto& t : r.topologies) kinds += (kinds.empty() ? "" : ", ") + t;
+    fmt::print("  {:<28} {}\n", r.name, r.description);
+    fmt::print("  {:<28} topologies: {}; {}\n", "", kinds, r.adaptive() ? "per-hop (adaptive)" : "source route");
+  }
   fmt::print("\nAlgorithms (key 'algorithm'):\n");
   for (const auto& a : collectives::algorithms()) {
     fmt::print("  {:<28} [{}] {}\n", a.name, a.document, a.description);

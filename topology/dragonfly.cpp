@@ -9,13 +9,12 @@ namespace collnet::topology {
 namespace {
 
 constexpr const char* kForms =
-    "dragonfly:p=P[,a=A,h=H,g=G][,routing=min|valiant][,local_latency=L][,global_latency=L][,seed=S]";
+    "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]";
 
-std::string dragonfly_name(const Dragonfly::Shape& s, Dragonfly::Routing routing) {
+std::string dragonfly_name(const Dragonfly::Shape& s) {
   std::string name = "dragonfly:p=" + std::to_string(s.p);
   if (s.a != 2 * s.p || s.h != s.p || s.g != s.a * s.h + 1)
     name += ",a=" + std::to_string(s.a) + ",h=" + std::to_string(s.h) + ",g=" + std::to_string(s.g);
-  if (routing == Dragonfly::Routing::valiant) name += ",routing=valiant";
   if (s.local_latency != 10) name += ",local_latency=" + std::to_string(s.local_latency);
   if (s.global_latency != 100) name += ",global_latency=" + std::to_string(s.global_latency);
   return name;
@@ -29,8 +28,7 @@ int power_of_ten_above(int v) {
 
 }  // namespace
 
-Dragonfly::Dragonfly(Shape shape, Routing routing, std::uint64_t seed)
-    : Topology(dragonfly_name(shape, routing)), shape_(shape), routing_(routing), random_(seed) {
+Dragonfly::Dragonfly(Shape shape) : Topology(dragonfly_name(shape)), shape_(shape) {
   const Shape& s = shape_;
   if (s.p < 1 || s.a < 1 || s.h < 1 || s.g < 1)
     throw TopologyError("topology: dragonfly p, a, h and g must be at least 1");
@@ -111,15 +109,20 @@ void Dragonfly::go(Route& r, NodeId& at, int grp, int idx, std::uint8_t& cls) co
 }
 
 Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  return route_with(Routing::min, src, dst, hint, 0);
+}
+
+Route Dragonfly::route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
+                            std::uint64_t random) const {
   const int endpoints = endpoint_count();
   if (src < 0 || src >= endpoints || dst < 0 || dst >= endpoints)
     throw TopologyError("dragonfly: endpoint out of range 0.." + std::to_string(endpoints - 1));
   Route r;
   if (src == dst) return r;
   const Shape& s = shape_;
-  if (hint != 0 && routing_ != Routing::valiant)
+  if (hint != 0 && routing != Routing::valiant)
     throw TopologyError("dragonfly route hint " + std::to_string(hint) +
-                        " (a Valiant intermediate group) needs routing=valiant; accepted with routing=min: 0");
+                        " (a Valiant intermediate group) needs routing valiant; accepted with routing min: 0");
   NodeId at = graph_.endpoint_node(src);
   std::uint8_t cls = 0;
   // The endpoint's cable into its router and the router's cable to the
@@ -129,7 +132,7 @@ Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
   at = graph_.link(r.back().link).dst;
   const int from = group_of(src);
   const int to = group_of(dst);
-  if (routing_ == Routing::valiant && from != to && s.g > 2) {
+  if (routing == Routing::valiant && from != to && s.g > 2) {
     int via = 0;
     if (hint != 0) {
       via = hint - 1;
@@ -139,7 +142,7 @@ Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
                             ") other than the source's " + std::to_string(from) + " and the destination's " +
                             std::to_string(to));
     } else {
-      via = static_cast<int>(random_() % static_cast<std::uint64_t>(s.g - 2));
+      via = static_cast<int>(random % static_cast<std::uint64_t>(s.g - 2));
       for (const int skip : {std::min(from, to), std::max(from, to)})
         if (via >= skip) ++via;
     }
@@ -154,7 +157,7 @@ Route Dragonfly::route(EndpointId src, EndpointId dst, RouteHint hint) const {
 std::unique_ptr<Topology> make_dragonfly(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
-  const SpecKeys keys(spec, rest, {"p", "a", "h", "g", "routing", "local_latency", "global_latency", "seed"}, kForms);
+  const SpecKeys keys(spec, rest, {"p", "a", "h", "g", "local_latency", "global_latency"}, kForms);
   if (!keys.has("p")) keys.fail("needs p=P (endpoints per router)");
   Dragonfly::Shape s;
   s.p = static_cast<int>(keys.integer("p", 2, 1, 64));
@@ -163,11 +166,8 @@ std::unique_ptr<Topology> make_dragonfly(std::string_view spec) {
   s.g = static_cast<int>(keys.integer("g", static_cast<long>(s.a) * s.h + 1, 1, 65536));
   s.local_latency = static_cast<int>(keys.integer("local_latency", 10, 1, 1000));
   s.global_latency = static_cast<int>(keys.integer("global_latency", 100, 1, 1000));
-  const std::string routing = keys.choice("routing", "min", {"min", "valiant"});
-  const auto seed = static_cast<std::uint64_t>(keys.integer("seed", 1, 0, 2147483647));
   try {
-    return std::make_unique<Dragonfly>(s, routing == "min" ? Dragonfly::Routing::min : Dragonfly::Routing::valiant,
-                                       seed);
+    return std::make_unique<Dragonfly>(s);
   } catch (const TopologyError& e) {
     keys.fail(e.what());
   }

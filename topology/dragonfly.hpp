@@ -1,5 +1,5 @@
-// Dragonfly, `dragonfly:p=P[,a=A,h=H,g=G][,routing=min|valiant]
-// [,local_latency=L][,global_latency=L][,seed=S]` (Kim, Dally, Scott and Abts,
+// Dragonfly, `dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]`
+// (Kim, Dally, Scott and Abts,
 // "Technology-Driven, Highly-Scalable Dragonfly Topology", ISCA 2008).
 //
 // G groups of A routers; the routers of a group are fully connected by local
@@ -25,16 +25,17 @@
 // defaults 10 and 100, BookSim2's dragonflynew); server cables the scenario's
 // link_latency.
 //
-// Routing (the route hint, when not 0, fixes Valiant's intermediate group:
-// hint - 1):
-//   min      local hop to the router holding the cable to the destination
+// Routing (key `routing`, topology/routing.hpp; the route hint, when not 0,
+// fixes Valiant's intermediate group: hint - 1):
+//   min      (default) local hop to the router holding the cable to the destination
 //            group, the global cable, local hop to the destination router.
 //            VC class 0 before the global cable, 1 from it on (2 classes);
 //            the endpoint cables at both ends take any VC (kAnyVcClass), as
 //            BookSim2's injection channels do.
 //   valiant  a packet between two groups first goes minimally to a random
 //            intermediate group (neither source nor destination group; drawn
-//            per packet, seeded by `seed`, default 1), then minimally on.
+//            per packet from the packet's random word, itself drawn from
+//            the run's seed), then minimally on.
 //            Classes 0, 1 from the first global cable, 2 from the second
 //            (3 classes). Within one group the route is minimal.
 // The classes only ever increase along a route, so routes are deadlock free
@@ -43,7 +44,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string_view>
 
 #include "topology/topology.hpp"
@@ -65,10 +65,9 @@ class Dragonfly final : public Topology {
     int local_latency = 10, global_latency = 100;
   };
 
-  Dragonfly(Shape shape, Routing routing = Routing::min, std::uint64_t seed = 1);
+  explicit Dragonfly(Shape shape);
 
   [[nodiscard]] const Shape& shape() const { return shape_; }
-  [[nodiscard]] Routing routing() const { return routing_; }
   [[nodiscard]] int router_count() const { return shape_.a * shape_.g; }
   /// Graph node of router `index` of `group`.
   [[nodiscard]] NodeId router_node(int group, int index) const;
@@ -79,8 +78,14 @@ class Dragonfly final : public Topology {
   [[nodiscard]] int index(NodeId node) const;
   [[nodiscard]] bool is_global(LinkId link) const;
 
+  /// The min route.
   [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
-  [[nodiscard]] int vc_classes() const override { return routing_ == Routing::min ? 2 : 3; }
+  [[nodiscard]] int vc_classes() const override { return 2; }
+  /// The route of `routing`; valiant draws its intermediate group from `random`.
+  [[nodiscard]] Route route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
+                                 std::uint64_t random) const;
+  /// VC classes of `routing`'s routes.
+  static int classes(Routing routing) { return routing == Routing::min ? 2 : 3; }
 
   static constexpr int kMaxEndpoints = 65536;
 
@@ -91,9 +96,7 @@ class Dragonfly final : public Topology {
   void go(Route& r, NodeId& at, int group, int index, std::uint8_t& cls) const;
 
   Shape shape_;
-  Routing routing_;
   NodeId first_router_ = 0;
-  mutable std::mt19937_64 random_;  // valiant: route() draws the intermediate group
 };
 
 /// Parses the spec form above.

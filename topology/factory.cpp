@@ -50,12 +50,12 @@ const std::vector<TopologyForm>& topology_forms() {
        "4-D torus of boards, 8 main + 4 aggregation units each, relay routing through main units"},
       {"leafspine", "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port] (P even, 6..64)",
        "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
-      {"fattree", "fattree:k=K,n=N[,routing=nca|nca-random][,seed=S]",
-       "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches), nearest-common-ancestor routing"},
+      {"fattree", "fattree:k=K,n=N",
+       "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches), routing nca or nca-random"},
       {"dragonfly",
-       "dragonfly:p=P[,a=A,h=H,g=G][,routing=min|valiant][,local_latency=L][,global_latency=L][,seed=S]",
+       "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]",
        "dragonfly: g groups of a fully connected routers with p endpoints and h global cables each "
-       "(defaults a=2p, h=p, g=a*h+1), minimal or Valiant routing"},
+       "(defaults a=2p, h=p, g=a*h+1), routing min or valiant"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
   };

@@ -8,7 +8,7 @@ namespace collnet::topology {
 
 namespace {
 
-constexpr const char* kForms = "fattree:k=K,n=N[,routing=nca|nca-random][,seed=S]";
+constexpr const char* kForms = "fattree:k=K,n=N";
 
 int power(int base, int exp) {
   int v = 1;
@@ -16,16 +16,11 @@ int power(int base, int exp) {
   return v;
 }
 
-std::string fattree_name(int k, int n, FatTree::Routing routing) {
-  std::string s = "fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n);
-  if (routing == FatTree::Routing::nca_random) s += ",routing=nca-random";
-  return s;
-}
+std::string fattree_name(int k, int n) { return "fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n); }
 
 }  // namespace
 
-FatTree::FatTree(int k, int n, Routing routing, std::uint64_t seed)
-    : Topology(fattree_name(k, n, routing)), k_(k), n_(n), routing_(routing), random_(seed) {
+FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
   if (k < 2) throw TopologyError("topology: fattree k=" + std::to_string(k) + ": the arity must be at least 2");
   if (n < 1) throw TopologyError("topology: fattree n=" + std::to_string(n) + ": at least 1 level");
   long endpoints = 1;
@@ -94,6 +89,11 @@ int FatTree::ancestor_level(EndpointId a, EndpointId b) const {
 }
 
 Route FatTree::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  return route_with(Routing::nca, src, dst, hint, 0);
+}
+
+Route FatTree::route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
+                          std::uint64_t random) const {
   const auto e_count = endpoint_count();
   if (src < 0 || src >= e_count || dst < 0 || dst >= e_count)
     throw TopologyError("fattree: endpoint out of range 0.." + std::to_string(e_count - 1));
@@ -115,8 +115,9 @@ Route FatTree::route(EndpointId src, EndpointId dst, RouteHint hint) const {
     int up = 0;
     if (hint != 0) {
       up = hint - 1;
-    } else if (routing_ == Routing::nca_random) {
-      up = static_cast<int>(random_() % static_cast<std::uint64_t>(k_));
+    } else if (routing == Routing::nca_random) {
+      up = static_cast<int>(random % static_cast<std::uint64_t>(k_));
+      random /= static_cast<std::uint64_t>(k_);
     } else {
       up = (dst / digit_base) % k_;
     }
@@ -131,15 +132,12 @@ Route FatTree::route(EndpointId src, EndpointId dst, RouteHint hint) const {
 std::unique_ptr<Topology> make_fattree(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
-  const SpecKeys keys(spec, rest, {"k", "n", "routing", "seed"}, kForms);
+  const SpecKeys keys(spec, rest, {"k", "n"}, kForms);
   if (!keys.has("k") || !keys.has("n")) keys.fail("needs k=K and n=N");
   const auto k = static_cast<int>(keys.integer("k", 2, 2, 256));
   const auto n = static_cast<int>(keys.integer("n", 1, 1, 16));
-  const std::string routing = keys.choice("routing", "nca", {"nca", "nca-random"});
-  const auto seed = static_cast<std::uint64_t>(keys.integer("seed", 1, 0, 2147483647));
   try {
-    return std::make_unique<FatTree>(k, n, routing == "nca" ? FatTree::Routing::nca : FatTree::Routing::nca_random,
-                                     seed);
+    return std::make_unique<FatTree>(k, n);
   } catch (const TopologyError& e) {
     keys.fail(e.what());
   }

@@ -1,4 +1,4 @@
-// k-ary n-tree, `fattree:k=K,n=N[,routing=nca|nca-random][,seed=S]`: the
+// k-ary n-tree, `fattree:k=K,n=N`: the
 // folded Clos network of Petrini and Vanneschi, the same network as
 // BookSim2's `topology = fattree` (k, n).
 //
@@ -17,21 +17,23 @@
 // switches 100..115, middle 200..215, leaves 300..315; "305:5->205" is the
 // cable from leaf 5's second up port (port K+1) to middle switch 5.
 //
-// Routing (VC class 0 everywhere; up*/down* routes are deadlock free):
-//   nca         up to the nearest common ancestor, then down (the only path
-//               down). The up port of the j-th up hop (j = 0 at the leaf) is
-//               digit j of the destination in base K, (dst / K^j) mod K
-//               ("destination mod k"): a deterministic route that spreads
-//               the destinations of one leaf over all top switches.
-//   nca-random  as nca, but each up port is drawn at random per packet
-//               (seeded by `seed`, default 1), as BookSim2's fattree `nca`.
+// Routing (key `routing`, topology/routing.hpp; VC class 0 everywhere:
+// up*/down* routes are deadlock free):
+//   nca         (default) up to the nearest common ancestor, then down (the
+//               only path down). The up port of the j-th up hop (j = 0 at the
+//               leaf) is digit j of the destination in base K,
+//               (dst / K^j) mod K ("destination mod k"): a deterministic
+//               route that spreads the destinations of one leaf over all
+//               top switches.
+//   nca-random  as nca, but the up ports are drawn at random per packet
+//               (from the packet's random word, itself drawn from the run's
+//               seed), as BookSim2's fattree `nca`.
 // A non-zero route hint overrides the up ports: hint - 1 = the up port of
 // every up hop (0..K-1).
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string_view>
 
 #include "topology/topology.hpp"
@@ -42,11 +44,10 @@ class FatTree final : public Topology {
  public:
   enum class Routing : std::uint8_t { nca, nca_random };
 
-  FatTree(int k, int n, Routing routing = Routing::nca, std::uint64_t seed = 1);
+  FatTree(int k, int n);
 
   [[nodiscard]] int k() const { return k_; }
   [[nodiscard]] int n() const { return n_; }
-  [[nodiscard]] Routing routing() const { return routing_; }
   [[nodiscard]] int switches_per_level() const { return per_level_; }
   /// Graph node of the switch at `level` (0 = top), `position`.
   [[nodiscard]] NodeId switch_node(int level, int position) const;
@@ -58,7 +59,11 @@ class FatTree final : public Topology {
   /// they share a leaf).
   [[nodiscard]] int ancestor_level(EndpointId a, EndpointId b) const;
 
+  /// The nca route.
   [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
+  /// The route of `routing`; nca-random takes its up ports from `random`.
+  [[nodiscard]] Route route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
+                                 std::uint64_t random) const;
 
   static constexpr int kMaxEndpoints = 65536;
 
@@ -66,12 +71,10 @@ class FatTree final : public Topology {
   int k_;
   int n_;
   int per_level_;  // K^(N-1)
-  Routing routing_;
   NodeId first_switch_ = 0;
-  mutable std::mt19937_64 random_;  // nca-random: route() draws up ports (one run, one thread)
 };
 
-/// Parses `fattree:k=K,n=N[,routing=...][,seed=S]`.
+/// Parses `fattree:k=K,n=N`.
 std::unique_ptr<Topology> make_fattree(std::string_view spec);
 
 }  // namespace collnet::topology

@@ -11,6 +11,7 @@ namespace {
 
 struct Collective {
   std::string topology;
+  std::string routing;
   std::string algorithm;
 };
 
@@ -20,7 +21,7 @@ TEST_P(FabricCollective, RunsToCompletionWithCorrectData) {
   const Collective& c = GetParam();
   const fs::path json = scratch() / ("fabric_" + c.algorithm + ".json");
   const CliRun r = run_collnet({"run", "--set", "topology=" + c.topology, "--set", "algorithm=" + c.algorithm,
-                                "--set", "vcs=3", "--json", json.string()});
+                                "--set", "routing=" + c.routing, "--set", "vcs=3", "--json", json.string()});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = read_json(json);
   EXPECT_EQ(j.at("data_check"), "pass");
@@ -28,13 +29,14 @@ TEST_P(FabricCollective, RunsToCompletionWithCorrectData) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, FabricCollective,
-                         ::testing::Values(Collective{"fattree:k=4,n=2", "binomial-bcast"},
-                                           Collective{"fattree:k=2,n=3,routing=nca-random", "ring-allreduce"},
-                                           Collective{"dragonfly:p=1", "ring-allreduce"},
-                                           Collective{"dragonfly:p=1,routing=valiant", "pairwise-alltoall"}),
+                         ::testing::Values(Collective{"fattree:k=4,n=2", "nca", "binomial-bcast"},
+                                           Collective{"fattree:k=2,n=3", "nca-random", "ring-allreduce"},
+                                           Collective{"fattree:k=4,n=2", "nca-adaptive", "pairwise-alltoall"},
+                                           Collective{"dragonfly:p=1", "min", "ring-allreduce"},
+                                           Collective{"dragonfly:p=1", "valiant", "pairwise-alltoall"}),
                          [](const ::testing::TestParamInfo<Collective>& c) {
                            std::string name = c.param.topology.substr(0, c.param.topology.find(':')) + "_" +
-                                              c.param.algorithm;
+                                              c.param.routing + "_" + c.param.algorithm;
                            for (char& ch : name)
                              if (ch == '-') ch = '_';
                            return name;
@@ -63,12 +65,14 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Refusal{{"topology=fattree:k=4,n=2", "algorithm=tree-bcast"}, {"tree-bcast", "fattree:k=4,n=2"}},
         Refusal{{"topology=dragonfly:p=1", "algorithm=tree-bcast"}, {"tree-bcast", "dragonfly:p=1"}},
-        Refusal{{"topology=dragonfly:p=1,routing=valiant", "vcs=2"},
-                {"key 'vcs'", "3 VC classes", "at least 3 (got 2)"}},
+        Refusal{{"topology=dragonfly:p=1", "routing=valiant", "vcs=2"},
+                {"key 'vcs'", "valiant", "at least 3 VCs", "got 2"}},
         Refusal{{"topology=dragonfly:p=2", "vcs=1"}, {"key 'vcs'", "2 VC classes"}},
         Refusal{{"topology=fattree:k=2,n=2", "traffic=group-shift"}, {"key 'traffic'", "group-shift", "fattree"}},
         Refusal{{"topology=fattree:k=4"}, {"key 'topology'", "needs k=K and n=N", "fattree:k=K,n=N"}},
-        Refusal{{"topology=fattree:k=4,n=2,routing=ecmp"}, {"key 'routing'", "nca, nca-random"}},
+        Refusal{{"topology=fattree:k=4,n=2", "routing=ecmp"}, {"key 'routing'"}},
+        Refusal{{"topology=fattree:k=4,n=2", "routing=min"}, {"key 'routing'", "nca, nca-random"}},
+        Refusal{{"topology=mesh:4x4", "routing=nca"}, {"key 'routing'", "'nca' does not run on mesh:4x4"}},
         Refusal{{"topology=dragonfly:p=2,g=12"}, {"accepted g: 1..9"}},
         Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}}),
     [](const ::testing::TestParamInfo<Refusal>& r) { return "case" + std::to_string(r.index); });

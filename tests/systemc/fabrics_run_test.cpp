@@ -65,6 +65,7 @@ TEST(FabricsZeroLoad, LonePacketsTakeEachCablesOwnLatency) {
 
 struct Saturated {
   std::string topology;
+  std::string routing;
   double rate;  // offered flits/endpoint/cycle: the network's measured saturation
   int vcs;
   int buffer_flits;
@@ -76,6 +77,7 @@ TEST_P(FabricsAtSaturation, UniformTrafficFor100000CyclesDeliversEveryPacket) {
   const Saturated& c = GetParam();
   SyntheticScenario s;
   s.topology = c.topology;
+  s.router.routing = c.routing;
   s.router.vcs = c.vcs;
   s.router.buffer_flits = c.buffer_flits;
   s.load.injection_rate = c.rate;
@@ -95,27 +97,29 @@ INSTANTIATE_TEST_SUITE_P(
     Fabrics, FabricsAtSaturation,
     // Rates: the accepted rate of each network at an offered load of 1.0
     // (collnet run, default router, 4-flit packets, 16-flit buffers).
-    ::testing::Values(Saturated{"fattree:k=2,n=3", 0.73, 2, 16},
-                      Saturated{"fattree:k=2,n=3,routing=nca-random", 0.72, 2, 16},
-                      Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8", 0.71, 2, 16},
-                      Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8,routing=valiant", 0.51,
-                                3, 16}),
+    ::testing::Values(Saturated{"fattree:k=2,n=3", "nca", 0.73, 2, 16},
+                      Saturated{"fattree:k=2,n=3", "nca-random", 0.72, 2, 16},
+                      Saturated{"fattree:k=2,n=3", "nca-adaptive", 0.72, 2, 16},
+                      Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8", "min", 0.71, 2, 16},
+                      Saturated{"dragonfly:p=1,a=2,h=2,g=5,local_latency=2,global_latency=8", "valiant", 0.51, 3,
+                                16}),
     [](const ::testing::TestParamInfo<Saturated>& point) {
-      std::string name = point.param.topology.substr(0, point.param.topology.find(':'));
-      if (point.param.topology.find("random") != std::string::npos) name += "_nca_random";
-      if (point.param.topology.find("valiant") != std::string::npos) name += "_valiant";
+      std::string name = point.param.topology.substr(0, point.param.topology.find(':')) + "_" + point.param.routing;
+      for (char& ch : name)
+        if (ch == '-') ch = '_';
       return name;
     });
 
 TEST(FabricsVcs, TooFewVcsForTheDragonflysClassesAreRefused) {
   SyntheticScenario s;
-  s.topology = "dragonfly:p=2,routing=valiant";
+  s.topology = "dragonfly:p=2";
+  s.router.routing = "valiant";
   s.router.vcs = 2;
   try {
     (void)run_synthetic(s);
     FAIL() << "vcs 2 accepted for 3 VC classes";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("key 'vcs': dragonfly:p=2,routing=valiant uses 3 VC classes"),
+    EXPECT_NE(std::string(e.what()).find("key 'vcs': routing valiant on dragonfly:p=2 needs at least 3 VCs"),
               std::string::npos)
         << e.what();
   }

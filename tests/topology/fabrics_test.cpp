@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <queue>
+#include <cstdint>
 #include <set>
 
 #include "topology/dragonfly.hpp"
@@ -76,14 +77,17 @@ TEST(FatTree, CountsAndDegreesOfTheKaryNTree) {
 }
 
 TEST(FatTree, NcaRoutesAreShortestUpThenDown) {
-  for (const std::string spec : {"fattree:k=4,n=3", "fattree:k=2,n=4", "fattree:k=3,n=3,routing=nca-random"}) {
+  std::uint64_t word = 12345;
+  for (const std::string spec : {"fattree:k=4,n=3", "fattree:k=2,n=4", "fattree:k=3,n=3"}) {
     const auto t = make_topology(spec);
+    const auto routing = spec == "fattree:k=3,n=3" ? FatTree::Routing::nca_random : FatTree::Routing::nca;
     const auto& ft = dynamic_cast<const FatTree&>(*t);
     const Graph& g = t->graph();
     for (EndpointId s = 0; s < t->endpoint_count(); ++s) {
       const auto hops = shortest(g, g.endpoint_node(s), [](LinkId) { return 1L; });
       for (EndpointId d = 0; d < t->endpoint_count(); ++d) {
-        const Route r = t->route(s, d);
+        word = word * 6364136223846793005ull + 1442695040888963407ull;
+        const Route r = ft.route_with(routing, s, d, 0, word >> 11);
         expect_connected(*t, r, s, d);
         EXPECT_EQ(static_cast<long>(r.size()), hops[static_cast<std::size_t>(g.endpoint_node(d))]) << spec;
         // Levels fall (towards the top) and then rise, turning once.
@@ -118,10 +122,10 @@ TEST(FatTree, NcaUpPortsFollowTheDestination) {
     }
     EXPECT_EQ(tops_of_leaf.size(), 4u);
   }
-  // nca-random spreads one pair's packets over every top switch.
-  const auto random = make_topology("fattree:k=4,n=2,routing=nca-random,seed=7");
+  // nca-random spreads one pair's packets over every top switch, by the packet's random word.
   std::set<NodeId> tops;
-  for (int i = 0; i < 200; ++i) tops.insert(random->graph().link(random->route(0, 15)[1].link).dst);
+  for (std::uint64_t word = 0; word < 8; ++word)
+    tops.insert(g.link(ft.route_with(FatTree::Routing::nca_random, 0, 15, 0, word)[1].link).dst);
   EXPECT_EQ(tops.size(), 4u);
 }
 
@@ -147,7 +151,7 @@ TEST(FatTree, BadSpecsNameTheKeyAndTheAcceptedValues) {
   EXPECT_NE(message("fattree:k=1,n=3").find("key 'k' must be an integer from 2"), std::string::npos);
   EXPECT_NE(message("fattree:k=4").find("needs k=K and n=N"), std::string::npos);
   EXPECT_NE(message("fattree:k=4,n=3,levels=2").find("unknown key 'levels'"), std::string::npos);
-  EXPECT_NE(message("fattree:k=4,n=3,routing=ecmp").find("nca, nca-random"), std::string::npos);
+  EXPECT_NE(message("fattree:k=4,n=3,routing=nca").find("unknown key 'routing' (keys: k, n)"), std::string::npos);
   EXPECT_NE(message("fattree:k=16,n=5").find("more than 65536 endpoints"), std::string::npos);
   EXPECT_NE(message("fattree:k=4,n=3,k=2").find("given twice"), std::string::npos);
   EXPECT_THROW((void)make_topology("fattree:k=4,n=2")->route(0, 1, 5), TopologyError);
@@ -217,14 +221,15 @@ TEST(Dragonfly, MinRoutesTakeTheLeastLatencyPathAndChangeClassAtTheGlobalCable) 
 }
 
 TEST(Dragonfly, ValiantPassesThroughAnotherGroup) {
-  const auto t = make_topology("dragonfly:p=2,routing=valiant,seed=3");
+  const auto t = make_topology("dragonfly:p=2");
   const auto& fly = dynamic_cast<const Dragonfly&>(*t);
   const Graph& g = t->graph();
-  EXPECT_EQ(t->vc_classes(), 3);
+  constexpr auto kValiant = Dragonfly::Routing::valiant;
+  EXPECT_EQ(Dragonfly::classes(kValiant), 3);
   std::set<int> via_groups;
-  for (int i = 0; i < 400; ++i) {
+  for (std::uint64_t word = 0; word < 7; ++word) {
     const EndpointId s = 1, d = 70;  // groups 0 and 8
-    const Route r = t->route(s, d);
+    const Route r = fly.route_with(kValiant, s, d, 0, word);
     expect_connected(*t, r, s, d);
     int globals = 0;
     for (std::size_t k = 0; k < r.size(); ++k) {
@@ -240,17 +245,17 @@ TEST(Dragonfly, ValiantPassesThroughAnotherGroup) {
   // Every group but the source's and the destination's.
   EXPECT_EQ(via_groups, (std::set<int>{1, 2, 3, 4, 5, 6, 7}));
   // The route hint fixes the intermediate group (hint - 1).
-  const Route hinted = t->route(1, 70, 5);
+  const Route hinted = fly.route_with(kValiant, 1, 70, 5, 0);
   EXPECT_EQ(fly.group(g.link(std::find_if(hinted.begin(), hinted.end(),
                                           [&](const Hop& h) { return fly.is_global(h.link); })
                               ->link)
                           .dst),
             4);
-  EXPECT_THROW((void)t->route(1, 70, 1), TopologyError);   // group 0: the source's own
-  EXPECT_THROW((void)t->route(1, 70, 10), TopologyError);  // no group 9
+  EXPECT_THROW((void)fly.route_with(kValiant, 1, 70, 1, 0), TopologyError);   // group 0: the source's own
+  EXPECT_THROW((void)fly.route_with(kValiant, 1, 70, 10, 0), TopologyError);  // no group 9
   // Within one group: minimal.
-  EXPECT_EQ(t->route(0, 7).size(), 3u);
-  EXPECT_THROW((void)make_topology("dragonfly:p=2")->route(1, 70, 5), TopologyError);
+  EXPECT_EQ(fly.route_with(kValiant, 0, 7, 0, 3).size(), 3u);
+  EXPECT_THROW((void)t->route(1, 70, 5), TopologyError);  // min takes no hint
 }
 
 TEST(Dragonfly, BadSpecsNameTheKeyAndTheAcceptedValues) {
@@ -264,10 +269,10 @@ TEST(Dragonfly, BadSpecsNameTheKeyAndTheAcceptedValues) {
   };
   EXPECT_NE(message("dragonfly:a=4").find("needs p=P"), std::string::npos);
   EXPECT_NE(message("dragonfly:p=2,g=10").find("accepted g: 1..9"), std::string::npos);
-  EXPECT_NE(message("dragonfly:p=2,routing=ugal").find("min, valiant"), std::string::npos);
+  EXPECT_NE(message("dragonfly:p=2,routing=valiant").find("unknown key 'routing'"), std::string::npos);
   EXPECT_NE(message("dragonfly:p=2,global_latency=0").find("key 'global_latency' must be an integer from 1"),
             std::string::npos);
   EXPECT_NE(message("dragonfly:p=2,q=1").find("unknown key 'q'"), std::string::npos);
   EXPECT_EQ(make_topology("dragonfly:p=2,a=4,h=2,g=9")->name(), "dragonfly:p=2");
-  EXPECT_EQ(make_topology("dragonfly:p=2,g=5,routing=valiant")->name(), "dragonfly:p=2,a=4,h=2,g=5,routing=valiant");
+  EXPECT_EQ(make_topology("dragonfly:p=2,g=5")->name(), "dragonfly:p=2,a=4,h=2,g=5");
 }
