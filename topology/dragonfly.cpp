@@ -38,6 +38,12 @@ Dragonfly::Dragonfly(Shape shape) : Topology(dragonfly_name(shape)), shape_(shap
   if (static_cast<long>(s.p) * s.a * s.g > kMaxEndpoints)
     throw TopologyError("topology: dragonfly p*a*g = " + std::to_string(static_cast<long>(s.p) * s.a * s.g) +
                         " endpoints; at most " + std::to_string(kMaxEndpoints));
+  const long cables = static_cast<long>(s.p) * s.a * s.g + static_cast<long>(s.g) * s.a * (s.a - 1) / 2 +
+                      static_cast<long>(s.g) * (s.g - 1) / 2;
+  if (cables > kMaxCables)
+    throw TopologyError("topology: dragonfly p=" + std::to_string(s.p) + ",a=" + std::to_string(s.a) +
+                        ",h=" + std::to_string(s.h) + ",g=" + std::to_string(s.g) + " has " + std::to_string(cables) +
+                        " cables; at most " + std::to_string(kMaxCables));
   if (s.local_latency < 1 || s.global_latency < 1)
     throw TopologyError("topology: dragonfly cable latencies must be at least 1 cycle");
   const int endpoints = s.p * s.a * s.g;

@@ -88,6 +88,7 @@ class Dragonfly final : public Topology {
   static int classes(Routing routing) { return routing == Routing::min ? 2 : 3; }
 
   static constexpr int kMaxEndpoints = 65536;
+  static constexpr long kMaxCables = 500000;  // endpoint, local and global cables (memory of the graph and model)
 
  private:
   /// Router (index in group) of `group` holding the global cable to `to`, and its port.

@@ -273,6 +273,7 @@ TEST(Dragonfly, BadSpecsNameTheKeyAndTheAcceptedValues) {
   EXPECT_NE(message("dragonfly:p=2,global_latency=0").find("key 'global_latency' must be an integer from 1"),
             std::string::npos);
   EXPECT_NE(message("dragonfly:p=2,q=1").find("unknown key 'q'"), std::string::npos);
+  EXPECT_NE(message("dragonfly:p=1,a=200,h=1,g=200").find("cables; at most 500000"), std::string::npos);
   EXPECT_EQ(make_topology("dragonfly:p=2,a=4,h=2,g=9")->name(), "dragonfly:p=2");
   EXPECT_EQ(make_topology("dragonfly:p=2,g=5")->name(), "dragonfly:p=2,a=4,h=2,g=5");
 }
