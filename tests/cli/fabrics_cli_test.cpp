@@ -65,15 +65,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Refusal{{"topology=fattree:k=4,n=2", "algorithm=tree-bcast"}, {"tree-bcast", "fattree:k=4,n=2"}},
         Refusal{{"topology=dragonfly:p=1", "algorithm=tree-bcast"}, {"tree-bcast", "dragonfly:p=1"}},
-        Refusal{{"topology=dragonfly:p=1", "routing=valiant", "vcs=2"},
+        Refusal{{"topology=dragonfly:p=1", "routing=valiant", "vcs=2", "traffic=uniform"},
                 {"key 'vcs'", "valiant", "at least 3 VCs", "got 2"}},
-        Refusal{{"topology=dragonfly:p=2", "vcs=1"}, {"key 'vcs'", "2 VC classes"}},
+        Refusal{{"topology=dragonfly:p=2", "vcs=1", "traffic=uniform"}, {"key 'vcs'", "2 VC classes"}},
         Refusal{{"topology=fattree:k=2,n=2", "traffic=group-shift"}, {"key 'traffic'", "group-shift", "fattree"}},
         Refusal{{"topology=fattree:k=4"}, {"key 'topology'", "needs k=K and n=N", "fattree:k=K,n=N"}},
         Refusal{{"topology=fattree:k=4,n=2", "routing=ecmp"}, {"key 'routing'"}},
-        Refusal{{"topology=fattree:k=4,n=2", "routing=min"}, {"key 'routing'", "nca, nca-random"}},
-        Refusal{{"topology=mesh:4x4", "routing=nca"}, {"key 'routing'", "'nca' does not run on mesh:4x4"}},
-        Refusal{{"topology=dragonfly:p=2,g=12"}, {"accepted g: 1..9"}},
+        Refusal{{"topology=fattree:k=4,n=2", "routing=min", "traffic=uniform"}, {"key 'routing'", "nca, nca-random"}},
+        Refusal{{"topology=mesh:4x4", "routing=nca", "traffic=uniform"}, {"key 'routing'", "'nca' does not run on mesh:4x4"}},
+        Refusal{{"topology=dragonfly:p=2,g=12", "traffic=uniform"}, {"accepted g: 1..9"}},
         Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}}),
     [](const ::testing::TestParamInfo<Refusal>& r) { return "case" + std::to_string(r.index); });
 
