@@ -112,10 +112,11 @@ RouterKeys::RouterKeys()
                                  "from-wrap", {"from-wrap", "whole-dimension"})),
       routing(Key::text("routing",
                         "routing function (`collnet list` shows each with the topologies it runs on): dor, "
-                        "min-adaptive or valiant on a mesh or torus; the topology's own elsewhere",
+                        "min-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
+                        "min or valiant on a dragonfly; the topology's own elsewhere",
                         "", routing_names_text(), &routing_name_problem)
                   .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
-                                "spine-policy (leaf/spine)")) {}
+                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
