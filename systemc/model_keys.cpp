@@ -1,5 +1,6 @@
 #include "systemc/model_keys.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -23,7 +24,12 @@ std::vector<std::string> arbitration_policy_names() {
 
 std::string routing_names_text() {
   std::string names;
-  for (const auto& f : topology::routing_functions()) names += (names.empty() ? "" : ", ") + f.name;
+  std::vector<std::string> seen;
+  for (const auto& f : topology::routing_functions()) {
+    if (std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;  // one name on several topologies
+    seen.push_back(f.name);
+    names += (names.empty() ? "" : ", ") + f.name;
+  }
   return names + " (each on the topologies it runs on)";
 }
 
@@ -106,10 +112,11 @@ RouterKeys::RouterKeys()
                                  "from-wrap", {"from-wrap", "whole-dimension"})),
       routing(Key::text("routing",
                         "routing function (`collnet list` shows each with the topologies it runs on): dor, "
-                        "min-adaptive or valiant on a mesh or torus; the topology's own elsewhere",
+                        "min-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
+                        "min or valiant on a dragonfly; the topology's own elsewhere",
                         "", routing_names_text(), &routing_name_problem)
                   .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
-                                "spine-policy (leaf/spine)")) {}
+                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "collectives/params.hpp"
+#include "topology/dragonfly.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {
@@ -11,7 +12,7 @@ using topology::EndpointId;
 
 const std::vector<std::string>& pattern_names() {
   static const std::vector<std::string> names = {"uniform", "transpose", "bit-complement", "bit-reverse",
-                                                 "shuffle", "tornado",   "neighbour",      "hotspot"};
+                                                 "shuffle", "tornado",   "neighbour",      "hotspot", "group-shift"};
   return names;
 }
 
@@ -97,6 +98,21 @@ DestinationFn make_pattern(const topology::Topology& t, const TrafficOptions& o)
       dest[s] = g.id(c);
     }
     return table(std::move(dest));
+  }
+  if (p == "group-shift") {
+    const auto* fly = dynamic_cast<const topology::Dragonfly*>(&t);
+    if (fly == nullptr)
+      throw ConfigError("key 'traffic': 'group-shift' needs a dragonfly (the next group's endpoints), not " +
+                        t.name());
+    if (fly->shape().g < 2)
+      throw ConfigError("key 'traffic': 'group-shift' needs at least 2 dragonfly groups, " + t.name() + " has 1");
+    const int per_group = fly->shape().p * fly->shape().a;
+    const int groups = fly->shape().g;
+    return [per_group, groups](EndpointId s, Random& r) {
+      const int next = (s / per_group + 1) % groups;
+      return static_cast<EndpointId>(next * per_group +
+                                     static_cast<int>(r.below(static_cast<std::uint32_t>(per_group))));
+    };
   }
   throw ConfigError("key 'traffic': unknown pattern '" + p + "'; accepted values: " + join(pattern_names()));
 }

@@ -12,6 +12,8 @@
 //   neighbour       x_i -> x_i + traffic_shift in every dimension (grid)
 //   hotspot         to endpoint hotspot_node with probability
 //                   hotspot_fraction, else uniform
+//   group-shift     dragonfly: to a random endpoint of the next group
+//                   (group g -> g + 1 mod groups)
 #pragma once
 
 #include <functional>

@@ -2,6 +2,8 @@
 #include <string>
 
 #include "topology/boards.hpp"
+#include "topology/dragonfly.hpp"
+#include "topology/fattree.hpp"
 #include "topology/grid.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
@@ -48,6 +50,12 @@ const std::vector<TopologyForm>& topology_forms() {
        "4-D torus of boards, 8 main + 4 aggregation units each, relay routing through main units"},
       {"leafspine", "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port] (P even, 6..64)",
        "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
+      {"fattree", "fattree:k=K,n=N",
+       "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches), routing nca or nca-random"},
+      {"dragonfly",
+       "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]",
+       "dragonfly: g groups of a fully connected routers with p endpoints and h global cables each "
+       "(defaults a=2p, h=p, g=a*h+1), routing min or valiant"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
   };
@@ -62,6 +70,8 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   if (kind == "tree") return make_tree(spec);
   if (kind == "boards") return make_boards(spec);
   if (kind == "leafspine" || kind == "leafspine-wiring") return make_leafspine(spec);
+  if (kind == "fattree") return make_fattree(spec);
+  if (kind == "dragonfly") return make_dragonfly(spec);
   std::string accepted;
   for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
   throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);

@@ -9,6 +9,7 @@ namespace collnet::topology {
 // Routing functions defined in files of their own.
 RoutingFunction min_adaptive_routing();  // routing_min_adaptive.cpp
 RoutingFunction valiant_routing();       // routing_valiant.cpp
+std::vector<RoutingFunction> fabric_routings();  // routing_fabrics.cpp: fat tree and dragonfly
 
 void HopOptions::add(HopOption option) {
   if (count == kMax) throw TopologyError("routing: more than " + std::to_string(kMax) + " options at one hop");
@@ -62,6 +63,7 @@ std::vector<RoutingFunction> make_registry() {
   all.push_back(own("spine-policy",
                     "leaf/spine: up to the spine the route hint or the topology's static policy names, then down",
                     {"leafspine", "leafspine-wiring"}));
+  for (RoutingFunction& f : fabric_routings()) all.push_back(std::move(f));
   return all;
 }
 
@@ -86,7 +88,9 @@ const RoutingFunction& find_routing(std::string_view name, const Topology& topol
   const RoutingFunction* named = nullptr;
   for (const auto& f : routing_functions()) {
     if (f.runs_on(topology)) accepted += (accepted.empty() ? "" : ", ") + f.name;
-    if (f.name == name) named = &f;
+    // Two topologies may each have a function of one name (valiant): the
+    // one that runs on this topology.
+    if (f.name == name && (named == nullptr || f.runs_on(topology))) named = &f;
   }
   if (named != nullptr && named->runs_on(topology)) return *named;
   std::string why = named == nullptr ? "unknown routing function '" + std::string(name) + "'"

@@ -1,0 +1,146 @@
+#include "topology/fattree.hpp"
+
+#include <string>
+
+#include "topology/spec_keys.hpp"
+
+namespace collnet::topology {
+
+namespace {
+
+constexpr const char* kForms = "fattree:k=K,n=N";
+
+int power(int base, int exp) {
+  int v = 1;
+  for (int i = 0; i < exp; ++i) v *= base;
+  return v;
+}
+
+std::string fattree_name(int k, int n) { return "fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n); }
+
+}  // namespace
+
+FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
+  if (k < 2) throw TopologyError("topology: fattree k=" + std::to_string(k) + ": the arity must be at least 2");
+  if (n < 1) throw TopologyError("topology: fattree n=" + std::to_string(n) + ": at least 1 level");
+  long endpoints = 1;
+  for (int i = 0; i < n; ++i) {
+    endpoints *= k;
+    if (endpoints > kMaxEndpoints)
+      throw TopologyError("topology: fattree k=" + std::to_string(k) + ",n=" + std::to_string(n) +
+                          " has more than " + std::to_string(kMaxEndpoints) + " endpoints (k^n)");
+  }
+  per_level_ = power(k, n - 1);
+  const auto e_count = static_cast<int>(endpoints);
+  int m = 1;
+  while (m <= e_count - 1 || m <= per_level_ - 1) m *= 10;
+
+  for (int e = 0; e < e_count; ++e) graph_.attach_endpoint(graph_.add_node(NodeKind::server, e));
+  first_switch_ = static_cast<NodeId>(graph_.node_count());
+  for (int l = 0; l < n; ++l)
+    for (int w = 0; w < per_level_; ++w)
+      graph_.add_node(l == n - 1 ? NodeKind::leaf : NodeKind::spine, (l + 1) * m + w);
+
+  // Servers under their leaves.
+  for (int e = 0; e < e_count; ++e)
+    graph_.add_duplex(graph_.endpoint_node(e), 0, switch_node(n - 1, e / k), e % k);
+  // Level l down to level l+1.
+  for (int l = 0; l + 1 < n; ++l) {
+    const int r = power(k, n - 1 - l);
+    const int child_r = r / k;
+    for (int w = 0; w < per_level_; ++w) {
+      const int b = w / r;
+      const int q = w % r;
+      for (int c = 0; c < k; ++c) {
+        const int child = (b * k + c) * child_r + q % child_r;
+        graph_.add_duplex(switch_node(l, w), c, switch_node(l + 1, child), k + q / child_r);
+      }
+    }
+  }
+}
+
+NodeId FatTree::switch_node(int level, int position) const {
+  if (level < 0 || level >= n_ || position < 0 || position >= per_level_)
+    throw TopologyError("fattree: no switch at level " + std::to_string(level) + ", position " +
+                        std::to_string(position));
+  return first_switch_ + static_cast<NodeId>(level * per_level_ + position);
+}
+
+int FatTree::level(NodeId node) const {
+  if (node < first_switch_) return n_;
+  return (node - first_switch_) / per_level_;
+}
+
+int FatTree::position(NodeId node) const {
+  if (node < first_switch_) return graph_.node(node).endpoint;
+  return (node - first_switch_) % per_level_;
+}
+
+int FatTree::ancestor_level(EndpointId a, EndpointId b) const {
+  // Leaves share a level-l ancestor when the endpoints agree above their
+  // lowest N - l digits.
+  int l = n_ - 1;
+  int span = k_;
+  while (a / span != b / span) {
+    --l;
+    span *= k_;
+  }
+  return l;
+}
+
+Route FatTree::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  return route_with(Routing::nca, src, dst, hint, 0);
+}
+
+Route FatTree::route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
+                          std::uint64_t random) const {
+  const auto e_count = endpoint_count();
+  if (src < 0 || src >= e_count || dst < 0 || dst >= e_count)
+    throw TopologyError("fattree: endpoint out of range 0.." + std::to_string(e_count - 1));
+  Route r;
+  if (src == dst) return r;
+  if (hint != 0 && hint > k_)
+    throw TopologyError("fattree route hint " + std::to_string(hint) + ": accepted 0 (routing policy) or 1.." +
+                        std::to_string(k_) + " (up port + 1)");
+  const int top = ancestor_level(src, dst);
+  NodeId at = graph_.endpoint_node(src);
+  const auto step = [&](int port) {
+    const LinkId l = graph_.node(at).out_ports.at(static_cast<std::size_t>(port));
+    r.push_back(Hop{l, 0});
+    at = graph_.link(l).dst;
+  };
+  step(0);  // server -> leaf
+  int digit_base = 1;
+  for (int l = n_ - 1; l > top; --l) {
+    int up = 0;
+    if (hint != 0) {
+      up = hint - 1;
+    } else if (routing == Routing::nca_random) {
+      up = static_cast<int>(random % static_cast<std::uint64_t>(k_));
+      random /= static_cast<std::uint64_t>(k_);
+    } else {
+      up = (dst / digit_base) % k_;
+    }
+    digit_base *= k_;
+    step(k_ + up);
+  }
+  // Down: at level l the port is digit N-1-l of the destination.
+  for (int l = top; l < n_; ++l) step((dst / power(k_, n_ - 1 - l)) % k_);
+  return r;
+}
+
+std::unique_ptr<Topology> make_fattree(std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  const SpecKeys keys(spec, rest, {"k", "n"}, kForms);
+  if (!keys.has("k") || !keys.has("n")) keys.fail("needs k=K and n=N");
+  const auto k = static_cast<int>(keys.integer("k", 2, 2, 256));
+  const auto n = static_cast<int>(keys.integer("n", 1, 1, 16));
+  try {
+    return std::make_unique<FatTree>(k, n);
+  } catch (const TopologyError& e) {
+    keys.fail(e.what());
+  }
+}
+
+}  // namespace collnet::topology
