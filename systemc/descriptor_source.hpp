@@ -13,6 +13,10 @@
 //                 hls/schedule_engine_a2at.hpp      a2a-optimal
 //                 hls/schedule_engine_hopgroup.hpp  a2a-hopgroup, a2a-hopgroup-direct
 //                 hls/schedule_engine_hd.hpp        hd-allreduce, hd-allreduce-conventional
+//                 hls/schedule_engine_twotree.hpp   twotree-hier, twotree-flat, tree-single
+//               or (schedule_engine=programmable) the programmable engine
+//               hls/schedule_engine_programmable.hpp loaded with the
+//               endpoint's reference program, for any algorithm;
 //               Its registers are loaded before cycle 0 (software configures
 //               the NIC before the collective starts) by the one loader,
 //               driver::engine_writes; its start-up cycles are simulated.

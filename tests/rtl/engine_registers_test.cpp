@@ -108,7 +108,7 @@ TEST(EngineRegisters, CompiledTablesAreTheYaml) {
   const std::map<std::string, std::vector<Register>> tables{
       compiled(collnet::hls::a2a_engine_registers), compiled(collnet::hls::a2at_engine_registers),
       compiled(collnet::hls::hopgroup_engine_registers), compiled(collnet::hls::hd_engine_registers),
-      compiled(collnet::hls::twotree_engine_registers)};
+      compiled(collnet::hls::twotree_engine_registers), compiled(collnet::hls::programmable_engine_registers)};
   const auto maps = yaml_maps();
   EXPECT_EQ(maps.size(), tables.size());
   for (const auto& map : maps) {
