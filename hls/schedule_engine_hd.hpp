@@ -49,7 +49,8 @@
 // Registers for the clock (rtl/schedule_engine_hd.sv, docs/synthesis.md):
 // the board id, the shifts, board x 12 and the endpoint id follow the SIZE,
 // COORD and UNIT registers one cycle later (two for board_base and self),
-// whatever the state; the current step's dimension, k, bit position and board
+// whatever the state, and so do B and 3B (the init cycle takes m x B and
+// a x B from them with one adder at most); the current step's dimension, k, bit position and board
 // bit (cur_*) are registers set when the plan moves, from look-ahead
 // registers (up_*, dn_*, plus_bit, minus_bit) that follow idx and cur_pos one
 // cycle later. Software writes the configuration before CONTROL and the plan
@@ -136,6 +137,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t board_base = 0;  // board * 12
     std::uint32_t self = 0;        // endpoint id
     std::uint32_t B = 0;           // words per plane
+    std::uint32_t B3 = 0;          // 3 x B
     std::uint32_t abase = 0;       // a * B (main unit: running plane base)
     std::uint32_t mbase = 0;       // m * B
     std::uint32_t count = 0;       // plane / main-unit counter
@@ -298,8 +300,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         if (take) d.order[n++] = dim;
       }
     d.ndims = n;
-    const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
-    d.B = r_.elements >> log_a;
     d.count = 0;
     d.abase = 0;
     d.g = 0;
@@ -307,19 +307,15 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.bit_index = 0;
     d.halving = true;
     d.lo = 0;
-    d.len = d.B;
-    d.cursor = (d.B << 3);
+    d.len = r_.B;
+    d.cursor = (r_.B << 3);
+    // m * B and a * B: 0, B, 2B or 3B, plus 4B for m >= 4
+    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
     if (r_.unit < main_units) {
-      std::uint32_t mb = 0;  // m * B by addition
-      for (std::uint32_t m = 0; m < main_units; ++m)
-        if (m < r_.unit) mb += d.B;
-      d.mbase = mb;
+      d.mbase = ((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u];
       d.state = State::main_send;
     } else if (r_.unit - main_units < r_.agg_units) {
-      std::uint32_t ab = 0;
-      for (std::uint32_t a = 0; a < 4; ++a)
-        if (a < r_.unit - main_units) ab += d.B;
-      d.abase = ab;
+      d.abase = low_multiple[(r_.unit - main_units) & 3u];
       d.state = State::s2_wait;
     } else {
       d.state = State::end;  // an aggregation unit outside the A planes
@@ -338,6 +334,9 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.board = board & 0xffu;
     d.board_base = (r_.board << 3) + (r_.board << 2);
     d.self = d.board_base + r_.unit;
+    const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
+    d.B = (r_.elements >> log_a) & 0xfffffu;
+    d.B3 = (3 * d.B) & 0xfffffu;
     const std::uint32_t dim_up = r_.order[(r_.idx + 1) & 3u];
     const std::uint32_t dim_dn = r_.order[(r_.idx - 1) & 3u];
     d.up_dim = dim_up;

@@ -14,7 +14,9 @@
 // variable-index lookup of another computed value. The board id, the shifts,
 // board x 12 and the endpoint id follow the SIZE, COORD and UNIT registers one
 // and two cycles later (software writes them before CONTROL, so they are
-// ready in the init cycle and the cycle after it, where they are first read).
+// ready in the init cycle and the cycle after it, where they are first read);
+// so do B and 3 x B, from which the init cycle takes m x B and a x B with one
+// adder at most.
 // The current step's dimension, k, board-id bit position and board bit
 // (cur_*) are registers set when the plan moves (from the look-ahead
 // registers up_*, dn_*, plus_bit, minus_bit, which follow idx and cur_pos one
@@ -58,7 +60,8 @@ module schedule_engine_hd (
     logic [7:0]             board;
     logic [15:0]            board_base;
     logic [15:0]            self;
-    logic [AddrWidth-1:0]   b, abase, mbase;  // B; the A-plane and main-unit bases
+    logic [AddrWidth-1:0]   b, b3;        // B and 3 x B (follow ELEMENTS, AGG_UNITS)
+    logic [AddrWidth-1:0]   abase, mbase;  // the A-plane and main-unit bases
     logic [3:0]             count, lcount;
     // plan position and the held block
     logic [15:0]            g;
@@ -158,6 +161,10 @@ module schedule_engine_hd (
     r_d.board = board_tmp;
     r_d.board_base = (16'(board_q) << 3) + (16'(board_q) << 2);
     r_d.self = (16'(board_q) << 3) + (16'(board_q) << 2) + 16'(r_q.unit);
+    // follow ELEMENTS and AGG_UNITS: B and 3 x B
+    b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
+    r_d.b = b_tmp;
+    r_d.b3 = (b_tmp << 1) + b_tmp;
     // look-ahead of the plan (follows idx and cur_pos)
     idx_up = r_q.idx + 2'd1;
     idx_dn = r_q.idx - 2'd1;
@@ -208,20 +215,19 @@ module schedule_engine_hd (
         end
         r_d.order = order_tmp;
         r_d.ndims = n_dims;
-        b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
-        r_d.b = b_tmp;
         {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
         r_d.halving = 1'b1;
         r_d.lo = '0;
-        r_d.len = b_tmp;
-        r_d.cursor = b_tmp << 3;
+        r_d.len = r_q.b;
+        r_d.cursor = r_q.b << 3;
         if (r_q.unit < MainUnits) begin
-          // m * B by shift-add
-          r_d.mbase = (r_q.unit[2] ? b_tmp << 2 : '0) + (r_q.unit[1] ? b_tmp << 1 : '0) + (r_q.unit[0] ? b_tmp : '0);
+          // m * B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0)
+          r_d.mbase = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
+                                                                    : (r_q.unit[0] ? r_q.b : '0));
           r_d.state = StateMainSend;
         end else if (3'(r_q.unit - MainUnits) < r_q.agg_units) begin
           a_index = 2'(r_q.unit - MainUnits);
-          r_d.abase = (a_index[1] ? b_tmp << 1 : '0) + (a_index[0] ? b_tmp : '0);
+          r_d.abase = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
           r_d.state = StateS2Wait;
         end else begin
           r_d.state = StateEnd;  // an aggregation unit outside the A planes
