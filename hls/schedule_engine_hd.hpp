@@ -50,7 +50,9 @@
 // the board id, the shifts, board x 12 and the endpoint id follow the SIZE,
 // COORD and UNIT registers one cycle later (two for board_base and self),
 // whatever the state, and so do B and 3B (the init cycle takes m x B and
-// a x B from them with one adder at most); the current step's dimension, k, bit position and board
+// a x B from them with one adder at most), and so do the first parts of a
+// message of len or len >> 1 words split in two (len_up, half_up; set with
+// len where a doubling grows it); the current step's dimension, k, bit position and board
 // bit (cur_*) are registers set when the plan moves, from look-ahead
 // registers (up_*, dn_*, plus_bit, minus_bit) that follow idx and cur_pos one
 // cycle later. Software writes the configuration before CONTROL and the plan
@@ -148,6 +150,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t bit_index = 0;  // s
     bool halving = true;        // kind of step g
     std::uint32_t lo = 0, len = 0;
+    std::uint32_t len_up = 0, half_up = 0;  // ceil(len / 2), ceil((len >> 1) / 2): follow len
     std::uint32_t cursor = 0;   // next free aggregation-unit word (slots, then divisor)
     std::uint32_t slot = 0;     // receive slot of this halving step
     // the current step's messages
@@ -337,6 +340,8 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
     d.B = (r_.elements >> log_a) & 0xfffffu;
     d.B3 = (3 * d.B) & 0xfffffu;
+    d.len_up = (r_.len >> 1) + (r_.len & 1u);
+    d.half_up = (r_.len >> 2) + ((r_.len >> 1) & 1u);
     const std::uint32_t dim_up = r_.order[(r_.idx + 1) & 3u];
     const std::uint32_t dim_dn = r_.order[(r_.idx - 1) & 3u];
     d.up_dim = dim_up;
@@ -376,7 +381,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     }
     const bool size2 = r_.cur_k == 1;
     d.two_parts = size2 && d.n >= 2;
-    d.first = d.two_parts ? (d.n + 1) >> 1 : d.n;
+    d.first = d.two_parts ? (r_.halving ? r_.half_up : r_.len_up) : d.n;  // ceil(n / 2)
     d.hint0 = size2 && d.two_parts ? 1u << (2 * dim) : 0u;
     d.state = State::part0;
   }
@@ -387,6 +392,8 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     if (!r_.halving) {
       d.lo = r_.lo - (r_.cur_bit ? r_.len : 0);
       d.len = r_.len << 1;
+      d.len_up = r_.len;       // ceil(2 len / 2)
+      d.half_up = r_.len_up;   // ceil(len / 2)
     }
     const std::uint32_t k = r_.cur_k;
     const auto move_to = [&d](std::uint32_t dim, std::uint32_t kk, std::uint32_t pos, std::uint32_t bit) {

@@ -88,7 +88,7 @@ module packet_pacer #(
 
   always_comb begin
     if (in_packet_q) begin
-      hold_d      = hold_q + HoldWidth'(gap_q);
+      hold_d = hold_q + HoldWidth'(gap_q);
       gate_open_d = !in_last_i || hold_zero_q;
     end else if (hold_zero_q) begin
       // head flit: the gate is open with hold_q == 0; start the sum

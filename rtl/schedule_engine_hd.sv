@@ -16,7 +16,8 @@
 // and two cycles later (software writes them before CONTROL, so they are
 // ready in the init cycle and the cycle after it, where they are first read);
 // so do B and 3 x B, from which the init cycle takes m x B and a x B with one
-// adder at most.
+// adder at most, and the first part of a split message, ceil(len / 2) and
+// ceil((len >> 1) / 2), follows len (set with it where a doubling grows it).
 // The current step's dimension, k, board-id bit position and board bit
 // (cur_*) are registers set when the plan moves (from the look-ahead
 // registers up_*, dn_*, plus_bit, minus_bit, which follow idx and cur_pos one
@@ -69,6 +70,7 @@ module schedule_engine_hd (
     logic [1:0]             bit_index;
     logic                   halving;
     logic [AddrWidth-1:0]   lo, len;      // the held block
+    logic [AddrWidth-1:0]   len_up, half_up;  // ceil(len / 2), ceil((len >> 1) / 2): follow len
     logic [AddrWidth-1:0]   cursor, slot;  // the next halving slot, this step's
     // the current step's messages
     logic [15:0]            partner;
@@ -165,6 +167,9 @@ module schedule_engine_hd (
     b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
     r_d.b = b_tmp;
     r_d.b3 = (b_tmp << 1) + b_tmp;
+    // follow len: the first part of a message of len or len >> 1 words split in two
+    r_d.len_up = (r_q.len >> 1) + AddrWidth'(r_q.len[0]);
+    r_d.half_up = (r_q.len >> 2) + AddrWidth'(r_q.len[1]);
     // look-ahead of the plan (follows idx and cur_pos)
     idx_up = r_q.idx + 2'd1;
     idx_dn = r_q.idx - 2'd1;
@@ -315,7 +320,7 @@ module schedule_engine_hd (
           r_d.n = r_q.len;
         end
         r_d.two_parts = r_q.cur_k == 2'd1 && half >= AddrWidth'(2);
-        r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (half + AddrWidth'(1)) >> 1 : half;
+        r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
         r_d.hint0 = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
         r_d.state = StatePart0;
       end
@@ -375,6 +380,8 @@ module schedule_engine_hd (
       if (!r_q.halving) begin
         r_d.lo = r_q.lo - (r_q.cur_bit ? r_q.len : '0);
         r_d.len = r_q.len << 1;
+        r_d.len_up = r_q.len;        // ceil(2 len / 2)
+        r_d.half_up = r_q.len_up;    // ceil(len / 2)
       end
       r_d.state = StateStepPlan;
       r_d.count = '0;
