@@ -38,6 +38,15 @@
 //                the hold after the packet, accumulated one gap per flit so
 //                that no multiplier is needed; between packets: the cycles
 //                still to wait (counts down to 0, the gate opens at 0).
+//   hold_zero_q  between packets: hold_q == 0; inside a packet: the packet's
+//                gap and slack are both 0 (hold_q is 0 exactly then)
+//   gate_open_q  in_packet_q || hold_q == 0, a register of its own (set a
+//                cycle ahead) so that the gate is not a wide compare
+// gap_q follows in_gap between packets and holds inside one. What hold_q
+// takes next depends on the state only (in a packet: + gap; at the open
+// gate: the head flit's slack + gap; closed: - 1); it changes when a flit is
+// offered and taken or while the gate is closed (rtl/packet_pacer.sv says why:
+// the enable is one LUT on iCE40).
 #pragma once
 
 #include <cstdint>
@@ -83,7 +92,7 @@ class PacketPacer {
   /// The combinational part: what the pacer drives in this cycle.
   [[nodiscard]] PacketPacerOutputs outputs(const PacketPacerInputs& in) const {
     PacketPacerOutputs out;
-    const bool open = in_packet_q_ || hold_q_ == 0;
+    const bool open = gate_open_q_;
     out.out_valid = in.in_valid && open;
     out.in_ready = in.out_ready && open;
     out.out_data = in.in_data;
@@ -95,27 +104,35 @@ class PacketPacer {
   /// registers (compute every _d from _q and inputs, then q <= d).
   PacketPacerOutputs step(const PacketPacerInputs& in) {
     const PacketPacerOutputs out = outputs(in);
-    const bool fire = out.out_valid && in.out_ready;
+    const bool take = in.in_valid && in.out_ready;
+    const bool fire = take && gate_open_q_;
+    const bool hold_en = take || !gate_open_q_;
+    const bool head_zero = in.in_slack == 0 && in.in_gap == 0;
 
-    bool in_packet_d = in_packet_q_;
-    std::uint8_t gap_d = gap_q_;
-    std::uint32_t hold_d = hold_q_;
-    if (fire) {
-      if (!in_packet_q_) {
-        // head flit: the gate was open with hold_q == 0; start the sum.
-        gap_d = in.in_gap;
-        hold_d = std::uint32_t{in.in_slack} + in.in_gap;
-      } else {
-        hold_d = (hold_q_ + gap_q_) & hold_mask;
-      }
-      in_packet_d = !in.in_last;
-    } else if (!in_packet_q_ && hold_q_ != 0) {
+    std::uint32_t hold_d = 0;
+    bool gate_open_d = false;
+    if (in_packet_q_) {
+      hold_d = (hold_q_ + gap_q_) & hold_mask;
+      gate_open_d = !in.in_last || hold_zero_q_;
+    } else if (hold_zero_q_) {
+      // head flit: the gate is open with hold_q == 0; start the sum.
+      hold_d = std::uint32_t{in.in_slack} + in.in_gap;
+      gate_open_d = !in.in_last || head_zero;
+    } else {
       hold_d = hold_q_ - 1;
+      gate_open_d = hold_q_ == 1;
     }
 
+    const bool in_packet_d = fire ? !in.in_last : in_packet_q_;
+    const std::uint8_t gap_d = in_packet_q_ ? gap_q_ : in.in_gap;
+    const bool hold_zero_d = hold_en && !in_packet_q_ ? (hold_zero_q_ ? head_zero : hold_q_ == 1) : hold_zero_q_;
+    if (hold_en) {
+      hold_q_ = hold_d;
+      gate_open_q_ = gate_open_d;
+    }
     in_packet_q_ = in_packet_d;
     gap_q_ = gap_d;
-    hold_q_ = hold_d;
+    hold_zero_q_ = hold_zero_d;
     return out;
   }
 
@@ -123,6 +140,8 @@ class PacketPacer {
     in_packet_q_ = false;
     gap_q_ = 0;
     hold_q_ = 0;
+    hold_zero_q_ = true;
+    gate_open_q_ = true;
   }
 
   [[nodiscard]] bool in_packet_q() const { return in_packet_q_; }
@@ -133,6 +152,8 @@ class PacketPacer {
   bool in_packet_q_ = false;
   std::uint8_t gap_q_ = 0;
   std::uint32_t hold_q_ = 0;
+  bool hold_zero_q_ = true;
+  bool gate_open_q_ = true;
 };
 
 /// Top function for an HLS tool: one call is one clock cycle (free-running,

@@ -46,6 +46,19 @@
 // Storage: 1+1+3+1+4+20+3+12+8 = 53 configuration bits; state about 120 bits
 // (held block lo/len, slot cursor, plan position, counters); no table.
 //
+// Registers for the clock (rtl/schedule_engine_hd.sv, docs/synthesis.md):
+// the board id, the shifts, board x 12 and the endpoint id follow the SIZE,
+// COORD and UNIT registers one cycle later (two for board_base and self),
+// whatever the state, and so do B and 3B (the init cycle takes m x B and
+// a x B from them with one adder at most), and so do the first parts of a
+// message of len or len >> 1 words split in two (len_up, half_up; set with
+// len where a doubling grows it); the current step's dimension, k, bit position and board
+// bit (cur_*) are registers set when the plan moves, from look-ahead
+// registers (up_*, dn_*, plus_bit, minus_bit) that follow idx and cur_pos one
+// cycle later. Software writes the configuration before CONTROL and the plan
+// moves at most every third cycle, so every such register is current where
+// it is read; the descriptor stream is the same as computing them in place.
+//
 // Timing: the CONTROL write is cycle 0; cycle 1 computes the dimension
 // order and the board id, cycle 2 loads the output register, so the first
 // descriptor is offered in cycle 3; then one descriptor per cycle while the
@@ -126,6 +139,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t board_base = 0;  // board * 12
     std::uint32_t self = 0;        // endpoint id
     std::uint32_t B = 0;           // words per plane
+    std::uint32_t B3 = 0;          // 3 x B
     std::uint32_t abase = 0;       // a * B (main unit: running plane base)
     std::uint32_t mbase = 0;       // m * B
     std::uint32_t count = 0;       // plane / main-unit counter
@@ -136,6 +150,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t bit_index = 0;  // s
     bool halving = true;        // kind of step g
     std::uint32_t lo = 0, len = 0;
+    std::uint32_t len_up = 0, half_up = 0;  // ceil(len / 2), ceil((len >> 1) / 2): follow len
     std::uint32_t cursor = 0;   // next free aggregation-unit word (slots, then divisor)
     std::uint32_t slot = 0;     // receive slot of this halving step
     // the current step's messages
@@ -143,6 +158,13 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t src = 0, dst = 0, n = 0, first = 0;
     bool two_parts = false;
     std::uint32_t hint0 = 0;    // + hint of the dimension (1 << 2d)
+    // the current step: order[idx], its k, bit position shift + bit_index, the board bit there
+    std::uint32_t cur_dim = 0, cur_k = 0, cur_pos = 0, cur_bit = 0;
+    // look-ahead: order slot idx + 1 at bit 0, slot idx - 1 at its top bit,
+    // the board bits at cur_pos + 1 and cur_pos - 1
+    std::uint32_t up_dim = 0, up_k = 0, up_pos = 0, up_bit = 0;
+    std::uint32_t dn_dim = 0, dn_k = 0, dn_pos = 0, dn_bit = 0;
+    std::uint32_t plus_bit = 0, minus_bit = 0;
   };
 
   static constexpr const auto& map = hd_engine_registers;
@@ -163,6 +185,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
   }
 
   EngineLoad next_state(Registers& d, bool can_load) const {
+    follow(d);
     switch (r_.state) {
       case State::idle: return {};
       case State::init: init_step(d); return {};
@@ -181,6 +204,11 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.state = State::end;
         return make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
       case State::s2_wait:
+        // the first step's dimension (order slot 0, bit 0)
+        d.cur_dim = r_.order[0];
+        d.cur_k = r_.log_size[r_.order[0]];
+        d.cur_pos = r_.shift[r_.order[0]] & 7u;
+        d.cur_bit = (r_.board >> d.cur_pos) & 1u;
         d.count = 1;
         d.mbase = r_.B;
         d.state = State::s2_local;
@@ -255,8 +283,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
   }
 
   [[nodiscard]] bool last_halving() const {
-    const std::uint32_t dim = r_.order[r_.idx];
-    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.log_size[dim];
+    return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.cur_k;
   }
 
   [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
@@ -276,17 +303,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         if (take) d.order[n++] = dim;
       }
     d.ndims = n;
-    std::uint32_t s = 0, board = 0;
-    for (std::uint32_t dim = 0; dim < 4; ++dim) {
-      d.shift[dim] = s;
-      board |= r_.coord[dim] << s;
-      s += r_.log_size[dim];
-    }
-    d.board = board;
-    d.board_base = (board << 3) + (board << 2);
-    d.self = d.board_base + r_.unit;
-    const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
-    d.B = r_.elements >> log_a;
     d.count = 0;
     d.abase = 0;
     d.g = 0;
@@ -294,34 +310,60 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.bit_index = 0;
     d.halving = true;
     d.lo = 0;
-    d.len = d.B;
-    d.cursor = (d.B << 3);
+    d.len = r_.B;
+    d.cursor = (r_.B << 3);
+    // m * B and a * B: 0, B, 2B or 3B, plus 4B for m >= 4
+    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
     if (r_.unit < main_units) {
-      std::uint32_t mb = 0;  // m * B by addition
-      for (std::uint32_t m = 0; m < main_units; ++m)
-        if (m < r_.unit) mb += d.B;
-      d.mbase = mb;
+      d.mbase = ((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u];
       d.state = State::main_send;
     } else if (r_.unit - main_units < r_.agg_units) {
-      std::uint32_t ab = 0;
-      for (std::uint32_t a = 0; a < 4; ++a)
-        if (a < r_.unit - main_units) ab += d.B;
-      d.abase = ab;
+      d.abase = low_multiple[(r_.unit - main_units) & 3u];
       d.state = State::s2_wait;
     } else {
       d.state = State::end;  // an aggregation unit outside the A planes
     }
   }
 
+  // Every cycle: the registers that follow the configuration and the plan
+  // position (the header says why they are registers).
+  void follow(Registers& d) const {
+    std::uint32_t s = 0, board = 0;
+    for (std::uint32_t dim = 0; dim < 4; ++dim) {
+      d.shift[dim] = s;
+      board |= r_.coord[dim] << s;
+      s += r_.log_size[dim];
+    }
+    d.board = board & 0xffu;
+    d.board_base = (r_.board << 3) + (r_.board << 2);
+    d.self = d.board_base + r_.unit;
+    const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
+    d.B = (r_.elements >> log_a) & 0xfffffu;
+    d.B3 = (3 * d.B) & 0xfffffu;
+    d.len_up = (r_.len >> 1) + (r_.len & 1u);
+    d.half_up = (r_.len >> 2) + ((r_.len >> 1) & 1u);
+    const std::uint32_t dim_up = r_.order[(r_.idx + 1) & 3u];
+    const std::uint32_t dim_dn = r_.order[(r_.idx - 1) & 3u];
+    d.up_dim = dim_up;
+    d.up_k = r_.log_size[dim_up];
+    d.up_pos = r_.shift[dim_up] & 7u;
+    d.up_bit = (r_.board >> d.up_pos) & 1u;
+    d.dn_dim = dim_dn;
+    d.dn_k = r_.log_size[dim_dn];
+    d.dn_pos = (r_.shift[dim_dn] + r_.log_size[dim_dn] - 1) & 7u;
+    d.dn_bit = (r_.board >> d.dn_pos) & 1u;
+    d.plus_bit = (r_.board >> ((r_.cur_pos + 1) & 7u)) & 1u;
+    d.minus_bit = (r_.board >> ((r_.cur_pos - 1) & 7u)) & 1u;
+  }
+
   // Step g's partner, block and message parts (the bubble cycle).
   void plan_step(Registers& d) const {
-    const std::uint32_t dim = r_.order[r_.idx];
+    const std::uint32_t dim = r_.cur_dim;
     const std::uint32_t g = r_.g + 1;
     d.g = g;
-    const std::uint32_t pos = r_.shift[dim] + r_.bit_index;
-    const std::uint32_t partner_board = r_.board ^ (1u << pos);
+    const std::uint32_t partner_board = r_.board ^ (1u << r_.cur_pos);
     d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
-    const std::uint32_t b = (r_.board >> pos) & 1u;
+    const std::uint32_t b = r_.cur_bit;
     if (r_.halving) {
       // keep the first half if the bit is 0, else the second; send the other
       const std::uint32_t half = r_.len >> 1;
@@ -337,9 +379,9 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       d.dst = r_.lo;
       d.n = r_.len;
     }
-    const bool size2 = r_.log_size[dim] == 1;
+    const bool size2 = r_.cur_k == 1;
     d.two_parts = size2 && d.n >= 2;
-    d.first = d.two_parts ? (d.n + 1) >> 1 : d.n;
+    d.first = d.two_parts ? (r_.halving ? r_.half_up : r_.len_up) : d.n;  // ceil(n / 2)
     d.hint0 = size2 && d.two_parts ? 1u << (2 * dim) : 0u;
     d.state = State::part0;
   }
@@ -348,32 +390,45 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
   // step's messages are out), then the plan moves to the next step.
   void advance_plan(Registers& d) const {
     if (!r_.halving) {
-      const std::uint32_t dim = r_.order[r_.idx];
-      const std::uint32_t b = (r_.board >> (r_.shift[dim] + r_.bit_index)) & 1u;
-      d.lo = r_.lo - (b ? r_.len : 0);
+      d.lo = r_.lo - (r_.cur_bit ? r_.len : 0);
       d.len = r_.len << 1;
+      d.len_up = r_.len;       // ceil(2 len / 2)
+      d.half_up = r_.len_up;   // ceil(len / 2)
     }
-    const std::uint32_t k = r_.log_size[r_.order[r_.idx]];
+    const std::uint32_t k = r_.cur_k;
+    const auto move_to = [&d](std::uint32_t dim, std::uint32_t kk, std::uint32_t pos, std::uint32_t bit) {
+      d.cur_dim = dim;
+      d.cur_k = kk;
+      d.cur_pos = pos;
+      d.cur_bit = bit;
+    };
     bool done = false;
     if (r_.halving) {
       if (r_.bit_index + 1 < k) {
         d.bit_index = r_.bit_index + 1;
+        d.cur_pos = (r_.cur_pos + 1) & 7u;
+        d.cur_bit = r_.plus_bit;
       } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
         d.idx = r_.idx + 1;
         d.bit_index = 0;
+        move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
       } else {
-        d.halving = false;  // doubling of the same dimension, from its top bit
+        d.halving = false;  // doubling of the same dimension, from its top bit (bit_index already)
         d.bit_index = k - 1;
       }
     } else if (r_.bit_index > 0) {
       d.bit_index = r_.bit_index - 1;
+      d.cur_pos = (r_.cur_pos - 1) & 7u;
+      d.cur_bit = r_.minus_bit;
     } else if (!r_.conventional && r_.idx > 0) {
       d.idx = r_.idx - 1;
-      d.bit_index = r_.log_size[r_.order[r_.idx - 1]] - 1;
+      d.bit_index = r_.dn_k - 1;
+      move_to(r_.dn_dim, r_.dn_k, r_.dn_pos, r_.dn_bit);
     } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
       d.idx = r_.idx + 1;
       d.bit_index = 0;
       d.halving = true;
+      move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
     } else {
       done = true;
     }

@@ -16,6 +16,18 @@
 //
 // No multiplier: while a packet passes, hold_q accumulates slack + gap per
 // flit; between packets it counts down, and the gate opens at 0.
+//
+// Timing (iCE40: the clock enable of hold_q reaches its 28 flip-flops through
+// a global buffer, so it must be one LUT from registers): the gate is a
+// register of its own, gate_open_q = in_packet_q || hold_q == 0, set a cycle
+// ahead (hold_q == 1 while counting down; at a packet's last flit, whether
+// its gap and slack were both 0, kept in hold_zero_q: inside a packet hold_q
+// is 0 exactly then, since it never wraps). What hold_q takes next depends on
+// the state only (in a packet: + gap; at the gate: the head flit's slack +
+// gap; closed: - 1), and it changes when a flit is offered and taken or the
+// gate is closed, so its enable is one LUT of in_valid_i, out_ready_i,
+// gate_open_q and the reset. gap_q follows in_gap_i between packets and holds
+// inside one.
 module packet_pacer #(
   /// Bits of one flit (one payload word).
   parameter int unsigned FlitWidth = 64,
@@ -53,35 +65,38 @@ module packet_pacer #(
   // for every P < 2^W (W = PacketFlitsWidth; slack is as wide as gap).
   localparam int unsigned HoldWidth = GapWidth + PacketFlitsWidth;
 
-  logic                 in_packet_d, in_packet_q;
-  logic [GapWidth-1:0]  gap_d, gap_q;
+  logic                 in_packet_q;
+  logic [GapWidth-1:0]  gap_q;
   logic [HoldWidth-1:0] hold_d, hold_q;
+  logic                 hold_zero_q;  // between packets: hold_q == 0; in a packet: gap and slack are 0
+  logic                 gate_open_d, gate_open_q;  // in_packet_q || hold_q == 0
+  logic                 head_zero;  // the offered head flit's gap and slack are 0
 
-  logic open_gate;
-  logic fire;
+  logic take;  // a flit is offered and the port is ready (it passes if the gate is open)
+  logic fire;  // a flit passes
+  logic hold_en;
 
-  assign open_gate   = in_packet_q || (hold_q == '0);
-  assign out_valid_o = in_valid_i && open_gate;
-  assign in_ready_o  = out_ready_i && open_gate;
+  assign out_valid_o = in_valid_i && gate_open_q;
+  assign in_ready_o  = out_ready_i && gate_open_q;
   assign out_data_o  = in_data_i;
   assign out_last_o  = in_last_i;
-  assign fire        = in_valid_i && out_ready_i && open_gate;
+  assign take        = in_valid_i && out_ready_i;
+  assign fire        = take && gate_open_q;
+  assign head_zero   = (in_slack_i == '0) && (in_gap_i == '0);
+  // a flit passes (the gate is open) or the gate is closed and counts down
+  assign hold_en     = take || !gate_open_q;
 
   always_comb begin
-    in_packet_d = in_packet_q;
-    gap_d       = gap_q;
-    hold_d      = hold_q;
-    if (fire) begin
-      if (!in_packet_q) begin
-        // head flit: the gate is open with hold_q == 0; start the sum
-        gap_d  = in_gap_i;
-        hold_d = HoldWidth'(in_slack_i) + HoldWidth'(in_gap_i);
-      end else begin
-        hold_d = hold_q + HoldWidth'(gap_q);
-      end
-      in_packet_d = !in_last_i;
-    end else if (!in_packet_q && (hold_q != '0)) begin
-      hold_d = hold_q - 1'b1;
+    if (in_packet_q) begin
+      hold_d = hold_q + HoldWidth'(gap_q);
+      gate_open_d = !in_last_i || hold_zero_q;
+    end else if (hold_zero_q) begin
+      // head flit: the gate is open with hold_q == 0; start the sum
+      hold_d      = HoldWidth'(in_slack_i) + HoldWidth'(in_gap_i);
+      gate_open_d = !in_last_i || head_zero;
+    end else begin
+      hold_d      = hold_q - 1'b1;
+      gate_open_d = hold_q == HoldWidth'(1);
     end
   end
 
@@ -90,10 +105,16 @@ module packet_pacer #(
       in_packet_q <= 1'b0;
       gap_q       <= '0;
       hold_q      <= '0;
+      hold_zero_q <= 1'b1;
+      gate_open_q <= 1'b1;
     end else begin
-      in_packet_q <= in_packet_d;
-      gap_q       <= gap_d;
-      hold_q      <= hold_d;
+      if (fire) in_packet_q <= !in_last_i;
+      if (!in_packet_q) gap_q <= in_gap_i;
+      if (hold_en) begin
+        hold_q      <= hold_d;
+        gate_open_q <= gate_open_d;
+      end
+      if (hold_en && !in_packet_q) hold_zero_q <= hold_zero_q ? head_zero : hold_q == HoldWidth'(1);
     end
   end
 
@@ -194,6 +215,9 @@ module packet_pacer #(
       if (f_in_packet) assert (out_valid_o == in_valid_i);
       // P0 induction strengthening: the RTL's registers against the monitor.
       assert (in_packet_q == f_in_packet);
+      assert (gate_open_q == (in_packet_q || hold_q == '0));
+      if (!in_packet_q) assert (hold_zero_q == (hold_q == '0));
+      else assert (hold_zero_q == (f_gap == '0 && f_slack == '0));
       if (f_in_packet) assert (gap_q == f_gap && f_flits != '0 && f_flits != '1 &&
                                hold_q == HoldWidth'(f_gap) * HoldWidth'(f_flits) + HoldWidth'(f_slack));
       else assert (hold_q == f_wait);

@@ -10,6 +10,19 @@
 // powers of two), board*12 = (board << 3) + (board << 2), m*B by shift-add.
 // Arrays are flat vectors (dimension d at [d*W +: W]).
 //
+// Timing (iCE40 HX8K, docs/synthesis.md): no cycle computes a register from a
+// variable-index lookup of another computed value. The board id, the shifts,
+// board x 12 and the endpoint id follow the SIZE, COORD and UNIT registers one
+// and two cycles later (software writes them before CONTROL, so they are
+// ready in the init cycle and the cycle after it, where they are first read);
+// so do B and 3 x B, from which the init cycle takes m x B and a x B with one
+// adder at most, and the first part of a split message, ceil(len / 2) and
+// ceil((len >> 1) / 2), follows len (set with it where a doubling grows it).
+// The current step's dimension, k, board-id bit position and board bit
+// (cur_*) are registers set when the plan moves (from the look-ahead
+// registers up_*, dn_*, plus_bit, minus_bit, which follow idx and cur_pos one
+// cycle later: the plan moves at most every third cycle).
+//
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
@@ -43,11 +56,13 @@ module schedule_engine_hd (
     // computed at init
     logic [7:0]             order;        // dimension at [2i +: 2]
     logic [2:0]             ndims;
+    // follow SIZE, COORD, UNIT (one cycle, two for board_base and self)
     logic [15:0]            shift;        // shift_d at [4d +: 4]
     logic [7:0]             board;
     logic [15:0]            board_base;
     logic [15:0]            self;
-    logic [AddrWidth-1:0]   b, abase, mbase;  // B; the A-plane and main-unit bases
+    logic [AddrWidth-1:0]   b, b3;        // B and 3 x B (follow ELEMENTS, AGG_UNITS)
+    logic [AddrWidth-1:0]   abase, mbase;  // the A-plane and main-unit bases
     logic [3:0]             count, lcount;
     // plan position and the held block
     logic [15:0]            g;
@@ -55,12 +70,22 @@ module schedule_engine_hd (
     logic [1:0]             bit_index;
     logic                   halving;
     logic [AddrWidth-1:0]   lo, len;      // the held block
+    logic [AddrWidth-1:0]   len_up, half_up;  // ceil(len / 2), ceil((len >> 1) / 2): follow len
     logic [AddrWidth-1:0]   cursor, slot;  // the next halving slot, this step's
     // the current step's messages
     logic [15:0]            partner;
     logic [AddrWidth-1:0]   src, dst, n, first;  // n words from src to dst, in parts of first and n - first
     logic                   two_parts;
     logic [7:0]             hint0;
+    // the current step: dimension order[idx], its k, bit position shift + bit_index, board bit there
+    logic [1:0]             cur_dim, cur_k;
+    logic [2:0]             cur_pos;
+    logic                   cur_bit;
+    // look-ahead (follows idx and cur_pos): order slot idx + 1 at bit 0, slot idx - 1 at its top bit,
+    // and the board bits at cur_pos + 1 and cur_pos - 1
+    logic [1:0]             up_dim, up_k, dn_dim, dn_k;
+    logic [2:0]             up_pos, dn_pos;
+    logic                   up_bit, dn_bit, plus_bit, minus_bit;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
@@ -68,10 +93,6 @@ module schedule_engine_hd (
   // ---- combinational helpers ------------------------------------------------
   logic [3:0]  h_sum;        // H = sum k_d
   logic [15:0] last_step;    // 2H + 1
-  logic [1:0]  cur_dim;      // order[idx]
-  logic [1:0]  cur_k;        // k of the current dimension
-  logic [2:0]  cur_pos;      // shift + bit: the board-id bit of this step (< 8)
-  logic        board_bit;    // this board's coordinate bit s of dimension d
   logic        last_halving;
   logic        average;
   logic [2:0]  rop;          // receive op: sum 1, product 2, max 3, min 4
@@ -96,11 +117,7 @@ module schedule_engine_hd (
 
   assign h_sum = 4'(log_size_q[1:0]) + 4'(log_size_q[3:2]) + 4'(log_size_q[5:4]) + 4'(log_size_q[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
-  assign cur_dim = order_q[2*r_q.idx +: 2];
-  assign cur_k = log_size_q[2*cur_dim +: 2];
-  assign cur_pos = 3'(shift_q[4*cur_dim +: 4] + 4'(r_q.bit_index));
-  assign board_bit = board_q[cur_pos];
-  assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == cur_k;
+  assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == r_q.cur_k;
   assign average = r_q.op == 3'd4;
   assign rop = average ? 3'd1 : r_q.op + 3'd1;
 
@@ -117,6 +134,8 @@ module schedule_engine_hd (
   logic [AddrWidth-1:0] b_tmp;
   // plan temporaries; done: step g is over, advance the plan
   logic [7:0]           partner_board;
+  logic [1:0]           idx_up, idx_dn, dim_up, dim_dn;
+  logic [2:0]           s_tmp;
   logic [AddrWidth-1:0] half;
   logic                 done;
 
@@ -134,6 +153,41 @@ module schedule_engine_hd (
     {load, load_end, load_word} = '0;
     {n_dims, order_tmp, board_tmp, s_acc, k, a_index, take, b_tmp} = '0;
     {partner_board, half, done} = '0;
+
+    // follow SIZE and COORD: the shifts and the board id; then board x 12 and the endpoint id
+    for (int dim = 0; dim < 4; dim++) begin
+      r_d.shift[4*dim +: 4] = s_acc;
+      board_tmp = board_tmp | (8'(coord_q[2*dim +: 2]) << s_acc);
+      s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
+    end
+    r_d.board = board_tmp;
+    r_d.board_base = (16'(board_q) << 3) + (16'(board_q) << 2);
+    r_d.self = (16'(board_q) << 3) + (16'(board_q) << 2) + 16'(r_q.unit);
+    // follow ELEMENTS and AGG_UNITS: B and 3 x B
+    b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
+    r_d.b = b_tmp;
+    r_d.b3 = (b_tmp << 1) + b_tmp;
+    // follow len: the first part of a message of len or len >> 1 words split in two
+    r_d.len_up = (r_q.len >> 1) + AddrWidth'(r_q.len[0]);
+    r_d.half_up = (r_q.len >> 2) + AddrWidth'(r_q.len[1]);
+    // look-ahead of the plan (follows idx and cur_pos)
+    idx_up = r_q.idx + 2'd1;
+    idx_dn = r_q.idx - 2'd1;
+    dim_up = order_q[2*idx_up +: 2];
+    dim_dn = order_q[2*idx_dn +: 2];
+    r_d.up_dim = dim_up;
+    r_d.up_k = log_size_q[2*dim_up +: 2];
+    r_d.up_pos = shift_q[4*dim_up +: 3];
+    r_d.up_bit = board_q[shift_q[4*dim_up +: 3]];
+    s_tmp = 3'(shift_q[4*dim_dn +: 4] + 4'(log_size_q[2*dim_dn +: 2]) - 4'd1);
+    r_d.dn_dim = dim_dn;
+    r_d.dn_k = log_size_q[2*dim_dn +: 2];
+    r_d.dn_pos = s_tmp;
+    r_d.dn_bit = board_q[s_tmp];
+    r_d.plus_bit = board_q[3'(r_q.cur_pos + 3'd1)];
+    r_d.minus_bit = board_q[3'(r_q.cur_pos - 3'd1)];
+    s_acc = '0;
+    board_tmp = '0;
 
     // configuration port
     if (cfg_write) begin
@@ -166,28 +220,19 @@ module schedule_engine_hd (
         end
         r_d.order = order_tmp;
         r_d.ndims = n_dims;
-        for (int dim = 0; dim < 4; dim++) begin
-          r_d.shift[4*dim +: 4] = s_acc;
-          board_tmp = board_tmp | (8'(coord_q[2*dim +: 2]) << s_acc);
-          s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
-        end
-        r_d.board = board_tmp;
-        r_d.board_base = (16'(board_tmp) << 3) + (16'(board_tmp) << 2);
-        r_d.self = (16'(board_tmp) << 3) + (16'(board_tmp) << 2) + 16'(r_q.unit);
-        b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
-        r_d.b = b_tmp;
         {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
         r_d.halving = 1'b1;
         r_d.lo = '0;
-        r_d.len = b_tmp;
-        r_d.cursor = b_tmp << 3;
+        r_d.len = r_q.b;
+        r_d.cursor = r_q.b << 3;
         if (r_q.unit < MainUnits) begin
-          // m * B by shift-add
-          r_d.mbase = (r_q.unit[2] ? b_tmp << 2 : '0) + (r_q.unit[1] ? b_tmp << 1 : '0) + (r_q.unit[0] ? b_tmp : '0);
+          // m * B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0)
+          r_d.mbase = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
+                                                                    : (r_q.unit[0] ? r_q.b : '0));
           r_d.state = StateMainSend;
         end else if (3'(r_q.unit - MainUnits) < r_q.agg_units) begin
           a_index = 2'(r_q.unit - MainUnits);
-          r_d.abase = (a_index[1] ? b_tmp << 1 : '0) + (a_index[0] ? b_tmp : '0);
+          r_d.abase = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
           r_d.state = StateS2Wait;
         end else begin
           r_d.state = StateEnd;  // an aggregation unit outside the A planes
@@ -208,6 +253,11 @@ module schedule_engine_hd (
       end
       StateS2Wait: if (can_load) begin
         load = 1'b1;
+        // the first step's dimension (order slot 0, bit 0)
+        r_d.cur_dim = order_q[1:0];
+        r_d.cur_k = log_size_q[2*order_q[1:0] +: 2];
+        r_d.cur_pos = shift_q[4*order_q[1:0] +: 3];
+        r_d.cur_bit = board_q[shift_q[4*order_q[1:0] +: 3]];
         load_word = collnet_descriptor_pkg::wait_descriptor('0, AddrWidth'(MainUnits));
         r_d.count = 4'd1;
         r_d.mbase = r_q.b;
@@ -251,14 +301,14 @@ module schedule_engine_hd (
       end
       StateStepPlan: begin
         r_d.g = r_q.g + 16'd1;
-        partner_board = r_q.board ^ (8'd1 << cur_pos);
+        partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
         r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
         if (r_q.halving) begin
           // keep the first half if the bit is 0, else the second; send the other
           half = r_q.len >> 1;
           r_d.len = half;
-          r_d.lo = r_q.lo + (board_bit ? half : '0);
-          r_d.src = board_bit ? r_q.lo : r_q.lo + half;
+          r_d.lo = r_q.lo + (r_q.cur_bit ? half : '0);
+          r_d.src = r_q.cur_bit ? r_q.lo : r_q.lo + half;
           r_d.slot = r_q.cursor;
           r_d.dst = r_q.cursor;
           r_d.cursor = r_q.cursor + half;
@@ -269,9 +319,9 @@ module schedule_engine_hd (
           r_d.dst = r_q.lo;
           r_d.n = r_q.len;
         end
-        r_d.two_parts = cur_k == 2'd1 && half >= AddrWidth'(2);
-        r_d.first = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? (half + AddrWidth'(1)) >> 1 : half;
-        r_d.hint0 = (cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {cur_dim, 1'b0} : 8'd0;
+        r_d.two_parts = r_q.cur_k == 2'd1 && half >= AddrWidth'(2);
+        r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
+        r_d.hint0 = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
         r_d.state = StatePart0;
       end
       StatePart0: if (can_load) begin
@@ -328,30 +378,39 @@ module schedule_engine_hd (
     // block back, then the next step, or the broadcast after the last.
     if (done) begin
       if (!r_q.halving) begin
-        r_d.lo = r_q.lo - (board_bit ? r_q.len : '0);
+        r_d.lo = r_q.lo - (r_q.cur_bit ? r_q.len : '0);
         r_d.len = r_q.len << 1;
+        r_d.len_up = r_q.len;        // ceil(2 len / 2)
+        r_d.half_up = r_q.len_up;    // ceil(len / 2)
       end
       r_d.state = StateStepPlan;
       r_d.count = '0;
       if (r_q.halving) begin
-        if (2'(r_q.bit_index + 2'd1) < cur_k && r_q.bit_index != 2'd3) begin
+        if (2'(r_q.bit_index + 2'd1) < r_q.cur_k && r_q.bit_index != 2'd3) begin
           r_d.bit_index = r_q.bit_index + 2'd1;
+          r_d.cur_pos = r_q.cur_pos + 3'd1;
+          r_d.cur_bit = r_q.plus_bit;
         end else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
           r_d.idx = r_q.idx + 2'd1;
           r_d.bit_index = '0;
+          {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
         end else begin
-          r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit
-          r_d.bit_index = cur_k - 2'd1;
+          r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit (bit_index already)
+          r_d.bit_index = r_q.cur_k - 2'd1;
         end
       end else if (r_q.bit_index != '0) begin
         r_d.bit_index = r_q.bit_index - 2'd1;
+        r_d.cur_pos = r_q.cur_pos - 3'd1;
+        r_d.cur_bit = r_q.minus_bit;
       end else if (!r_q.conventional && r_q.idx != '0) begin
         r_d.idx = r_q.idx - 2'd1;
-        r_d.bit_index = log_size_q[2*order_q[2*(r_q.idx - 2'd1) +: 2] +: 2] - 2'd1;
+        r_d.bit_index = r_q.dn_k - 2'd1;
+        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.dn_dim, r_q.dn_k, r_q.dn_pos, r_q.dn_bit};
       end else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
         r_d.idx = r_q.idx + 2'd1;
         r_d.bit_index = '0;
         r_d.halving = 1'b1;
+        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
       end else begin
         r_d.state = StateBcast;
       end
