@@ -253,12 +253,14 @@ double s2_reduce_time(const HdRun& r) {
   return sum / n;
 }
 
-// The last flit of the in-board scatter received by any aggregation unit.
-Cycle scatter_end(const HdRun& r) {
+// The last flit of the in-board scatter received by an aggregation unit of
+// plane `plane` (any plane: -1).
+double scatter_end(const HdRun& r, int plane = -1) {
   Cycle end = 0;
   for (const auto& [key, t] : r.received)
-    if (key.first == 0) end = std::max(end, t.last);
-  return end;
+    if (key.first == 0 && !Boards::is_main_unit(key.second) && (plane < 0 || Boards::unit_index(key.second) == plane))
+      end = std::max(end, t.last);
+  return static_cast<double>(end);
 }
 
 }  // namespace
@@ -266,17 +268,22 @@ Cycle scatter_end(const HdRun& r) {
 // plane_order: rotated with today's NIC: main unit m sends plane (m + i) mod A
 // first, so the A aggregation units take their pieces side by side: the
 // scatter ends after 8 B flits through each unit's ejection port instead of
-// 8 L (8 B per plane, one plane after the other).
+// about 8 L (8 B per plane, one plane after the other).
 TEST(HdAllreduceCycles, RotatedPlaneOrderRunsTheScattersSideBySide) {
-  const int L = 2048;
+  const int L = 1024;
   const int B = L / 4;
   const HdRun doc = run_hd("boards:2x2x2x2", "hd-allreduce", L, 4);
   const HdRun rot = run_hd("boards:2x2x2x2", "hd-allreduce", L, 4, "wxyz", {{"plane_order", "rotated"}});
   ASSERT_TRUE(doc.result.data_check);
   ASSERT_TRUE(rot.result.data_check);
   EXPECT_EQ(rot.inter_flits, doc.inter_flits);  // the same words on the same links
-  EXPECT_NEAR(static_cast<double>(scatter_end(doc)), 8.0 * L, 0.05 * 8 * L);
-  EXPECT_NEAR(static_cast<double>(scatter_end(rot)), 8.0 * B, 0.05 * 8 * B);
+  // Document order: the planes take their pieces one after another, 8 B
+  // each, so the last ends near 8 L = 32 B; the network's buffers let the
+  // main units move on to the next plane a little early (within 15 % below).
+  EXPECT_LE(scatter_end(doc), 1.02 * 8 * L);
+  EXPECT_GE(scatter_end(doc), 0.85 * 8 * L);
+  // Rotated: all four end together, 8 B in (within 5 %).
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(scatter_end(rot, a), 8.0 * B, 0.05 * 8 * B) << a;
   EXPECT_LT(rot.result.cycles, doc.result.cycles);
 }
 
