@@ -28,7 +28,7 @@ points run once; --shapes / --sizes pick a subset (run them in the
 background first). Prints the markdown tables of docs/studies/hd-allreduce.md
 and draws docs/hd-allreduce.png.
 
-Usage: scripts/hd_allreduce_study.py [--build build] [--cache FILE]
+Usage: scripts/hd_allreduce_study.py [--build build] [--cache DIR]
          [--shapes 4x4x2x2,4x4x4x4] [--sizes 16384,65536] [--run-only]
 """
 import argparse
@@ -168,11 +168,16 @@ def main():
     for p in points(shapes, sizes):
         if os.path.exists(path(p)):
             continue
+        try:  # another instance of the script runs this point (remove stale .running files by hand)
+            os.close(os.open(path(p) + ".running", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            continue
         r = run_point(collnet, p)
         print(f"  {p}: {r['cycles']} cycles, {r['inter_board_flits']} inter-board flits", file=sys.stderr, flush=True)
         with open(path(p) + ".tmp", "w", encoding="utf-8") as f:
             json.dump(r, f, indent=1, sort_keys=True)
         os.replace(path(p) + ".tmp", path(p))
+        os.remove(path(p) + ".running")
     if a.run_only:
         return
     cache = {}

@@ -12,9 +12,15 @@
 // conventional: halving then doubling in each dimension in turn.
 //
 // HdAllreduceCycles.DISABLED_PrintPhases (run with
-// --gtest_also_run_disabled_tests) prints the phase table of README
-// "Halving/doubling allreduce in cycles (document 004)";
-// scripts/hd_allreduce_study.py runs it.
+// --gtest_also_run_disabled_tests; HD_PHASES_UNIT=document for the
+// document's aggregation unit) prints every step's first and last flit.
+// scripts/hd_allreduce_study.py measures the phases from the message trace
+// (docs/studies/hd-allreduce.md).
+//
+// The document's aggregation unit (kDocumentUnit): plane_order rotated,
+// link_controllers per-link, reduce_words_per_cycle 8. With it the in-board
+// part is about 2.9 B and the inter-board steps are bound by the links, so
+// the cycles follow the flits; with today's NIC they do not (the study page).
 #include <gtest/gtest.h>
 
 #include <algorithm>
