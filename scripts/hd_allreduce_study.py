@@ -152,9 +152,10 @@ def main():
     ap.add_argument("--cache", default=os.path.join(ROOT, "build", "hd_allreduce_study"),
                     help="directory of the points' results (one JSON file each)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "hd-allreduce.png"))
-    ap.add_argument("--shapes", default="4x4x2x2,4x4x4x4")
+    ap.add_argument("--shapes", default="4x4x4x4,4x4x2x2")
     ap.add_argument("--sizes", default="16384,65536")
     ap.add_argument("--run-only", action="store_true", help="run the missing points, print no table")
+    ap.add_argument("--print-only", action="store_true", help="run nothing: the tables and plot of the points done")
     a = ap.parse_args()
     collnet = os.path.join(a.build, "collnet")
     shapes = a.shapes.split(",")
@@ -166,7 +167,7 @@ def main():
         return os.path.join(a.cache, key(p).replace("|", "_").replace(":", "-") + ".json")
 
     for p in points(shapes, sizes):
-        if os.path.exists(path(p)):
+        if a.print_only or os.path.exists(path(p)):
             continue
         try:  # another instance of the script runs this point (remove stale .running files by hand)
             os.close(os.open(path(p) + ".running", os.O_CREAT | os.O_EXCL))
@@ -285,25 +286,27 @@ def main():
     ax.set_ylabel("conventional / hd-allreduce")
     ax.set_title("Document 004, A = 4: flits saved against cycles saved")
     ax.legend(fontsize=7)
-    shown = [(s, L, nic) for s, L, nic, *_ in headline if L == max(sizes) or s == shapes[0]]
-    shown = [t for t in shown if t[2] != "rotated"]
+    shown = [(s, L, nic) for s, L, nic, *_ in headline if nic != "rotated"]
     names, stacks = [], []
     for s, L, nic in shown:
         for alg in (CONV, HD):
             r = get("boards:" + s, L, alg, "wxyz", 4, nic)
             names.append(f"{s} L={L}\n{nic} {'conv' if alg == CONV else 'hd'}")
             stacks.append(r["phases"])
+    totals = [sum(st.values()) for st in stacks]
     bottom = [0.0] * len(names)
     for part in ("scatter", "halving", "doubling", "broadcast"):
-        vals = [st[part] for st in stacks]
-        bx.bar(range(len(names)), vals, bottom=bottom, label=part)
+        vals = [st[part] / t for st, t in zip(stacks, totals)]
+        bx.bar(range(len(names)), vals, bottom=bottom, label=part if part != "scatter" else "scatter + reduce")
         bottom = [b + v for b, v in zip(bottom, vals)]
-    bx.set_yscale("log")
+    for i, t in enumerate(totals):
+        bx.text(i, 1.01, f"{t:.0f}", ha="center", fontsize=6)
+    bx.set_ylim(0, 1.08)
     bx.set_xticks(range(len(names)))
-    bx.set_xticklabels(names, fontsize=5, rotation=60, ha="right")
-    bx.set_ylabel("cycles per aggregation unit (log)")
-    bx.set_title("Where the time goes (stacked phases)")
-    bx.legend(fontsize=7)
+    bx.set_xticklabels(names, fontsize=6, rotation=60, ha="right")
+    bx.set_ylabel("share of the cycles per aggregation unit")
+    bx.set_title("Where the time goes (above: mean cycles per unit)")
+    bx.legend(fontsize=7, loc="lower right")
     study_figure.save(fig, a.out, dpi=100)
 
 
