@@ -2,7 +2,7 @@
 """Halving/doubling allreduce in cycles at the document's shape (document 004).
 
 Runs hd-allreduce against hd-allreduce-conventional on boards:4x4x2x2 and
-boards:4x4x4x4 with 16384 and 65536 elements per main unit, dimension order
+boards:4x4x4x4 with 4096, 16384 and 65536 elements per main unit, dimension order
 wxyz against bandwidth, aggregation_units 1, 2, 4, each with three NICs:
 
   today     one controller per unit, one word reduced a cycle, the document's
@@ -153,7 +153,7 @@ def main():
                     help="directory of the points' results (one JSON file each)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "hd-allreduce.png"))
     ap.add_argument("--shapes", default="4x4x4x4,4x4x2x2")
-    ap.add_argument("--sizes", default="16384,65536")
+    ap.add_argument("--sizes", default="4096,16384,65536")
     ap.add_argument("--run-only", action="store_true", help="run the missing points, print no table")
     ap.add_argument("--print-only", action="store_true", help="run nothing: the tables and plot of the points done")
     a = ap.parse_args()
