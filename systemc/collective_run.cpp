@@ -14,6 +14,7 @@
 #include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
 #include "systemc/waveform.hpp"
+#include "topology/boards.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {
@@ -87,6 +88,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.nic.controllers = params.has("controllers") ? static_cast<int>(collectives::controllers_key().integer(params)) : 0;
   s.nic.packet_flits = static_cast<int>(declared<RunKeys>().packet_flits.integer(params));
   s.nic.descriptor_queue = static_cast<int>(declared<NicKeys>().descriptor_queue.integer(params));
+  s.nic.reduce_words_per_cycle = static_cast<int>(declared<NicKeys>().reduce_words_per_cycle.integer(params));
   s.dispatch = collectives::dispatch_key().choice(params);
   s.schedule_engine = collective_key("schedule_engine").choice(params);
   s.nic.blocks = collective_key("nic_blocks").choice(params) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
@@ -473,6 +475,14 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
     r.max_link_utilization = std::max(r.max_link_utilization, u);
   }
   if (!r.link_utilization.empty()) r.mean_link_utilization /= static_cast<double>(r.link_utilization.size());
+  if (dynamic_cast<const topology::Boards*>(p.topo.get()) != nullptr) {
+    r.inter_board_flits = 0;
+    const auto& links = p.topo->graph().links();
+    for (std::size_t l = 0; l < m.network.link_count() && l < links.size(); ++l)
+      if (topology::Boards::board_of(links[l].src) != topology::Boards::board_of(links[l].dst))
+        r.inter_board_flits +=
+            static_cast<std::int64_t>(m.network.link(static_cast<topology::LinkId>(l)).total_flits());
+  }
   r.bisection_links = bisection_links(*p.topo);
   for (topology::LinkId l : r.bisection_links)
     r.bisection_link_utilization += r.link_utilization[static_cast<std::size_t>(l)];

@@ -122,6 +122,9 @@ struct CollectiveResult {
   std::uint64_t packets = 0;
   std::uint64_t flits = 0;
   std::uint64_t flit_hops = 0;     // flits that crossed a network link, summed over the links
+  /// boards topologies: flits on the links whose two endpoints lie on
+  /// different boards (topology/boards.hpp); -1 on other topologies.
+  std::int64_t inter_board_flits = -1;
   std::uint64_t router_evaluations = 0;  // cycles in which a router ran, summed over the routers
   std::uint64_t nic_evaluations = 0;     // cycles in which a NIC ran, summed over the NICs
   std::vector<Cycle> node_finish;  // per endpoint

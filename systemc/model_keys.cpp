@@ -175,9 +175,14 @@ std::vector<Key> SyntheticKeys::list() const {
 NicKeys::NicKeys()
     : descriptor_queue(Key::integer("descriptor_queue",
                                     "SEND descriptors each NIC FIFO holds before the schedule engine stalls", 256, 1,
-                                    65536)) {}
+                                    65536)),
+      reduce_words_per_cycle(Key::integer("reduce_words_per_cycle",
+                                          "words a local SEND that combines (op other than copy: sum, product, max, "
+                                          "min, divide) reduces per cycle; 1 = one word a cycle, as a local copy; "
+                                          "8 = the rate at which 8 links deliver (document 004's aggregation unit)",
+                                          1, 1, 64)) {}
 
-std::vector<Key> NicKeys::list() const { return {descriptor_queue}; }
+std::vector<Key> NicKeys::list() const { return {descriptor_queue, reduce_words_per_cycle}; }
 
 BarrierKeys::BarrierKeys()
     : barrier(Key::choice("barrier",

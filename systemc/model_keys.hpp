@@ -44,7 +44,7 @@ struct SyntheticKeys {
 /// The NIC (controllers and dispatch are declared with the algorithms, whose
 /// registry entries give their defaults: collectives/algorithm.hpp).
 struct NicKeys {
-  Key descriptor_queue;
+  Key descriptor_queue, reduce_words_per_cycle;
   NicKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

@@ -28,6 +28,9 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
   if (config_.controllers < 1 || config_.controllers > network.controllers())
     throw ConfigError("key 'controllers': expected 1.." + std::to_string(network.controllers()) + ", got " +
                       std::to_string(config_.controllers));
+  if (config_.reduce_words_per_cycle < 1 || config_.reduce_words_per_cycle > 64)
+    throw ConfigError("key 'reduce_words_per_cycle': expected 1..64, got " +
+                      std::to_string(config_.reduce_words_per_cycle));
   if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > kMaxPacketFlits)
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(config_.packet_flits));
   memory_.assign(schedule.memory_of(self), 0);
@@ -365,7 +368,8 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
   c.run_at = now;
   if (d.dest == static_cast<std::uint32_t>(self_)) {
     c.copy = true;
-    c.copy_done = now + d.length;
+    const auto rate = d.op == ReceiveOp::copy ? 1u : static_cast<std::uint32_t>(config_.reduce_words_per_cycle);
+    c.copy_done = now + (d.length + rate - 1) / rate;
     ++book_.local_copies;
   } else {
     c.copy = false;

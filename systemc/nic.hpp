@@ -39,7 +39,11 @@
 //
 // Local copies (dest = self) use no link: the controller's DMA moves one word
 // per cycle, so a copy of L words occupies the controller for L cycles; the
-// words land (and the copy counts as an arrival) in the cycle it ends.
+// words land (and the copy counts as an arrival) in the cycle it ends. A
+// local SEND that combines (op other than copy) goes through the reduction
+// unit, which takes `reduce_words_per_cycle` words a cycle (default 1, as a
+// copy): ceil(L / r) cycles. Document 004's aggregation unit reduces at the
+// rate its links deliver (8 in-board links: r = 8).
 //
 // Receive side. Every ejection link sinks one flit per cycle (credit returned
 // at once) and writes its word at the header's address, combined with the
@@ -90,6 +94,7 @@ struct NicConfig {
   Dispatch dispatch = Dispatch::named;
   int packet_flits = 4;     // payload words (flits) per packet, 1..1024 (key packet_flits)
   int descriptor_queue = 256;
+  int reduce_words_per_cycle = 1;  // a combining local SEND reduces this many words a cycle (key reduce_words_per_cycle)
   NicBlocks blocks = NicBlocks::hls;  // pacers: the HLS class or its RTL (key nic_blocks)
 };
 

@@ -77,6 +77,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["packets"] = r.packets;
   j["flits"] = r.flits;
   j["flit_hops"] = r.flit_hops;
+  j["inter_board_flits"] = r.inter_board_flits >= 0 ? nlohmann::json(r.inter_board_flits) : nlohmann::json(nullptr);
   j["router_evaluations"] = r.router_evaluations;
   j["nic_evaluations"] = r.nic_evaluations;
   j["sim_seconds"] = r.sim_seconds;

@@ -248,6 +248,16 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
     d.dtype = o.dtype;
     steps[static_cast<std::size_t>(e)].emplace_back(g, d);
   };
+  // link_controllers: per-link puts the SENDs that may run at once on
+  // separate controllers (and so on separate ejection ports at the
+  // destination); one keeps everything on controller 0.
+  auto in_board_controller = [&](int m, int a) -> std::uint8_t {
+    return o.per_link_controllers ? static_cast<std::uint8_t>((m + a) % Boards::kMainUnits) : 0;
+  };
+  auto ring_controller = [&](const Part& p) -> std::uint8_t {
+    return o.per_link_controllers && p.hint != 0 && p.offset != 0 ? 1 : 0;
+  };
+  s.controllers = o.per_link_controllers ? Boards::kMainUnits : 1;
   auto local = [&](EndpointId e, int g, std::uint32_t src, std::uint32_t dst, std::uint32_t len, ReceiveOp op,
                    std::uint32_t count) {
     Descriptor d = Descriptor::send(static_cast<std::uint32_t>(e), src, dst, len, kLocalTagBase + static_cast<std::uint32_t>(g));
@@ -260,10 +270,15 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
     const auto coord = boards.board_coord(b);
     for (int m = 0; m < Boards::kMainUnits; ++m) {
       const EndpointId e = Boards::main_unit(b, m);
-      // S2: the plane-a block of the array to aggregation unit a.
-      for (int a = 0; a < A; ++a)
-        emit(e, 0, Descriptor::send(static_cast<std::uint32_t>(Boards::aggregation_unit(b, a)),
-                                    static_cast<std::uint32_t>(a) * B, hd_scatter_slot(m, B), B, 0));
+      // S2: the plane-a block of the array to aggregation unit a (plane
+      // (m + i) mod A at the i-th SEND with plane_order rotated).
+      for (int i = 0; i < A; ++i) {
+        const int a = o.rotated_planes ? (m + i) % A : i;
+        Descriptor d = Descriptor::send(static_cast<std::uint32_t>(Boards::aggregation_unit(b, a)),
+                                        static_cast<std::uint32_t>(a) * B, hd_scatter_slot(m, B), B, 0);
+        d.controller = in_board_controller(m, a);
+        emit(e, 0, d);
+      }
       // S10: the result comes back from every plane.
       emit(e, last, Descriptor::wait(static_cast<std::uint32_t>(last), static_cast<std::uint32_t>(A)));
     }
@@ -296,6 +311,7 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
             Descriptor d = Descriptor::send(partner, other + p.offset, slot[static_cast<std::size_t>(g)] + p.offset,
                                             p.length, static_cast<std::uint32_t>(g));
             d.route_hint = p.hint;
+            d.controller = ring_controller(p);
             emit(e, g, d);
           }
           emit(e, g, Descriptor::wait(static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(ps.size())));
@@ -309,15 +325,21 @@ Schedule build_hd_allreduce(const Boards& boards, const HdOptions& o) {
             Descriptor d = Descriptor::send(partner, before.lo + p.offset, before.lo + p.offset, p.length,
                                             static_cast<std::uint32_t>(g));
             d.route_hint = p.hint;
+            d.controller = ring_controller(p);
             emit(e, g, d);
           }
           emit(e, g, Descriptor::wait(static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(ps.size())));
         }
       }
-      // S10: the plane block to every main unit, at offset a*B.
-      for (int m = 0; m < Boards::kMainUnits; ++m)
-        emit(e, last, Descriptor::send(static_cast<std::uint32_t>(Boards::main_unit(b, m)), 0,
-                                       static_cast<std::uint32_t>(a) * B, B, static_cast<std::uint32_t>(last)));
+      // S10: the plane block to every main unit, at offset a*B (main unit
+      // (a + i) mod 8 at the i-th SEND with plane_order rotated).
+      for (int i = 0; i < Boards::kMainUnits; ++i) {
+        const int m = o.rotated_planes ? (a + i) % Boards::kMainUnits : i;
+        Descriptor d = Descriptor::send(static_cast<std::uint32_t>(Boards::main_unit(b, m)), 0,
+                                        static_cast<std::uint32_t>(a) * B, B, static_cast<std::uint32_t>(last));
+        d.controller = in_board_controller(m, a);
+        emit(e, last, d);
+      }
     }
   }
   const int stop = o.stop_after_step < 0 ? last : std::min(o.stop_after_step, last);
@@ -378,6 +400,21 @@ struct HdKeys {
                               "wxyz", {"wxyz", "bandwidth"});
   Key aggregation_units =
       Key::choice("aggregation_units", "aggregation units per board that reduce (planes)", "4", {"1", "2", "4"});
+  Key plane_order = Key::choice(
+      "plane_order",
+      "order of the in-board SENDs: document (main unit m sends its plane blocks in plane order, every aggregation "
+      "unit broadcasts to main units 0..7 in turn) or rotated (main unit m sends plane (m + i) mod A at its i-th SEND, "
+      "aggregation unit a main unit (a + i) mod 8, so the A scatters and broadcasts run side by side); the hd "
+      "schedule engine runs document only, so with rotated the reference programs run",
+      "document", {"document", "rotated"});
+  Key link_controllers = Key::choice(
+      "link_controllers",
+      "NIC controllers the programs use: one (every SEND on controller 0) or per-link (the schedule asks for 8 "
+      "controllers; the in-board SEND between main unit m and aggregation unit a runs on controller (m + a) mod 8, a "
+      "size-2 ring's two halves on controllers 0 and 1, so the SENDs of a step and the in-board transfers run at "
+      "once, each into its own ejection port: document 004's aggregation unit with one controller per link); the hd "
+      "schedule engine runs one only, so with per-link the reference programs run",
+      "one", {"one", "per-link"});
 };
 
 const HdKeys& hd_keys() { return declared<HdKeys>(); }
@@ -390,6 +427,8 @@ HdOptions read_hd_options(const Boards& boards, HdVariant variant, const Params&
   o.op = hd_parse_op(k.op.choice(params));
   o.dtype = k.dtype.choice(params) == "float64" ? DataType::float64 : DataType::int64;
   o.dim_order = k.dim_order.choice(params);
+  o.rotated_planes = k.plane_order.choice(params) == "rotated";
+  o.per_link_controllers = k.link_controllers.choice(params) == "per-link";
   o.elements = static_cast<std::uint32_t>(k.elements.integer(params, 4LL * o.aggregation_units * boards.boards()));
   return o;
 }
@@ -413,7 +452,7 @@ Algorithm hd_algorithm(HdVariant variant) {
                        : "baseline of document 004: halving then doubling in each dimension in turn";
   a.topologies = "boards:WxXxYxZ";
   const HdKeys& k = hd_keys();
-  a.keys = {k.elements, k.dtype, k.op, k.dim_order, k.aggregation_units};
+  a.keys = {k.elements, k.dtype, k.op, k.dim_order, k.aggregation_units, k.plane_order, k.link_controllers};
   a.build = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
     const Boards& boards = require_boards(topo, name);
     return build_hd_allreduce(boards, read_hd_options(boards, variant, params));
@@ -432,6 +471,15 @@ Algorithm hd_algorithm(HdVariant variant) {
   a.engine = EngineKind::hd;
   a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);
+    // The engine's programs are the document's in-board order on controller
+    // 0; it refuses the other choices (schedule_engine auto: the reference
+    // programs run).
+    if (o.rotated_planes)
+      throw ConfigError("key 'plane_order': schedule_engine_hd runs plane_order document only, not rotated "
+                        "(schedule_engine: auto runs the reference programs)");
+    if (o.per_link_controllers)
+      throw ConfigError("key 'link_controllers': schedule_engine_hd runs link_controllers one only, not per-link "
+                        "(schedule_engine: auto runs the reference programs)");
     return HdEngineParams{variant == HdVariant::conventional, o.dim_order == "bandwidth", o.op, o.dtype, o.elements,
                           o.aggregation_units};
   };

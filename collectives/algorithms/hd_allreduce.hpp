@@ -10,7 +10,8 @@
 //
 // Controllers: the aggregation units are separate endpoints of this model
 // (in the hardware they are the extra controllers of the board's network
-// interface); every SEND uses controller 0 of its endpoint. The relay of
+// interface); every SEND uses controller 0 of its endpoint, unless
+// `link_controllers: per-link` (HdOptions::per_link_controllers). The relay of
 // aggregation traffic through main units (store and forward by DMA) is part
 // of the route (topology/boards.hpp), not a descriptor of the main units.
 //
@@ -88,6 +89,17 @@ struct HdOptions {
   DataType dtype = DataType::int64;
   std::uint32_t elements = 0;      // L per main unit
   int aggregation_units = topology::Boards::kAggregationUnits;  // A: planes used (1, 2, 4)
+  /// plane_order: document = main unit m sends its plane blocks in plane
+  /// order 0..A-1 and aggregation unit a broadcasts to main units 0..7;
+  /// rotated = main unit m sends plane (m + i) mod A at its i-th SEND and
+  /// aggregation unit a sends to main unit (a + i) mod 8 at its i-th.
+  bool rotated_planes = false;
+  /// link_controllers: one = every SEND on controller 0; per-link = the
+  /// SENDs that can run at once use separate controllers (in-board SENDs
+  /// between main unit m and aggregation unit a on controller (m + a) mod 8,
+  /// a size-2 ring's + half on 0 and - half on 1), and the schedule asks for
+  /// 8 controllers (one per in-board link).
+  bool per_link_controllers = false;
   std::uint64_t seed = 1;          // default data
   /// Input word `element` of main unit `main_index` (= board*8 + m). Empty:
   /// seeded data for which every reduction order gives the exact result.

@@ -121,7 +121,14 @@ TEST(RunCollectiveCli, BadInputExits2NamingTheKey) {
            {{"algorithm=twotree-hier", "topology=leafspine:p=6", "stage_pipelining=true", "schedule_engine=hls"},
             "stage_pipelining"},
            {{"algorithm=twotree-flat", "topology=leafspine:p=6", "stage_pipelining=true", "nic_blocks=rtl"},
-            "stage_pipelining"}}) {
+            "stage_pipelining"},
+           {{"algorithm=hd-allreduce", "topology=boards:2x1x1x1", "plane_order=rotated", "schedule_engine=hls"},
+            "plane_order"},
+           {{"algorithm=hd-allreduce", "topology=boards:2x1x1x1", "plane_order=diagonal"}, "plane_order"},
+           {{"algorithm=hd-allreduce", "topology=boards:2x1x1x1", "link_controllers=per-link", "controllers=4"},
+            "controllers"},
+           {{"algorithm=hd-allreduce", "topology=boards:2x1x1x1", "reduce_words_per_cycle=0"},
+            "reduce_words_per_cycle"}}) {
     std::vector<std::string> args{"run", "--set", "message_flits=2"};
     for (const auto& s : sets) {
       args.push_back("--set");

@@ -46,6 +46,37 @@ TEST(TreesBoardsCli, AllreduceOnBoardsAndItsBaseline) {
   EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// The run's JSON counts the flits on links between boards: on boards:2x1x1x1
+// each of the 8 aggregation units sends half its B = L/4 words in the W
+// halving and its held half in the doubling, one hop each: 8 B = 2 L. The
+// document's aggregation unit moves the same words (in fewer cycles); other
+// topologies report null.
+TEST(TreesBoardsCli, RunReportsInterBoardFlits) {
+  const int L = 64;
+  std::vector<std::int64_t> cycles;
+  for (const bool document : {false, true}) {
+    const fs::path json = scratch() / "boards.json";
+    std::vector<std::string> args{"run", "--set", "topology=boards:2x1x1x1", "--set", "algorithm=hd-allreduce",
+                                  "--set", "elements=" + std::to_string(L), "--json", json.string()};
+    if (document)
+      for (const char* kv : {"plane_order=rotated", "link_controllers=per-link", "reduce_words_per_cycle=8"})
+        args.insert(args.end(), {"--set", kv});
+    const CliRun r = run_collnet(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = read_json(json);
+    EXPECT_EQ(j["data_check"], "pass");
+    EXPECT_EQ(j["inter_board_flits"], 2 * L) << document;
+    EXPECT_EQ(j["controllers"], document ? 8 : 1);
+    cycles.push_back(j["cycles"].get<std::int64_t>());
+  }
+  EXPECT_LT(cycles[1], cycles[0]);
+  const fs::path json = scratch() / "torus.json";
+  const CliRun t = run_collnet({"run", "--set", "topology=torus:4x4", "--set", "algorithm=a2a-optimal", "--set",
+                                "message_flits=4", "--set", "compare=", "--json", json.string()});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_TRUE(read_json(json)["inter_board_flits"].is_null());
+}
+
 TEST(TreesBoardsCli, BadInputExitsWithStatusTwoNamingTheKey) {
   const CliRun size3 = run_check({"topology=boards:4x3x4x4", "algorithm=hd-allreduce"});
   EXPECT_EQ(size3.status, 2);

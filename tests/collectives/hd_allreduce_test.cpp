@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <set>
@@ -393,11 +394,23 @@ TEST(HdAllreduce, RegisteredWithDocumentedKeys) {
     EXPECT_EQ(a.document, "004");
     std::set<std::string> keys;
     for (const auto& k : a.keys) keys.insert(k.name);
-    EXPECT_EQ(keys, (std::set<std::string>{"elements", "dtype", "op", "dim_order", "aggregation_units"}));
+    EXPECT_EQ(keys, (std::set<std::string>{"elements", "dtype", "op", "dim_order", "aggregation_units", "plane_order",
+                                           "link_controllers"}));
     auto topo = topology::make_topology("boards:2x1x2x1");
     const Schedule s = a.build(*topo, Params{{"op", "average"}, {"dtype", "float64"}, {"dim_order", "bandwidth"}});
     EXPECT_EQ(s.algorithm, name);
+    EXPECT_EQ(s.controllers, 1);
     EXPECT_TRUE(check_data(s, execute(s, {DeliveryOrder::random, 2}).memory).pass);
+    // The document's aggregation unit: the same result under any delivery
+    // order, SENDs spread over 8 controllers.
+    const Schedule d = a.build(*topo, Params{{"op", "average"}, {"dtype", "float64"}, {"dim_order", "bandwidth"},
+                                             {"plane_order", "rotated"}, {"link_controllers", "per-link"}});
+    EXPECT_EQ(d.controllers, 8);
+    int highest = 0;
+    for (const auto& program : d.programs)
+      for (const auto& desc : program) highest = std::max<int>(highest, desc.controller);
+    EXPECT_EQ(highest, 7);
+    EXPECT_TRUE(check_data(d, execute(d, {DeliveryOrder::random, 3}).memory).pass);
   }
 }
 

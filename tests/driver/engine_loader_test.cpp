@@ -148,6 +148,10 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
   expect_refused("a2a-nd", "torus:8x8", {{"message_flits", "65536"}}, "message_flits", "");
   expect_refused("hd-allreduce", "torus:4x4", {}, "topology", "boards");
   expect_refused("hd-allreduce", "boards:2x2x1x1", {{"elements", "20"}}, "elements", "multiple");
+  // The engine runs the document's in-board order on one controller only.
+  expect_refused("hd-allreduce", "boards:2x2x1x1", {{"plane_order", "rotated"}}, "plane_order", "document");
+  expect_refused("hd-allreduce-conventional", "boards:2x2x1x1", {{"link_controllers", "per-link"}},
+                 "link_controllers", "one");
   // Two-tree route hint table: 1024 SENDs per rank (an allreduce sends up to
   // 8 per block); every rank is checked, not only endpoint 0.
   expect_refused("twotree-hier", "leafspine:p=6", {{"blocks", "200"}, {"elements", "1000"}}, "blocks",

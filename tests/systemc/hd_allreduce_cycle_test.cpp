@@ -12,9 +12,15 @@
 // conventional: halving then doubling in each dimension in turn.
 //
 // HdAllreduceCycles.DISABLED_PrintPhases (run with
-// --gtest_also_run_disabled_tests) prints the phase table of README
-// "Halving/doubling allreduce in cycles (document 004)";
-// scripts/hd_allreduce_study.py runs it.
+// --gtest_also_run_disabled_tests; HD_PHASES_UNIT=document for the
+// document's aggregation unit) prints every step's first and last flit.
+// scripts/hd_allreduce_study.py measures the phases from the message trace
+// (docs/studies/hd-allreduce.md).
+//
+// The document's aggregation unit (kDocumentUnit): plane_order rotated,
+// link_controllers per-link, reduce_words_per_cycle 8. With it the in-board
+// part is about 2.9 B and the inter-board steps are bound by the links, so
+// the cycles follow the flits; with today's NIC they do not (the study page).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,13 +64,19 @@ void note(std::map<std::pair<int, int>, StepTimes>& m, int tag, int e, Cycle dep
   ++it->second.flits;
 }
 
+// The document's aggregation unit: the in-board SENDs rotated, one
+// controller per link, reduction at the rate of the 8 in-board links.
+const std::vector<std::pair<std::string, std::string>> kDocumentUnit{
+    {"plane_order", "rotated"}, {"link_controllers", "per-link"}, {"reduce_words_per_cycle", "8"}};
+
 HdRun run_hd(const std::string& topology, const std::string& algorithm, int elements, int units,
-             const std::string& order = "wxyz") {
-  const Params p{{"topology", topology},
-                 {"algorithm", algorithm},
-                 {"elements", std::to_string(elements)},
-                 {"aggregation_units", std::to_string(units)},
-                 {"dim_order", order}};
+             const std::string& order = "wxyz", const std::vector<std::pair<std::string, std::string>>& extra = {}) {
+  Params p{{"topology", topology},
+           {"algorithm", algorithm},
+           {"elements", std::to_string(elements)},
+           {"aggregation_units", std::to_string(units)},
+           {"dim_order", order}};
+  for (const auto& [k, v] : extra) p.set(k, v);
   CollectiveScenario s = collective_from(p);
   const auto topo = topology::make_topology(topology);
   std::vector<bool> inter(topo->graph().links().size());
@@ -214,10 +226,13 @@ TEST(HdAllreduceCycles, DoublingAggregationUnitsHalvesInterBoardTime) {
 TEST(HdAllreduceCycles, DISABLED_PrintPhases) {
   const char* shape = std::getenv("HD_PHASES_TOPOLOGY");
   const char* elements = std::getenv("HD_PHASES_ELEMENTS");
+  const char* unit = std::getenv("HD_PHASES_UNIT");  // "document": kDocumentUnit
   const std::string topo = shape ? shape : "boards:2x2x2x2";
   const int L = elements ? std::atoi(elements) : 1024;
+  const bool document = unit != nullptr && std::string(unit) == "document";
   for (const std::string alg : {"hd-allreduce", "hd-allreduce-conventional"}) {
-    const HdRun r = run_hd(topo, alg, L, 4);
+    const HdRun r = run_hd(topo, alg, L, 4, "wxyz",
+                           document ? kDocumentUnit : std::vector<std::pair<std::string, std::string>>{});
     ASSERT_TRUE(r.result.data_check);
     for (const auto& [tag, t] : r.steps)
       std::printf("phase %s %d %llu %llu %llu %llu\n", alg.c_str(), tag, static_cast<unsigned long long>(t.first),
@@ -227,4 +242,133 @@ TEST(HdAllreduceCycles, DISABLED_PrintPhases) {
     std::printf("units %s scatter %.0f inter %.0f broadcast %.0f\n", alg.c_str(), u.scatter, u.inter, u.broadcast);
     std::printf("cycles %s %llu\n", alg.c_str(), static_cast<unsigned long long>(r.result.cycles));
   }
+}
+
+namespace {
+
+// Per aggregation unit, mean cycles from the last scatter flit it received to
+// its first flit of step 1: the seven local reduces of S2 (B words each).
+double s2_reduce_time(const HdRun& r) {
+  double sum = 0;
+  int n = 0;
+  for (const auto& [key, t] : r.sent) {
+    if (key.first != 1) continue;
+    sum += static_cast<double>(t.first - r.received.at({0, key.second}).last);
+    ++n;
+  }
+  return sum / n;
+}
+
+// The last flit of the in-board scatter received by an aggregation unit of
+// plane `plane` (any plane: -1).
+double scatter_end(const HdRun& r, int plane = -1) {
+  Cycle end = 0;
+  for (const auto& [key, t] : r.received)
+    if (key.first == 0 && !Boards::is_main_unit(key.second) && (plane < 0 || Boards::unit_index(key.second) == plane))
+      end = std::max(end, t.last);
+  return static_cast<double>(end);
+}
+
+}  // namespace
+
+// plane_order: rotated with today's NIC: main unit m sends plane (m + i) mod A
+// first, so the A aggregation units take their pieces side by side: the
+// scatter ends after 8 B flits through each unit's ejection port instead of
+// about 8 L (8 B per plane, one plane after the other).
+TEST(HdAllreduceCycles, RotatedPlaneOrderRunsTheScattersSideBySide) {
+  const int L = 1024;
+  const int B = L / 4;
+  const HdRun doc = run_hd("boards:2x2x2x2", "hd-allreduce", L, 4);
+  const HdRun rot = run_hd("boards:2x2x2x2", "hd-allreduce", L, 4, "wxyz", {{"plane_order", "rotated"}});
+  ASSERT_TRUE(doc.result.data_check);
+  ASSERT_TRUE(rot.result.data_check);
+  EXPECT_EQ(rot.inter_flits, doc.inter_flits);  // the same words on the same links
+  // Document order: the planes take their pieces one after another, 8 B
+  // each, so the last ends near 8 L = 32 B; the network's buffers let the
+  // main units move on to the next plane a little early (within 15 % below).
+  EXPECT_LE(scatter_end(doc), 1.02 * 8 * L);
+  EXPECT_GE(scatter_end(doc), 0.85 * 8 * L);
+  // Rotated: all four end together, 8 B in (within 5 %).
+  for (int a = 0; a < 4; ++a) EXPECT_NEAR(scatter_end(rot, a), 8.0 * B, 0.05 * 8 * B) << a;
+  EXPECT_LT(rot.result.cycles, doc.result.cycles);
+}
+
+// reduce_words_per_cycle: the seven S2 reduces of B words take 7 ceil(B / r)
+// cycles (plus a few cycles of dispatch per reduce).
+TEST(HdAllreduceCycles, ReductionUnitCombinesAtTheConfiguredRate) {
+  const int L = 2048;
+  const int B = L / 4;
+  for (int r : {1, 8}) {
+    const HdRun run = run_hd("boards:2x2x1x1", "hd-allreduce", L, 4, "wxyz",
+                             {{"plane_order", "rotated"}, {"reduce_words_per_cycle", std::to_string(r)}});
+    ASSERT_TRUE(run.result.data_check) << r;
+    const double expected = 7.0 * ((B + r - 1) / r);
+    EXPECT_GE(s2_reduce_time(run), expected) << r;
+    EXPECT_LE(s2_reduce_time(run), expected + 7 * 4 + 8) << r;
+  }
+}
+
+// The document's aggregation unit (kDocumentUnit): the in-board part shrinks
+// to about 3 B (scatter B through 8 ejection ports, 7 B / 8 of reduces,
+// broadcast B from 8 controllers), so the inter-board steps, which the
+// hierarchical scheme shortens by the flit ratio, show in the whole run:
+// conventional / hd in the inter-board steps at least 0.8 of the flit ratio,
+// in the whole run at least 0.6 of it. 4x4x1x1: two size-4 rings, as in the
+// document's 4x4x4x4 (flit ratio 1.6 here, 3.0 there).
+TEST(HdAllreduceCycles, DocumentUnitSavesTheFlitRatioInCycles) {
+  const int L = 1024;
+  const HdRun hd = run_hd("boards:4x4x1x1", "hd-allreduce", L, 4, "wxyz", kDocumentUnit);
+  const HdRun conv = run_hd("boards:4x4x1x1", "hd-allreduce-conventional", L, 4, "wxyz", kDocumentUnit);
+  ASSERT_TRUE(hd.result.data_check);
+  ASSERT_TRUE(conv.result.data_check);
+  EXPECT_EQ(hd.inter_flits, inter_flits_closed_form({4, 4, 1, 1}, false, L, 4, kWxyz));
+  EXPECT_EQ(conv.inter_flits, inter_flits_closed_form({4, 4, 1, 1}, true, L, 4, kWxyz));
+  EXPECT_EQ(hd.result.inter_board_flits, static_cast<std::int64_t>(hd.inter_flits));  // the run's own count
+  const double flit_ratio = static_cast<double>(conv.inter_flits) / static_cast<double>(hd.inter_flits);
+  EXPECT_NEAR(flit_ratio, 1.6, 1e-9);
+  EXPECT_GE(inter_board_time(conv) / inter_board_time(hd), 0.8 * flit_ratio);
+  EXPECT_GE(static_cast<double>(conv.result.cycles) / static_cast<double>(hd.result.cycles), 0.6 * flit_ratio);
+}
+
+// With one controller per link a size-2 ring's two halves go at once, so a
+// step of n words takes n/2 cycles on a size-2 dimension and n on a size-4
+// one: the bandwidth order, which halves on the size-2 dimensions while the
+// block is large, saves the difference of the closed form below in cycles
+// (today's NIC sends n words in n cycles either way and saves none).
+TEST(HdAllreduceCycles, DocumentUnitBandwidthOrderSavesCycles) {
+  const int L = 2048;
+  const std::array<int, 4> sizes{4, 2, 2, 1};
+  const HdRun wxyz = run_hd("boards:4x2x2x1", "hd-allreduce", L, 4, "wxyz", kDocumentUnit);
+  const HdRun bw = run_hd("boards:4x2x2x1", "hd-allreduce", L, 4, "bandwidth", kDocumentUnit);
+  ASSERT_TRUE(wxyz.result.data_check);
+  ASSERT_TRUE(bw.result.data_check);
+  // Injection cycles per unit over the halvings and doublings.
+  auto send_time = [&](const std::vector<int>& order) {
+    double held = L / 4.0, t = 0;
+    for (int d : order)
+      for (int s = 1; s < sizes[static_cast<std::size_t>(d)]; s *= 2)
+        t += (held /= 2) / (sizes[static_cast<std::size_t>(d)] == 2 ? 2 : 1);
+    return 2 * t;  // the doublings send what the halvings sent
+  };
+  const double saved = send_time({Boards::W, Boards::X, Boards::Y}) - send_time({Boards::X, Boards::Y, Boards::W});
+  EXPECT_GT(saved, 0);
+  EXPECT_NEAR(static_cast<double>(wxyz.result.cycles - bw.result.cycles), saved, 0.05 * saved);
+}
+
+// Fact 5 with the document's aggregation unit: every phase carries B = L/A
+// words per unit, so doubling A halves the inter-board time and the whole run
+// (within 6 %: the per-hop latencies do not shrink).
+TEST(HdAllreduceCycles, DocumentUnitDoublingAggregationUnitsHalvesTheRun) {
+  const int L = 4096;
+  std::map<int, double> t, cycles;
+  for (int a : {1, 2, 4}) {
+    const HdRun r = run_hd("boards:2x2x1x1", "hd-allreduce", L, a, "wxyz", kDocumentUnit);
+    ASSERT_TRUE(r.result.data_check) << a;
+    t[a] = inter_board_time(r);
+    cycles[a] = static_cast<double>(r.result.cycles);
+  }
+  EXPECT_NEAR(t[2] / t[1], 0.5, 0.05);
+  EXPECT_NEAR(t[4] / t[2], 0.5, 0.05);
+  EXPECT_NEAR(cycles[2] / cycles[1], 0.5, 0.03);
+  EXPECT_NEAR(cycles[4] / cycles[2], 0.5, 0.03);
 }
