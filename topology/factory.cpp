@@ -2,6 +2,7 @@
 #include <string>
 
 #include "topology/boards.hpp"
+#include "topology/graph_file.hpp"
 #include "topology/grid.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
@@ -50,6 +51,9 @@ const std::vector<TopologyForm>& topology_forms() {
        "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
+      {"graph", "graph:FILE.yaml",
+       "any network from a YAML file: endpoints, routers, links (latency, ports), up*/down* shortest routes or a "
+       "routing table"},
   };
   return forms;
 }
@@ -62,6 +66,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   if (kind == "tree") return make_tree(spec);
   if (kind == "boards") return make_boards(spec);
   if (kind == "leafspine" || kind == "leafspine-wiring") return make_leafspine(spec);
+  if (kind == "graph") return make_graph_file(spec);
   std::string accepted;
   for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
   throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);
