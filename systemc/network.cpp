@@ -34,10 +34,15 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
                                                 vc_classes_, config_, packets_, activity_));
   }
-  Link::Params network_link{config_.link_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
   for (std::size_t l = 0; l < g.link_count(); ++l) {
     const auto id = static_cast<topology::LinkId>(l);
     const topology::Link& gl = g.link(id);
+    // A link of the graph with its own latency (e.g. a dragonfly's global
+    // cables) keeps it; every other link has the scenario's link_latency.
+    if (gl.latency < 0) throw ConfigError("topology " + topology.name() + ": link " + g.link_name(id) +
+                                          " has a negative latency (" + std::to_string(gl.latency) + ")");
+    const Link::Params network_link{gl.latency > 0 ? gl.latency : config_.link_latency, config_.vcs,
+                                    config_.buffer_flits, config_.pipeline_delay()};
     links_.push_back(std::make_unique<Link>(("link" + std::to_string(l)).c_str(), network_link, id, &window_));
     router(gl.src).out[static_cast<std::size_t>(gl.src_port)].bind(*links_.back());
     router(gl.dst).in[static_cast<std::size_t>(gl.dst_port)].bind(*links_.back());

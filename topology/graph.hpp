@@ -52,6 +52,7 @@ struct Link {
   std::int8_t dir = 0;       // +1 or -1 along dim, 0 otherwise
   bool wrap = false;         // torus wrap-around link (crosses the dateline)
   std::int32_t bandwidth = 1;  // relative bandwidth (flits per cycle)
+  std::int32_t latency = 0;  // cycles; 0: the scenario's link latency
 };
 
 class TopologyError : public std::runtime_error {
