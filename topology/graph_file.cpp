@@ -313,12 +313,10 @@ std::unique_ptr<GraphNetwork> GraphNetwork::from_text(std::string_view text, con
     if (r.nodes[i].endpoint) g.attach_endpoint(id);
   }
   for (const auto& d : r.links) {
-    net->latency_.push_back(d.latency);
-    g.add_link(d.a, d.a_port, d.b, d.b_port);
-    if (d.duplex) {
-      net->latency_.push_back(d.latency);
-      g.add_link(d.b, d.b_port, d.a, d.a_port);
-    }
+    Link attributes;
+    attributes.latency = d.latency;  // 0: the scenario's link_latency
+    g.add_link(d.a, d.a_port, d.b, d.b_port, attributes);
+    if (d.duplex) g.add_link(d.b, d.b_port, d.a, d.a_port, attributes);
   }
   const auto n_nodes = static_cast<std::int32_t>(g.node_count());
   const auto n_endpoints = static_cast<std::int32_t>(g.endpoint_count());

@@ -59,9 +59,6 @@ class GraphNetwork final : public Topology {
   [[nodiscard]] NodeId node_named(std::string_view name) const;
   /// Routing shortest: whether a link goes up (toward the root's end of the order).
   [[nodiscard]] bool goes_up(LinkId link) const;
-  /// The link latency the file gives (cycles), 0 where it gives none.
-  [[nodiscard]] std::int32_t latency(LinkId link) const { return latency_.at(static_cast<std::size_t>(link)); }
-
   [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
 
  private:
@@ -73,7 +70,6 @@ class GraphNetwork final : public Topology {
   Routing routing_ = Routing::shortest;
   NodeId root_ = kNone;
   std::vector<std::int32_t> order_;   // node -> rank in the up*/down* order
-  std::vector<std::int32_t> latency_;  // link -> latency from the file (0: none)
   // next_[(phase * nodes + node) * endpoints + dst]: the link a route toward
   // endpoint dst takes at node (phase 1: after a down link), kNone at dst.
   std::vector<LinkId> next_;
