@@ -8,7 +8,6 @@
 #include <limits>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
@@ -566,11 +565,18 @@ std::unique_ptr<GraphNetwork> GraphNetwork::from_text(std::string_view text, con
 }
 
 std::unique_ptr<GraphNetwork> GraphNetwork::from_file(const std::string& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw TopologyError("graph: cannot open graph file '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  return from_text(text.str(), path, "graph:" + path);
+  // At most kMaxFileBytes: a path such as /dev/zero must not run forever.
+  std::string text;
+  std::vector<char> chunk(1 << 16);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes)
+      throw TopologyError("graph: graph file '" + path + "' is larger than " + std::to_string(kMaxFileBytes >> 20) +
+                          " MiB");
+  }
+  return from_text(text, path, "graph:" + path);
 }
 
 NodeId GraphNetwork::node_named(std::string_view name) const {

@@ -44,6 +44,7 @@ class GraphNetwork final : public Topology {
   static constexpr std::int32_t kMaxNodes = 4096;
   static constexpr std::int32_t kMaxLinks = 65536;
   static constexpr std::int32_t kMaxLatency = 100000;
+  static constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
 
   /// Reads the YAML text of a graph file; `source` names it in error
   /// messages ("graph file 'SOURCE' line N: ..."). Throws TopologyError for

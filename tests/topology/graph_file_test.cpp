@@ -286,4 +286,10 @@ TEST(GraphFile, FactoryFormReadsTheFile) {
   } catch (const TopologyError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot open graph file '/nonexistent/x.yaml'"), std::string::npos);
   }
+  try {
+    (void)make_topology("graph:/dev/zero");  // endless: refused after 16 MiB
+    FAIL();
+  } catch (const TopologyError& e) {
+    EXPECT_NE(std::string(e.what()).find("'/dev/zero' is larger than 16 MiB"), std::string::npos) << e.what();
+  }
 }
