@@ -66,11 +66,40 @@ struct Footprint {
   std::string keys;
 };
 
+/// The topologies an algorithm runs on, declared with it and checked before
+/// anything of it runs (require_topology): a scenario that pairs it with
+/// another topology is refused naming the key 'topology', the algorithm, the
+/// topology and the accepted topologies. Kinds are the prefixes of the
+/// topology forms (topology::topology_forms(): "torus", "mesh", "tree",
+/// "boards", "leafspine", "leafspine-wiring", "graph"); no kind: every
+/// topology. Further needs (a power-of-two endpoint count, ...) stay with
+/// the builder, which refuses them naming the key.
+struct TopologySupport {
+  std::vector<std::string> kinds;
+  int min_dims = 0;  // torus and mesh: the dimensions it runs on (0: any)
+  int max_dims = 0;
+
+  static TopologySupport any() { return {}; }
+  static TopologySupport only(std::vector<std::string> kinds) { return {std::move(kinds), 0, 0}; }
+  /// A mesh or torus of min_dims to max_dims dimensions.
+  static TopologySupport grid(int min_dims, int max_dims) { return {{"torus", "mesh"}, min_dims, max_dims}; }
+  [[nodiscard]] bool accepts(const topology::Topology& topology) const;
+  /// The accepted topologies for messages, e.g. "a 2-D mesh or torus
+  /// (torus:NXxNY, mesh:NXxNY)"; "any" for every topology.
+  [[nodiscard]] std::string describe() const;
+};
+
+/// The kind of a topology: the prefix of its form ("torus" for torus:8x8).
+std::string topology_kind(const topology::Topology& topology);
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
   std::string description;
   std::string topologies;   // which topologies it accepts, for humans
+  /// Which topologies it runs on, checked: the registry runs every function
+  /// below only on an accepted topology (require_topology).
+  TopologySupport supports;
   std::vector<Key> keys;    // algorithm parameters it reads (besides common_keys())
   /// Builds the schedule; throws ConfigError for a topology or parameter it
   /// does not support, naming the key and the accepted values.
@@ -92,6 +121,9 @@ struct Algorithm {
 };
 
 const std::vector<Algorithm>& algorithms();
+/// Throws ConfigError ("key 'topology': algorithm 'A' does not run on 'T';
+/// accepted topologies: ...") unless `algorithm.supports` accepts `topology`.
+void require_topology(const Algorithm& algorithm, const topology::Topology& topology);
 /// Throws ConfigError naming `key` (default 'algorithm') and listing the accepted names.
 const Algorithm& find_algorithm(std::string_view name, std::string_view key = "algorithm");
 /// nullptr for an unknown name.

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "collectives/algorithm.hpp"
+#include "topology/grid.hpp"
 
 namespace collnet::collectives {
 
@@ -28,6 +29,85 @@ Algorithm make_ring_reduce_scatter();
 Algorithm make_pairwise_alltoall();
 Algorithm make_msccl();
 // (end of declarations)
+
+std::string topology_kind(const topology::Topology& topology) {
+  const std::string& name = topology.name();
+  return name.substr(0, name.find(':'));
+}
+
+bool TopologySupport::accepts(const topology::Topology& topology) const {
+  if (kinds.empty()) return true;
+  if (std::find(kinds.begin(), kinds.end(), topology_kind(topology)) == kinds.end()) return false;
+  if (min_dims == 0 && max_dims == 0) return true;
+  const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
+  return grid != nullptr && grid->dims() >= min_dims && (max_dims == 0 || grid->dims() <= max_dims);
+}
+
+std::string TopologySupport::describe() const {
+  if (kinds.empty()) return "any";
+  const bool grid = std::find(kinds.begin(), kinds.end(), "torus") != kinds.end() &&
+                    std::find(kinds.begin(), kinds.end(), "mesh") != kinds.end();
+  std::vector<std::string> parts;
+  if (grid) {
+    std::string sizes = "NX";
+    const int shown = max_dims > 0 ? max_dims : 4;
+    static constexpr const char* kSize[] = {"NX", "NY", "NZ", "NW"};
+    for (int d = 1; d < std::min(shown, 4); ++d) sizes += (d < std::max(min_dims, 1) ? "x" : "[x") + std::string(kSize[d]);
+    for (int d = std::max(min_dims, 1); d < std::min(shown, 4); ++d) sizes += "]";
+    const std::string dims = min_dims == max_dims && min_dims > 0 ? std::to_string(min_dims) + "-D"
+                             : std::to_string(std::max(min_dims, 1)) + "-D to " + std::to_string(shown) + "-D";
+    parts.push_back("a " + dims + " mesh or torus (torus:" + sizes + ", mesh:" + sizes + ")");
+  }
+  for (const auto& k : kinds) {
+    if (grid && (k == "torus" || k == "mesh")) continue;
+    std::string syntax = k + ":...";
+    for (const auto& f : topology::topology_forms())
+      if (f.prefix == k) syntax = f.syntax;
+    parts.push_back(syntax);
+  }
+  return join(parts, "; ");
+}
+
+void require_topology(const Algorithm& algorithm, const topology::Topology& topology) {
+  if (algorithm.supports.accepts(topology)) return;
+  throw ConfigError("key 'topology': algorithm '" + algorithm.name + "' does not run on '" + topology.name() +
+                    "'; accepted topologies: " + algorithm.supports.describe());
+}
+
+namespace {
+
+/// The entry with every function that takes a topology checking it first.
+Algorithm checked(Algorithm a) {
+  // The check reads the name and the declaration only: the guard keeps those.
+  Algorithm id;
+  id.name = a.name;
+  id.supports = a.supports;
+  const auto guard = [id](const topology::Topology& t) { require_topology(id, t); };
+  if (a.build)
+    a.build = [guard, f = a.build](const topology::Topology& t, const Params& p) {
+      guard(t);
+      return f(t, p);
+    };
+  if (a.engine_params)
+    a.engine_params = [guard, f = a.engine_params](const topology::Topology& t, const Params& p) {
+      guard(t);
+      return f(t, p);
+    };
+  if (a.forwarding_rule)
+    a.forwarding_rule = [guard, f = a.forwarding_rule](const topology::Topology& t, const Params& p) {
+      guard(t);
+      return f(t, p);
+    };
+  if (a.footprint)
+    a.footprint = [guard, f = a.footprint](const topology::Topology& t, const Params& p) {
+      guard(t);
+      return f(t, p);
+    };
+  return a;
+}
+
+}  // namespace
+
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
     std::vector<Algorithm> v;
@@ -55,7 +135,7 @@ const std::vector<Algorithm>& algorithms() {
              make_msccl,
              // (end of entries)
          })
-      v.push_back(make());
+      v.push_back(checked(make()));
     return v;
   }();
   return all;

@@ -8,6 +8,7 @@
 #include "collectives/params.hpp"
 #include "testbench/run.hpp"
 #include "testbench/scenario.hpp"
+#include "topology/graph_file.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
 
@@ -79,6 +80,7 @@ Outcome scenario_outcome(const std::uint8_t* data, std::size_t size) {
 Outcome topology_outcome(const std::uint8_t* data, std::size_t size) {
   const std::string_view spec = text_of(data, size);
   if (spec.starts_with("leafspine-wiring")) return {false, "leafspine-wiring: wiring() fuzzes the file's text"};
+  if (spec.starts_with("graph:") || spec == "graph") return {false, "graph: graph() fuzzes the file's text"};
   try {
     const auto t = topology::make_topology(spec);
     route_some(*t);
@@ -93,6 +95,18 @@ Outcome topology_outcome(const std::uint8_t* data, std::size_t size) {
 Outcome wiring_outcome(const std::uint8_t* data, std::size_t size) {
   try {
     const auto t = topology::LeafSpine::from_wiring(text_of(data, size), "fuzz", "leafspine-wiring:fuzz");
+    route_some(*t);
+    return {true, std::to_string(t->endpoint_count()) + " endpoints"};
+  } catch (const topology::TopologyError& e) {
+    return {false, e.what()};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
+Outcome graph_outcome(const std::uint8_t* data, std::size_t size) {
+  try {
+    const auto t = topology::GraphNetwork::from_text(text_of(data, size), "fuzz", "graph:fuzz");
     route_some(*t);
     return {true, std::to_string(t->endpoint_count()) + " endpoints"};
   } catch (const topology::TopologyError& e) {
@@ -123,12 +137,14 @@ Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size) {
 void scenario(const std::uint8_t* data, std::size_t size) { (void)scenario_outcome(data, size); }
 void topology(const std::uint8_t* data, std::size_t size) { (void)topology_outcome(data, size); }
 void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(data, size); }
+void graph(const std::uint8_t* data, std::size_t size) { (void)graph_outcome(data, size); }
 void descriptor(const std::uint8_t* data, std::size_t size) { (void)descriptor_outcome(data, size); }
 
 Check check(const std::string& target) {
   if (target == "scenario") return &scenario_outcome;
   if (target == "topology") return &topology_outcome;
   if (target == "wiring") return &wiring_outcome;
+  if (target == "graph") return &graph_outcome;
   if (target == "descriptor") return &descriptor_outcome;
   return nullptr;
 }
@@ -137,10 +153,11 @@ Entry entry(const std::string& target) {
   if (target == "scenario") return &scenario;
   if (target == "topology") return &topology;
   if (target == "wiring") return &wiring;
+  if (target == "graph") return &graph;
   if (target == "descriptor") return &descriptor;
   return nullptr;
 }
 
-std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "descriptor"}; }
+std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor"}; }
 
 }  // namespace collnet::fuzz

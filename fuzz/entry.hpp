@@ -15,11 +15,13 @@ namespace collnet::fuzz {
 /// A scenario: YAML text, then optionally a NUL byte and one `key=value`
 /// override (`--set`) per line.
 void scenario(const std::uint8_t* data, std::size_t size);
-/// A `topology` key value (every form but leafspine-wiring:FILE, which reads a
-/// file: see wiring()); a topology that builds is routed between a few pairs.
+/// A `topology` key value (every form but leafspine-wiring:FILE and
+/// graph:FILE, which read a file: see wiring() and graph()); a topology that builds is routed between a few pairs.
 void topology(const std::uint8_t* data, std::size_t size);
 /// The text of a leafspine-wiring list.
 void wiring(const std::uint8_t* data, std::size_t size);
+/// The YAML text of a graph file (graph:FILE.yaml).
+void graph(const std::uint8_t* data, std::size_t size);
 /// A 128-bit descriptor word (16 bytes, lo half first; shorter input is
 /// zero-padded): unpack, and pack back when every field is in range.
 void descriptor(const std::uint8_t* data, std::size_t size);
@@ -37,6 +39,7 @@ struct Outcome {
 Outcome scenario_outcome(const std::uint8_t* data, std::size_t size);
 Outcome topology_outcome(const std::uint8_t* data, std::size_t size);
 Outcome wiring_outcome(const std::uint8_t* data, std::size_t size);
+Outcome graph_outcome(const std::uint8_t* data, std::size_t size);
 Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size);
 using Check = Outcome (*)(const std::uint8_t*, std::size_t);
 Check check(const std::string& target);

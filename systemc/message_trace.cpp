@@ -1,6 +1,7 @@
 #include "systemc/message_trace.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -114,7 +115,16 @@ void LinkBusyTrace::write_csv(const std::string& path, const topology::Topology&
   const auto coord = [&](topology::NodeId n) {
     std::string s;
     const topology::EndpointId e = g.node(n).endpoint;
-    if (grid == nullptr || e == topology::kNone) return s;
+    if (grid == nullptr) {
+      // Coordinates a graph file gives its nodes (routers too), shortest form.
+      for (const double c : g.node(n).at) {
+        char text[32];
+        const auto end = std::to_chars(text, text + sizeof text, c).ptr;
+        s += (s.empty() ? "" : " ") + std::string(text, end);
+      }
+      return s;
+    }
+    if (e == topology::kNone) return s;
     for (const int c : grid->coord(e)) s += (s.empty() ? "" : " ") + std::to_string(c);
     return s;
   };

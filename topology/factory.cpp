@@ -4,6 +4,7 @@
 #include "topology/boards.hpp"
 #include "topology/dragonfly.hpp"
 #include "topology/fattree.hpp"
+#include "topology/graph_file.hpp"
 #include "topology/grid.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
@@ -58,6 +59,9 @@ const std::vector<TopologyForm>& topology_forms() {
        "(defaults a=2p, h=p, g=a*h+1), routing min or valiant"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
+      {"graph", "graph:FILE.yaml",
+       "any network from a YAML file: endpoints, routers, links (latency, ports), up*/down* shortest routes or a "
+       "routing table"},
   };
   return forms;
 }
@@ -72,6 +76,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   if (kind == "leafspine" || kind == "leafspine-wiring") return make_leafspine(spec);
   if (kind == "fattree") return make_fattree(spec);
   if (kind == "dragonfly") return make_dragonfly(spec);
+  if (kind == "graph") return make_graph_file(spec);
   std::string accepted;
   for (const auto& f : topology_forms()) accepted += (accepted.empty() ? "" : ", ") + f.syntax;
   throw TopologyError("topology: unknown form '" + std::string(spec) + "'; accepted: " + accepted);

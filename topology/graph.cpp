@@ -25,6 +25,12 @@ NodeId Graph::add_node(NodeKind kind, std::int32_t label) {
   return static_cast<NodeId>(nodes_.size() - 1);
 }
 
+void Graph::describe_node(NodeId id, std::string name, std::vector<double> at) {
+  Node& n = nodes_.at(static_cast<std::size_t>(id));
+  n.name = std::move(name);
+  n.at = std::move(at);
+}
+
 EndpointId Graph::attach_endpoint(NodeId node) {
   Node& n = nodes_.at(static_cast<std::size_t>(node));
   if (n.endpoint != kNone) throw TopologyError("node already hosts an endpoint");
@@ -78,6 +84,7 @@ std::int32_t Graph::port_count(NodeId id) const {
 
 std::string Graph::node_name(NodeId id) const {
   const Node& n = node(id);
+  if (!n.name.empty()) return n.name;
   switch (n.kind) {
     case NodeKind::router: return "r" + std::to_string(n.label);
     case NodeKind::tree_node: return "t" + std::to_string(n.label);

@@ -39,6 +39,8 @@ struct Node {
   EndpointId endpoint = kNone;     // endpoint hosted by this node, if any
   std::vector<LinkId> out_ports;   // out_ports[p] = directed link leaving port p (or kNone)
   std::vector<LinkId> in_ports;    // in_ports[p]  = directed link arriving at port p
+  std::string name;                // the node's own name (graph files), else empty: node_name() derives one
+  std::vector<double> at;          // coordinates given for reports and plots (graph files), else empty
 };
 
 struct Link {
@@ -61,6 +63,8 @@ class TopologyError : public std::runtime_error {
 class Graph {
  public:
   NodeId add_node(NodeKind kind, std::int32_t label = 0);
+  /// Give a node its own name and coordinates (graph files).
+  void describe_node(NodeId id, std::string name, std::vector<double> at = {});
   /// Make `node` host the next endpoint id; returns it.
   EndpointId attach_endpoint(NodeId node);
   /// One directed link from (src, src_port) to (dst, dst_port). Ports are

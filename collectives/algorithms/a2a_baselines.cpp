@@ -64,6 +64,7 @@ std::vector<GroupedSend> nd_sends(const topology::Grid& grid, EndpointId self) {
 /// consecutive groups of nct, run by schedule_engine_a2a.
 Algorithm baseline(const char* name, const char* description, bool nd, SendList list) {
   Algorithm a = a2a_algorithm(name, "001", description, kGridTopologies);
+  a.supports = TopologySupport::grid(1, 4);
   a.keys = {nct_key(), group_barriers_key()};
   a.build = [name, list](const topology::Topology& topology, const Params& params) {
     const topology::Grid& grid = require_grid(topology, name, 1, 4);

@@ -340,6 +340,7 @@ Algorithm hopgroup_algorithm(bool direct) {
                "hops-1, a barrier between steps, double-buffered areas; 3-D splits every area in pieces a, b, c",
       direct ? "torus:... and mesh:... with 1 to 4 dimensions"
              : "torus:N, torus:NXxNY, torus:NXxNYxNZ and the same as mesh:... (signed offsets)");
+  a.supports = TopologySupport::grid(1, direct ? 4 : 3);
   if (direct) {
     a.keys = {keys().barriers, keys().pacing, keys().slack};
     a.build = build_direct;

@@ -238,6 +238,7 @@ Algorithm make_a2a_optimal() {
       "A2AT: every node sends the same signed offsets in groups of nct concurrent sends that load every link "
       "direction evenly; no barrier; optimal on every mesh (nct 2) and on odd x odd and even square tori (nct 4)",
       "2-D mesh or torus of any sizes (mesh:NXxNY, torus:NXxNY; 1xN and Nx1 included)");
+  a.supports = TopologySupport::grid(2, 2);
   static const Key group_order = Key::choice(
       "group_order",
       "a2a-optimal: order of the offset groups; 'reordered' merges iterations (i,j) and (j,i) so that each "

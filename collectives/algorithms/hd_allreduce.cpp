@@ -451,6 +451,7 @@ Algorithm hd_algorithm(HdVariant variant) {
                          "all dimensions, doubling in reverse, in-board broadcast"
                        : "baseline of document 004: halving then doubling in each dimension in turn";
   a.topologies = "boards:WxXxYxZ";
+  a.supports = TopologySupport::only({"boards"});
   const HdKeys& k = hd_keys();
   a.keys = {k.elements, k.dtype, k.op, k.dim_order, k.aggregation_units, k.plane_order, k.link_controllers};
   a.build = [variant, name = a.name](const topology::Topology& topo, const Params& params) {

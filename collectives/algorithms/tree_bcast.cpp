@@ -154,15 +154,56 @@ std::vector<ForwardingNode> tree_bcast_forwarding(const Tree& tree, EndpointId p
   return nodes;
 }
 
+namespace {
+
+/// The tree the broadcast follows on a network that is not a tree topology
+/// (a graph: network): a breadth-first search of the cables from endpoint 0
+/// (a node's outgoing links by port, then its incoming ones), in which every endpoint's
+/// parent is the nearest endpoint above it. Tree neighbours that are not
+/// cabled to each other exchange the message over the network's routes; the
+/// rule block's ports are then the tree's own (0 parent, 1+i child i).
+std::vector<std::int32_t> spanning_parents(const topology::Topology& topo) {
+  const topology::Graph& g = topo.graph();
+  std::vector<std::int32_t> parents(static_cast<std::size_t>(topo.endpoint_count()), -1);
+  std::vector<EndpointId> above(g.node_count(), kNone);  // nearest endpoint at or above a node
+  std::vector<bool> seen(g.node_count(), false);
+  const topology::NodeId start = g.endpoint_node(0);
+  std::deque<topology::NodeId> queue{start};
+  seen[static_cast<std::size_t>(start)] = true;
+  above[static_cast<std::size_t>(start)] = 0;
+  while (!queue.empty()) {
+    const topology::NodeId n = queue.front();
+    queue.pop_front();
+    std::vector<topology::NodeId> next;
+    for (const topology::LinkId l : g.node(n).out_ports)
+      if (l != kNone) next.push_back(g.link(l).dst);
+    for (const topology::LinkId l : g.node(n).in_ports)
+      if (l != kNone) next.push_back(g.link(l).src);
+    for (const topology::NodeId m : next) {
+      if (seen[static_cast<std::size_t>(m)]) continue;
+      seen[static_cast<std::size_t>(m)] = true;
+      const EndpointId e = g.node(m).endpoint;
+      if (e != kNone) parents[static_cast<std::size_t>(e)] = above[static_cast<std::size_t>(n)];
+      above[static_cast<std::size_t>(m)] = e != kNone ? e : above[static_cast<std::size_t>(n)];
+      queue.push_back(m);
+    }
+  }
+  return parents;
+}
+
+}  // namespace
+
 Algorithm make_tree_bcast() {
   Algorithm a;
   a.name = "tree-bcast";
   a.document = "003";
   a.description = "broadcast from a logical root on a tree whose physical root differs (forwarding rule on receipt)";
-  a.topologies = "tree:parents=..., tree:kary=K,n=N, tree:random=N";
+  a.topologies = "tree:parents=..., tree:kary=K,n=N, tree:random=N; graph:FILE (a breadth-first tree from endpoint 0)";
+  a.supports = TopologySupport::only({"tree", "graph"});
   static const Key root_key = Key::integer("root", "physical root of the tree: parent, child and leaf are defined by it",
                                        0, 0, std::numeric_limits<std::int32_t>::max())
-                              .default_from("the topology's root (parent -1, or root=R of the form)")
+                              .default_from("the topology's root (parent -1, or root=R of the form; endpoint 0 on a "
+                                            "graph: network)")
                               .accepting("0..N-1 (node number)");
   static const Key logical_root_key = Key::integer("logical_root", "node that broadcasts the message (spec tree-broadcast)",
                                                0, 0, std::numeric_limits<std::int32_t>::max())
@@ -171,21 +212,24 @@ Algorithm make_tree_bcast() {
   a.keys = {root_key, logical_root_key};
   // The physical and logical root of a scenario (keys `root`, `logical_root`).
   struct Roots {
+    std::shared_ptr<const Tree> owned;  // the spanning tree of a graph: network
     const Tree* tree;
     EndpointId root, logical;
   };
   auto roots = [](const topology::Topology& topo, const Params& params) {
+    std::shared_ptr<const Tree> owned;
     const auto* tree = dynamic_cast<const Tree*>(&topo);
-    if (tree == nullptr)
-      throw ConfigError(fmt::format("key 'topology': algorithm 'tree-bcast' runs on a tree (tree:parents=..., "
-                                    "tree:kary=K,n=N, tree:random=N), not on '{}'",
-                                    topo.name()));
+    if (tree == nullptr) {
+      // require_topology (the registry) admits a graph: network besides trees.
+      owned = std::make_shared<const Tree>(spanning_parents(topo));
+      tree = owned.get();
+    }
     const std::int32_t n = tree->size();
     const auto root = static_cast<EndpointId>(root_key.integer(params, tree->physical_root(), 0, n - 1));
     EndpointId fallback = default_logical_root(*tree);
     if (root != tree->physical_root()) fallback = default_logical_root(Tree(tree->parents_rooted_at(root)));
     const auto logical = static_cast<EndpointId>(logical_root_key.integer(params, fallback, 0, n - 1));
-    return Roots{tree, root, logical};
+    return Roots{owned, tree, root, logical};
   };
   a.build = [roots](const topology::Topology& topo, const Params& params) {
     const Roots r = roots(topo, params);

@@ -34,11 +34,13 @@ std::vector<Stage> hierarchical_stages(const HierarchicalPlan& plan, Collective 
 }
 
 Algorithm make_twotree_hier() {
-  return tree_collective_algorithm(
+  Algorithm a = tree_collective_algorithm(
       "twotree-hier",
       "hierarchical two-tree reduce/broadcast/allreduce: local two-trees per group (leaves with the same spines), "
       "a global two-tree among the representatives, pipelined blocks, 2-coloring, contention-free spine choice",
       "leafspine:p=P, leafspine-wiring:FILE", grouping_key());
+  a.supports = TopologySupport::only({"leafspine", "leafspine-wiring"});
+  return a;
 }
 
 }  // namespace collnet::collectives
