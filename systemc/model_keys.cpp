@@ -134,11 +134,16 @@ SyntheticKeys::SyntheticKeys()
           Key::integer("traffic_shift", "offset per dimension of the neighbour pattern", 1, -65536, 65536)),
       hotspot_node(Key::integer("hotspot_node", "destination endpoint of the hotspot pattern", 0, 0, 65535)
                        .accepting("0..endpoints-1")),
-      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)) {}
+      hotspot_fraction(Key::real("hotspot_fraction", "share of packets sent to the hotspot", 0.2, 0.0, 1.0)),
+      threads(Key::integer("threads",
+                           "worker threads evaluating each cycle's routers and endpoints, every figure identical "
+                           "to one thread (0: the cores available, capped by what pays for the network's size)",
+                           0, 0, 256)
+                  .accepting("0 (automatic) or 1..256")) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic, injection_rate,  injection_process, warmup_cycles, measure_cycles, drain_cycles,
-          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction};
+          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, threads};
 }
 
 NicKeys::NicKeys()

@@ -36,7 +36,7 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction;
+      seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, threads;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

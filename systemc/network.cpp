@@ -144,7 +144,10 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   } else {
     // The memo's vector (or this network's) keeps its capacity: no
     // allocation once warm.
-    std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch_;
+    // (one per thread: the endpoints of a threaded run create packets on
+    // several at once).
+    static thread_local std::vector<RouteStep> route_scratch;
+    std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch;
     try {
       route_steps(header.source, header.destination, header.route_hint, steps);
     } catch (...) {

@@ -126,7 +126,6 @@ class Network {
   int controllers_;
   int vc_classes_;
   PacketTable packets_;
-  std::vector<RouteStep> route_scratch_;  // create_packet without a memo
   NetworkActivity activity_;
   MeasureWindow window_;
   std::vector<std::unique_ptr<Router>> routers_;
