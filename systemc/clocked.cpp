@@ -74,14 +74,30 @@ void WakeScheduler::set_workers(int workers, std::function<void()> on_worker_sta
 
 namespace {
 // A worker waits for the next phase (and the main thread for the workers) by
-// spinning this many times before it sleeps on the futex: a calendar cycle of
-// a large network takes microseconds, a sleep and wake-up tens of them.
-constexpr int kSpins = 4000;
+// spinning a little, then yielding a few times, then sleeping on the futex:
+// a calendar cycle of a large network takes microseconds to a few hundred,
+// a sleep and wake-up tens of them; a longer spin only burns the core that
+// a thread of an oversubscribed machine is waiting for.
+constexpr int kSpins = 256;
+constexpr int kYields = 4;
 
-inline void cpu_relax() {
+template <typename T, typename Done>
+void await(const std::atomic<T>& word, Done done) {
+  T seen = word.load(std::memory_order_acquire);
+  for (int i = 0; !done(seen) && i < kSpins + kYields; ++i) {
+    if (i < kSpins) {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
+      __builtin_ia32_pause();
 #endif
+    } else {
+      std::this_thread::yield();
+    }
+    seen = word.load(std::memory_order_acquire);
+  }
+  while (!done(seen)) {
+    word.wait(seen, std::memory_order_acquire);
+    seen = word.load(std::memory_order_acquire);
+  }
 }
 }  // namespace
 
@@ -90,16 +106,8 @@ void WakeScheduler::worker_loop(unsigned worker) {
   if (on_worker_start_) on_worker_start_();
   std::uint64_t seen = 0;
   for (;;) {
-    std::uint64_t g = generation_.load(std::memory_order_acquire);
-    for (int i = 0; g == seen && i < kSpins; ++i) {
-      cpu_relax();
-      g = generation_.load(std::memory_order_acquire);
-    }
-    while (g == seen) {
-      generation_.wait(seen, std::memory_order_acquire);
-      g = generation_.load(std::memory_order_acquire);
-    }
-    seen = g;
+    await(generation_, [seen](std::uint64_t g) { return g != seen; });
+    seen = generation_.load(std::memory_order_acquire);
     if (quit_.load(std::memory_order_relaxed)) return;
     run_partition(worker, phase_cycle_);
     done_.fetch_add(1, std::memory_order_acq_rel);
@@ -157,15 +165,7 @@ void WakeScheduler::dispatch_threaded() {
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
   run_partition(0, now);
-  int done = done_.load(std::memory_order_acquire);
-  for (int i = 0; done != others && i < kSpins; ++i) {
-    cpu_relax();
-    done = done_.load(std::memory_order_acquire);
-  }
-  while (done != others) {
-    done_.wait(done, std::memory_order_acquire);
-    done = done_.load(std::memory_order_acquire);
-  }
+  await(done_, [others](int done) { return done == others; });
   // Serial phase: errors, then every worker's deferred actions in worker
   // order, then the serial partition.
   for (int w = 0; w < workers_; ++w) {
