@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+
+#include <x86intrin.h>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -164,8 +166,14 @@ void WakeScheduler::dispatch_threaded() {
   done_.store(0, std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
+  const std::uint64_t start = __rdtsc();
   run_partition(0, now);
+  const std::uint64_t evaluated = __rdtsc();
   await(done_, [others](int done) { return done == others; });
+  const std::uint64_t joined = __rdtsc();
+  profile_.evaluate += evaluated - start;
+  profile_.wait += joined - evaluated;
+  ++profile_.cycles;
   // Serial phase: errors, then every worker's deferred actions in worker
   // order, then the serial partition.
   for (int w = 0; w < workers_; ++w) {
@@ -188,6 +196,7 @@ void WakeScheduler::dispatch_threaded() {
   evaluate_list(serial.firing, now);
   serial.firing.clear();
   for (auto& hook : cycle_end_) hook(now);
+  profile_.serial += __rdtsc() - joined;
   firing_at_ = kNever;
   std::uint64_t occupied = 0;
   for (auto& lane : lanes_) occupied |= lane->occupied;
@@ -248,6 +257,7 @@ void WakeScheduler::dispatch() {
     });
   }
   firing_at_ = now;
+  const std::uint64_t start = __rdtsc();
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {
       const Clocked* m = firing_[i + 3 * kAhead];
@@ -258,6 +268,8 @@ void WakeScheduler::dispatch() {
     if (i + kAhead < n) firing_[i + kAhead]->prefetch(1);
     firing_[i]->fire(now);
   }
+  profile_.evaluate += __rdtsc() - start;
+  ++profile_.cycles;
   firing_at_ = kNever;
   firing_.clear();
   if (occupied_ == 0) {

@@ -114,6 +114,18 @@ class WakeScheduler final : public sc_core::sc_module {
   [[nodiscard]] static std::vector<Deferred>* outbox() { return outbox_; }
   /// Called by the main thread after every threaded cycle (serial phase).
   void add_cycle_end(std::function<void(Cycle)> hook) { cycle_end_.push_back(std::move(hook)); }
+  /// Time-stamp-counter ticks (__rdtsc) the calendar spent evaluating the
+  /// partitions' modules (one thread: the part of a run that threads can
+  /// share; threaded: the main thread's own partition), waiting for the
+  /// other workers, and in the serial phase. Compared with the ticks of the
+  /// whole simulation, the first gives the serial fraction (Amdahl).
+  struct Profile {
+    std::uint64_t evaluate = 0;
+    std::uint64_t wait = 0;
+    std::uint64_t serial = 0;
+    std::uint64_t cycles = 0;  // calendar cycles dispatched
+  };
+  [[nodiscard]] const Profile& profile() const { return profile_; }
   ~WakeScheduler() override;
 
  private:
@@ -138,6 +150,7 @@ class WakeScheduler final : public sc_core::sc_module {
   Cycle firing_at_ = kNever;
   Order order_ = Order::wake;
   std::uint32_t created_ = 0;
+  Profile profile_;
 
   // Threaded calendar: one lane per partition (workers_ + 1: the last is the
   // serial partition), each on its own cache lines.

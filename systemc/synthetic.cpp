@@ -8,6 +8,8 @@
 #include <thread>
 
 #include <sched.h>
+#include <stdlib.h>
+#include <x86intrin.h>
 
 #include "collectives/algorithm.hpp"
 #include "systemc/kernel.hpp"
@@ -77,11 +79,21 @@ int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
 }
 
 namespace {
+// The cores this process may run on, less the ones other processes keep
+// busy (the one-minute load average): a worker thread waiting for a core at
+// every cycle's barrier makes a run several times slower than one thread
+// (measured: docs/performance.md, threads).
 unsigned available_cores() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
+  unsigned cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? static_cast<unsigned>(CPU_COUNT(&set))
+                                                                 : std::max(1u, std::thread::hardware_concurrency());
+  double load[1] = {0};
+  if (getloadavg(load, 1) == 1) {
+    const auto busy = static_cast<unsigned>(std::max(0.0, load[0] + 0.5));
+    cores = busy >= cores ? 1 : cores - busy;
+  }
+  return std::max(1u, cores);
 }
 }  // namespace
 
@@ -170,11 +182,13 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   }
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
+  const std::uint64_t tsc1 = __rdtsc();
   if (s.progress)
     run_for(limit, progress_slice(network.router_count()),
             [&] { s.progress({Clocked::now(), stats.received, network.router_count()}); });
   else
     run_for(limit);
+  const std::uint64_t tsc2 = __rdtsc();
   const double cpu2 = cpu_seconds();
   const auto t2 = std::chrono::steady_clock::now();
   if (tracer) tracer->finish(Clocked::now());
@@ -227,6 +241,14 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
   r.sim_cpu_seconds = cpu2 - cpu1;
   r.threads = workers;
+  {
+    const auto& prof = WakeScheduler::current().profile();
+    const double total = tsc2 > tsc1 ? static_cast<double>(tsc2 - tsc1) : 1.0;
+    r.evaluate_share = static_cast<double>(prof.evaluate) / total;
+    r.wait_share = static_cast<double>(prof.wait) / total;
+    r.serial_share = static_cast<double>(prof.serial) / total;
+    r.calendar_cycles = prof.cycles;
+  }
   const double router_cycles = static_cast<double>(r.routers) * static_cast<double>(Clocked::now());
   r.router_cycles_per_second = r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0;
   r.router_cycles_per_cpu_second = r.sim_cpu_seconds > 0 ? router_cycles / r.sim_cpu_seconds : 0.0;

@@ -94,6 +94,14 @@ struct SyntheticResult {
   std::uint64_t router_traversals = 0;      // flits that left a router (network and ejection links)
   std::uint64_t router_evaluations = 0;     // SystemC activations of all routers
   int threads = 1;                          // worker threads the run used
+  // Shares of the simulation's time (time-stamp counter, see
+  // WakeScheduler::Profile): evaluating partitioned modules (one thread: what
+  // threads can share, 1 - the serial fraction; threaded: the main thread's
+  // partition), waiting at the per-cycle barrier, and the serial phase.
+  double evaluate_share = 0;
+  double wait_share = 0;
+  double serial_share = 0;
+  std::uint64_t calendar_cycles = 0;  // cycles the calendar dispatched
 };
 
 SyntheticResult run_synthetic(const SyntheticScenario& scenario);

@@ -118,6 +118,10 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
               {"avg_latency", r.avg_latency},
               {"elaboration_seconds", r.elaboration_seconds},
               {"threads", r.threads},
+              {"evaluate_share", r.evaluate_share},
+              {"wait_share", r.wait_share},
+              {"serial_share", r.serial_share},
+              {"calendar_cycles", r.calendar_cycles},
               {"router_traversals", r.router_traversals}});
     return j;
   });
