@@ -25,8 +25,8 @@ SyntheticScenario base(const std::string& topology, double rate) {
   s.topology = topology;
   s.load.injection_rate = rate;
   s.warmup_cycles = 200;
-  s.measure_cycles = 600;
-  s.drain_cycles = 1500;
+  s.measure_cycles = 300;
+  s.drain_cycles = 600;
   return s;
 }
 
@@ -45,7 +45,7 @@ std::vector<Case> cases() {
   }
   {
     Case c{"mesh4_closed", base("mesh:4x4", 0.5)};
-    c.scenario.load.packets_per_node = 60;
+    c.scenario.load.packets_per_node = 30;
     all.push_back(c);
   }
   return all;
