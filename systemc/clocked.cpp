@@ -2,15 +2,27 @@
 
 #include <algorithm>
 #include <bit>
+
+#include <x86intrin.h>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "collectives/params.hpp"
+#include "systemc/link.hpp"
 
 namespace collnet::systemc {
 
 WakeScheduler* WakeScheduler::current_ = nullptr;
+thread_local constinit std::vector<Deferred>* WakeScheduler::outbox_ = nullptr;
+
+void request_stop() {
+  if (auto* out = WakeScheduler::outbox()) {
+    out->push_back(Deferred{Deferred::stop});
+    return;
+  }
+  sc_core::sc_stop();
+}
 
 namespace {
 WakeScheduler::Order requested_order() {
@@ -41,7 +53,189 @@ void WakeScheduler::notify_tick(Cycle at, Cycle now) {
   tick_.notify(sc_core::sc_time::from_value((at - now) * Clocked::ticks_per_cycle()));
 }
 
+WakeScheduler::~WakeScheduler() { stop_workers(); }
+
+void WakeScheduler::stop_workers() {
+  if (threads_.empty()) return;
+  quit_.store(true, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+}
+
+void WakeScheduler::set_workers(int workers, std::function<void()> on_worker_start) {
+  if (workers < 1 || workers > 256) throw std::invalid_argument("threads: expected 1..256");
+  if (workers_ != 1 || occupied_ != 0) throw std::logic_error("WakeScheduler::set_workers: set once, before the run");
+  workers_ = workers;
+  if (workers == 1) return;
+  on_worker_start_ = std::move(on_worker_start);
+  for (int p = 0; p <= workers; ++p) lanes_.push_back(std::make_unique<Lane>());
+  for (int w = 1; w < workers; ++w) threads_.emplace_back([this, w] { worker_loop(static_cast<unsigned>(w)); });
+}
+
+namespace {
+// A worker waits for the next phase (and the main thread for the workers) by
+// spinning a little, then yielding a few times, then sleeping on the futex:
+// a calendar cycle of a large network takes microseconds to a few hundred,
+// a sleep and wake-up tens of them; a longer spin only burns the core that
+// a thread of an oversubscribed machine is waiting for.
+constexpr int kSpins = 256;
+constexpr int kYields = 4;
+
+template <typename T, typename Done>
+void await(const std::atomic<T>& word, Done done) {
+  T seen = word.load(std::memory_order_acquire);
+  for (int i = 0; !done(seen) && i < kSpins + kYields; ++i) {
+    if (i < kSpins) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    } else {
+      std::this_thread::yield();
+    }
+    seen = word.load(std::memory_order_acquire);
+  }
+  while (!done(seen)) {
+    word.wait(seen, std::memory_order_acquire);
+    seen = word.load(std::memory_order_acquire);
+  }
+}
+}  // namespace
+
+void WakeScheduler::worker_loop(unsigned worker) {
+  current_worker = worker;
+  if (on_worker_start_) on_worker_start_();
+  std::uint64_t seen = 0;
+  for (;;) {
+    await(generation_, [seen](std::uint64_t g) { return g != seen; });
+    seen = generation_.load(std::memory_order_acquire);
+    if (quit_.load(std::memory_order_relaxed)) return;
+    run_partition(worker, phase_cycle_);
+    done_.fetch_add(1, std::memory_order_acq_rel);
+    done_.notify_one();
+  }
+}
+
+void WakeScheduler::run_partition(unsigned worker, Cycle now) {
+  Lane& lane = *lanes_[worker];
+  outbox_ = &lane.outbox;
+  try {
+    evaluate_list(lane.firing, now);
+  } catch (...) {
+    lane.error = std::current_exception();
+  }
+  outbox_ = nullptr;
+}
+
+void WakeScheduler::apply(const Deferred& d) {
+  switch (d.kind) {
+    case Deferred::flit:
+      d.link->deliver_flit(d.item, d.at);
+      break;
+    case Deferred::credit:
+      d.link->deliver_credit(d.vc, d.at);
+      break;
+    case Deferred::notify: {
+      const Cycle now = firing_at_;
+      if (d.at <= now) d.module->wake_.notify(sc_core::SC_ZERO_TIME);
+      else d.module->wake_.notify(sc_core::sc_time::from_value((d.at - now) * Clocked::ticks_per_cycle()));
+      break;
+    }
+    case Deferred::cancel:
+      d.module->wake_.cancel();
+      break;
+    case Deferred::stop:
+      sc_core::sc_stop();
+      break;
+  }
+}
+
+void WakeScheduler::dispatch_threaded() {
+  const Cycle now = Clocked::now();
+  const auto slot = static_cast<std::size_t>(now % kHorizon);
+  const std::uint64_t bit = std::uint64_t{1} << slot;
+  for (auto& lane : lanes_) {
+    lane->firing.swap(lane->buckets[slot]);
+    lane->occupied &= ~bit;
+  }
+  firing_at_ = now;
+  phase_cycle_ = now;
+  // Parallel phase: workers 1.. are released, the main thread is worker 0.
+  const int others = workers_ - 1;
+  done_.store(0, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  const std::uint64_t start = __rdtsc();
+  run_partition(0, now);
+  const std::uint64_t evaluated = __rdtsc();
+  await(done_, [others](int done) { return done == others; });
+  const std::uint64_t joined = __rdtsc();
+  profile_.evaluate += evaluated - start;
+  profile_.wait += joined - evaluated;
+  ++profile_.cycles;
+  // Serial phase: errors, then every worker's deferred actions in worker
+  // order, then the serial partition.
+  for (int w = 0; w < workers_; ++w) {
+    Lane& lane = *lanes_[static_cast<std::size_t>(w)];
+    lane.firing.clear();
+    if (lane.error) {
+      auto error = lane.error;
+      lane.error = nullptr;
+      for (auto& l : lanes_) l->outbox.clear();
+      firing_at_ = kNever;
+      std::rethrow_exception(error);
+    }
+  }
+  for (int w = 0; w < workers_; ++w) {
+    Lane& lane = *lanes_[static_cast<std::size_t>(w)];
+    for (const Deferred& d : lane.outbox) apply(d);
+    lane.outbox.clear();
+  }
+  Lane& serial = *lanes_[static_cast<std::size_t>(workers_)];
+  evaluate_list(serial.firing, now);
+  serial.firing.clear();
+  for (auto& hook : cycle_end_) hook(now);
+  profile_.serial += __rdtsc() - joined;
+  firing_at_ = kNever;
+  std::uint64_t occupied = 0;
+  for (auto& lane : lanes_) occupied |= lane->occupied;
+  if (occupied == 0) {
+    tick_at_ = kNever;
+    return;
+  }
+  const std::uint64_t rotated = std::rotr(occupied, static_cast<int>((slot + 1) % kHorizon));
+  const Cycle ahead = static_cast<Cycle>(std::countr_zero(rotated)) + 1;
+  tick_at_ = now + ahead;
+  tick_.notify(sc_core::sc_time::from_value(ahead * Clocked::ticks_per_cycle()));
+}
+
+void WakeScheduler::evaluate_list(std::vector<Clocked*>& firing, Cycle now) {
+  constexpr std::size_t kAhead = 4;
+  const std::size_t n = firing.size();
+  if (order_ != Order::wake) [[unlikely]] {
+    const bool ascending = order_ == Order::creation;
+    std::sort(firing.begin(), firing.end(), [ascending](const Clocked* a, const Clocked* b) {
+      return ascending ? a->creation_ < b->creation_ : a->creation_ > b->creation_;
+    });
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 3 * kAhead < n) {
+      const Clocked* m = firing[i + 3 * kAhead];
+      __builtin_prefetch(m);
+      __builtin_prefetch(&m->scheduled_);
+    }
+    if (i + 2 * kAhead < n) firing[i + 2 * kAhead]->prefetch(0);
+    if (i + kAhead < n) firing[i + kAhead]->prefetch(1);
+    firing[i]->fire(now);
+  }
+}
+
 void WakeScheduler::dispatch() {
+  if (workers_ > 1) {
+    dispatch_threaded();
+    return;
+  }
   const Cycle now = Clocked::now();
   const auto slot = static_cast<std::size_t>(now % kHorizon);
   // The modules evaluated here schedule their next wake-ups into other
@@ -63,6 +257,7 @@ void WakeScheduler::dispatch() {
     });
   }
   firing_at_ = now;
+  const std::uint64_t start = __rdtsc();
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {
       const Clocked* m = firing_[i + 3 * kAhead];
@@ -73,6 +268,8 @@ void WakeScheduler::dispatch() {
     if (i + kAhead < n) firing_[i + kAhead]->prefetch(1);
     firing_[i]->fire(now);
   }
+  profile_.evaluate += __rdtsc() - start;
+  ++profile_.cycles;
   firing_at_ = kNever;
   firing_.clear();
   if (occupied_ == 0) {
@@ -101,6 +298,18 @@ void Clocked::schedule(Cycle at) {
   const Cycle firing = scheduler_.firing_at();
   const Cycle current = firing != kNever ? firing : now();
   scheduled_ = at;
+  if (at > current && at - current < WakeScheduler::kHorizon) {
+    scheduler_.schedule(*this, at, current);
+    return;
+  }
+  if (auto* out = WakeScheduler::outbox()) [[unlikely]] {
+    // Parallel phase: the module's own event is the kernel's, notified by
+    // the main thread after the phase (a same-cycle wake-up still runs in
+    // this cycle, in a later delta, as it would have).
+    out->push_back(Deferred{Deferred::notify, 0, nullptr, this, at});
+    event_pending_ = true;
+    return;
+  }
   if (at <= current) {
     wake_.notify(sc_core::SC_ZERO_TIME);
     event_pending_ = true;
@@ -121,7 +330,8 @@ void Clocked::run(Cycle current) {
   // A later notification of the module's own event is superseded by this
   // evaluation (as an immediate notification would have cancelled it).
   if (event_pending_) {
-    wake_.cancel();
+    if (auto* out = WakeScheduler::outbox()) out->push_back(Deferred{Deferred::cancel, 0, nullptr, this, 0});
+    else wake_.cancel();
     event_pending_ = false;
   }
   scheduled_ = kNever;

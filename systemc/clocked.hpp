@@ -27,19 +27,56 @@
 // the other. Every figure of a run must stay the same (golden test
 // GoldenFigures.EveryEvaluationOrderGivesTheSameRun), which checks the timing
 // contract above.
+//
+// Threads (set_workers, key `threads`): the modules are split into
+// partitions, one per worker thread, plus a serial partition (run-wide
+// modules: watchdog, traffic control). A calendar cycle then runs in three
+// steps: every worker evaluates its partition's woken modules (the parallel
+// phase; the main thread is worker 0), a barrier, then the main thread
+// applies, worker by worker in a fixed order, what the parallel phase could
+// not do itself (the deferred actions: flits and credits on links between
+// two partitions, the modules' own SystemC events, sc_stop) and evaluates the
+// serial partition's modules. Because nothing a module does in cycle t is
+// visible to another module before t + 1 (link.hpp), applying a link's
+// sends after the cycle gives the run that evaluating the receiver first
+// would have given; the figures are those of one thread.
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <thread>
 #include <vector>
 
 #include <systemc>
 
 #include "systemc/cycle.hpp"
+#include "systemc/packet.hpp"
+#include "systemc/worker.hpp"
 
 namespace collnet::systemc {
 
 class Clocked;
+class Link;
+
+/// What a worker could not do inside the parallel phase, applied by the main
+/// thread after it (in worker order, each worker's in the order they arose).
+struct Deferred {
+  enum Kind : std::uint8_t { flit, credit, notify, cancel, stop };
+  Kind kind;
+  std::uint8_t vc = 0;
+  Link* link = nullptr;
+  Clocked* module = nullptr;
+  Cycle at = 0;  // flit, credit: arrival; notify: the wake-up cycle
+  Flit item{};
+};
+
+/// Ends the run (sc_stop) at the end of the current cycle's parallel phase,
+/// or now outside it.
+void request_stop();
 
 /// Calendar of near wake-ups of the current kernel context (owned by the
 /// KernelSession).
@@ -49,12 +86,7 @@ class WakeScheduler final : public sc_core::sc_module {
   SC_HAS_PROCESS(WakeScheduler);
   explicit WakeScheduler(const sc_core::sc_module_name& name);
   /// `module` runs in cycle `at` (now < at < now + kHorizon).
-  void schedule(Clocked& module, Cycle at, Cycle now) {
-    const auto slot = static_cast<std::size_t>(at % kHorizon);
-    buckets_[slot].push_back(&module);
-    occupied_ |= std::uint64_t{1} << slot;
-    if (at < tick_at_ || tick_at_ <= now) notify_tick(at, now);
-  }
+  inline void schedule(Clocked& module, Cycle at, Cycle now);
   /// The cycle whose modules dispatch() is evaluating, or kNever outside it
   /// (the modules it runs learn the current cycle from here, not from the
   /// kernel).
@@ -69,12 +101,47 @@ class WakeScheduler final : public sc_core::sc_module {
   /// Numbers the modules in construction order (Clocked's constructor).
   std::uint32_t next_creation_number() { return created_++; }
 
+  /// Evaluates the calendar's cycles on `workers` threads (1: the serial
+  /// calendar of above). Call before the run starts, then place every
+  /// module with Clocked::set_partition. `on_worker_start` runs first on
+  /// each new worker thread (thread-local scratch of the modules).
+  void set_workers(int workers, std::function<void()> on_worker_start = {});
+  [[nodiscard]] int workers() const { return workers_; }
+  /// The partition index of the serial partition (== workers()).
+  [[nodiscard]] std::uint16_t serial_partition() const { return static_cast<std::uint16_t>(workers_); }
+  /// Inside the parallel phase, the calling worker's list of deferred
+  /// actions; nullptr anywhere else (act directly).
+  [[nodiscard]] static std::vector<Deferred>* outbox() { return outbox_; }
+  /// Called by the main thread after every threaded cycle (serial phase).
+  void add_cycle_end(std::function<void(Cycle)> hook) { cycle_end_.push_back(std::move(hook)); }
+  /// Time-stamp-counter ticks (__rdtsc) the calendar spent evaluating the
+  /// partitions' modules (one thread: the part of a run that threads can
+  /// share; threaded: the main thread's own partition), waiting for the
+  /// other workers, and in the serial phase. Compared with the ticks of the
+  /// whole simulation, the first gives the serial fraction (Amdahl).
+  struct Profile {
+    std::uint64_t evaluate = 0;
+    std::uint64_t wait = 0;
+    std::uint64_t serial = 0;
+    std::uint64_t cycles = 0;  // calendar cycles dispatched
+  };
+  [[nodiscard]] const Profile& profile() const { return profile_; }
+  ~WakeScheduler() override;
+
  private:
   friend class KernelSession;
+  friend class Clocked;
   void dispatch();
+  void dispatch_threaded();
   void notify_tick(Cycle at, Cycle now);
+  void evaluate_list(std::vector<Clocked*>& firing, Cycle now);
+  void worker_loop(unsigned worker);
+  void run_partition(unsigned worker, Cycle now);
+  void apply(const Deferred& d);
+  void stop_workers();
 
   static WakeScheduler* current_;
+  static thread_local constinit std::vector<Deferred>* outbox_;
   std::array<std::vector<Clocked*>, kHorizon> buckets_;
   std::uint64_t occupied_ = 0;  // bit c: bucket c holds wake-ups
   std::vector<Clocked*> firing_;
@@ -83,6 +150,26 @@ class WakeScheduler final : public sc_core::sc_module {
   Cycle firing_at_ = kNever;
   Order order_ = Order::wake;
   std::uint32_t created_ = 0;
+  Profile profile_;
+
+  // Threaded calendar: one lane per partition (workers_ + 1: the last is the
+  // serial partition), each on its own cache lines.
+  struct alignas(64) Lane {
+    std::array<std::vector<Clocked*>, kHorizon> buckets;
+    std::uint64_t occupied = 0;
+    std::vector<Clocked*> firing;
+    std::vector<Deferred> outbox;
+    std::exception_ptr error;
+  };
+  int workers_ = 1;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<std::thread> threads_;
+  std::function<void()> on_worker_start_;
+  std::vector<std::function<void(Cycle)>> cycle_end_;
+  alignas(64) std::atomic<std::uint64_t> generation_{0};  // bumped to start a parallel phase
+  std::atomic<bool> quit_{false};
+  alignas(64) std::atomic<int> done_{0};                    // workers 1.. finished this phase
+  Cycle phase_cycle_ = 0;
 };
 
 class Clocked : public sc_core::sc_module {
@@ -123,6 +210,11 @@ class Clocked : public sc_core::sc_module {
   /// traffic. It reads state and changes none; default: nothing.
   virtual void prefetch(int /*stage*/) const {}
 
+  /// The partition (worker) this module is evaluated by in a threaded run
+  /// (WakeScheduler::set_workers); ignored by the serial calendar.
+  void set_partition(std::uint16_t partition) { partition_ = partition; }
+  [[nodiscard]] std::uint16_t partition() const { return partition_; }
+
   /// The current cycle.
   [[nodiscard]] static Cycle now() {
     return static_cast<Cycle>(sc_core::sc_time_stamp().value()) / kTicksPerCycle;
@@ -156,10 +248,27 @@ class Clocked : public sc_core::sc_module {
   Cycle scheduled_ = kNever;
   bool event_pending_ = false;  // wake_ carries a notification (far or same-cycle wake-up)
   bool wake_on_credit_ = true;
+  std::uint16_t partition_ = 0;
   std::uint32_t creation_;  // construction order (WakeScheduler::Order)
   std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;
   sc_core::sc_event wake_;
 };
+
+void WakeScheduler::schedule(Clocked& module, Cycle at, Cycle now) {
+  const auto slot = static_cast<std::size_t>(at % kHorizon);
+  if (workers_ == 1) [[likely]] {
+    buckets_[slot].push_back(&module);
+    occupied_ |= std::uint64_t{1} << slot;
+  } else {
+    // A module is woken only by its own worker in the parallel phase (links
+    // between partitions defer their wake-ups), or by the main thread.
+    Lane& lane = *lanes_[module.partition_];
+    lane.buckets[slot].push_back(&module);
+    lane.occupied |= std::uint64_t{1} << slot;
+    if (outbox_ != nullptr) return;  // parallel phase: dispatch() sets the next tick
+  }
+  if (at < tick_at_ || tick_at_ <= now) notify_tick(at, now);
+}
 
 }  // namespace collnet::systemc

@@ -147,7 +147,7 @@ class ProgramMonitor final : public Clocked {
  protected:
   Cycle evaluate(Cycle now) override {
     if (book_.finished) return kNever;
-    const bool idle = activity_.flits_in_network == 0 &&
+    const bool idle = activity_.flits() == 0 &&
                       std::none_of(book_.nics.begin(), book_.nics.end(), [](const Nic* n) { return n->busy(); });
     if (idle && book_.progress == last_progress_ && now > 0) {
       stuck_ = true;

@@ -56,6 +56,17 @@ void Link::two_flits_in_one_cycle() const {
 // Out of line: only links of a scenario with fault keys or a waveform
 // observer come here.
 void Link::send_slow(const Flit& flit, Cycle submitted) {
+  if (cross_) {
+    if (auto* out = WakeScheduler::outbox()) {
+      // Threaded run, parallel phase (set_cross; no faults or observer here).
+      ++total_flits_;
+      if (window_->contains(submitted)) ++window_flits_;
+      Deferred d{Deferred::flit, 0, this, nullptr, submitted + latency_};
+      d.item = flit;
+      out->push_back(d);
+      return;
+    }
+  }
   Flit wire = flit;
   const Cycle depart = faults_ != nullptr ? faults_->transmit(wire, submitted) : submitted;
   if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer

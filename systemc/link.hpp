@@ -96,14 +96,34 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   [[nodiscard]] Clocked* receiver() const { return receiver_; }
   void set_observer(LinkObserver* observer) {
     observer_ = observer;
-    slow_send_ = observer_ != nullptr || faults_ != nullptr;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
   }
   /// Link faults (link_faults.hpp); nullptr (the default): a fault-free link.
   void set_faults(LinkFaults* faults) {
     faults_ = faults;
-    slow_send_ = observer_ != nullptr || faults_ != nullptr;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
   }
   [[nodiscard]] const LinkFaults* faults() const { return faults_; }
+  /// The two ends are in different partitions of a threaded run
+  /// (WakeScheduler::set_workers): inside the parallel phase a flit or
+  /// credit put on the link waits in the sender's deferred actions and
+  /// enters the wires (and wakes the other end) after the phase. Faults and
+  /// observers need one thread.
+  void set_cross(bool cross) {
+    cross_ = cross;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
+  }
+  /// Deferred actions of a cross link (WakeScheduler, serial phase).
+  void deliver_flit(const Flit& flit, Cycle arrival) {
+    flits_.push(flit, arrival);
+    if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
+    receiver_->wake_at(arrival);
+  }
+  void deliver_credit(std::uint8_t vc, Cycle arrival) {
+    credits_.push(vc, arrival);
+    if (credit_word_ != nullptr) *credit_word_ |= std::uint64_t{1} << credit_bit_;
+    if (sender_->wakes_on_credit()) sender_->wake_at(arrival);
+  }
   /// The receiving (sending) module asks to have `bit` set in `*word` when a
   /// flit (credit) enters the link, so that it reads only links with traffic.
   void mark_flits_in(std::uint64_t* word, int bit) {
@@ -144,6 +164,7 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   Clocked* sender_ = nullptr;
   std::uint32_t credit_latency_;  // params_.latency
   std::uint8_t credit_bit_ = 0;
+  bool cross_ = false;  // set_cross
   DelayLine<std::uint8_t> credits_;
   LinkObserver* observer_ = nullptr;
   LinkFaults* faults_ = nullptr;
@@ -172,6 +193,12 @@ void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
 
 void Link::send_credit(std::uint8_t vc, Cycle now) {
   const Cycle arrival = now + credit_latency_;
+  if (cross_) [[unlikely]] {
+    if (auto* out = WakeScheduler::outbox()) {
+      out->push_back(Deferred{Deferred::credit, vc, this, nullptr, arrival});
+      return;
+    }
+  }
   credits_.push(vc, arrival);
   if (credit_word_ != nullptr) *credit_word_ |= std::uint64_t{1} << credit_bit_;
   if (sender_->wakes_on_credit()) sender_->wake_at(arrival);

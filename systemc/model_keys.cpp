@@ -165,11 +165,19 @@ SyntheticKeys::SyntheticKeys()
                                "a packet the pattern sends to its own source (the diagonal of transpose): drop (never "
                                "created, not offered) or inject (offered and measured; it goes through the source's "
                                "own router from its injection port to its ejection port, as in BookSim2)",
-                               "drop", {"drop", "inject"})) {}
+                               "drop", {"drop", "inject"})),
+      threads(Key::integer("threads",
+                           "worker threads evaluating each cycle's routers and endpoints, every figure identical "
+                           "to one thread (0: the cores available, capped by what pays for the network's size; "
+                           "the default is 1 because 2 threads did not pay on the 2-core machine measured, see "
+                           "the performance page)",
+                           1, 0, 256)
+                  .accepting("0 (automatic) or 1..256")) {}
 
 std::vector<Key> SyntheticKeys::list() const {
-  return {traffic, injection_rate,  injection_process, warmup_cycles, measure_cycles, drain_cycles,
-          packets_per_node, seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets};
+  return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
+          drain_cycles,   packets_per_node, seed,              route_direction, traffic_shift,
+          hotspot_node,   hotspot_fraction, self_packets,      threads};
 }
 
 NicKeys::NicKeys()

@@ -36,7 +36,7 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets;
+      seed, route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, threads;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

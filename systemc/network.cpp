@@ -189,7 +189,11 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   } else {
     // The memo's vector (or this network's) keeps its capacity: no
     // allocation once warm.
-    std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch_;
+    // (one per thread: the endpoints of a threaded run create packets on
+    // several at once).
+    static thread_local std::vector<RouteStep> route_scratch;
+    std::vector<RouteStep>& steps = memo != nullptr ? memo->steps : route_scratch;
+    // Per source: a source's packets are created by the thread that owns it.
     std::uint64_t random = 0;
     if (routing_->per_packet_random)
       random = topology::packet_random(config_.routing_seed, header.source,

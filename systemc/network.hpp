@@ -132,7 +132,6 @@ class Network {
   std::vector<std::pair<int, int>> class_layout_;        // VCs of each class
   std::vector<std::uint64_t> packet_sequence_;          // per source, randomized routing
   PacketTable packets_;
-  std::vector<RouteStep> route_scratch_;  // create_packet without a memo
   NetworkActivity activity_;
   MeasureWindow window_;
   std::vector<std::unique_ptr<Router>> routers_;

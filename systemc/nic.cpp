@@ -164,8 +164,7 @@ void Nic::receive(Cycle now) {
     while (link.flit_ready(now)) {
       const Flit f = link.pop_flit();
       link.send_credit(f.vc, now);
-      --network_.activity().flits_in_network;
-      network_.activity().moved(now);
+      network_.activity().left(now);
       ++book_.progress;
       Packet& p = packets[f.packet];
       if (!p.live || p.header.destination != self_ || f.index != p.received) {
@@ -481,8 +480,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     f.payload = out.out_data;
     c.channel.spend(c.vc);
     c.injection->send(f, now);
-    ++network_.activity().flits_in_network;
-    network_.activity().moved(now);
+    network_.activity().entered(now);
     ++book_.flits;
     ++book_.progress;
     if (++c.word == d.length) c.busy = false;

@@ -31,12 +31,16 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "systemc/cycle.hpp"
+#include "systemc/worker.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::systemc {
@@ -126,36 +130,72 @@ static_assert(sizeof(Packet) == 192, "a packet record is three cache lines");
 
 
 /// Pool of packet records, recycled so that steady state allocates nothing.
+/// The records live in chunks that never move (a threaded run reads records
+/// on one worker while another allocates), and each worker thread of a
+/// threaded run (worker.hpp) allocates from and releases to its own free
+/// list. Which id a packet gets changes no figure: ids only name records.
 class PacketTable {
  public:
+  PacketTable() : chunks_(new Packet*[kMaxChunks]) {}
+  ~PacketTable() {
+    for (std::size_t c = 0; c < chunk_count_; ++c) delete[] chunks_[c];
+  }
+  PacketTable(const PacketTable&) = delete;
+  PacketTable& operator=(const PacketTable&) = delete;
+
+  /// Free lists for `workers` threads (call before the run; 1 by default).
+  void set_workers(int workers) { free_.resize(static_cast<std::size_t>(workers)); }
+
   PacketId allocate() {
+    std::vector<PacketId>& free = free_[current_worker];
     PacketId id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
+    if (!free.empty()) {
+      id = free.back();
+      free.pop_back();
     } else {
-      id = static_cast<PacketId>(packets_.size());
-      packets_.emplace_back();
+      id = fresh();
     }
-    Packet& p = packets_[id];
+    Packet& p = (*this)[id];
     p.received = 0;
     p.measured = false;
     p.live = true;
     return id;
   }
   void release(PacketId id) {
-    Packet& p = packets_.at(id);
+    if (id >= issued_.load(std::memory_order_relaxed)) throw std::out_of_range("packet id out of range");
+    Packet& p = (*this)[id];
     if (!p.live) throw std::logic_error("packet released twice");
     p.live = false;
-    free_.push_back(id);
+    free_[current_worker].push_back(id);
   }
-  Packet& operator[](PacketId id) { return packets_[id]; }
-  const Packet& operator[](PacketId id) const { return packets_[id]; }
-  [[nodiscard]] std::size_t live_count() const { return packets_.size() - free_.size(); }
+  Packet& operator[](PacketId id) { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  const Packet& operator[](PacketId id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  [[nodiscard]] std::size_t live_count() const {
+    std::size_t free = 0;
+    for (const auto& f : free_) free += f.size();
+    return issued_.load(std::memory_order_relaxed) - free;
+  }
 
  private:
-  std::vector<Packet> packets_;  // std::vector: ids stay valid, records move on growth
-  std::vector<PacketId> free_;
+  static constexpr unsigned kChunkBits = 10;  // 1024 records (192 KiB) per chunk
+  static constexpr PacketId kChunkMask = (PacketId{1} << kChunkBits) - 1;
+  static constexpr std::size_t kMaxChunks = std::size_t{1} << 16;  // 2^26 records (12 GiB) at most
+
+  // A record never used before (the only step that takes a lock).
+  PacketId fresh() {
+    std::lock_guard<std::mutex> lock(grow_);
+    const PacketId id = issued_.load(std::memory_order_relaxed);
+    if ((id >> kChunkBits) >= kMaxChunks) throw std::length_error("more than 2^26 packets in flight");
+    if ((id >> kChunkBits) == chunk_count_) chunks_[chunk_count_++] = new Packet[std::size_t{1} << kChunkBits];
+    issued_.store(id + 1, std::memory_order_relaxed);
+    return id;
+  }
+
+  std::unique_ptr<Packet*[]> chunks_;  // kMaxChunks pointers; the first chunk_count_ are set
+  std::size_t chunk_count_ = 0;
+  std::atomic<PacketId> issued_{0};     // ids handed out so far
+  std::mutex grow_;
+  std::vector<std::vector<PacketId>> free_ = std::vector<std::vector<PacketId>>(1);  // per worker
 };
 
 /// Payload word `index` of the packet with `serial`: synthetic traffic fills

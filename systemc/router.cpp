@@ -94,9 +94,13 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     output_arbiters_.push_back(policy.make(ArbiterStage::output, ports_, options));
   }
   scratch().fit(ports_, vcs_);
+  scratch_ports_ = std::max(scratch_ports_, ports_);
+  scratch_vcs_ = std::max(scratch_vcs_, vcs_);
 }
 
-constinit Router::Scratch Router::scratch_;
+thread_local constinit Router::Scratch Router::scratch_;
+int Router::scratch_ports_ = 0;
+int Router::scratch_vcs_ = 0;
 
 void Router::Scratch::fit(int ports, int vcs) {
   // Every vector grows to what this router needs, each on its own: a later

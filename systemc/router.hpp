@@ -274,8 +274,9 @@ class Router final : public Clocked {
   std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
 
-  // Scratch of one evaluation, shared by all routers (SystemC runs one
-  // process at a time) so that it stays in cache; sized for the largest radix.
+  // Scratch of one evaluation, shared by all routers of a thread (one
+  // evaluation at a time per thread) so that it stays in cache; sized for
+  // the largest radix.
   // A list with its capacity fixed by Scratch::fit (at most one entry per
   // port): push_back without a capacity check or a possible reallocation.
   template <typename T>
@@ -318,7 +319,14 @@ class Router final : public Clocked {
     void fit(int ports, int vcs);
   };
   static Scratch& scratch() { return scratch_; }
-  static constinit Scratch scratch_;
+  static thread_local constinit Scratch scratch_;
+  static int scratch_ports_;  // the largest fit so far (fit_thread_scratch)
+  static int scratch_vcs_;
+
+ public:
+  /// Sizes the calling thread's scratch for every router built so far (a
+  /// worker thread of a threaded run calls it before evaluating routers).
+  static void fit_thread_scratch() { scratch().fit(scratch_ports_, scratch_vcs_); }
 };
 
 }  // namespace collnet::systemc

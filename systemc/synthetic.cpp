@@ -5,6 +5,11 @@
 #include <ctime>
 #include <cmath>
 #include <memory>
+#include <thread>
+
+#include <sched.h>
+#include <stdlib.h>
+#include <x86intrin.h>
 
 #include "collectives/algorithm.hpp"
 #include "systemc/kernel.hpp"
@@ -41,6 +46,7 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.load.inject_self = k.self_packets.choice(params) == "inject";
   s.router.routing_seed = s.load.seed;
   s.route_direction = direction;
+  s.threads = static_cast<int>(k.threads.integer(params));
   if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
     topology::RouteHint hint = 0;
@@ -67,6 +73,31 @@ double percentile(std::vector<std::uint32_t> values, double q) {
   return values[k];
 }
 
+}  // namespace
+
+int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
+  const auto by_size = static_cast<int>(std::max<std::size_t>(1, routers / kRoutersPerThread));
+  if (requested == 0) return std::max(1, std::min(static_cast<int>(std::max(1u, cores)), by_size));
+  return std::max(1, std::min<int>(requested, static_cast<int>(std::max<std::size_t>(routers, 1))));
+}
+
+namespace {
+// The cores this process may run on, less the ones other processes keep
+// busy (the one-minute load average): a worker thread waiting for a core at
+// every cycle's barrier makes a run several times slower than one thread
+// (measured: docs/performance.md, threads).
+unsigned available_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  unsigned cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? static_cast<unsigned>(CPU_COUNT(&set))
+                                                                 : std::max(1u, std::thread::hardware_concurrency());
+  double load[1] = {0};
+  if (getloadavg(load, 1) == 1) {
+    const auto busy = static_cast<unsigned>(std::max(0.0, load[0] + 0.5));
+    cores = busy >= cores ? 1 : cores - busy;
+  }
+  return std::max(1u, cores);
+}
 }  // namespace
 
 SyntheticResult run_synthetic(const SyntheticScenario& s) {
@@ -110,15 +141,48 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   stats.accepted_by_source.assign(static_cast<std::size_t>(topo->endpoint_count()), 0);
   if (open_loop) stats.window = MeasureWindow{s.warmup_cycles, s.warmup_cycles + s.measure_cycles};
   network.window() = stats.window;
+  const int workers = s.vcd_path.empty() && !s.record_packets
+                          ? synthetic_threads(s.threads, network.router_count(), available_cores())
+                          : 1;
+  if (workers > 1) stats.make_shards(workers);
   std::vector<std::unique_ptr<TrafficEndpoint>> endpoints;
-  for (topology::EndpointId e = 0; e < topo->endpoint_count(); ++e)
+  for (topology::EndpointId e = 0; e < topo->endpoint_count(); ++e) {
+    const auto shard = workers > 1 ? static_cast<std::size_t>(static_cast<std::size_t>(topo->graph().endpoint_node(e)) *
+                                                              static_cast<std::size_t>(workers) / network.router_count())
+                                   : 0;
+    TrafficStats& counts = workers > 1 ? *stats.shards[shard] : stats;
     endpoints.push_back(std::make_unique<TrafficEndpoint>(("endpoint" + std::to_string(e)).c_str(), e, network,
-                                                          s.load, destination, stats));
+                                                          s.load, destination, counts));
+  }
   TrafficControl control("control", stats, open_loop);
   Watchdog watchdog("watchdog", network.activity(), s.watchdog_cycles);
   std::unique_ptr<WaveformTracer> tracer;
   if (!s.vcd_path.empty())
     tracer = std::make_unique<WaveformTracer>("waveform", network, s.vcd_path, s.vcd_flow_window);
+  if (workers > 1) {
+    // Partitions: contiguous ranges of node numbers (rows of a mesh or
+    // torus), each router with its endpoints; the links between two ranges
+    // are the only ones that cross.
+    WakeScheduler& scheduler = WakeScheduler::current();
+    scheduler.set_workers(workers, [] { Router::fit_thread_scratch(); });
+    network.packets().set_workers(workers);
+    network.activity().set_workers(workers);
+    const std::size_t nodes = network.router_count();
+    auto part = [&](topology::NodeId n) {
+      return static_cast<std::uint16_t>(static_cast<std::size_t>(n) * static_cast<std::size_t>(workers) / nodes);
+    };
+    for (std::size_t n = 0; n < nodes; ++n) network.router(static_cast<topology::NodeId>(n)).set_partition(part(static_cast<topology::NodeId>(n)));
+    const topology::Graph& g = topo->graph();
+    for (std::size_t l = 0; l < network.link_count(); ++l) {
+      const topology::Link& gl = g.link(static_cast<topology::LinkId>(l));
+      network.link(static_cast<topology::LinkId>(l)).set_cross(part(gl.src) != part(gl.dst));
+    }
+    for (topology::EndpointId e = 0; e < topo->endpoint_count(); ++e)
+      endpoints[static_cast<std::size_t>(e)]->set_partition(part(g.endpoint_node(e)));
+    control.set_partition(scheduler.serial_partition());
+    watchdog.set_partition(scheduler.serial_partition());
+    scheduler.add_cycle_end([&stats](Cycle now) { stats.cycle_end(now); });
+  }
 
   Cycle limit;
   if (open_loop) {
@@ -132,14 +196,17 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   }
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
+  const std::uint64_t tsc1 = __rdtsc();
   if (s.progress)
     run_for(limit, progress_slice(network.router_count()),
             [&] { s.progress({Clocked::now(), stats.received, network.router_count()}); });
   else
     run_for(limit);
+  const std::uint64_t tsc2 = __rdtsc();
   const double cpu2 = cpu_seconds();
   const auto t2 = std::chrono::steady_clock::now();
   if (tracer) tracer->finish(Clocked::now());
+  stats.merge_shards();
   if (!stats.config_error.empty()) throw ConfigError(stats.config_error);
 
   SyntheticResult r;
@@ -187,6 +254,15 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.elaboration_seconds = std::chrono::duration<double>(t1 - t0).count();
   r.sim_seconds = std::chrono::duration<double>(t2 - t1).count();
   r.sim_cpu_seconds = cpu2 - cpu1;
+  r.threads = workers;
+  {
+    const auto& prof = WakeScheduler::current().profile();
+    const double total = tsc2 > tsc1 ? static_cast<double>(tsc2 - tsc1) : 1.0;
+    r.evaluate_share = static_cast<double>(prof.evaluate) / total;
+    r.wait_share = static_cast<double>(prof.wait) / total;
+    r.serial_share = static_cast<double>(prof.serial) / total;
+    r.calendar_cycles = prof.cycles;
+  }
   const double router_cycles = static_cast<double>(r.routers) * static_cast<double>(Clocked::now());
   r.router_cycles_per_second = r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0;
   r.router_cycles_per_cpu_second = r.sim_cpu_seconds > 0 ? router_cycles / r.sim_cpu_seconds : 0.0;

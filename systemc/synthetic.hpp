@@ -46,7 +46,18 @@ struct SyntheticScenario {
   DestinationFn custom_destination;
   /// Tests: keep one record per received measured packet.
   bool record_packets = false;
+  /// Key `threads`: worker threads (0: automatic, see synthetic_threads).
+  int threads = 0;
 };
+
+/// The worker threads a synthetic run of `routers` routers uses for key
+/// `threads` = `requested` on a machine with `cores` cores: 0 (automatic)
+/// takes the cores, at most one thread per kRoutersPerThread routers (a
+/// thread's share of a smaller network does not pay for its per-cycle
+/// barrier); a number is taken as given, up to one thread per router.
+/// Waveforms and per-packet records need one thread.
+inline constexpr int kRoutersPerThread = 128;
+int synthetic_threads(int requested, std::size_t routers, unsigned cores);
 
 /// Reads a scenario (SyntheticKeys, RunKeys and RouterKeys of
 /// systemc/model_keys.hpp); throws
@@ -82,6 +93,15 @@ struct SyntheticResult {
   double router_cycles_per_cpu_second = 0;  // routers x cycles / sim_cpu_seconds
   std::uint64_t router_traversals = 0;      // flits that left a router (network and ejection links)
   std::uint64_t router_evaluations = 0;     // SystemC activations of all routers
+  int threads = 1;                          // worker threads the run used
+  // Shares of the simulation's time (time-stamp counter, see
+  // WakeScheduler::Profile): evaluating partitioned modules (one thread: what
+  // threads can share, 1 - the serial fraction; threaded: the main thread's
+  // partition), waiting at the per-cycle barrier, and the serial phase.
+  double evaluate_share = 0;
+  double wait_share = 0;
+  double serial_share = 0;
+  std::uint64_t calendar_cycles = 0;  // cycles the calendar dispatched
 };
 
 SyntheticResult run_synthetic(const SyntheticScenario& scenario);

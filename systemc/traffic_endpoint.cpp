@@ -28,10 +28,67 @@ int InjectionChannel::free_vc(int flits) const {
 }
 
 void TrafficStats::check_finished(Cycle now) {
-  if (finished || !closed || pending != 0) return;
+  if (root != nullptr) {
+    // A shard: the root sums every shard, which the parallel phase cannot.
+    if (WakeScheduler::outbox() != nullptr) check_requested = true;
+    else root->check_finished(now);
+    return;
+  }
+  if (finished) return;
+  std::uint64_t waiting = pending;
+  bool all_closed = closed;
+  bool any_shard_closed = false;
+  for (const auto& s : shards) {
+    waiting += s->pending;  // a shard's count wraps when its packets arrive elsewhere: the sum is exact
+    any_shard_closed = any_shard_closed || s->closed;
+  }
+  if (!all_closed && any_shard_closed && running_sources() == 0) closed = all_closed = true;
+  if (!all_closed || waiting != 0) return;
   finished = true;
   finish_cycle = now;
-  sc_core::sc_stop();
+  request_stop();
+}
+
+void TrafficStats::make_shards(int count) {
+  for (int i = 0; i < count; ++i) {
+    auto s = std::make_unique<TrafficStats>();
+    s->root = this;
+    s->window = window;
+    s->accepted_by_source.assign(accepted_by_source.size(), 0);
+    shards.push_back(std::move(s));
+  }
+}
+
+int TrafficStats::running_sources() const {
+  int running = sources_running;
+  for (const auto& s : shards) running += s->sources_running;
+  return running;
+}
+
+void TrafficStats::cycle_end(Cycle now) {
+  bool requested = false;
+  for (auto& s : shards) {
+    requested = requested || s->check_requested;
+    s->check_requested = false;
+  }
+  if (requested) check_finished(now);
+}
+
+void TrafficStats::merge_shards() {
+  for (auto& s : shards) {
+    offered_flits += s->offered_flits;
+    accepted_flits += s->accepted_flits;
+    for (std::size_t i = 0; i < accepted_by_source.size(); ++i) accepted_by_source[i] += s->accepted_by_source[i];
+    latencies.insert(latencies.end(), s->latencies.begin(), s->latencies.end());
+    pending += s->pending;
+    created += s->created;
+    received += s->received;
+    if (integrity_errors == 0 && s->integrity_errors != 0) first_error = s->first_error;
+    integrity_errors += s->integrity_errors;
+    if (config_error.empty()) config_error = s->config_error;
+    sources_running += s->sources_running;
+  }
+  shards.clear();
 }
 
 void TrafficStats::error(const std::string& what) {
@@ -71,8 +128,7 @@ void TrafficEndpoint::receive(Cycle now) {
   while (ejection_link_->flit_ready(now)) {
     const Flit f = ejection_link_->pop_flit();
     ejection_link_->send_credit(f.vc, now);
-    --network_.activity().flits_in_network;
-    network_.activity().moved(now);
+    network_.activity().left(now);
     Packet& p = packets[f.packet];
     if (!p.live || p.header.destination != self_ || f.index != p.received ||
         f.payload != synthetic_payload(p.serial, f.index) || f.tail() != (f.index + 1 == p.header.flits)) {
@@ -144,7 +200,7 @@ bool TrafficEndpoint::send(Cycle now) {
       // Bad input found while running (e.g. a route hint the topology cannot
       // follow): stop and let the caller report it as a scenario error.
       if (stats_.config_error.empty()) stats_.config_error = e.what();
-      sc_core::sc_stop();
+      request_stop();
       return false;
     }
     Packet& p = network_.packets()[current_];
@@ -167,8 +223,7 @@ bool TrafficEndpoint::send(Cycle now) {
   f.payload = synthetic_payload(p.serial, next_flit_);
   channel_.spend(vc_);
   injection_link_->send(f, now);
-  ++network_.activity().flits_in_network;
-  network_.activity().moved(now);
+  network_.activity().entered(now);
   if (f.tail()) sending_ = false;
   ++next_flit_;
   return true;
@@ -195,7 +250,7 @@ TrafficControl::TrafficControl(const sc_core::sc_module_name& name, TrafficStats
 
 Cycle TrafficControl::evaluate(Cycle now) {
   if (open_loop_ && now < stats_.window.end) return stats_.window.end;
-  if (open_loop_ || stats_.sources_running == 0) stats_.closed = true;
+  if (open_loop_ || stats_.running_sources() == 0) stats_.closed = true;
   stats_.check_finished(now);
   return kNever;
 }

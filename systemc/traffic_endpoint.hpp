@@ -15,6 +15,7 @@
 #pragma once
 
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,11 @@ struct TrafficConfig {
   bool inject_self = false;
 };
 
-/// Counters shared by all endpoints of a run (SystemC runs one process at a
-/// time, so no locking).
+/// Counters shared by all endpoints of a run (one module runs at a time per
+/// thread, so no locking). A threaded run gives each partition's endpoints
+/// their own shard (a TrafficStats whose root is the run's), merged after the
+/// run; whether the run has finished is decided on the root, outside the
+/// parallel phase.
 struct TrafficStats {
   MeasureWindow window;  // measured packets are those created inside
   std::uint64_t offered_flits = 0;      // created inside the window
@@ -92,6 +96,20 @@ struct TrafficStats {
   /// Ends the run (sc_stop) once closed and nothing measured is pending.
   void check_finished(Cycle now);
   void error(const std::string& what);
+
+  // Threaded runs.
+  TrafficStats* root = nullptr;   // a shard: the run's stats
+  std::vector<std::unique_ptr<TrafficStats>> shards;  // the root: one per partition
+  bool check_requested = false;   // a shard: a tail arrived in the parallel phase
+  /// The root: `count` shards with this window and per-source size.
+  void make_shards(int count);
+  /// Sources still creating, over the root and its shards.
+  [[nodiscard]] int running_sources() const;
+  /// The root, after every threaded cycle: the checks the shards asked for.
+  void cycle_end(Cycle now);
+  /// The root, after the run: adds the shards' counts to its own (in
+  /// partition order; the latencies are a multiset).
+  void merge_shards();
 };
 
 class TrafficEndpoint final : public Clocked {

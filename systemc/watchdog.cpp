@@ -13,7 +13,9 @@ Watchdog::Watchdog(const sc_core::sc_module_name& name, const NetworkActivity& a
 Cycle Watchdog::evaluate(Cycle now) {
   // No move in cycles [now - threshold, now - 1]; moves in the current cycle
   // (already counted or not) cannot change this verdict.
-  if (activity_.flits_in_network > 0 && now > activity_.last_move + threshold_) {
+  const std::int64_t flits = activity_.flits();
+  const Cycle last_move = activity_.latest_move();
+  if (flits > 0 && now > last_move + threshold_) {
     fired_ = true;
     fired_at_ = now;
     sc_core::sc_stop();
@@ -22,7 +24,7 @@ Cycle Watchdog::evaluate(Cycle now) {
   // An empty network cannot fire before a flit enters it (a move at >= now)
   // plus the threshold: sleep that long instead of waking every cycle while
   // the NICs pace or wait (the fire cycle stays exact: last_move + threshold + 1).
-  const Cycle from = activity_.flits_in_network > 0 ? activity_.last_move : std::max(activity_.last_move, now);
+  const Cycle from = flits > 0 ? last_move : std::max(last_move, now);
   return std::max(from + threshold_ + 1, now + 1);
 }
 
@@ -60,7 +62,7 @@ std::string describe(const Network& net, const VcId& id) {
 DeadlockReport diagnose_deadlock(const Network& net, Cycle now) {
   DeadlockReport report;
   report.detected_at = now;
-  report.last_move = net.activity().last_move;
+  report.last_move = net.activity().latest_move();
   const topology::Graph& g = net.topology().graph();
 
   // Wait-for graph over input VCs holding flits: a front flit waits for the

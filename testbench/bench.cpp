@@ -106,6 +106,7 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
     s.load.packet_flits = o.packet_flits;
     s.warmup_cycles = static_cast<systemc::Cycle>(o.warmup_cycles);
     s.measure_cycles = static_cast<systemc::Cycle>(o.measure_cycles);
+    s.threads = o.threads;
     const systemc::SyntheticResult r = systemc::run_synthetic(s);
     nlohmann::json j = speed_fields({r.sim_seconds, r.sim_cpu_seconds, r.router_cycles_per_second,
                                      r.router_cycles_per_cpu_second, r.router_traversals});
@@ -116,6 +117,11 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
               {"accepted_rate", r.accepted_rate},
               {"avg_latency", r.avg_latency},
               {"elaboration_seconds", r.elaboration_seconds},
+              {"threads", r.threads},
+              {"evaluate_share", r.evaluate_share},
+              {"wait_share", r.wait_share},
+              {"serial_share", r.serial_share},
+              {"calendar_cycles", r.calendar_cycles},
               {"router_traversals", r.router_traversals}});
     return j;
   });

@@ -25,6 +25,7 @@ struct BenchOptions {
   int warmup_cycles = 1000;
   int measure_cycles = 10000;
   int repeat = 1;  // runs per configuration; the fastest is reported
+  int threads = 0;  // synthetic points: key `threads` (0: automatic)
   bool saturated_point = true;  // also mesh:8x8 at offered 1.0 (off when --topology chooses the networks)
   bool synthetic = true;        // run the synthetic points
   bool collectives = false;     // run the collective points

@@ -114,9 +114,12 @@ namespace {
 /// tunable glibc.malloc.hugetlb=1 is set (Debian's kernel gives them only to
 /// memory that asks, transparent_hugepage=madvise), and tunables are read only
 /// when a process starts: so collnet starts itself again once with the tunable
-/// added. It changes nothing simulated; a GLIBC_TUNABLES that already names
-/// the tunable (=0 to turn it off) and runs under Valgrind (which would not
-/// follow the exec) are left as they are.
+/// added, for `bench` and for a `run` or `check` of a large network
+/// (large_network: the decision is made once the scenario has been read, so
+/// that a small run, a sweep point for instance, does not pay for a second
+/// process start). It changes nothing simulated; a GLIBC_TUNABLES that
+/// already names the tunable (=0 to turn it off) and runs under Valgrind
+/// (which would not follow the exec) are left as they are.
 void restart_with_huge_pages(char** argv) {
   constexpr const char* kTunable = "glibc.malloc.hugetlb";
   const char* tunables = std::getenv("GLIBC_TUNABLES");
@@ -129,10 +132,22 @@ void restart_with_huge_pages(char** argv) {
   execv("/proc/self/exe", argv);  // returns only if it failed: go on without
 }
 
+/// Networks from this many endpoints or nodes on run with huge pages (a
+/// 16x16 torus's working set is tens of MiB; an 8x8 one's fits the caches).
+constexpr std::size_t kHugePagesFrom = 256;
+
+bool large_network(const Params& params) {
+  try {
+    const auto topo = topology::make_topology(collectives::topology_key().text(params));
+    return topo->graph().endpoint_count() >= kHugePagesFrom || topo->graph().node_count() >= kHugePagesFrom;
+  } catch (const std::exception&) {
+    return false;  // the run reports the problem itself
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  restart_with_huge_pages(argv);
   CLI::App app{"collnet: collective-communication interconnect design toolkit"};
   app.require_subcommand(0, 1);
   // `collnet` alone prints this usage (exit 0); `collnet --version` the version.
@@ -167,6 +182,11 @@ int main(int argc, char** argv) {
   cli::TraceRequest trace;
   run->add_option("--trace", trace.path, "write one CSV row per message (inject, first arrival, delivery cycles) to FILE.csv");
   run->add_flag("--trace-links", trace.links, "with --trace: also each network link's busy intervals to FILE.links.csv");
+  int run_threads = -1;
+  run->add_option("--threads", run_threads,
+                  "synthetic traffic: worker threads per cycle, the same figures as one (the key threads; 0: the cores "
+                  "available, capped by what pays for the network's size)")
+      ->check(CLI::Range(0, 256));
   bool run_progress = false;
   double progress_delay = 1.0;
   run->add_flag("--progress", run_progress,
@@ -194,6 +214,9 @@ int main(int argc, char** argv) {
   bool no_synthetic = false;
   bench->add_flag("--no-synthetic", no_synthetic, "with --collectives: skip the synthetic points");
   bench->add_option("--json", json_path, "write the machine-readable report to FILE");
+  bench->add_option("--threads", bench_options.threads,
+                    "worker threads of the synthetic points (0, the default: the cores available, capped by what pays)")
+      ->check(CLI::Range(0, 256));
 
   cli::SweepOptions sweep_options;
   auto* sweep = app.add_subcommand("sweep", "run every point of a sweep file (base scenario x axes), locally or on Slurm");
@@ -253,6 +276,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*bench) {
+      restart_with_huge_pages(argv);
       // --topology chooses the networks: no saturated point added then.
       bench_options.saturated_point = bench->count("--topology") == 0;
       bench_options.synthetic = !no_synthetic;
@@ -268,6 +292,7 @@ int main(int argc, char** argv) {
       // Everything is checked before anything is built: the scenario's keys
       // and the output files, every problem reported at once.
       std::vector<std::string> problems;
+      if (run_threads >= 0) sets.push_back("threads=" + std::to_string(run_threads));
       const Params params = from_path.empty() ? cli::load_run_scenario(scenario, sets, problems)
                                               : cli::complete_run_scenario(scenario_from(from_path, scenario, sets, problems));
       for (auto& p : cli::run_problems(params)) problems.push_back(std::move(p));
@@ -277,6 +302,7 @@ int main(int argc, char** argv) {
         if (!p.empty()) problems.push_back(p);
       for (auto& p : cli::trace_problems(params, trace)) problems.push_back(std::move(p));
       cli::throw_problems(problems);
+      if (large_network(params)) restart_with_huge_pages(argv);
       cli::RunProgressDisplay display(run_progress, progress_delay);
       const auto outcome = cli::run_network(params, vcd_path, display.callback(), trace);
       display.finish();
@@ -295,6 +321,7 @@ int main(int argc, char** argv) {
     for (auto& p : cli::algorithm_key_problems(params, false)) problems.push_back(std::move(p));
     if (const auto p = cli::output_path_problem("--json", json_path); !p.empty()) problems.push_back(p);
     cli::throw_problems(problems);
+    if (large_network(params)) restart_with_huge_pages(argv);
     const auto outcome = cli::run_check(params);
     std::cout << outcome.text;
     write_json(json_path, outcome.json);

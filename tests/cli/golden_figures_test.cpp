@@ -75,7 +75,8 @@ class GoldenFigures : public ::testing::TestWithParam<Golden> {};
 
 // Runs scenario `g` (with the NAME=value `environment`) and compares every
 // recorded figure.
-void expect_recorded_figures(const Golden& g, const std::vector<std::string>& environment) {
+void expect_recorded_figures(const Golden& g, const std::vector<std::string>& environment,
+                             const std::vector<std::string>& options = {}) {
   ASSERT_TRUE(recorded().contains(g.name)) << "scenario '" << g.name
                                           << "' has no recorded figures: run scripts/golden_record.py on the "
                                              "reference build";
@@ -84,6 +85,7 @@ void expect_recorded_figures(const Golden& g, const std::vector<std::string>& en
   std::vector<std::string> args{"run"};
   args.insert(args.end(), g.args.begin(), g.args.end());
   args.insert(args.end(), {"--json", json.string()});
+  args.insert(args.end(), options.begin(), options.end());
   const CliRun r = run_collnet(args, environment);
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json got = read_json(json);
@@ -120,6 +122,39 @@ TEST_P(GoldenFigures, EveryEvaluationOrderGivesTheSameRun) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenFigures, ::testing::ValuesIn(golden_scenarios()),
                          [](const ::testing::TestParamInfo<Golden>& scenario) { return scenario.param.name; });
+
+// Threads (key `threads`) split a synthetic run's cycles over worker
+// threads; every recorded figure must come out of 2 and 3 threads as of one.
+// Collective runs take no `threads` key (they run on one thread): this runs
+// every synthetic scenario. Each run reports the thread count it used, so
+// the variant cannot silently fall back to one thread.
+std::vector<Golden> synthetic_golden_scenarios() {
+  std::vector<Golden> synthetic;
+  for (const auto& g : golden_scenarios())
+    for (const auto& a : g.args)
+      if (a.rfind("traffic=", 0) == 0) {
+        synthetic.push_back(g);
+        break;
+      }
+  return synthetic;
+}
+
+class GoldenThreads : public ::testing::TestWithParam<Golden> {};
+
+TEST_P(GoldenThreads, TwoAndThreeThreadsGiveTheSameRun) {
+  const Golden& g = GetParam();
+  for (const char* threads : {"2", "3"}) {
+    SCOPED_TRACE(std::string(threads) + " threads");
+    expect_recorded_figures(g, {}, {"--threads", threads});
+    const nlohmann::json got = read_json(scratch() / (g.name + ".json"));
+    EXPECT_EQ(got.at("threads").get<int>(), std::stoi(threads));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenThreads, ::testing::ValuesIn(synthetic_golden_scenarios()),
+                         [](const ::testing::TestParamInfo<Golden>& scenario) { return scenario.param.name; });
+
+TEST(GoldenThreadsCoverage, TheSyntheticScenariosAreThere) { EXPECT_GE(synthetic_golden_scenarios().size(), 10u); }
 
 // The list covers every algorithm `collnet list` names (so a new algorithm
 // cannot land without golden figures) and both NIC block implementations.
