@@ -113,10 +113,10 @@ RouterKeys::RouterKeys()
       routing(Key::text("routing",
                         "routing function (`collnet list` shows each with the topologies it runs on): dor, "
                         "min-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
-                        "min or valiant on a dragonfly; the topology's own elsewhere",
+                        "min or valiant on a dragonfly; shortest on a graph file; the topology's own elsewhere",
                         "", routing_names_text(), &routing_name_problem)
                   .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
-                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly)")) {}
+                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly), shortest (graph file)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,

@@ -64,6 +64,10 @@ std::vector<RoutingFunction> make_registry() {
                     "leaf/spine: up to the spine the route hint or the topology's static policy names, then down",
                     {"leafspine", "leafspine-wiring"}));
   for (RoutingFunction& f : fabric_routings()) all.push_back(std::move(f));
+  all.push_back(own("shortest",
+                    "graph files: up*/down* shortest routes from the file's root, or the file's own routing table "
+                    "(the file's key routing: shortest | table)",
+                    {"graph"}));
   return all;
 }
 
