@@ -45,7 +45,7 @@ TEST(MscclCli, EveryFixtureRunsInTheCycleModelWithItsDataCheckPassing) {
     const Counted c = count_sends(slurp(kDir + file));
     ASSERT_GT(c.messages, 0) << file;
     const std::string torus = c.ngpus == 16 ? "torus:4x4" : "torus:4x2";
-    for (const std::string& topology : {torus, std::string("leafspine:p=6")}) {
+    for (const std::string& topology : {torus, std::string("leafspine:p=6"), std::string("fattree:k=4,n=2")}) {
       const fs::path json = scratch() / "msccl.json";
       fs::remove(json);
       const CliRun r = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + kDir + file, "--set",
