@@ -69,6 +69,7 @@ std::vector<Case> every_algorithm() {
       {"a2a-optimal", "torus:4x4", {}, "alltoall"},
       {"a2a-spread", "torus:4x4", {}, "alltoall"},
       {"a2a-nd", "torus:4x4", {}, "alltoall"},
+      {"a2a-random", "torus:4x4", {}, "alltoall"},
       {"a2a-hopgroup", "torus:2x4", {}, "custom"},
       {"a2a-hopgroup-direct", "torus:2x4", {}, "alltoall"},
       {"a2a-hopgroup-direct", "torus:4x4", {{"barriers", "false"}}, "alltoall"},

@@ -610,7 +610,7 @@ TEST(TwoTreeData, BaselinesAndOtherFabricsAreExact) {
       "server 15 leaf 23\nserver 16 leaf 23\nserver 17 leaf 24\nserver 18 leaf 24\n"
       "uplink 21 25\nuplink 21 26\nuplink 22 25\nuplink 22 26\n"
       "uplink 23 26\nuplink 23 27\nuplink 24 26\nuplink 24 27\n",
-      "first", "first");
+      "first", "leafspine-wiring:first");
   const DataRun first{w.get(), "twotree-hier", {}, [](int r) { return EndpointId(r); }, 8};
   expect_exact_integer_results(first, ReceiveOp::sum, "allreduce", 5, 3);
   EXPECT_EQ(static_check(*w, build(*w, "twotree-hier", {})).max_link_load, 1);

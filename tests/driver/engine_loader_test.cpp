@@ -141,7 +141,7 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
   expect_refused("a2a-optimal", "torus:4x4x2", {}, "topology", "2-D");
   // Hop-group coordinate tables: 64 entries per dimension; 3-D at most.
   expect_refused("a2a-hopgroup", "torus:65", {}, "topology", "at most 64");
-  expect_refused("a2a-hopgroup", "torus:2x2x2x2", {}, "topology", "1 to 3 dimensions");
+  expect_refused("a2a-hopgroup", "torus:2x2x2x2", {}, "topology", "1-D to 3-D");
   // The algorithms' own keys keep their ranges.
   expect_refused("a2a-spread", "torus:4x4", {{"nct", "5"}}, "nct", "1 to 4");
   expect_refused("a2a-hopgroup", "torus:4x4", {{"gap_slack", "256"}}, "gap_slack", "255");
@@ -156,7 +156,7 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
   // 8 per block); every rank is checked, not only endpoint 0.
   expect_refused("twotree-hier", "leafspine:p=6", {{"blocks", "200"}, {"elements", "1000"}}, "blocks",
                  "1024 route hints");
-  expect_refused("twotree-hier", "torus:4x4", {}, "topology", "leaf/spine");
+  expect_refused("twotree-hier", "torus:4x4", {}, "topology", "leafspine:p=P");
   // No engine: the message lists what is covered.
   expect_refused("tree-bcast", "tree:kary=2,n=7", {}, "algorithm", "a2a-optimal");
   // The largest tables are accepted: 255 offsets, sides of 64, 4-D boards.
