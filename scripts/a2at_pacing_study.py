@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A2AT without barriers (document 001, issue 15): efficiency against VCs,
+"""A2AT without barriers (document 001): efficiency against VCs,
 message size and pacing on torus:8x8 (NCT 4) and mesh:8x8 (NCT 2).
 
 Every run starts from examples/a2at-torus-8x8.yaml or examples/a2at-mesh-8x8.yaml
@@ -24,7 +24,7 @@ EXAMPLES = {"torus:8x8": "examples/a2at-torus-8x8.yaml", "mesh:8x8": "examples/a
 VCS = [2, 4, 8, 16]
 SIZES = [64, 256]
 PACING = ["off", "load"]
-# The router and NIC of before issue 15 (README defaults), for the first steps.
+# The default router and NIC, for the first steps.
 PLAIN = {"group_pacing": "off", "self_copy": "last", "controllers": 4, "dispatch": "next-idle", "packet_flits": 4,
          "vcs": 2, "buffer_flits": 8, "vc_allocation": "non-atomic", "allocator": "input-first",
          "allocator_iterations": 1}

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Tree broadcast driven by the forwarding-rule block in the NIC (document
-003, issue 15 item 3).
+003).
 
 Runs tree-bcast with `collnet run --json` on trees given as parent lists
 (the random ones drawn here with Python's seeded generator, so that this

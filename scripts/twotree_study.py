@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Two-trees on leaf/spine fabrics in cycles (document 002, issue 15 item 2).
+"""Two-trees on leaf/spine fabrics in cycles (document 002).
 
 Allreduce with every server a process (P = all servers) on leafspine:p=6, 8,
 10, 12, 16: twotree-hier with its stages one after another (the document),
