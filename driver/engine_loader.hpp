@@ -1,5 +1,5 @@
 // The software loader of the schedule engines: what a node's CPU writes into
-// its NIC's schedule engine before a collective starts (issue 6, item 1:
+// its NIC's schedule engine before a collective starts (the spec:
 // "from what software loads into it before the collective starts"). One
 // function turns a scenario (topology, algorithm, its Params) and an endpoint
 // into the engine's configuration-port writes, CONTROL last.

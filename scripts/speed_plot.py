@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 17's speed figures as a picture: CPU per flit-hop and whole-run time
+"""The speed figures as a picture: CPU per flit-hop and whole-run time
 of every point in `collnet bench --json` reports, against the issue's targets.
 
     ./build/collnet bench --repeat 2 --json synthetic.json
@@ -11,7 +11,7 @@ import json
 
 import study_figure
 
-# Issue 17's targets: CPU per flit-hop for the A2AT points, whole-run time
+# The targets: CPU per flit-hop for the A2AT points, whole-run time
 # for the points with a time limit (the 32x32 A2AT's limit is wall time).
 NS_PER_HOP_TARGET = 100.0
 RUN_SECONDS_TARGET = {"a2at-torus:32x32": 30.0, "hd-allreduce-boards:4x4x4x4": 60.0,

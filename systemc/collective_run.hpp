@@ -1,4 +1,4 @@
-// A collective run on the cycle-accurate network (issue 5, items 3 and 4):
+// A collective run on the cycle-accurate network:
 // the algorithm's Schedule (collectives/) executed by one NIC per endpoint
 // (nic.hpp) on the routers and links of systemc/network.hpp, with the
 // side-band barrier network (barrier_network.hpp). At the end the memory of

@@ -1,5 +1,4 @@
-// The tree-bcast forwarding-rule block as the NIC sees it (issue 15, item 3;
-// spec tree-broadcast, document 003): the synthesizable class
+// The tree-bcast forwarding-rule block as the NIC sees it (spec tree-broadcast, document 003): the synthesizable class
 // hls/tree_bcast_rule.hpp or its Verilated RTL rtl/tree_bcast_rule.sv (key
 // `nic_blocks`), behind one interface, as the pacer (pacer.hpp) and the
 // schedule engines (engine_block.hpp) are. The header of

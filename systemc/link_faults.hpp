@@ -1,4 +1,4 @@
-// Link faults (issue 16): bit errors on the wires of a link, link-level
+// Link faults: bit errors on the wires of a link, link-level
 // retransmission, and a link that fails at a given cycle. Everything here runs
 // only when a scenario sets a fault key; without one, Link::send pays one
 // predictable branch (a null pointer test) and nothing else.

@@ -1,4 +1,4 @@
-// Size limits (issue 16): before a run elaborates anything, estimate the
+// Size limits: before a run elaborates anything, estimate the
 // memory it will allocate and refuse (ConfigError, exit 2) a scenario that
 // cannot fit, naming the estimate, its parts and the keys that drive them,
 // instead of allocating until the machine kills the process.

@@ -1,7 +1,7 @@
 // The network builder: one Router per graph node of a topology::Topology, one
 // Link per directed graph link, and per endpoint and NIC controller an
 // injection and an ejection Link (the NIC side binds to them: synthetic
-// traffic here, the NIC model of issue 5 later). The leaf/spine switch, the
+// traffic here, the NIC model in nic.hpp). The leaf/spine switch, the
 // torus router and a board unit are the same Router with their node's radix.
 //
 // Packets are created through create_packet(), which computes the source

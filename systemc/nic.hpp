@@ -1,4 +1,4 @@
-// The network interface of one node (issue 5, item 1; spec a2a-hopgroup
+// The network interface of one node (spec a2a-hopgroup
 // "Node = CPU (schedule + pacing + barrier unit) + NIC + router"; spec
 // a2a-optimal "one send FIFO feeding NCT controllers").
 //

@@ -1,4 +1,4 @@
-// The packet pacer as the NIC's controller sees it (issue 6, item 5: the NIC
+// The packet pacer as the NIC's controller sees it (the NIC
 // runs either the synthesizable C++ class or its Verilated RTL, key
 // `nic_blocks`). Both implementations have the ports and the valid/ready
 // contract of hls/packet_pacer.hpp (the one definition of the block's

@@ -1,6 +1,6 @@
-// The Verilated RTL of the NIC's blocks (issue 6, item 5: `nic_blocks=rtl`
+// The Verilated RTL of the NIC's blocks (`nic_blocks=rtl`
 // runs "the NIC with the Verilated pacer and schedule engine in place of the
-// C++ classes"; issue 15 item 3 adds the tree-bcast forwarding rule). rtl/CMakeLists.txt Verilates every block into one library,
+// C++ classes", and the tree-bcast forwarding rule). rtl/CMakeLists.txt Verilates every block into one library,
 // collnet_rtl_models; the NIC reaches those models only through the Pacer and
 // EngineBlock interfaces, so nothing else in systemc/ sees Verilator.
 //

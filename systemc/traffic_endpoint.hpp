@@ -10,7 +10,7 @@
 // side checks every flit (destination, order, payload word) and measures
 // latency from creation to the tail's arrival.
 //
-// The NIC model of issue 5 binds the same two ports (Network::injection and
+// The NIC model (nic.hpp) binds the same two ports (Network::injection and
 // Network::ejection) and reuses InjectionChannel below.
 #pragma once
 

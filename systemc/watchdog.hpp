@@ -1,4 +1,4 @@
-// Deadlock watchdog (issue 4, item 5): when no flit has moved for `threshold`
+// Deadlock watchdog: when no flit has moved for `threshold`
 // cycles while flits are in the network, it records the cycle and stops the
 // simulation (sc_stop) so a run never hangs; diagnose_deadlock() then finds
 // the waiting cycle. It wakes about once per threshold cycles, not every cycle.

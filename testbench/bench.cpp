@@ -174,7 +174,7 @@ nlohmann::json fastest(int repeat, const std::function<nlohmann::json()>& run) {
 }  // namespace
 
 const std::vector<CollectivePoint>& collective_points() {
-  // issue 17: the collective runs at the documents' scales. A2AT as the
+  // The collective runs at the documents' scales. A2AT as the
   // README's A2AT section runs it (8 VCs, a barrier after every group).
   static const std::vector<CollectivePoint> points = {
       {"a2at-torus:32x32",

@@ -1,8 +1,8 @@
-// `collnet bench`: speed and memory of the cycle-accurate network (issue 4,
-// item 7; issue 17). Synthetic points: uniform random traffic at 0.1
+// `collnet bench`: speed and memory of the cycle-accurate network.
+// Synthetic points: uniform random traffic at 0.1
 // flits/node/cycle, 4-flit packets, 1,000 warm-up and 10,000 measured cycles
 // on 8x8, 16x16 and 32x32 meshes and tori, plus mesh:8x8 saturated (offered
-// 1.0). Collective points (--collectives): the collective runs of issue 17
+// 1.0). Collective points (--collectives): the collective runs at the documents' scales
 // (A2AT on torus:32x32 and torus:16x16, hd-allreduce on boards:4x4x4x4, the
 // hierarchical two-tree allreduce on leafspine:p=16), each with its full data
 // check. Each point runs in a child process so that its peak resident memory

@@ -132,7 +132,7 @@ std::vector<std::string> trace_problems(const Params& params, const TraceRequest
 
 RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress,
                        const TraceRequest& trace) {
-  // `algorithm` selects a collective on the NICs (issue 5), `traffic` synthetic traffic.
+  // `algorithm` selects a collective on the NICs, `traffic` synthetic traffic.
   throw_problems(run_problems(params));
   throw_problems(trace_problems(params, trace));
   if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress, trace);

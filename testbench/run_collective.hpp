@@ -1,4 +1,4 @@
-// `collnet run` for collectives (issue 5): when the scenario names an
+// `collnet run` for collectives: when the scenario names an
 // `algorithm`, the algorithm's descriptor programs run on the cycle-accurate
 // network with one NIC per endpoint (systemc/collective_run.hpp). The key
 // `compare` runs further algorithms on the same scenario and prints them side

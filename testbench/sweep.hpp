@@ -1,4 +1,4 @@
-// `collnet sweep` (issue 13): many scenarios from one sweep file, run as
+// `collnet sweep`: many scenarios from one sweep file, run as
 // child `collnet run` processes on this machine or as a Slurm job array,
 // every result appended to a JSONL file as soon as its point finishes.
 //

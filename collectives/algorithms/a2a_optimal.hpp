@@ -74,7 +74,7 @@ topology::RouteHint a2at_route_hint(Offset2 offset, int nx, int ny, bool torus);
 /// group's fair share of a link (document 000's pacer on document 001's
 /// groups; README "A2AT in a packet network").
 enum class A2atPacing { off, hops, load };
-/// The pacing keys of a2a-optimal (issue 15), declared once.
+/// The pacing keys of a2a-optimal, declared once.
 struct A2atPacingKeys {
   Key group_pacing;
   Key gap_slack;

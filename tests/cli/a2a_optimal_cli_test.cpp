@@ -35,7 +35,7 @@ std::int64_t default_message_flits() {
 
 }  // namespace
 
-// Issue 2, done-when: `collnet check --set topology=torus:8x8 --set
+// Acceptance: `collnet check --set topology=torus:8x8 --set
 // algorithm=a2a-optimal --set nct=4` reports static_time = lower_bound and
 // data_check pass. The bound is the spec's torus 8x8 total, 64 messages.
 TEST(CliA2aOptimal, Torus8x8AtNct4ReachesTheBound) {

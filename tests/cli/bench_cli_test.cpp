@@ -1,4 +1,4 @@
-// `collnet bench` (issue 4, item 7): the report's fields per network, the
+// `collnet bench`: the report's fields per network, the
 // per-router speed relative to the 8x8 network of the same kind (exactly 1
 // for the 8x8 network itself), the offered load honoured below saturation,
 // and bad input (unknown topology, option out of range) exits 2 naming it.
@@ -55,7 +55,7 @@ TEST(BenchCli, BadInputExits2NamingIt) {
   }
 }
 
-// issue 17: a collective point reports its fields, and its flit-hops are the
+// A collective point reports its fields, and its flit-hops are the
 // closed form of A2AT on a 16x16 torus (every ordered pair once, minimal
 // routes: 16 words times the sum of the torus distances, 256 x 2048).
 TEST(BenchCli, CollectivePointReportsFlitHopsAndItsFields) {

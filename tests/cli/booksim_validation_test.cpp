@@ -1,4 +1,4 @@
-// Cross-validation against BookSim2 (issue 14): examples/booksim-iq-*.yaml
+// Cross-validation against BookSim2: examples/booksim-iq-*.yaml
 // model BookSim2's input-queued router; the figures below are BookSim2's own,
 // measured with the configuration those files restate (source:
 // shared/validation/booksim2.md, BookSim2 at commit 28f43299). Latency is the

@@ -1,4 +1,4 @@
-// Issue 15: the scenario files under examples/ reproduce the README's
+// The scenario files under examples/ reproduce the README's
 // headline figures, and the report of a run without a bound (or whose size
 // comes from `elements`) says so instead of printing -1 and 0.000.
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// `collnet run --set nic_blocks=rtl` (issue 6, item 5): the NIC runs the
+// `collnet run --set nic_blocks=rtl`: the NIC runs the
 // Verilated pacers and schedule engine; the run exits 0 with the same cycles
 // as nic_blocks=hls and the JSON report says which blocks ran. A value other
 // than hls/rtl exits 2 naming the key.

@@ -1,4 +1,4 @@
-// Issue 16 at the command line: a scenario too large for the machine is
+// Reliability at the command line: a scenario too large for the machine is
 // refused (exit 2) within a second, naming the estimate and the keys that
 // drive it; link faults show in the report; a failed link is a deadlock
 // (exit 3) naming the link; without retry the data check fails (exit 1).

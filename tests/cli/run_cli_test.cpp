@@ -1,4 +1,4 @@
-// `collnet run` (issue 4): the embedded default scenario, the JSON contract
+// `collnet run`: the embedded default scenario, the JSON contract
 // fields, --vcd, exit status 3 with the waiting cycle on a deadlock (and the
 // run ends instead of hanging), and bad input (exit status 2 naming the key).
 // Runs the real binary.

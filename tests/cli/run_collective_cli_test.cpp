@@ -1,4 +1,4 @@
-// `collnet run` for collectives (issue 5): the embedded default runs A2AT
+// `collnet run` for collectives: the embedded default runs A2AT
 // next to A2A on an 8x8 torus and writes the contract fields; a YAML scenario
 // with `algorithm` runs that collective; a deadlock exits 3; bad input exits 2
 // naming the key; a traffic key still selects the synthetic default.

@@ -1,4 +1,4 @@
-// collnet run --progress (issue 13): cycles, messages delivered and
+// collnet run --progress: cycles, messages delivered and
 // router-cycles/s on stderr while a run lasts, and exactly the same run.
 #include <gtest/gtest.h>
 

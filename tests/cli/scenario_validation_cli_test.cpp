@@ -1,5 +1,5 @@
 // Every scenario is checked completely before anything is built or
-// simulated (issue 12, item 5): the keys from the file and from --set, the
+// simulated: the keys from the file and from --set, the
 // compare list, and the --json / --vcd output files. All problems come in
 // one message, each naming its key; exit status 2; nothing printed on
 // stdout (no run report: nothing was simulated), within a second of CPU
@@ -21,19 +21,19 @@ void expect_refused_before_running(const CliRun& r, const std::vector<std::strin
   EXPECT_EQ(r.status, 2) << r.out << r.err;
   EXPECT_EQ(r.out, "") << "a refused scenario must not run";
   for (const auto& n : named) EXPECT_THAT(r.err, HasSubstr(n));
-  // Issue 12: "exit 2 within a second". CPU time, which a loaded machine
+  // The rule: "exit 2 within a second". CPU time, which a loaded machine
   // does not stretch; kLongRun alone simulates for minutes.
   EXPECT_LT(r.cpu_seconds, 1.0) << r.err;
 }
 
-// The scenario of issue 12 that simulated a 32x32 torus for 217 s before a
+// A scenario that once simulated a 32x32 torus for 217 s before a
 // late refusal: each of its refusals must come before the run.
 constexpr const char* kLongRun =
     "run --set topology=torus:32x32 --set message_flits=16 --set vcs=8 --set group_barriers=true";
 
 }  // namespace
 
-// The case of issue 12 that simulated a 32x32 torus for 217 s before
+// The case that once simulated a 32x32 torus for 217 s before
 // refusing `compare` (and named 'algorithm'): an unknown compare name is
 // refused at once, naming `compare`; the empty value is "no comparison".
 TEST(ScenarioValidationCli, UnknownCompareNameIsRefusedBeforeTheRun) {

@@ -1,4 +1,4 @@
-// collnet sweep (issue 13): sweep expansion, validation of every point
+// collnet sweep: sweep expansion, validation of every point
 // before anything runs, failing points recorded, the JSONL fields and resume
 // after a killed sweep (collnet plot: plot_cli_test.cpp).
 #include <gtest/gtest.h>

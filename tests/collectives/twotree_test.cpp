@@ -680,7 +680,7 @@ RC_GTEST_PROP(TwoTreeData, RandomHierarchicalSchedulesAreCorrectAndContentionFre
   RC_ASSERT(check_data(s, execute(s, {DeliveryOrder::lazy, 1}).memory).pass);
 }
 
-// stage_pipelining (issue 15 item 2), a property over random sizes: exact
+// stage_pipelining, a property over random sizes: exact
 // data under every delivery order, bit-identical float results whatever the
 // order, never more phases than the sequential stages, and never more static
 // time: a pipelined phase's link loads are the sums of the stage phases

@@ -1,4 +1,4 @@
-// A2AT without barriers (document 001; issue 15, item 1): every SEND of a
+// A2AT without barriers (document 001): every SEND of a
 // group paced at the group's fair share of a link (key group_pacing), in the
 // cycle model. The router and NIC keys are those of examples/a2at-*-8x8.yaml.
 #include <gtest/gtest.h>
@@ -81,7 +81,7 @@ TEST(A2atPacing, GapIsTheGroupLoadMinusOne) {
   for (int g : gaps("torus:8x8", 4, A2atPacing::off)) EXPECT_EQ(g, 0);
 }
 
-// Issue 15 target on the mesh: at least 0.97 of the bisection bound with
+// Target on the mesh: at least 0.97 of the bisection bound with
 // 256-flit messages and 0.95 with 64, no barrier. (Unpaced on the same
 // routers: 0.76 at 256 flits; with a barrier after every group: 0.907.)
 TEST(A2atPacing, MeshReachesTheBoundWithoutBarriers) {
@@ -99,7 +99,7 @@ TEST(A2atPacing, MeshReachesTheBoundWithoutBarriers) {
   EXPECT_GT(r256.efficiency, unpaced.efficiency + 0.1);
 }
 
-// Issue 15 target on the torus: the same, with 1-flit packets (the header is
+// Target on the torus: the same, with 1-flit packets (the header is
 // sideband in this model, so they cost no bandwidth). Every link of a torus
 // group carries exactly its fair share, so a packet that loses a collision
 // loses its slot for good: with 4-flit packets the pacing reaches 0.911,

@@ -1,5 +1,5 @@
 // Every all-to-all of documents 000 and 001 run flit by flit on the NICs and
-// routers (issue 5, "Done when", first item): on 2x2, 3x3, 4x4, 5x3 and 8x8
+// routers: on 2x2, 3x3, 4x4, 5x3 and 8x8
 // (torus and mesh) and 4x4x4, 3x4x5, under every arbitration policy (none of
 // them deadlocks here: dateline VCs on the torus, dimension order on the
 // mesh), the memory of every node equals the schedule's expectation (the

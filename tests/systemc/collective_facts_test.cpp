@@ -1,5 +1,4 @@
-// The facts of documents 000 and 001 measured in the cycle model (issue 5,
-// "Done when"; spec a2a-hopgroup facts 2-4, spec a2a-optimal fact 4), and the
+// The facts of documents 000 and 001 measured in the cycle model (spec a2a-hopgroup facts 2-4, spec a2a-optimal fact 4), and the
 // NIC's and the barrier network's own contracts (nic.hpp,
 // barrier_network.hpp) checked against closed forms or a second
 // implementation.
@@ -252,7 +251,7 @@ TEST(A2atCycleModel, BeatsSpreadAndNdAtNct2AndMore) {
     }
 }
 
-// Issue 5 acceptance figures: A2AT reaches 0.90 of the bisection bound with
+// Acceptance figures: A2AT reaches 0.90 of the bisection bound with
 // 256-flit messages once (1) its groups are kept aligned and (2) the routers
 // have enough VCs for the flows that share a link in a group.
 // (1) In the paper's fluid model every message of a group ends at the same

@@ -1,5 +1,5 @@
 // The collectives at the documents' scales run to completion with every
-// word right (issue 17, item 3): A2AT on the 1024-node torus:32x32 with the
+// word right: A2AT on the 1024-node torus:32x32 with the
 // router of the README's A2AT section (8 VCs, a barrier after every group)
 // and the hierarchical two-tree allreduce on the 576 servers of a p=16
 // leaf/spine fabric. Small messages keep them short; they test completion

@@ -1,4 +1,4 @@
-// Document 004 in the cycle model, bandwidth-bound (issue 15, item 4): the
+// Document 004 in the cycle model, bandwidth-bound: the
 // hierarchical halving/doubling allreduce against the conventional baseline,
 // dimension orders and aggregation units, with the flits on inter-board links
 // counted per step (tag = global step number, collectives/hd_allreduce.hpp).

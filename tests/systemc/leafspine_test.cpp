@@ -1,4 +1,4 @@
-// The leaf/spine switch is the same router core (issue 4, item 3): on the
+// The leaf/spine switch is the same router core: on the
 // multi-layer full mesh of document 002 every leaf and spine is a Router of
 // radix p, routes follow Topology::route() with the spine taken from the
 // route hint, the zero-load latency follows the pipeline's closed form

@@ -1,4 +1,4 @@
-// Link faults (issue 16; systemc/link_faults.hpp): the flit CRC finds every
+// Link faults (systemc/link_faults.hpp): the flit CRC finds every
 // single- and double-bit error; go-back-n costs exactly one round trip per
 // error on a back-to-back stream and every collective still passes its data
 // check; without retry the data check fails and names the spoiled words;

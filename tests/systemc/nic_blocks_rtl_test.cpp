@@ -1,4 +1,4 @@
-// RTL in the loop of the NIC (issue 6, item 5): `nic_blocks=rtl` runs the
+// RTL in the loop of the NIC: `nic_blocks=rtl` runs the
 // Verilated packet pacers and schedule engine in place of the HLS classes and
 // must give "same cycles and same data as nic_blocks=hls on a 4x4 torus for
 // a2a-optimal and a2a-hopgroup". The HLS run is the independent expectation
@@ -146,7 +146,7 @@ TEST_F(NicBlocksRtl, ProgrammableEngineEqualsHls) {
                   "programmable");
 }
 
-// The tree-bcast forwarding rule (issue 15, item 3): with nic_blocks=rtl
+// The tree-bcast forwarding rule: with nic_blocks=rtl
 // every NIC asks the Verilated rtl/tree_bcast_rule.sv on each receipt; same
 // cycles, flits and data as the HLS class, on trees where the logical root
 // is a leaf, an interior node and the physical root, with the physical root

@@ -1,4 +1,4 @@
-// Uniform random traffic with dimension-order routing (issue 4 "Done when"):
+// Uniform random traffic with dimension-order routing:
 // below saturation the accepted throughput equals the offered load; the 8x8
 // torus saturates at a higher throughput than the 8x8 mesh (twice the
 // bisection links); every delivered flit passes the payload check.

@@ -1,5 +1,4 @@
-// Tree broadcast driven by the forwarding-rule block in the NIC (issue 15,
-// item 3; spec tree-broadcast, document 003): every NIC runs no program; on
+// Tree broadcast driven by the forwarding-rule block in the NIC (spec tree-broadcast, document 003): every NIC runs no program; on
 // each receipt it asks hls/tree_bcast_rule.hpp where to forward. These tests
 // run the cycle model with the HLS class (no Verilator needed; the RTL in the
 // loop is tests/systemc/nic_blocks_rtl_test.cpp) and check the spec's facts:

@@ -139,7 +139,7 @@ Params pipelined(const std::string& algorithm, const std::string& collective, bo
 
 }  // namespace
 
-// stage_pipelining on every tree collective (issue 15 item 2): the data lands
+// stage_pipelining on every tree collective: the data lands
 // as with the stages one after another, data-driven and in lock step, from
 // the reference programs (the two-tree engine runs the stages one after
 // another, so `auto` picks the reference).

@@ -1,4 +1,4 @@
-// The router's wake-up rule (router.hpp, issue 17): after a cycle with
+// The router's wake-up rule (router.hpp): after a cycle with
 // requests a router runs again in the next cycle unless that cycle emptied
 // it; otherwise it sleeps until a flit or (occupied) a credit arrives or a
 // delay it waits for ends. A router that skipped a cycle it had to run in

@@ -1,5 +1,5 @@
 // Zero-load latency of a lone packet against the closed form of the router
-// pipeline (router_config.hpp, issue 4 "Done when"):
+// pipeline (router_config.hpp):
 //
 //   latency = H * (router_delay + link_latency) + router_delay + 2 * nic_latency + (P - 1)
 //

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "tests/support/mesh_graph_file.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet::topology;
@@ -162,36 +163,7 @@ TEST(GraphFile, TableRoutesAreFollowed) {
   EXPECT_EQ(visits(*net, 1, 0), (std::vector<std::string>{"p1", "hub", "p0"}));
 }
 
-/// A 4x4 mesh as a graph file: endpoints in mesh:4x4's order (x fastest),
-/// the mesh's port numbers (2d: +, 2d+1: -) and a table that routes X first,
-/// then Y, written from the coordinates.
-std::string mesh_4x4_dor_file() {
-  auto name = [](int x, int y) { return "r" + std::to_string(x) + "_" + std::to_string(y); };
-  std::string s = "routing: table\nendpoints:\n";
-  for (int y = 0; y < 4; ++y)
-    for (int x = 0; x < 4; ++x)
-      s += "  - {name: " + name(x, y) + ", at: [" + std::to_string(x) + ", " + std::to_string(y) + "]}\n";
-  s += "links:\n";
-  for (int y = 0; y < 4; ++y)
-    for (int x = 0; x < 4; ++x) {
-      if (x < 3) s += "  - {between: [" + name(x, y) + ", " + name(x + 1, y) + "], ports: [0, 1]}\n";
-      if (y < 3) s += "  - {between: [" + name(x, y) + ", " + name(x, y + 1) + "], ports: [2, 3]}\n";
-    }
-  s += "table:\n";
-  for (int y = 0; y < 4; ++y)
-    for (int x = 0; x < 4; ++x) {
-      s += "  " + name(x, y) + ": {";
-      for (int dy = 0; dy < 4; ++dy)
-        for (int dx = 0; dx < 4; ++dx) {
-          if (dx == x && dy == y) continue;
-          const int nx = dx > x ? x + 1 : dx < x ? x - 1 : x;
-          const int ny = dx != x ? y : dy > y ? y + 1 : y - 1;
-          s += name(dx, dy) + ": " + name(nx, ny) + ", ";
-        }
-      s += "}\n";
-    }
-  return s;
-}
+using collnet::test::mesh_4x4_dor_file;
 
 TEST(GraphFile, MeshTableGivesTheMeshsDimensionOrderRoutes) {
   const auto net = read(mesh_4x4_dor_file());
