@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli_runner.hpp"
+#include "booksim_points.hpp"
 
 namespace collnet::test {
 namespace {
@@ -30,13 +30,8 @@ void PrintTo(const Point& p, std::ostream* os) { *os << p.routing << " at " << p
 nlohmann::json run_point(const Point& p) {
   const bool adaptive = p.routing == "min_adapt";
   const std::string example = adaptive ? "booksim-torus-8x8-adaptive" : "booksim-iq-torus-8x8";
-  const fs::path json = scratch() / ("adaptive_" + p.routing + "_" + std::to_string(p.offered) + ".json");
-  std::vector<std::string> args = {"run", std::string(COLLNET_SOURCE_DIR) + "/examples/" + example + ".yaml",
-                                   "--set", "injection_rate=" + std::to_string(p.offered), "--json", json.string()};
-  if (!adaptive) args.insert(args.end(), {"--set", "traffic=transpose", "--set", "self_packets=inject"});
-  const CliRun r = run_collnet(args);
-  EXPECT_EQ(r.status, 0) << r.err;
-  return read_json(json);
+  if (adaptive) return run_example(example, p.offered);
+  return run_example(example, p.offered, {"--set", "traffic=transpose", "--set", "self_packets=inject"});
 }
 
 class BookSimAdaptive : public ::testing::TestWithParam<Point> {};

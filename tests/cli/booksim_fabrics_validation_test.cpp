@@ -17,22 +17,12 @@
 #include <fstream>
 #include <string>
 
-#include "cli_runner.hpp"
+#include "booksim_points.hpp"
 
 namespace collnet::test {
 namespace {
 
-struct Point {
-  std::string example;  // examples/NAME.yaml
-  double offered;       // flits/node/cycle
-  double booksim;       // BookSim2's latency (offered < 1) or accepted rate (offered = 1)
-};
-
-void PrintTo(const Point& p, std::ostream* os) { *os << p.example << " at " << p.offered; }
-
-fs::path example_path(const std::string& name) {
-  return fs::path(COLLNET_SOURCE_DIR) / "examples" / (name + ".yaml");
-}
+using Point = BookSimPoint;
 
 /// The integer value of a top-level `key: N` line of an example.
 int example_key(const std::string& name, const std::string& key) {
@@ -44,14 +34,6 @@ int example_key(const std::string& name, const std::string& key) {
   return 0;
 }
 
-nlohmann::json run_example(const Point& p) {
-  const fs::path json = scratch() / (p.example + "_" + std::to_string(p.offered) + ".json");
-  const CliRun r = run_collnet({"run", example_path(p.example).string(), "--set",
-                                "injection_rate=" + std::to_string(p.offered), "--json", json.string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  return read_json(json);
-}
-
 class BookSimFabricLatency : public ::testing::TestWithParam<Point> {};
 
 TEST_P(BookSimFabricLatency, AverageLatencyWithinFivePercent) {
@@ -59,7 +41,7 @@ TEST_P(BookSimFabricLatency, AverageLatencyWithinFivePercent) {
   const int endpoint_stages =
       2 * (example_key(p.example, "router_delay") + example_key(p.example, "link_latency"));
   const double expected = p.booksim + endpoint_stages;
-  const auto j = run_example(p);
+  const auto j = run_example(p.example, p.offered);
   EXPECT_NEAR(j.at("avg_latency").get<double>(), expected, 0.05 * expected) << p.example << " at " << p.offered;
   // Below saturation the network accepts what is offered.
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.offered, 0.02 * p.offered + 0.002);
@@ -87,12 +69,12 @@ INSTANTIATE_TEST_SUITE_P(Table, BookSimFabricLatency,
                          });
 
 TEST(BookSimFabricSaturation, FatTreeAcceptedRateAtFullLoadWithinFivePercent) {
-  const auto j = run_example(Point{"booksim-fattree-k4n3", 1.0, 0.665});
+  const auto j = run_example("booksim-fattree-k4n3", 1.0);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.665, 0.05 * 0.665);
 }
 
 TEST(BookSimFabricSaturation, DragonflyAcceptedRateAtFullLoadWithinFivePercent) {
-  const auto j = run_example(Point{"booksim-dragonfly-p2", 1.0, 0.514});
+  const auto j = run_example("booksim-dragonfly-p2", 1.0);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.514, 0.05 * 0.514);
 }
 

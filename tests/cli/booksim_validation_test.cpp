@@ -10,32 +10,18 @@
 #include <string>
 #include <vector>
 
-#include "cli_runner.hpp"
+#include "booksim_points.hpp"
 
 namespace collnet::test {
 namespace {
 
-struct Point {
-  std::string example;  // examples/NAME.yaml
-  double offered;       // flits/node/cycle
-  double booksim;       // BookSim2's latency (offered < 1) or accepted rate (offered = 1)
-};
-
-void PrintTo(const Point& p, std::ostream* os) { *os << p.example << " at " << p.offered; }
-
-nlohmann::json run_example(const Point& p) {
-  const fs::path json = scratch() / (p.example + "_" + std::to_string(p.offered) + ".json");
-  const CliRun r = run_collnet({"run", std::string(COLLNET_SOURCE_DIR) + "/examples/" + p.example + ".yaml", "--set",
-                                "injection_rate=" + std::to_string(p.offered), "--json", json.string()});
-  EXPECT_EQ(r.status, 0) << r.err;
-  return read_json(json);
-}
+using Point = BookSimPoint;
 
 class BookSimLatency : public ::testing::TestWithParam<Point> {};
 
 TEST_P(BookSimLatency, AverageLatencyWithinFivePercent) {
   const Point& p = GetParam();
-  const auto j = run_example(p);
+  const auto j = run_example(p.example, p.offered);
   const double latency = j.at("avg_latency").get<double>();
   EXPECT_NEAR(latency, p.booksim, 0.05 * p.booksim) << p.example << " at " << p.offered;
   // Below saturation the network accepts what is offered.
@@ -69,7 +55,7 @@ class BookSimNearSaturation : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BookSimNearSaturation, StableAtTheNetworkLoadOfOffered035) {
   const double network_load = 0.35 * 63.0 / 64.0;
-  const auto j = run_example(Point{GetParam(), network_load, 0.0});
+  const auto j = run_example(GetParam(), network_load);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), network_load, 0.02 * network_load);
 }
 
@@ -80,12 +66,12 @@ INSTANTIATE_TEST_SUITE_P(Table, BookSimNearSaturation,
                          });
 
 TEST(BookSimSaturation, MeshAcceptedRateAtFullLoadWithinFivePercent) {
-  const auto j = run_example(Point{"booksim-iq-mesh-8x8", 1.0, 0.360});
+  const auto j = run_example("booksim-iq-mesh-8x8", 1.0);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.360, 0.05 * 0.360);
 }
 
 TEST(BookSimSaturation, TorusAcceptedRateAtFullLoadWithinFivePercent) {
-  const auto j = run_example(Point{"booksim-iq-torus-8x8", 1.0, 0.324});
+  const auto j = run_example("booksim-iq-torus-8x8", 1.0);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.324, 0.05 * 0.324);
 }
 
