@@ -77,43 +77,45 @@ Outcome scenario_outcome(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+namespace {
+
+/// Builds a topology from fuzzed input and routes some pairs: accepted with
+/// `describe(topology)`, or refused with the refusal's message. Anything
+/// other than a TopologyError or ConfigError escapes (a finding).
+template <class Build, class Describe>
+Outcome built_topology(Build build, Describe describe) {
+  try {
+    const auto t = build();
+    route_some(*t);
+    return {true, describe(*t)};
+  } catch (const topology::TopologyError& e) {
+    return {false, e.what()};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
+std::string endpoints_of(const topology::Topology& t) { return std::to_string(t.endpoint_count()) + " endpoints"; }
+
+}  // namespace
+
 Outcome topology_outcome(const std::uint8_t* data, std::size_t size) {
   const std::string_view spec = text_of(data, size);
   if (spec.starts_with("leafspine-wiring")) return {false, "leafspine-wiring: wiring() fuzzes the file's text"};
   if (spec.starts_with("graph:") || spec == "graph") return {false, "graph: graph() fuzzes the file's text"};
-  try {
-    const auto t = topology::make_topology(spec);
-    route_some(*t);
-    return {true, t->name()};
-  } catch (const topology::TopologyError& e) {
-    return {false, e.what()};
-  } catch (const ConfigError& e) {
-    return {false, e.what()};
-  }
+  return built_topology([&] { return topology::make_topology(spec); },
+                        [](const topology::Topology& t) { return t.name(); });
 }
 
 Outcome wiring_outcome(const std::uint8_t* data, std::size_t size) {
-  try {
-    const auto t = topology::LeafSpine::from_wiring(text_of(data, size), "fuzz", "leafspine-wiring:fuzz");
-    route_some(*t);
-    return {true, std::to_string(t->endpoint_count()) + " endpoints"};
-  } catch (const topology::TopologyError& e) {
-    return {false, e.what()};
-  } catch (const ConfigError& e) {
-    return {false, e.what()};
-  }
+  const std::string_view text = text_of(data, size);
+  return built_topology([&] { return topology::LeafSpine::from_wiring(text, "fuzz", "leafspine-wiring:fuzz"); },
+                        endpoints_of);
 }
 
 Outcome graph_outcome(const std::uint8_t* data, std::size_t size) {
-  try {
-    const auto t = topology::GraphNetwork::from_text(text_of(data, size), "fuzz", "graph:fuzz");
-    route_some(*t);
-    return {true, std::to_string(t->endpoint_count()) + " endpoints"};
-  } catch (const topology::TopologyError& e) {
-    return {false, e.what()};
-  } catch (const ConfigError& e) {
-    return {false, e.what()};
-  }
+  const std::string_view text = text_of(data, size);
+  return built_topology([&] { return topology::GraphNetwork::from_text(text, "fuzz", "graph:fuzz"); }, endpoints_of);
 }
 
 Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size) {
