@@ -9,21 +9,13 @@
 # -O1 keeps the instrumented build and run within CI's budget; at -O1 GCC 12
 # reports false -Wmaybe-uninitialized inside libstdc++'s std::regex, so that
 # one warning is not an error here (every other warning still is).
-# The Python module is left out (an instrumented module cannot be loaded by
-# an uninstrumented python3); its tests run in the README build.
+# The Python module is left out (scripts/sanitizer_build.sh).
 # Prints the build and test times (wall and CPU) at the end.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-if [ -f /etc/profile.d/ccache-collnet.sh ]; then source /etc/profile.d/ccache-collnet.sh; fi
-jobs="$(nproc)"
+source "$(dirname "$0")/sanitizer_build.sh"
 
-flags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-start=$(date +%s)
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
-  -DCMAKE_CXX_FLAGS_SANITIZE="$flags -Wno-error=maybe-uninitialized" \
-  -DCMAKE_EXE_LINKER_FLAGS_SANITIZE="-fsanitize=address,undefined" \
-  -DCOLLNET_BUILD_BENCHMARKS=OFF -DCOLLNET_PYTHON_MODULE=OFF >/dev/null
+sanitizer_configure build-asan Sanitize \
+  "-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+  "-fsanitize=address,undefined" "-Wno-error=maybe-uninitialized"
 cmake --build build-asan -j "$jobs"
 built=$(date +%s)
 

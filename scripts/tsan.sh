@@ -5,19 +5,10 @@
 # every figure compared). Any data race report fails it (halt_on_error).
 # Called by .ci/run after scripts/sanitize.sh; prints its build and test
 # times at the end (2 cores, warm compiler cache: build 332 s, tests 10 s).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-if [ -f /etc/profile.d/ccache-collnet.sh ]; then source /etc/profile.d/ccache-collnet.sh; fi
-jobs="$(nproc)"
+source "$(dirname "$0")/sanitizer_build.sh"
 
-flags="-O1 -g -fsanitize=thread -fno-omit-frame-pointer"
-start=$(date +%s)
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Tsan \
-  -DCMAKE_CXX_FLAGS_TSAN="$flags -Wno-error=maybe-uninitialized -Wno-error=tsan" \
-  -DCMAKE_C_FLAGS_TSAN="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS_TSAN="-fsanitize=thread" \
-  -DCOLLNET_BUILD_BENCHMARKS=OFF -DCOLLNET_PYTHON_MODULE=OFF >/dev/null
+sanitizer_configure build-tsan Tsan "-O1 -g -fsanitize=thread -fno-omit-frame-pointer" "-fsanitize=thread" \
+  "-Wno-error=maybe-uninitialized -Wno-error=tsan"
 cmake --build build-tsan -j "$jobs" --target test_threads
 built=$(date +%s)
 
