@@ -777,6 +777,63 @@ def draw_leafspine(links, title, path, plt):
     return "leafspine", panels, nodes
 
 
+def draw_positions(links, positions, title, path, plt):
+    """Nodes at the coordinates the run gives (link_utilization.node_positions:
+    fat trees, dragonflies, graph files with coordinates), every directed
+    link a segment from its source to its destination coloured and
+    thickened by its utilization; the two directions of a cable drawn side
+    by side (each shifted to its right), the busiest on top."""
+    missing = sorted({n for l in links for n in (l.src, l.dst) if n not in positions})
+    if missing:
+        raise BadInput(f"--links: node_positions has no position for node(s) {', '.join(missing[:5])}")
+    vmax = max([l.value for l in links] + [1e-9])
+    cmap = plt.get_cmap("viridis")
+    lengths = sorted(math.dist(positions[l.src], positions[l.dst]) for l in links)
+    shift = 0.06 * (lengths[len(lengths) // 2] if lengths else 1.0)
+    degree = {}
+    for l in links:
+        degree.setdefault(l.src, set()).add(l.dst)
+    endpoint = {n for n, d in degree.items() if len(d) == 1}
+    xs = [p[0] for p in positions.values()]
+    ys = [p[1] for p in positions.values()]
+    span_x, span_y = max(xs) - min(xs) or 1.0, max(ys) - min(ys) or 1.0
+    width = min(16.0, max(8.0, 8.0 * span_x / span_y))
+    height = min(12.0, max(5.0, width * span_y / span_x))
+    fig, ax = plt.subplots(figsize=(width, height))
+    cells = []
+    for l in sorted(links, key=lambda l: (l.value, l.name)):
+        (x0, y0), (x1, y1) = positions[l.src], positions[l.dst]
+        length = math.dist((x0, y0), (x1, y1)) or 1.0
+        dx, dy = (y1 - y0) / length * shift, -(x1 - x0) / length * shift  # to the right of the direction
+        (line,) = ax.plot([x0 + dx, x1 + dx], [y0 + dy, y1 + dy], color=cmap(l.value / vmax),
+                          linewidth=0.5 + 3 * l.value / vmax, solid_capstyle="butt")
+        cells.append({"link": l.name, "node": l.src, "to": l.dst, "value": l.value,
+                      "from_xy": [x0, y0], "to_xy": [x1, y1], "color": [round(c, 4) for c in line.get_color()]})
+    named = len(positions) <= 96
+    for n, (x, y) in positions.items():
+        is_endpoint = n in endpoint
+        ax.plot(x, y, "o", color="tab:gray" if is_endpoint else "tab:blue", markersize=3 if is_endpoint else 5,
+                zorder=3)
+        if named:
+            ax.annotate(n, (x, y), textcoords="offset points", xytext=(0, 5), ha="center", va="bottom",
+                        fontsize=5.5, zorder=4)
+    if 1 / 3 <= span_x / span_y <= 3:  # true shapes (a dragonfly's circle); rows of a tree fill the width
+        ax.set_aspect("equal", adjustable="datalim")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title("each directed link from its source to its destination, drawn to the right of its direction; "
+                 "grey: endpoints, blue: routers", fontsize=8)
+    sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, vmax))
+    fig.colorbar(sm, ax=ax, shrink=0.8, label=UTILIZATION_LABEL)
+    fig.suptitle("\n".join(textwrap.wrap(title, 110)), fontsize=10)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    cells.sort(key=lambda c: c["link"])
+    nodes = [{"node": n, "x": x, "y": y, "kind": "endpoint" if n in endpoint else "router"}
+             for n, (x, y) in sorted(positions.items())]
+    return "positions", [{"name": "links", "node_names": named, "cells": cells}], nodes
+
+
 def draw_panels(groups, title, path, plt):
     import matplotlib.ticker
     """Bars per link, one panel per group; x: the links ordered by source
@@ -886,7 +943,14 @@ def plot_links(run, links, out_dir):
     path = os.path.join(out_dir, name)
     dims = grid_dims(topology)
     nodes = None
-    if dims:
+    positions = lu.get("node_positions")
+    if isinstance(positions, dict) and positions:
+        try:
+            positions = {str(n): (float(p[0]), float(p[1])) for n, p in positions.items()}
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise BadInput("--links: link_utilization.node_positions must map node names to [x, y]") from None
+        layout, panels, nodes = draw_positions(links, positions, title, path, plt)
+    elif dims:
         layout, panels = draw_grid(links, dims, title, path, plt)
     elif topology.startswith("leafspine"):
         layout, panels, nodes = draw_leafspine(links, title, path, plt)

@@ -116,7 +116,8 @@ void LinkBusyTrace::write_csv(const std::string& path, const topology::Topology&
     std::string s;
     const topology::EndpointId e = g.node(n).endpoint;
     if (grid == nullptr) {
-      // Coordinates a graph file gives its nodes (routers too), shortest form.
+      // Coordinates the topology gives its nodes (a graph file's `at`, a fat
+      // tree's or dragonfly's drawing position), routers too, shortest form.
       for (const double c : g.node(n).at) {
         char text[32];
         const auto end = std::to_chars(text, text + sizeof text, c).ptr;

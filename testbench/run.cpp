@@ -90,6 +90,16 @@ std::vector<std::string> run_problems(const Params& params) {
   return problems;
 }
 
+nlohmann::json node_positions_json(const topology::Graph& graph) {
+  nlohmann::json positions = nlohmann::json::object();
+  for (topology::NodeId n = 0; n < static_cast<topology::NodeId>(graph.node_count()); ++n) {
+    const std::vector<double>& at = graph.node(n).at;
+    if (at.empty()) return nullptr;
+    positions[graph.node_name(n)] = {at[0], at.size() > 1 ? at[1] : 0.0};
+  }
+  return positions;
+}
+
 nlohmann::json router_json(const systemc::RouterConfig& rc) {
   return {{"vcs", rc.vcs},
           {"buffer_flits", rc.buffer_flits},
@@ -176,6 +186,8 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
     per_link[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
   j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization},
                            {"per_link", per_link}};
+  if (auto positions = node_positions_json(topo->graph()); !positions.is_null())
+    j["link_utilization"]["node_positions"] = std::move(positions);
   j["accepted_flits_by_source"] = r.accepted_flits_by_source;
   j["integrity_errors"] = r.integrity_errors;
   j["sim_seconds"] = r.sim_seconds;

@@ -18,7 +18,18 @@ struct RouterConfig;
 struct DeadlockReport;
 }
 
+namespace collnet::topology {
+class Graph;
+}
+
 namespace collnet::cli {
+
+/// The JSON object `link_utilization.node_positions`: every node's name (as
+/// in `per_link`) and its drawing coordinates [x, y], when the topology gives
+/// every node coordinates (fat trees, dragonflies, graph files with `at` on
+/// every node); null otherwise (grids, leaf/spine and boards have their own
+/// drawings in `collnet plot --links`).
+nlohmann::json node_positions_json(const topology::Graph& graph);
 
 /// The JSON object `router` of both kinds of run: every router key as run.
 nlohmann::json router_json(const systemc::RouterConfig& rc);

@@ -69,6 +69,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
     for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
       each[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
     links["per_link"] = each;
+    if (auto positions = node_positions_json(topo->graph()); !positions.is_null())
+      links["node_positions"] = std::move(positions);
   }
   j["link_utilization"] = links;
   j["arbitration_conflicts"] = r.arbitration_conflicts;

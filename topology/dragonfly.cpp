@@ -1,5 +1,6 @@
 #include "topology/dragonfly.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "topology/spec_keys.hpp"
@@ -53,6 +54,22 @@ Dragonfly::Dragonfly(Shape shape) : Topology(dragonfly_name(shape)), shape_(shap
   first_router_ = static_cast<NodeId>(graph_.node_count());
   for (int grp = 0; grp < s.g; ++grp)
     for (int i = 0; i < s.a; ++i) graph_.add_node(NodeKind::router, base + grp * step + i);
+  // Coordinates for reports and plots: the groups around a circle of radius
+  // 10, each on its own arc (80 % of its share of the circle), its routers
+  // spread along the arc, each router's endpoints just outside it (radius 12).
+  const double pi = std::acos(-1.0);
+  const double arc = 2.0 * pi / s.g;
+  const auto angle = [&](int grp, double along) { return arc * (grp + 0.1 + 0.8 * along); };
+  for (int grp = 0; grp < s.g; ++grp)
+    for (int i = 0; i < s.a; ++i) {
+      const double t = angle(grp, (i + 0.5) / s.a);
+      graph_.describe_node(router_node(grp, i), "", {10.0 * std::cos(t), 10.0 * std::sin(t)});
+      for (int c = 0; c < s.p; ++c) {
+        const double u = angle(grp, (i + 0.1 + 0.8 * (c + 0.5) / s.p) / s.a);
+        const NodeId e = graph_.endpoint_node((grp * s.a + i) * s.p + c);
+        graph_.describe_node(e, "", {12.0 * std::cos(u), 12.0 * std::sin(u)});
+      }
+    }
 
   for (int e = 0; e < endpoints; ++e) {
     const int r = e / s.p;

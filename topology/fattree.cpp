@@ -40,6 +40,13 @@ FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
   for (int l = 0; l < n; ++l)
     for (int w = 0; w < per_level_; ++w)
       graph_.add_node(l == n - 1 ? NodeKind::leaf : NodeKind::spine, (l + 1) * m + w);
+  // Coordinates for reports and plots: servers on row 0 at x = e, a level's
+  // switches on the row above the level below them, each centred over the K
+  // positions it spans (level 0, the top, on row N).
+  for (int e = 0; e < e_count; ++e) graph_.describe_node(graph_.endpoint_node(e), "", {double(e), 0.0});
+  for (int l = 0; l < n; ++l)
+    for (int w = 0; w < per_level_; ++w)
+      graph_.describe_node(switch_node(l, w), "", {w * k + (k - 1) / 2.0, double(n - l)});
 
   // Servers under their leaves.
   for (int e = 0; e < e_count; ++e)

@@ -335,6 +335,23 @@ void expect_link_map(const json& entry, const json& run, const std::string& cont
       EXPECT_TRUE(named.count(source_node(link))) << context << ": node of " << link << " not named";
       EXPECT_TRUE(named.count(link.substr(link.find("->") + 2))) << context << ": node of " << link << " not named";
     }
+  } else if (run["link_utilization"].contains("node_positions")) {
+    // Nodes where the run places them: every cell a segment between the
+    // positions of its two nodes, every node at most once in one place.
+    EXPECT_EQ(entry["layout"], "positions") << context;
+    const json& at = run["link_utilization"]["node_positions"];
+    std::set<std::pair<double, double>> places;
+    for (const auto& [node, xy] : at.items())
+      EXPECT_TRUE(places.insert({xy[0].get<double>(), xy[1].get<double>()}).second) << context << ": " << node;
+    for (const auto& [link, c] : cells) {
+      EXPECT_EQ(c["from_xy"], at.at(source_node(link))) << context << " " << link;
+      EXPECT_EQ(c["to_xy"], at.at(link.substr(link.find("->") + 2))) << context << " " << link;
+    }
+    EXPECT_EQ(entry["nodes"].size(), at.size()) << context;
+    if (topology.rfind("fattree:", 0) == 0) {  // a k-ary n-tree links adjacent levels only: rows one apart
+      for (const auto& [link, c] : cells)
+        EXPECT_EQ(std::abs(c["from_xy"][1].get<double>() - c["to_xy"][1].get<double>()), 1.0) << link;
+    }
   } else {
     EXPECT_EQ(entry["layout"], "bars") << context;
     for (const auto& panel : entry["panels"]) {
@@ -352,7 +369,8 @@ TEST(PlotCli, LinkMapCellsAreTheRunsLinkUtilization) {
   const std::vector<std::pair<std::string, std::string>> runs{
       {"torus:4x4", "algorithm=a2a-optimal"},       {"mesh:4x4x2", "algorithm=a2a-spread"},
       {"leafspine:p=6", "algorithm=twotree-hier"}, {"boards:2x2x2x2", "algorithm=hd-allreduce"},
-      {"tree:parents=-1,0,0,1,1", "traffic=uniform"}};
+      {"tree:parents=-1,0,0,1,1", "traffic=uniform"}, {"fattree:k=2,n=3", "traffic=uniform"},
+      {"dragonfly:p=1", "traffic=uniform"}};
   const fs::path dir = scratch() / "plot";
   fs::create_directories(dir);
   for (const auto& [topology, what] : runs) {
