@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -583,14 +584,101 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
     }
   }
 
+  // The thread blocks as concurrent threads of the NIC (the cycle model):
+  // each thread block's steps in its own order. A dependency on a step waits
+  // for what completes it: the message of a receiving or local step (its
+  // tag), or for a step that sends, a marker (a zero-length SEND to the node
+  // itself, on the thread block's controller after the step's SEND, so that
+  // it is counted once that SEND has left), or for a nop what completes the
+  // nop (its own dependency and its thread block's previous step).
+  std::vector<std::uint32_t> next_tag(G, 1);
+  for (std::size_t g = 0; g < G; ++g)
+    for (const auto& tags : tag[g])
+      for (const std::uint32_t x : tags) next_tag[g] = std::max(next_tag[g], x + 1);
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::uint32_t> marker;
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::vector<std::uint32_t>> completes;
+  const std::function<std::vector<std::uint32_t>(std::size_t, std::size_t, std::size_t)> completion =
+      [&](std::size_t g, std::size_t t, std::size_t k) -> std::vector<std::uint32_t> {
+    const auto key = std::make_tuple(g, t, k);
+    if (const auto it = completes.find(key); it != completes.end()) return it->second;
+    const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+    std::vector<std::uint32_t> out;
+    if (sends(st.type)) {
+      if (!marker.count(key)) {
+        marker[key] = next_tag[g]++;
+        if (marker[key] > descriptor_layout::tag.max())
+          throw ConfigError(fmt::format("{}gpu {}: more than {} receives and dependencies on sends, beyond the "
+                                        "descriptor's tag field",
+                                        where(p, p.gpus[g].line), g, descriptor_layout::tag.max() - 1));
+      }
+      out.push_back(marker[key]);
+    } else if (st.type == "nop") {
+      if (st.depid >= 0) out = completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+      if (k > 0)
+        for (const std::uint32_t x : completion(g, t, k - 1))
+          if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+    } else {
+      out.push_back(tag[g][t][k]);
+    }
+    completes[key] = out;
+    return out;
+  };
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+      for (const MscclStep& st : p.gpus[g].tbs[t].steps)
+        if (st.depid >= 0) (void)completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+  std::vector<std::vector<Thread>> rank_threads(G);
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t) {
+      const MscclThreadBlock& tb = p.gpus[g].tbs[t];
+      Thread th;
+      const auto emit = [&](const Descriptor& d, std::uint32_t forwards = 0) {
+        th.program.push_back(d);
+        th.forwards.push_back(forwards);
+      };
+      const int gi = static_cast<int>(g), ti = static_cast<int>(t);
+      for (std::size_t k = 0; k < tb.steps.size(); ++k) {
+        const MscclStep& st = tb.steps[k];
+        const int ki = static_cast<int>(k);
+        if (st.depid >= 0)
+          for (const std::uint32_t x : completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps)))
+            emit(Descriptor::wait(x, 1));
+        if (st.type == "s") emit(send_of(gi, ti, ki, st.srcbuf, st.srcoff));
+        if (sends(st.type) && st.type != "s") {
+          // Fused: each packet goes on as it arrives, then the step waits for the whole message.
+          emit(send_of(gi, ti, ki, st.dstbuf, st.dstoff), tag[g][t][k]);
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        } else if (receives(st.type)) {
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        }
+        if (local(st.type)) {
+          Descriptor d = Descriptor::send(place[g], word_of(gi, st.srcbuf, st.srcoff),
+                                          word_of(gi, st.dstbuf, st.dstoff), length_of(st.cnt), tag[g][t][k]);
+          d.op = st.type == "re" ? ReceiveOp::sum : ReceiveOp::copy;
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        }
+        if (const auto it = marker.find(std::make_tuple(g, t, k)); it != marker.end()) {
+          Descriptor d = Descriptor::send(place[g], 0, 0, 0, it->second);
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+        }
+      }
+      emit(Descriptor::end());
+      rank_threads[g].push_back(std::move(th));
+    }
+
   Schedule s;
   s.algorithm = "msccl";
   s.controllers = controllers;
   s.programs.assign(endpoints, Program{Descriptor::end()});
+  s.threads.assign(endpoints, {});
   std::uint32_t mem = 1;
   for (std::size_t g = 0; g < G; ++g) {
     rank_programs[g].push_back(Descriptor::end());
     s.programs[place[g]] = std::move(rank_programs[g]);
+    s.threads[place[g]] = std::move(rank_threads[g]);
     mem = std::max(mem, static_cast<std::uint32_t>(lay[g].total) * cw);
   }
   s.memory_words = mem;
