@@ -627,6 +627,24 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
     for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
       for (const MscclStep& st : p.gpus[g].tbs[t].steps)
         if (st.depid >= 0) (void)completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+  // A receive whose step has a dependency must not take its data before the
+  // dependency completed (MSCCL moves the data when the step runs; here it
+  // lands on arrival): its thread clears the sender to send, with a
+  // zero-length message that the sender's thread waits for before its SEND.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::uint32_t> clear_tag;  // by sending step
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+      for (std::size_t k = 0; k < p.gpus[g].tbs[t].steps.size(); ++k) {
+        const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+        if (!receives(st.type) || st.depid < 0) continue;
+        const StepRef from = matched_by[g][t][k];
+        std::uint32_t& x = next_tag[at(from.g)];
+        if (x > descriptor_layout::tag.max())
+          throw ConfigError(fmt::format("{}gpu {}: more than {} receives and dependencies, beyond the descriptor's "
+                                        "tag field",
+                                        where(p, p.gpus[at(from.g)].line), from.g, descriptor_layout::tag.max() - 1));
+        clear_tag[std::make_tuple(at(from.g), at(from.t), at(from.k))] = x++;
+      }
   std::vector<std::vector<Thread>> rank_threads(G);
   for (std::size_t g = 0; g < G; ++g)
     for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t) {
@@ -643,6 +661,15 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
         if (st.depid >= 0)
           for (const std::uint32_t x : completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps)))
             emit(Descriptor::wait(x, 1));
+        if (receives(st.type) && st.depid >= 0) {
+          const StepRef from = matched_by[g][t][k];
+          Descriptor d = Descriptor::send(place[at(from.g)], 0, 0, 0,
+                                          clear_tag.at(std::make_tuple(at(from.g), at(from.t), at(from.k))));
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+        }
+        if (const auto it = clear_tag.find(std::make_tuple(g, t, k)); it != clear_tag.end())
+          emit(Descriptor::wait(it->second, 1));
         if (st.type == "s") emit(send_of(gi, ti, ki, st.srcbuf, st.srcoff));
         if (sends(st.type) && st.type != "s") {
           // Fused: each packet goes on as it arrives, then the step waits for the whole message.
