@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -109,25 +111,49 @@ namespace {
 
 // MSCCLang's ring allreduce is the same reduce-scatter-then-allgather ring as
 // collnet's ring-allreduce: with the same data per rank (8 chunks x 16 words =
-// 128 elements) on the same placement, both move the same messages and flits
-// and finish in the same cycle.
-TEST(MscclCli, TheRingAllreduceFixtureTakesTheCyclesOfRingAllreduce) {
-  const fs::path imported = scratch() / "msccl_ring.json";
-  const fs::path native = scratch() / "ring_allreduce.json";
-  const CliRun a = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + kDir + "allreduce_ring_8.xml",
-                                "--set", "chunk_words=16", "--set", "topology=torus:4x2", "--set", "compare=", "--json",
-                                imported.string()});
-  ASSERT_EQ(a.status, 0) << a.err;
-  const CliRun b = run_collnet({"run", "--set", "algorithm=ring-allreduce", "--set", "elements=128", "--set",
-                                "topology=torus:4x2", "--set", "compare=", "--json", native.string()});
-  ASSERT_EQ(b.status, 0) << b.err;
-  const auto ja = read_json(imported);
-  const auto jb = read_json(native);
-  EXPECT_EQ(ja["data_check"], "pass");
-  EXPECT_EQ(jb["data_check"], "pass");
-  EXPECT_EQ(ja["messages"], jb["messages"]);
-  EXPECT_EQ(ja["flits"], jb["flits"]);
-  EXPECT_EQ(ja["cycles"], jb["cycles"]);
+// 128 elements) on the same placement, both move the same messages and
+// flits. collnet's ring forwards a chunk once it has arrived (WAIT, then SEND
+// in the next cycle); the fixture's fused steps (rrs, rcs, rrcs) forward each
+// packet as it arrives. With one packet per chunk (packet_flits = 16) both
+// forward whole chunks, and the import is faster by exactly the one dispatch
+// cycle of each fused step a rank runs (its SEND needs no WAIT before it);
+// with 4-flit packets the import pipelines the chunks and runs within a few
+// cycles of ring-allreduce's lower bound (a rank's 14 chunks on one link).
+TEST(MscclCli, TheRingAllreduceFixtureAgainstRingAllreduce) {
+  const std::string text = slurp(kDir + "allreduce_ring_8.xml");
+  const std::string gpu0 = text.substr(0, text.find("<gpu id=\"1\""));
+  const std::regex fused("type=\"(rrs|rcs|rrcs)\"");
+  const long fused_steps = std::distance(std::sregex_iterator(gpu0.begin(), gpu0.end(), fused), std::sregex_iterator());
+  ASSERT_EQ(fused_steps, 13);
+  std::map<int, long> import_cycles, native_cycles;
+  long lower_bound = 0;
+  for (const int packet : {16, 4}) {
+    const std::string pf = "packet_flits=" + std::to_string(packet);
+    const fs::path imported = scratch() / "msccl_ring.json";
+    const fs::path native = scratch() / "ring_allreduce.json";
+    const CliRun a = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + kDir + "allreduce_ring_8.xml",
+                                  "--set", "chunk_words=16", "--set", "topology=torus:4x2", "--set", pf, "--set",
+                                  "compare=", "--json", imported.string()});
+    ASSERT_EQ(a.status, 0) << a.err;
+    const CliRun b = run_collnet({"run", "--set", "algorithm=ring-allreduce", "--set", "elements=128", "--set",
+                                  "topology=torus:4x2", "--set", pf, "--set", "compare=", "--json", native.string()});
+    ASSERT_EQ(b.status, 0) << b.err;
+    const auto ja = read_json(imported);
+    const auto jb = read_json(native);
+    EXPECT_EQ(ja["data_check"], "pass");
+    EXPECT_EQ(jb["data_check"], "pass");
+    EXPECT_EQ(ja["messages"], jb["messages"]);
+    EXPECT_EQ(ja["flits"], jb["flits"]);
+    import_cycles[packet] = ja["cycles"].get<long>();
+    native_cycles[packet] = jb["cycles"].get<long>();
+    lower_bound = jb["lower_bound_cycles"].get<long>();
+  }
+  EXPECT_EQ(import_cycles[16], native_cycles[16] - fused_steps);
+  EXPECT_EQ(native_cycles[4], native_cycles[16]);  // store-and-forward: the packet size does not matter
+  EXPECT_EQ(lower_bound, 14 * 16);
+  EXPECT_GE(import_cycles[4], lower_bound);
+  EXPECT_LT(import_cycles[4], import_cycles[16]);
+  EXPECT_LE(import_cycles[4], lower_bound + 16);  // within one chunk's serialisation of the bound
 }
 
 }  // namespace
