@@ -59,6 +59,21 @@
 // source asks the rule block and offers the forwards as SENDs. While the
 // source waits for an arrival the dispatcher is not polled.
 //
+// Threads (Schedule::threads, the MSCCL import's thread blocks): a source
+// may offer several streams. The dispatcher takes at most one descriptor a
+// cycle from each, in stream order; a WAIT holds only its own stream. The
+// streams share the controllers, their FIFOs and the arrival counts; the
+// node has ended when every stream has taken its END (a BARRIER is refused
+// in a program of several streams).
+//
+// Cut-through (forwarding SENDs, Thread::forwards): a SEND that forwards the
+// message tagged T enters its FIFO once the words of its first packet have
+// been written by T's packets, and its controller offers each later packet
+// (head) only once that packet's words have been written by T (the NIC
+// records, for such sources only, which words each message has written).
+// A controller waiting for them offers nothing and is woken by the arrival
+// of a packet of T; for deadlock reports it is not busy.
+//
 // Delivery and barriers: a node enters a BARRIER only when its FIFOs are
 // empty, its controllers idle and every message it sent has been delivered
 // (all packets written at the destination). Delivery is tracked by a
