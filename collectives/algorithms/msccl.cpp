@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -595,32 +594,52 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
   for (std::size_t g = 0; g < G; ++g)
     for (const auto& tags : tag[g])
       for (const std::uint32_t x : tags) next_tag[g] = std::max(next_tag[g], x + 1);
-  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::uint32_t> marker;
-  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::vector<std::uint32_t>> completes;
-  const std::function<std::vector<std::uint32_t>(std::size_t, std::size_t, std::size_t)> completion =
-      [&](std::size_t g, std::size_t t, std::size_t k) -> std::vector<std::uint32_t> {
-    const auto key = std::make_tuple(g, t, k);
-    if (const auto it = completes.find(key); it != completes.end()) return it->second;
-    const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+  using StepKey = std::tuple<std::size_t, std::size_t, std::size_t>;  // gpu, tb index, step index
+  // What completes each nop, as the steps other than nops it waits for,
+  // computed in the order of the rounds (a step's dependency and its
+  // thread block's previous step ran in earlier rounds), without recursion.
+  std::map<StepKey, std::vector<StepKey>> nop_waits;
+  {
+    std::vector<std::tuple<int, std::size_t, std::size_t, std::size_t>> nops;
+    for (std::size_t g = 0; g < G; ++g)
+      for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+        for (std::size_t k = 0; k < p.gpus[g].tbs[t].steps.size(); ++k)
+          if (p.gpus[g].tbs[t].steps[k].type == "nop") nops.emplace_back(round_done[g][t][k], g, t, k);
+    std::sort(nops.begin(), nops.end());
+    const auto waits_of = [&](std::size_t g, std::size_t t, std::size_t k) {
+      if (p.gpus[g].tbs[t].steps[k].type != "nop") return std::vector<StepKey>{StepKey{g, t, k}};
+      return nop_waits[StepKey{g, t, k}];
+    };
+    for (const auto& [round, g, t, k] : nops) {
+      const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+      std::vector<StepKey> out;
+      if (st.depid >= 0) out = waits_of(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+      if (k > 0)
+        for (const StepKey& x : waits_of(g, t, k - 1))
+          if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+      nop_waits[StepKey{g, t, k}] = std::move(out);
+    }
+  }
+  std::map<StepKey, std::uint32_t> marker;
+  const auto completion = [&](std::size_t g0, std::size_t t0, std::size_t k0) {
+    std::vector<StepKey> steps{StepKey{g0, t0, k0}};
+    if (p.gpus[g0].tbs[t0].steps[k0].type == "nop") steps = nop_waits.at(StepKey{g0, t0, k0});
     std::vector<std::uint32_t> out;
-    if (sends(st.type)) {
+    for (const StepKey& key : steps) {
+      const auto& [g, t, k] = key;
+      if (!sends(p.gpus[g].tbs[t].steps[k].type)) {
+        out.push_back(tag[g][t][k]);
+        continue;
+      }
       if (!marker.count(key)) {
-        marker[key] = next_tag[g]++;
-        if (marker[key] > descriptor_layout::tag.max())
+        if (next_tag[g] > descriptor_layout::tag.max())
           throw ConfigError(fmt::format("{}gpu {}: more than {} receives and dependencies on sends, beyond the "
                                         "descriptor's tag field",
                                         where(p, p.gpus[g].line), g, descriptor_layout::tag.max() - 1));
+        marker[key] = next_tag[g]++;
       }
       out.push_back(marker[key]);
-    } else if (st.type == "nop") {
-      if (st.depid >= 0) out = completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
-      if (k > 0)
-        for (const std::uint32_t x : completion(g, t, k - 1))
-          if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
-    } else {
-      out.push_back(tag[g][t][k]);
     }
-    completes[key] = out;
     return out;
   };
   for (std::size_t g = 0; g < G; ++g)
