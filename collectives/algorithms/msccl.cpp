@@ -1,21 +1,28 @@
 // algorithm msccl: MSCCL-IR import (see msccl.hpp, docs/guide/msccl.md).
 //
-// Translation. The NIC runs one descriptor program per node, while an MSCCL
-// rank runs its thread blocks concurrently. The builder therefore executes
-// the MSCCL program symbolically, in rounds: in each round every thread block
-// whose next step can run (its dependency done, the matching send of a
-// receive issued in an earlier round) runs it. Each rank's program is its
-// steps in that order (within a round, plain sends first). The order is a
-// valid execution of the whole program, so the programs cannot deadlock; a
-// round without progress is a dependency cycle (or a receive whose send
-// waits on it) and is refused.
+// Translation, twice:
+//  - Schedule::threads (the cycle model): each thread block is a thread of
+//    its rank's NIC, its steps in order, run concurrently with the rank's
+//    other thread blocks; fused steps forward packet by packet; a
+//    dependency waits for what completes the step it names (see the
+//    comments below and docs/guide/msccl.md "The mapping").
+//  - Schedule::programs (functional executor, static checks, schedule
+//    engines): one sequential program per rank. The builder executes the
+//    MSCCL program symbolically, in rounds: in each round every thread block
+//    whose next step can run (its dependency done, the matching send of a
+//    receive issued in an earlier round) runs it. Each rank's program is its
+//    steps in that order (within a round, plain sends first). The order is a
+//    valid execution of the whole program; a round without progress is a
+//    dependency cycle (or a receive whose send waits on it) and is refused.
 //
-// Step -> descriptors (tags are unique per receiving rank, one per message):
+// Step -> descriptors of the programs (tags are unique per receiving rank,
+// one per message):
 //   s      SEND src chunk(s) to the peer, landing at the matched receive's
 //          dst, with the receive's operation (copy for r/rcs, sum for
 //          rrc/rrs/rrcs)
 //   r/rrc  WAIT for that message (it was stored / reduced into dst on arrival)
 //   rcs, rrs, rrcs  WAIT, then SEND the dst chunk(s) on to the send peer
+//          (in a thread: the forwarding SEND first, then the WAIT)
 //   cpy/re SEND to self (copy / sum) src -> dst, then WAIT for it
 //   nop    nothing: its dependency orders the program
 #include "collectives/algorithms/msccl.hpp"
@@ -796,7 +803,7 @@ Algorithm make_msccl() {
   a.name = "msccl";
   a.document = "-";
   a.description = "runs an MSCCL-IR program (MSCCLang's XML: ranks, thread blocks, steps) on any topology: each "
-                  "rank's thread blocks become one descriptor program, each channel a NIC controller";
+                  "thread block runs concurrently on its rank's NIC, each channel a NIC controller";
   a.topologies = "any (ranks placed on endpoints by key placement)";
   const Keys& k = msccl_keys();
   a.keys = k.list();
