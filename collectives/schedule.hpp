@@ -25,9 +25,28 @@ struct Region {
   std::vector<Word> words;
 };
 
+/// One of several descriptor programs an endpoint's NIC runs concurrently
+/// (an MSCCL thread block, collectives/algorithms/msccl.hpp). Each thread
+/// takes its descriptors in order, at most one a cycle, and blocks on its
+/// own WAITs only; the threads share the node's controllers and arrivals.
+struct Thread {
+  Program program;  // ends with END
+  /// Per descriptor of `program`: for a SEND, the tag of the message it
+  /// forwards as that message arrives (cut-through at packet granularity:
+  /// each packet leaves once the words it reads have been written by that
+  /// message); 0 for every other descriptor. Empty: none forwards.
+  std::vector<std::uint32_t> forwards;
+};
+
 struct Schedule {
   std::string algorithm;
   std::vector<Program> programs;      // one per endpoint, each ends with END
+  /// Where an endpoint runs concurrent threads (the cycle model's reference
+  /// source runs these instead of programs[e]): index e, empty for an
+  /// endpoint without. Empty: every endpoint runs programs[e]. programs[e]
+  /// stays one valid sequential order of the same transfers (the
+  /// functional executor, the static checks and the schedule engines use it).
+  std::vector<std::vector<Thread>> threads;
   std::uint32_t memory_words = 0;     // words of memory every endpoint needs (the largest, see below)
   /// Where endpoints need different amounts: the words of endpoint e at
   /// index e (none above memory_words). Empty: memory_words for every one.

@@ -33,6 +33,48 @@ class ProgramSource final : public DescriptorSource {
   std::size_t next_ = 0;
 };
 
+/// The endpoint's threads (Schedule::threads), each a reference program of
+/// its own: one stream per thread.
+class ThreadSource final : public DescriptorSource {
+ public:
+  explicit ThreadSource(const std::vector<collectives::Thread>& threads)
+      : threads_(threads), next_(threads.size(), 0) {
+    for (const collectives::Thread& t : threads_)
+      for (const std::uint32_t f : t.forwards) cut_through_ = cut_through_ || f != 0;
+  }
+  std::optional<Descriptor> peek(Cycle now) override { return peek_stream(now, 0); }
+  void take(Cycle now) override { take_stream(now, 0); }
+  [[nodiscard]] std::size_t taken() const override {
+    std::size_t n = 0;
+    for (const std::size_t k : next_) n += k;
+    return n;
+  }
+  [[nodiscard]] bool exhausted() const override {
+    for (std::size_t s = 0; s < threads_.size(); ++s)
+      if (!stream_exhausted(s)) return false;
+    return true;
+  }
+  [[nodiscard]] std::size_t streams() const override { return threads_.size(); }
+  std::optional<Descriptor> peek_stream(Cycle /*now*/, std::size_t s) override {
+    if (next_[s] >= threads_[s].program.size()) return std::nullopt;
+    return threads_[s].program[next_[s]];
+  }
+  void take_stream(Cycle /*now*/, std::size_t s) override { ++next_[s]; }
+  [[nodiscard]] bool stream_exhausted(std::size_t s) const override {
+    return next_[s] >= threads_[s].program.size();
+  }
+  [[nodiscard]] std::uint32_t forwards(std::size_t s) const override {
+    const collectives::Thread& t = threads_[s];
+    return next_[s] < t.forwards.size() ? t.forwards[next_[s]] : 0;
+  }
+  [[nodiscard]] bool cut_through() const override { return cut_through_; }
+
+ private:
+  const std::vector<collectives::Thread>& threads_;
+  std::vector<std::size_t> next_;
+  bool cut_through_ = false;
+};
+
 /// A schedule engine (HLS or RTL), stepped once per cycle from cycle 0.
 class EngineSource final : public DescriptorSource {
  public:
@@ -216,6 +258,9 @@ std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) { return d
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
                                                          const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint) {
+  const auto e = static_cast<std::size_t>(endpoint);
+  if (kind == SourceKind::reference && e < schedule.threads.size() && !schedule.threads[e].empty())
+    return std::make_unique<ThreadSource>(schedule.threads[e]);
   if (kind == SourceKind::reference)
     return std::make_unique<ProgramSource>(schedule.programs.at(static_cast<std::size_t>(endpoint)));
   const std::optional<driver::EngineKind> engine = collectives::find_algorithm(schedule.algorithm).engine;

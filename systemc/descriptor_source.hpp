@@ -30,6 +30,9 @@
 //               RTL, by nic_blocks) as (from_port, the node's tree view)
 //               and turns the answer's port mask into SENDs, one per cycle,
 //               then END. See make_rule_source for the timing.
+//   threads     (reference, when the schedule has Schedule::threads for the
+//               endpoint) the endpoint's threads as concurrent streams, each
+//               one descriptor per cycle (MSCCL thread blocks).
 //
 // Handshake with the NIC (the engines' valid/ready): peek(now) says which
 // descriptor is offered in cycle `now` (nullopt: none yet), take(now) means
@@ -70,6 +73,21 @@ class DescriptorSource {
   /// cycle `now`. Returns "" or what is wrong (a receipt the source cannot
   /// take: the NIC stops the run with it).
   virtual std::string arrived(topology::EndpointId /*from*/, std::uint32_t /*tag*/, Cycle /*now*/) { return ""; }
+
+  // Concurrent streams (Schedule::threads, the reference source only): the
+  // NIC polls every stream in every cycle it dispatches and takes at most
+  // one descriptor a cycle from each; a WAIT blocks its own stream only.
+  // Every other source is one stream, served by peek/take above.
+  [[nodiscard]] virtual std::size_t streams() const { return 1; }
+  virtual std::optional<Descriptor> peek_stream(Cycle now, std::size_t /*stream*/) { return peek(now); }
+  virtual void take_stream(Cycle now, std::size_t /*stream*/) { take(now); }
+  [[nodiscard]] virtual bool stream_exhausted(std::size_t /*stream*/) const { return exhausted(); }
+  /// For the SEND stream `stream` offers: the tag of the message it forwards
+  /// as it arrives (Thread::forwards), 0: a plain SEND.
+  [[nodiscard]] virtual std::uint32_t forwards(std::size_t /*stream*/) const { return 0; }
+  /// Some SEND of this source forwards (the NIC then records which message
+  /// last wrote each word).
+  [[nodiscard]] virtual bool cut_through() const { return false; }
 };
 
 /// Which source a run uses (keys `schedule_engine` and `nic_blocks`).

@@ -38,6 +38,10 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
     for (std::uint32_t a = 0; a < memory_.size(); ++a) memory_[a] = schedule.initial(self, a);
   controllers_.resize(static_cast<std::size_t>(config_.controllers));
   for (Controller& c : controllers_) c.pacer = make_pacer(config_.blocks);
+  streams_running_ = source_->streams();
+  blocked_.assign(streams_running_, Blocked{});
+  ended_.assign(streams_running_, 0);
+  cut_through_ = source_->cut_through();
   for (int c = 0; c < config_.controllers; ++c) {
     injection[static_cast<std::size_t>(c)].bind(network.injection(self, c));
     ejection[static_cast<std::size_t>(c)].bind(network.ejection(self, c));
@@ -62,9 +66,12 @@ void Nic::end_of_elaboration() {
 
 bool Nic::busy() const {
   if (state_ == State::finished) return false;
-  if (std::any_of(controllers_.begin(), controllers_.end(), [](const Controller& c) { return c.busy; })) return true;
+  // (A controller forwarding a message waits for its next packet: an arrival, not itself.)
+  if (std::any_of(controllers_.begin(), controllers_.end(),
+                  [](const Controller& c) { return c.busy && !(c.follows != 0 && c.offer_from == kNever); }))
+    return true;
   if (barrier_.inside(self_)) return barrier_.released(self_, kNever - 1);  // release scheduled
-  return blocked_.kind == Blocked::engine;
+  return std::any_of(blocked_.begin(), blocked_.end(), [](const Blocked& b) { return b.kind == Blocked::engine; });
 }
 
 std::string Nic::describe() const {
@@ -72,11 +79,16 @@ std::string Nic::describe() const {
   if (state_ == State::finished) return s + "finished";
   s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_ - acks_pending_) +
        " messages undelivered";
-  if (blocked_.kind != Blocked::none) s += ", waiting for " + blocked_text();
+  for (std::size_t k = 0; k < blocked_.size(); ++k) {
+    if (blocked_[k].kind == Blocked::none) continue;
+    s += blocked_.size() > 1 ? ", thread " + std::to_string(k) + " waiting for " : ", waiting for ";
+    s += blocked_text(blocked_[k]);
+  }
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     const Controller& c = controllers_[k];
     if (!c.busy) continue;
-    s += "; controller " + std::to_string(k) + (c.copy ? " copying" : " sending") + " to " +
+    s += "; controller " + std::to_string(k) + (c.copy ? " copying" : " sending") +
+         (c.follows != 0 ? " (forwarding tag " + std::to_string(c.follows) + " as it arrives)" : "") + " to " +
          std::to_string(c.send.dest) + " (word " + std::to_string(c.word) + " of " + std::to_string(c.send.length) +
          ", pacer hold " + std::to_string(c.pacer->hold_q()) + (c.pacer->in_packet_q() ? ", in packet" : "") +
          ", injection VC with room: " + std::to_string(c.channel.free_vc(1)) + ")";
@@ -84,19 +96,20 @@ std::string Nic::describe() const {
   return s;
 }
 
-std::string Nic::blocked_text() const {
-  const std::string tag = std::to_string(blocked_.tag);
-  switch (blocked_.kind) {
+std::string Nic::blocked_text(const Blocked& blocked) {
+  const std::string tag = std::to_string(blocked.tag);
+  switch (blocked.kind) {
     case Blocked::none: return "";
     case Blocked::engine: return "the schedule engine";
     case Blocked::arrival: return "a message to forward (forwarding rule)";
     case Blocked::fifo: return "a free descriptor FIFO slot";
     case Blocked::wait:
-      return "WAIT tag " + tag + " (" + std::to_string(blocked_.have) + " of " + std::to_string(blocked_.need) +
+      return "WAIT tag " + tag + " (" + std::to_string(blocked.have) + " of " + std::to_string(blocked.need) +
              " messages arrived)";
     case Blocked::barrier_release: return "release of barrier " + tag;
     case Blocked::delivery_before_barrier: return "delivery of its messages before barrier " + tag;
     case Blocked::delivery_after_end: return "delivery of its messages after END";
+    case Blocked::forward: return "the first packet of message tag " + tag + " (to forward it as it arrives)";
   }
   return "";
 }
@@ -135,7 +148,8 @@ void Nic::apply_cross() {
 
 void Nic::arrived(std::uint32_t tag) {
   arrivals_.add(tag);
-  if (blocked_.kind == Blocked::wait && blocked_.tag == tag) ++blocked_.have;  // kept equal to arrivals_.count(tag)
+  for (Blocked& b : blocked_)
+    if (b.kind == Blocked::wait && b.tag == tag) ++b.have;  // kept equal to arrivals_.count(tag)
 }
 
 void Nic::message_done(std::uint32_t id, Cycle now) {
@@ -190,6 +204,13 @@ void Nic::receive(Cycle now) {
       }
       if (book_.trace != nullptr && f.index == 0) [[unlikely]] book_.trace->head_arrived(id, now);
       ++p.received;
+      if (cut_through_) [[unlikely]] {
+        arrived_words_.insert((static_cast<std::uint64_t>(m.tag) << 32) | address);
+        // A controller forwarding this message may send the packet now.
+        if (f.tail())
+          for (Controller& c : controllers_)
+            if (c.busy && c.follows == m.tag) c.run_at = std::min(c.run_at, now);
+      }
       if (!f.tail()) continue;
       packets.release(f.packet);
       if (--book_.messages[id].packets_left == 0) message_done(id, now);
@@ -237,27 +258,54 @@ bool Nic::drained() const {
                       [](const Controller& c) { return c.busy || !c.queue.empty(); });
 }
 
-bool Nic::dispatch(Cycle now, Cycle& next) {
-  if (state_ != State::running) return false;
-  const std::optional<Descriptor> offered = source_->peek(now);
+void Nic::dispatch(Cycle now, Cycle& next) {
+  for (std::size_t k = 0; k < blocked_.size() && state_ == State::running; ++k) {
+    if (ended_[k] != 0) continue;
+    // A stream stalled on a WAIT whose count has not been reached, or on a
+    // full FIFO no controller has taken from, would stall again on the same
+    // offer (a source holds its offer until taken): it is not polled until
+    // an arrival of that tag (arrived) or a FIFO pop changes that.
+    const Blocked& b = blocked_[k];
+    if ((b.kind == Blocked::wait && b.have < b.need) || b.kind == Blocked::fifo) continue;
+    dispatch_stream(now, next, k);
+  }
+}
+
+bool Nic::written_by(std::uint32_t offset, std::uint32_t length, std::uint32_t tag) const {
+  for (std::uint32_t i = 0; i < length; ++i)
+    if (!arrived_words_.count((static_cast<std::uint64_t>(tag) << 32) | (offset + i))) return false;
+  return true;
+}
+
+bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
+  Blocked& blocked = blocked_[stream];
+  const std::optional<Descriptor> offered = source_->peek_stream(now, stream);
   if (!offered) {
     if (source_->waiting_for_arrival()) {
-      blocked_ = {Blocked::arrival};
+      blocked = {Blocked::arrival};
       return false;  // an arrival wakes the NIC
     }
-    if (source_->exhausted()) {
+    if (source_->stream_exhausted(stream)) {
       book_.fail("endpoint " + std::to_string(self_) + ": program ends without END after " +
                  std::to_string(source_->taken()) + " descriptors");
       return false;
     }
-    blocked_ = {Blocked::engine};  // starting up: it offers soon
+    blocked = {Blocked::engine};  // starting up: it offers soon
     next = std::min(next, now + 1);
     return false;
   }
   const Descriptor& d = *offered;
   switch (d.opcode) {
     case Opcode::send: {
-      std::deque<Descriptor>* queue = &shared_queue_;
+      const std::uint32_t follows = source_->forwards(stream);
+      if (follows != 0 && !written_by(d.src_offset, std::min(d.length, static_cast<std::uint32_t>(config_.packet_flits)),
+                                      follows)) {
+        // A forwarding SEND enters its FIFO once the first packet it
+        // forwards is there, so that it holds no controller before.
+        blocked = {Blocked::forward, follows};
+        return false;  // a flit's arrival wakes the NIC
+      }
+      std::deque<Queued>* queue = &shared_queue_;
       if (config_.dispatch == Dispatch::named) {
         if (d.controller >= controllers_.size()) {
           book_.fail("key 'controllers': endpoint " + std::to_string(self_) + " runs a SEND on controller " +
@@ -269,24 +317,28 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
         queue = &controllers_[d.controller].queue;
       }
       if (queue->size() >= static_cast<std::size_t>(config_.descriptor_queue)) {
-        blocked_ = {Blocked::fifo};
+        blocked = {Blocked::fifo};
         return false;  // a controller taking a descriptor wakes the dispatcher
       }
-      queue->push_back(d);
+      queue->push_back(Queued{d, follows});
       break;
     }
     case Opcode::wait: {
       const std::uint32_t have = arrivals_.count(d.tag);
       if (have < d.length) {
-        blocked_ = {Blocked::wait, d.tag, have, d.length};
+        blocked = {Blocked::wait, d.tag, have, d.length};
         return false;  // an arrival wakes the NIC
       }
       break;
     }
     case Opcode::barrier: {
+      if (blocked_.size() > 1) {
+        book_.fail("endpoint " + std::to_string(self_) + ": a BARRIER in a program of concurrent threads");
+        return false;
+      }
       if (barrier_.inside(self_)) {
         if (!barrier_.released(self_, now)) {
-          blocked_ = {Blocked::barrier_release, d.tag};
+          blocked = {Blocked::barrier_release, d.tag};
           return false;  // the barrier network wakes the NIC
         }
         barrier_.leave(self_);
@@ -294,31 +346,37 @@ bool Nic::dispatch(Cycle now, Cycle& next) {
         break;
       }
       if (!drained()) {
-        blocked_ = {Blocked::delivery_before_barrier, d.tag};
+        blocked = {Blocked::delivery_before_barrier, d.tag};
         return false;  // the last delivery acknowledgement wakes the NIC
       }
       barrier_.enter(self_, d.tag, now);
       if (observer_ != nullptr) observer_->on_barrier(self_, d.tag, true, now);
       ++book_.progress;
       if (!barrier_.error().empty()) book_.fail(barrier_.error());
-      blocked_ = {Blocked::barrier_release, d.tag};
+      blocked = {Blocked::barrier_release, d.tag};
       return false;
     }
     case Opcode::end:
-      state_ = State::ended;
-      blocked_ = {Blocked::delivery_after_end};
+      ended_[stream] = 1;
+      if (--streams_running_ == 0) {
+        state_ = State::ended;
+        blocked = {Blocked::delivery_after_end};
+      } else {
+        blocked = {};
+      }
       break;
   }
-  source_->take(now);
+  source_->take_stream(now, stream);
   ++book_.progress;
   if (state_ == State::running) {
-    blocked_ = {};
+    blocked = {};
     next = std::min(next, now + 1);
   }
   return true;
 }
 
-bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
+bool Nic::start(Controller& c, const Queued& q, Cycle now) {
+  const Descriptor& d = q.send;
   if (!check_range(d.src_offset, d.length, static_cast<std::uint32_t>(memory_.size()), "source")) return false;
   if (d.dest < static_cast<std::uint32_t>(book_.nics.size()) &&
       !check_range(d.dst_offset, d.length, book_.memory_of(static_cast<topology::EndpointId>(d.dest)), "destination"))
@@ -361,6 +419,7 @@ bool Nic::start(Controller& c, const Descriptor& d, Cycle now) {
                          d.dest == static_cast<std::uint32_t>(self_), now);
   c.busy = true;
   c.send = d;
+  c.follows = q.follows;
   c.message = id;
   c.word = 0;
   c.offer_from = now;
@@ -435,6 +494,16 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   const std::uint32_t packet_words = std::min(p, d.length - first);
   const bool head = index == 0;
   const bool last = index + 1 == packet_words;
+  if (c.follows != 0 && head) {
+    // Cut-through: the packet's words must have arrived (and been combined)
+    // from the message it forwards. Until then the controller offers nothing;
+    // the packet's arrival wakes it (receive).
+    if (!written_by(d.src_offset + first, packet_words, c.follows)) {
+      c.offer_from = kNever;
+      return kNever;
+    }
+    c.offer_from = std::min(c.offer_from, now);
+  }
   int vc = c.vc;
   bool ready;
   if (head) {
@@ -522,24 +591,19 @@ Cycle Nic::evaluate(Cycle now) {
     if (c.busy && c.copy && c.copy_done <= now) finish_copy(c, now);
 
   Cycle next = kNever;
-  // A dispatcher stalled on a WAIT whose count has not been reached, or on a
-  // full FIFO no controller has taken from, would stall again on the same
-  // offer (a source holds its offer until taken): it is not polled until an
-  // arrival of that tag (arrived) or a FIFO pop changes that.
-  const bool stalled = (blocked_.kind == Blocked::wait && blocked_.have < blocked_.need) ||
-                       blocked_.kind == Blocked::fifo;
-  if (!stalled) dispatch(now, next);
+  dispatch(now, next);
 
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     Controller& c = controllers_[k];
     if (!c.busy) {
-      std::deque<Descriptor>& queue = config_.dispatch == Dispatch::named ? c.queue : shared_queue_;
+      std::deque<Queued>& queue = config_.dispatch == Dispatch::named ? c.queue : shared_queue_;
       if (queue.empty()) continue;
-      const Descriptor d = queue.front();
+      const Queued q = queue.front();
       queue.pop_front();
-      if (blocked_.kind == Blocked::fifo) blocked_ = {};  // the dispatcher tries again
+      for (Blocked& b : blocked_)
+        if (b.kind == Blocked::fifo) b = {};  // the dispatcher tries again
       next = std::min(next, now + 1);  // the dispatcher may refill the FIFO
-      if (!start(c, d, now)) return kNever;
+      if (!start(c, q, now)) return kNever;
       if (!c.busy) continue;  // zero-length SEND
     }
     take_credits(k, now);
@@ -562,7 +626,7 @@ Cycle Nic::evaluate(Cycle now) {
   if (state_ == State::ended && drained()) {
     state_ = State::finished;
     finish_cycle_ = now;
-    blocked_ = {};
+    for (Blocked& b : blocked_) b = {};
     ++book_.progress;
     if (--book_.unfinished == 0) {
       book_.finished = true;

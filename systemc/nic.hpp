@@ -59,6 +59,21 @@
 // source asks the rule block and offers the forwards as SENDs. While the
 // source waits for an arrival the dispatcher is not polled.
 //
+// Threads (Schedule::threads, the MSCCL import's thread blocks): a source
+// may offer several streams. The dispatcher takes at most one descriptor a
+// cycle from each, in stream order; a WAIT holds only its own stream. The
+// streams share the controllers, their FIFOs and the arrival counts; the
+// node has ended when every stream has taken its END (a BARRIER is refused
+// in a program of several streams).
+//
+// Cut-through (forwarding SENDs, Thread::forwards): a SEND that forwards the
+// message tagged T enters its FIFO once the words of its first packet have
+// been written by T's packets, and its controller offers each later packet
+// (head) only once that packet's words have been written by T (the NIC
+// records, for such sources only, which words each message has written).
+// A controller waiting for them offers nothing and is woken by the arrival
+// of a packet of T; for deadlock reports it is not busy.
+//
 // Delivery and barriers: a node enters a BARRIER only when its FIFOs are
 // empty, its controllers idle and every message it sent has been delivered
 // (all packets written at the destination). Delivery is tracked by a
@@ -69,6 +84,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <systemc>
@@ -191,6 +207,11 @@ class Nic final : public Clocked {
 
  private:
   enum class State : std::uint8_t { running, ended, finished };
+  /// A SEND in a FIFO, with the tag of the message it forwards (0: none).
+  struct Queued {
+    Descriptor send;
+    std::uint32_t follows = 0;
+  };
   struct Controller {
     Link* injection = nullptr;
     Link* ejection = nullptr;
@@ -204,10 +225,11 @@ class Nic final : public Clocked {
     // step is a refusal (the pacer's state holds) or a countdown cycle
     // (replayed by catch_up), so the controller is not stepped.
     Cycle run_at = 0;
-    std::deque<Descriptor> queue;  // dispatch named
+    std::deque<Queued> queue;  // dispatch named
     bool busy = false;
     bool copy = false;
     Descriptor send;
+    std::uint32_t follows = 0;  // the SEND forwards message tag `follows` as it arrives (0: a plain SEND)
     std::uint32_t message = 0;
     std::uint32_t word = 0;  // next word of the SEND
     PacketId packet = 0;
@@ -224,8 +246,11 @@ class Nic final : public Clocked {
   /// The earliest flit, or credit it waits for (wakes_on_credit), still
   /// travelling to this NIC.
   [[nodiscard]] Cycle next_link_arrival() const;
-  bool dispatch(Cycle now, Cycle& next);
-  bool start(Controller& c, const Descriptor& d, Cycle now);
+  void dispatch(Cycle now, Cycle& next);
+  bool dispatch_stream(Cycle now, Cycle& next, std::size_t stream);
+  bool start(Controller& c, const Queued& q, Cycle now);
+  /// The words [offset, offset + length) have all been written by the message tagged `tag` (cut-through).
+  [[nodiscard]] bool written_by(std::uint32_t offset, std::uint32_t length, std::uint32_t tag) const;
   /// Offers the next flit; returns the cycle the controller needs to run next.
   Cycle step_controller(Controller& c, Cycle now);
   void catch_up(Controller& c, Cycle now);
@@ -245,7 +270,7 @@ class Nic final : public Clocked {
   CollectiveBook& book_;
   std::vector<collectives::Word> memory_;
   std::vector<Controller> controllers_;
-  std::deque<Descriptor> shared_queue_;  // dispatch next-idle
+  std::deque<Queued> shared_queue_;  // dispatch next-idle
   TagCounter arrivals_;  // messages arrived per tag
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
@@ -262,18 +287,25 @@ class Nic final : public Clocked {
   void apply_cross();
   State state_ = State::running;
   Cycle finish_cycle_ = 0;
-  // Last reason the dispatcher stalled (diagnosis), kept as numbers and
-  // worded only by describe(): a stall happens in most evaluations.
+  // Last reason each stream of the dispatcher stalled (diagnosis), kept as
+  // numbers and worded only by describe(): a stall happens in most
+  // evaluations. One stream unless the source runs threads.
   struct Blocked {
     enum Kind : std::uint8_t {
-      none, engine, arrival, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end
+      none, engine, arrival, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end, forward
     } kind = none;
     std::uint32_t tag = 0;
     std::uint32_t have = 0;
     std::uint32_t need = 0;
   };
-  Blocked blocked_;
-  [[nodiscard]] std::string blocked_text() const;
+  std::vector<Blocked> blocked_;        // per stream
+  std::vector<std::uint8_t> ended_;     // per stream: its END has been taken
+  std::size_t streams_running_ = 1;     // streams whose END has not been taken
+  // Cut-through sources: the words each message has written, as
+  // (tag << 32) | address (a later message may write the same words).
+  bool cut_through_ = false;
+  std::unordered_set<std::uint64_t> arrived_words_;
+  [[nodiscard]] static std::string blocked_text(const Blocked& b);
   NicObserver* observer_ = nullptr;  // waveforms only
   [[nodiscard]] int index_of(const Controller& c) const { return static_cast<int>(&c - controllers_.data()); }
 };

@@ -1,21 +1,28 @@
 // algorithm msccl: MSCCL-IR import (see msccl.hpp, docs/guide/msccl.md).
 //
-// Translation. The NIC runs one descriptor program per node, while an MSCCL
-// rank runs its thread blocks concurrently. The builder therefore executes
-// the MSCCL program symbolically, in rounds: in each round every thread block
-// whose next step can run (its dependency done, the matching send of a
-// receive issued in an earlier round) runs it. Each rank's program is its
-// steps in that order (within a round, plain sends first). The order is a
-// valid execution of the whole program, so the programs cannot deadlock; a
-// round without progress is a dependency cycle (or a receive whose send
-// waits on it) and is refused.
+// Translation, twice:
+//  - Schedule::threads (the cycle model): each thread block is a thread of
+//    its rank's NIC, its steps in order, run concurrently with the rank's
+//    other thread blocks; fused steps forward packet by packet; a
+//    dependency waits for what completes the step it names (see the
+//    comments below and docs/guide/msccl.md "The mapping").
+//  - Schedule::programs (functional executor, static checks, schedule
+//    engines): one sequential program per rank. The builder executes the
+//    MSCCL program symbolically, in rounds: in each round every thread block
+//    whose next step can run (its dependency done, the matching send of a
+//    receive issued in an earlier round) runs it. Each rank's program is its
+//    steps in that order (within a round, plain sends first). The order is a
+//    valid execution of the whole program; a round without progress is a
+//    dependency cycle (or a receive whose send waits on it) and is refused.
 //
-// Step -> descriptors (tags are unique per receiving rank, one per message):
+// Step -> descriptors of the programs (tags are unique per receiving rank,
+// one per message):
 //   s      SEND src chunk(s) to the peer, landing at the matched receive's
 //          dst, with the receive's operation (copy for r/rcs, sum for
 //          rrc/rrs/rrcs)
 //   r/rrc  WAIT for that message (it was stored / reduced into dst on arrival)
 //   rcs, rrs, rrcs  WAIT, then SEND the dst chunk(s) on to the send peer
+//          (in a thread: the forwarding SEND first, then the WAIT)
 //   cpy/re SEND to self (copy / sum) src -> dst, then WAIT for it
 //   nop    nothing: its dependency orders the program
 #include "collectives/algorithms/msccl.hpp"
@@ -583,14 +590,148 @@ Schedule build_msccl(const MscclProgram& p, std::size_t endpoints, const MscclOp
     }
   }
 
+  // The thread blocks as concurrent threads of the NIC (the cycle model):
+  // each thread block's steps in its own order. A dependency on a step waits
+  // for what completes it: the message of a receiving or local step (its
+  // tag), or for a step that sends, a marker (a zero-length SEND to the node
+  // itself, on the thread block's controller after the step's SEND, so that
+  // it is counted once that SEND has left), or for a nop what completes the
+  // nop (its own dependency and its thread block's previous step).
+  std::vector<std::uint32_t> next_tag(G, 1);
+  for (std::size_t g = 0; g < G; ++g)
+    for (const auto& tags : tag[g])
+      for (const std::uint32_t x : tags) next_tag[g] = std::max(next_tag[g], x + 1);
+  using StepKey = std::tuple<std::size_t, std::size_t, std::size_t>;  // gpu, tb index, step index
+  // What completes each nop, as the steps other than nops it waits for,
+  // computed in the order of the rounds (a step's dependency and its
+  // thread block's previous step ran in earlier rounds), without recursion.
+  std::map<StepKey, std::vector<StepKey>> nop_waits;
+  {
+    std::vector<std::tuple<int, std::size_t, std::size_t, std::size_t>> nops;
+    for (std::size_t g = 0; g < G; ++g)
+      for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+        for (std::size_t k = 0; k < p.gpus[g].tbs[t].steps.size(); ++k)
+          if (p.gpus[g].tbs[t].steps[k].type == "nop") nops.emplace_back(round_done[g][t][k], g, t, k);
+    std::sort(nops.begin(), nops.end());
+    const auto waits_of = [&](std::size_t g, std::size_t t, std::size_t k) {
+      if (p.gpus[g].tbs[t].steps[k].type != "nop") return std::vector<StepKey>{StepKey{g, t, k}};
+      return nop_waits[StepKey{g, t, k}];
+    };
+    for (const auto& [round, g, t, k] : nops) {
+      const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+      std::vector<StepKey> out;
+      if (st.depid >= 0) out = waits_of(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+      if (k > 0)
+        for (const StepKey& x : waits_of(g, t, k - 1))
+          if (std::find(out.begin(), out.end(), x) == out.end()) out.push_back(x);
+      nop_waits[StepKey{g, t, k}] = std::move(out);
+    }
+  }
+  std::map<StepKey, std::uint32_t> marker;
+  const auto completion = [&](std::size_t g0, std::size_t t0, std::size_t k0) {
+    std::vector<StepKey> steps{StepKey{g0, t0, k0}};
+    if (p.gpus[g0].tbs[t0].steps[k0].type == "nop") steps = nop_waits.at(StepKey{g0, t0, k0});
+    std::vector<std::uint32_t> out;
+    for (const StepKey& key : steps) {
+      const auto& [g, t, k] = key;
+      if (!sends(p.gpus[g].tbs[t].steps[k].type)) {
+        out.push_back(tag[g][t][k]);
+        continue;
+      }
+      if (!marker.count(key)) {
+        if (next_tag[g] > descriptor_layout::tag.max())
+          throw ConfigError(fmt::format("{}gpu {}: more than {} receives and dependencies on sends, beyond the "
+                                        "descriptor's tag field",
+                                        where(p, p.gpus[g].line), g, descriptor_layout::tag.max() - 1));
+        marker[key] = next_tag[g]++;
+      }
+      out.push_back(marker[key]);
+    }
+    return out;
+  };
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+      for (const MscclStep& st : p.gpus[g].tbs[t].steps)
+        if (st.depid >= 0) (void)completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps));
+  // A receive whose step has a dependency must not take its data before the
+  // dependency completed (MSCCL moves the data when the step runs; here it
+  // lands on arrival): its thread clears the sender to send, with a
+  // zero-length message that the sender's thread waits for before its SEND.
+  std::map<std::tuple<std::size_t, std::size_t, std::size_t>, std::uint32_t> clear_tag;  // by sending step
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t)
+      for (std::size_t k = 0; k < p.gpus[g].tbs[t].steps.size(); ++k) {
+        const MscclStep& st = p.gpus[g].tbs[t].steps[k];
+        if (!receives(st.type) || st.depid < 0) continue;
+        const StepRef from = matched_by[g][t][k];
+        std::uint32_t& x = next_tag[at(from.g)];
+        if (x > descriptor_layout::tag.max())
+          throw ConfigError(fmt::format("{}gpu {}: more than {} receives and dependencies, beyond the descriptor's "
+                                        "tag field",
+                                        where(p, p.gpus[at(from.g)].line), from.g, descriptor_layout::tag.max() - 1));
+        clear_tag[std::make_tuple(at(from.g), at(from.t), at(from.k))] = x++;
+      }
+  std::vector<std::vector<Thread>> rank_threads(G);
+  for (std::size_t g = 0; g < G; ++g)
+    for (std::size_t t = 0; t < p.gpus[g].tbs.size(); ++t) {
+      const MscclThreadBlock& tb = p.gpus[g].tbs[t];
+      Thread th;
+      const auto emit = [&](const Descriptor& d, std::uint32_t forwards = 0) {
+        th.program.push_back(d);
+        th.forwards.push_back(forwards);
+      };
+      const int gi = static_cast<int>(g), ti = static_cast<int>(t);
+      for (std::size_t k = 0; k < tb.steps.size(); ++k) {
+        const MscclStep& st = tb.steps[k];
+        const int ki = static_cast<int>(k);
+        if (st.depid >= 0)
+          for (const std::uint32_t x : completion(g, tb_index(g, st.depid), static_cast<std::size_t>(st.deps)))
+            emit(Descriptor::wait(x, 1));
+        if (receives(st.type) && st.depid >= 0) {
+          const StepRef from = matched_by[g][t][k];
+          Descriptor d = Descriptor::send(place[at(from.g)], 0, 0, 0,
+                                          clear_tag.at(std::make_tuple(at(from.g), at(from.t), at(from.k))));
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+        }
+        if (const auto it = clear_tag.find(std::make_tuple(g, t, k)); it != clear_tag.end())
+          emit(Descriptor::wait(it->second, 1));
+        if (st.type == "s") emit(send_of(gi, ti, ki, st.srcbuf, st.srcoff));
+        if (sends(st.type) && st.type != "s") {
+          // Fused: each packet goes on as it arrives, then the step waits for the whole message.
+          emit(send_of(gi, ti, ki, st.dstbuf, st.dstoff), tag[g][t][k]);
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        } else if (receives(st.type)) {
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        }
+        if (local(st.type)) {
+          Descriptor d = Descriptor::send(place[g], word_of(gi, st.srcbuf, st.srcoff),
+                                          word_of(gi, st.dstbuf, st.dstoff), length_of(st.cnt), tag[g][t][k]);
+          d.op = st.type == "re" ? ReceiveOp::sum : ReceiveOp::copy;
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+          emit(Descriptor::wait(tag[g][t][k], 1));
+        }
+        if (const auto it = marker.find(std::make_tuple(g, t, k)); it != marker.end()) {
+          Descriptor d = Descriptor::send(place[g], 0, 0, 0, it->second);
+          d.controller = static_cast<std::uint8_t>(tb.chan % controllers);
+          emit(d);
+        }
+      }
+      emit(Descriptor::end());
+      rank_threads[g].push_back(std::move(th));
+    }
+
   Schedule s;
   s.algorithm = "msccl";
   s.controllers = controllers;
   s.programs.assign(endpoints, Program{Descriptor::end()});
+  s.threads.assign(endpoints, {});
   std::uint32_t mem = 1;
   for (std::size_t g = 0; g < G; ++g) {
     rank_programs[g].push_back(Descriptor::end());
     s.programs[place[g]] = std::move(rank_programs[g]);
+    s.threads[place[g]] = std::move(rank_threads[g]);
     mem = std::max(mem, static_cast<std::uint32_t>(lay[g].total) * cw);
   }
   s.memory_words = mem;
@@ -662,7 +803,7 @@ Algorithm make_msccl() {
   a.name = "msccl";
   a.document = "-";
   a.description = "runs an MSCCL-IR program (MSCCLang's XML: ranks, thread blocks, steps) on any topology: each "
-                  "rank's thread blocks become one descriptor program, each channel a NIC controller";
+                  "thread block runs concurrently on its rank's NIC, each channel a NIC controller";
   a.topologies = "any (ranks placed on endpoints by key placement)";
   const Keys& k = msccl_keys();
   a.keys = k.list();

@@ -177,6 +177,40 @@ TEST(MscclImport, ChannelsMapToControllersModuloTheirNumber) {
   EXPECT_EQ(ring.programs[0].back().opcode, Opcode::end);
 }
 
+// The cycle model's threads: one per thread block of the file, each its
+// thread block's steps in order. A fused step is a forwarding SEND (its
+// forwards entry is the received message's tag) followed by the WAIT for that
+// tag; its SEND is the send of the destination chunk the message lands in.
+TEST(MscclImport, ThreadBlocksBecomeThreadsAndFusedStepsForward) {
+  const Schedule ring = build(kDir + "allreduce_ring_8.xml", 8);
+  ASSERT_EQ(ring.threads.size(), 8u);
+  ASSERT_EQ(ring.threads[0].size(), 1u);
+  const Thread& t = ring.threads[0][0];
+  ASSERT_EQ(t.forwards.size(), t.program.size());
+  // s; then rrs x6, rrcs, rcs x6 (SEND forwarding + WAIT each); then r; END.
+  ASSERT_EQ(t.program.size(), 1u + 13u * 2u + 1u + 1u);
+  EXPECT_EQ(t.program[0].opcode, Opcode::send);
+  EXPECT_EQ(t.forwards[0], 0u);
+  for (std::size_t i = 1; i < 27; i += 2) {
+    EXPECT_EQ(t.program[i].opcode, Opcode::send) << i;
+    EXPECT_EQ(t.program[i + 1].opcode, Opcode::wait) << i;
+    EXPECT_NE(t.forwards[i], 0u) << i;
+    EXPECT_EQ(t.forwards[i], t.program[i + 1].tag) << i;
+    EXPECT_EQ(t.forwards[i + 1], 0u) << i;
+  }
+  // Step 1 (rrs) receives chunk 7 and forwards it: the SEND reads where the message landed.
+  EXPECT_EQ(t.program[1].src_offset, 7u * 4u);  // chunk_words 4
+  EXPECT_EQ(t.program[27].opcode, Opcode::wait);
+  EXPECT_EQ(t.program.back().opcode, Opcode::end);
+  // Every rank of the hierarchical allreduce gets one thread per thread block.
+  const Schedule hier = build(kDir + "hier_allreduce_4x4.xml", 16);
+  const std::string text = slurp(kDir + "hier_allreduce_4x4.xml");
+  const std::string gpu0 = text.substr(0, text.find("<gpu id=\"1\""));
+  std::size_t tbs = 0;
+  for (std::size_t at = gpu0.find("<tb "); at != std::string::npos; at = gpu0.find("<tb ", at + 1)) ++tbs;
+  EXPECT_EQ(hier.threads[0].size(), tbs);
+}
+
 TEST(MscclImport, PlacementPutsRanksOnTheNamedEndpoints) {
   const auto& a = find_algorithm("msccl");
   const auto topo = topology::make_topology("torus:4x4");
