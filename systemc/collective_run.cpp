@@ -85,6 +85,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.topology = collectives::topology_key().text(params);
   s.algorithm = collectives::find_algorithm(params.text("algorithm", collectives::algorithm_key().default_text())).name;
   s.router = router_config_from(params);
+  s.router.routing_seed = static_cast<std::uint64_t>(declared<RunKeys>().seed.integer(params));
   s.nic.controllers = params.has("controllers") ? static_cast<int>(collectives::controllers_key().integer(params)) : 0;
   s.nic.packet_flits = static_cast<int>(declared<RunKeys>().packet_flits.integer(params));
   s.nic.descriptor_queue = static_cast<int>(declared<NicKeys>().descriptor_queue.integer(params));

@@ -113,7 +113,7 @@ RouterKeys::RouterKeys()
       routing(Key::text("routing",
                         "routing function (`collnet list` shows each with the topologies it runs on): dor, "
                         "min-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
-                        "min or valiant on a dragonfly; shortest on a graph file; the topology's own elsewhere",
+                        "min, valiant or ugal on a dragonfly; shortest on a graph file; the topology's own elsewhere",
                         "", routing_names_text(), &routing_name_problem)
                   .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
                                 "spine-policy (leaf/spine), nca (fat tree), min (dragonfly), shortest (graph file)")) {}
@@ -131,9 +131,14 @@ RunKeys::RunKeys()
                                    1, kMaxCycles)),
       vcd_flow_window(Key::integer("vcd_flow_window",
                                    "waveforms: cycles a flow keeps counting as sharing a link after its last flit",
-                                   100, 1, 1000000)) {}
+                                   100, 1, 1000000)),
+      seed(Key::integer("seed",
+                        "random seed: the traffic sources of a synthetic run and, in both kinds of run, the "
+                        "per-packet random words of randomized routing (valiant, nca-random, ugal); the same seed "
+                        "gives the same run",
+                        1, 0, kMaxSeed)) {}
 
-std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window}; }
+std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed}; }
 
 SyntheticKeys::SyntheticKeys()
     : traffic(Key::choice("traffic", "synthetic traffic pattern of `collnet run`", "uniform", pattern_names())),
@@ -150,7 +155,6 @@ SyntheticKeys::SyntheticKeys()
                                     "closed run: each endpoint sends this many packets, then the run ends when all "
                                     "arrive (0: open loop with warm-up and window)",
                                     0, 0, kMaxCycles)),
-      seed(Key::integer("seed", "random seed of the traffic sources", 1, 0, kMaxSeed)),
       route_direction(Key::choice("route_direction",
                                   "torus/mesh route hint of every packet: minimal (a half-way tie goes +), "
                                   "minimal-random-tie (a half-way tie goes + or - at random, drawn per packet and "
@@ -176,7 +180,7 @@ SyntheticKeys::SyntheticKeys()
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
-          drain_cycles,   packets_per_node, seed,              route_direction, traffic_shift,
+          drain_cycles,   packets_per_node, route_direction,   traffic_shift,
           hotspot_node,   hotspot_fraction, self_packets,      threads};
 }
 

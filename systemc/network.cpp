@@ -173,6 +173,12 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
     // route; the hop count is the minimal one (the topology's own route).
     p.route.assign({});
     p.header = header;
+    // A per-packet random word for routing functions that draw per packet
+    // (ugal's intermediate group), as for source routes below.
+    p.random = routing_->per_packet_random
+                   ? static_cast<std::uint32_t>(topology::packet_random(
+                         config_.routing_seed, header.source, packet_sequence_[static_cast<std::size_t>(header.source)]++))
+                   : 0;
     try {
       p.header.hops = static_cast<std::uint8_t>(topology_.route(header.source, header.destination, 0).size());
     } catch (const topology::TopologyError& e) {

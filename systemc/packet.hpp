@@ -123,6 +123,9 @@ struct alignas(64) Packet {
   std::uint16_t received = 0;     // flits delivered to the destination so far
   bool measured = false;          // created inside the measurement window
   bool live = false;
+  // Per-hop routing functions that draw per packet (ugal): the packet's
+  // random word (its low 32 bits; topology::HopState::random).
+  std::uint32_t random = 0;
   std::uint64_t serial = 0;       // unique per run (source << 40 | sequence)
   PacketRoute route;              // network hops only; ejection is implicit
 };

@@ -203,7 +203,7 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   const bool from_network = port < network_ports_;
   topology::HopState state{node_, packet.header.source, packet.header.destination,
                            from_network ? port : topology::kNone,
-                           from_network ? vc_class_[slot % vcs] : -1};
+                           from_network ? vc_class_[slot % vcs] : -1, packet.random};
   topology::HopOptions options;
   adaptive_->next_hops(*topology_, state, options);
   ivc.options = options.count;
@@ -225,6 +225,26 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
 
 void Router::choose_output(InputVc& ivc, std::size_t slot) const {
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
+  if (options->hops != 0) {
+    // Weighted options (UGAL): the least flits queued at the output (its
+    // buffer slots not given back, every VC) x hops; the first on a tie.
+    const topology::HopOption* least = options;
+    long least_cost = -1;
+    for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
+      const std::size_t base = index(o->port, 0);
+      long queued = 0;
+      const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
+      for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
+      const long cost = queued * o->hops;
+      if (least_cost < 0 || cost < least_cost) {
+        least_cost = cost;
+        least = o;
+      }
+    }
+    ivc.want_port = static_cast<std::int16_t>(least->port);
+    ivc.want_class = least->vc_class;
+    return;
+  }
   const topology::HopOption* best = nullptr;
   const topology::HopOption* escape = nullptr;
   int best_credits = -1;

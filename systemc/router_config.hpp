@@ -70,7 +70,8 @@ struct RouterConfig {
   /// Routing function by name (key `routing`, topology/routing.hpp); empty:
   /// the topology's default.
   std::string routing;
-  /// Seed of the per-packet random words of randomized routing (valiant).
+  /// Seed of the per-packet random words of randomized routing (valiant,
+  /// nca-random, ugal): the scenario key `seed`, in both kinds of run.
   std::uint64_t routing_seed = 1;
 
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }

@@ -35,7 +35,7 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.load.packet_flits = static_cast<int>(run.packet_flits.integer(params));
   s.load.periodic = k.injection_process.choice(params) == "periodic";
   s.load.packets_per_node = static_cast<std::uint64_t>(k.packets_per_node.integer(params));
-  s.load.seed = static_cast<std::uint64_t>(k.seed.integer(params));
+  s.load.seed = static_cast<std::uint64_t>(run.seed.integer(params));
   const std::string direction = k.route_direction.choice(params);
   s.warmup_cycles = static_cast<Cycle>(k.warmup_cycles.integer(params));
   s.measure_cycles = static_cast<Cycle>(k.measure_cycles.integer(params));

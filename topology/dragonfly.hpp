@@ -38,6 +38,9 @@
 //            the run's seed), then minimally on.
 //            Classes 0, 1 from the first global cable, 2 from the second
 //            (3 classes). Within one group the route is minimal.
+//   ugal     UGAL-L, per hop: the source router picks the minimal or a
+//            Valiant path by its output's queue x the path's hops
+//            (topology/routing_ugal.cpp; 3 classes).
 // The classes only ever increase along a route, so routes are deadlock free
 // when each class has a VC of its own (vcs >= the class count).
 #pragma once

@@ -9,6 +9,7 @@ namespace collnet::topology {
 // Routing functions defined in files of their own.
 RoutingFunction min_adaptive_routing();  // routing_min_adaptive.cpp
 RoutingFunction valiant_routing();       // routing_valiant.cpp
+RoutingFunction ugal_routing();          // routing_ugal.cpp: dragonfly
 std::vector<RoutingFunction> fabric_routings();  // routing_fabrics.cpp: fat tree and dragonfly
 
 void HopOptions::add(HopOption option) {
@@ -64,6 +65,7 @@ std::vector<RoutingFunction> make_registry() {
                     "leaf/spine: up to the spine the route hint or the topology's static policy names, then down",
                     {"leafspine", "leafspine-wiring"}));
   for (RoutingFunction& f : fabric_routings()) all.push_back(std::move(f));
+  all.push_back(ugal_routing());
   all.push_back(own("shortest",
                     "graph files: up*/down* shortest routes from the file's root, or the file's own routing table "
                     "(the file's key routing: shortest | table)",

@@ -17,7 +17,10 @@
 //                              picks among the non-escape options the one
 //                              with a free VC holding the most credits (ties:
 //                              the first listed) and falls back to the first
-//                              escape option (systemc/router.hpp).
+//                              escape option (systemc/router.hpp). Options
+//                              with a hop weight (HopOption::hops, UGAL) are
+//                              weighed instead by the flits queued at their
+//                              output x their weight, the least taken.
 //
 // VC classes: class k of a run owns a contiguous block of each input port's
 // VCs; `vc_layout` gives the blocks for a number of VCs (null: the even split,
@@ -47,6 +50,13 @@ struct HopOption {
   std::int32_t port = kNone;   // output port of the current node (index into Node::out_ports)
   std::uint8_t vc_class = 0;   // VC class the packet takes in the buffer at the far end
   bool escape = false;         // deadlock-free fallback: taken when no other option has a free VC
+  /// Hop weight (0: none). When the first option of a decision has one, the
+  /// router takes the option with the least (flits queued at its output, as
+  /// its credits show: slots of every VC of the far-end buffer not given
+  /// back) x hops, the first listed on a tie, whatever its VCs' state: UGAL's
+  /// comparison of queue length x path length (routing_ugal.cpp). Every
+  /// option of such a decision has a weight.
+  std::uint8_t hops = 0;
 };
 
 /// The options of one routing decision, in preference order (fixed storage:
@@ -69,6 +79,11 @@ struct HopState {
   EndpointId destination = kNone;
   std::int32_t in_port = kNone;      // graph port it arrived on; kNone when it comes from a NIC
   std::int32_t in_class = -1;        // VC class of the VC it arrived on; -1 when it comes from a NIC
+  /// The packet's random word, its low 32 bits (routing functions with
+  /// per_packet_random; drawn when the packet is created, as for source
+  /// routes, and carried in the packet): lets every router of its path
+  /// recompute a random choice made for it, such as UGAL's intermediate group.
+  std::uint64_t random = 0;
 };
 
 struct RoutingFunction {
@@ -87,7 +102,8 @@ struct RoutingFunction {
   Route (*route)(const Topology&, EndpointId src, EndpointId dst, RouteHint hint, std::uint64_t random) = nullptr;
   /// Per-hop form: the allowed outputs at state.node (none at the destination).
   void (*next_hops)(const Topology&, const HopState& state, HopOptions& options) = nullptr;
-  /// The route depends on `random` (routes differ between packets of a pair).
+  /// The route depends on `random` (routes differ between packets of a pair);
+  /// per hop: next_hops reads HopState::random.
   bool per_packet_random = false;
   /// Whether a packet on an escape VC may take a non-escape option again at
   /// the next router (documentation; next_hops decides).

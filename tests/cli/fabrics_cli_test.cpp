@@ -33,7 +33,8 @@ INSTANTIATE_TEST_SUITE_P(Fabrics, FabricCollective,
                                            Collective{"fattree:k=2,n=3", "nca-random", "ring-allreduce"},
                                            Collective{"fattree:k=4,n=2", "nca-adaptive", "pairwise-alltoall"},
                                            Collective{"dragonfly:p=1", "min", "ring-allreduce"},
-                                           Collective{"dragonfly:p=1", "valiant", "pairwise-alltoall"}),
+                                           Collective{"dragonfly:p=1", "valiant", "pairwise-alltoall"},
+                                           Collective{"dragonfly:p=1", "ugal", "pairwise-alltoall"}),
                          [](const ::testing::TestParamInfo<Collective>& c) {
                            std::string name = c.param.topology.substr(0, c.param.topology.find(':')) + "_" +
                                               c.param.routing + "_" + c.param.algorithm;
@@ -67,6 +68,10 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"topology=dragonfly:p=1", "algorithm=tree-bcast"}, {"tree-bcast", "dragonfly:p=1"}},
         Refusal{{"topology=dragonfly:p=1", "routing=valiant", "vcs=2", "traffic=uniform"},
                 {"key 'vcs'", "valiant", "at least 3 VCs", "got 2"}},
+        Refusal{{"topology=dragonfly:p=2", "routing=ugal", "vcs=2", "traffic=group-shift"},
+                {"key 'vcs'", "routing ugal", "at least 3 VCs", "got 2"}},
+        Refusal{{"topology=torus:4x4", "routing=ugal", "traffic=uniform"},
+                {"key 'routing'", "'ugal' does not run on torus:4x4", "dor, min-adaptive, valiant"}},
         Refusal{{"topology=dragonfly:p=2", "vcs=1", "traffic=uniform"}, {"key 'vcs'", "2 VC classes"}},
         Refusal{{"topology=fattree:k=2,n=2", "traffic=group-shift"}, {"key 'traffic'", "group-shift", "fattree"}},
         Refusal{{"topology=fattree:k=4"}, {"key 'topology'", "needs k=K and n=N", "fattree:k=K,n=N"}},

@@ -31,7 +31,7 @@ auto fields(const RouterConfig& c) {
   return std::tuple(c.vcs, c.buffer_flits, c.switching, c.routing_delay, c.allocation_delay, c.traversal_delay,
                     c.link_latency, c.nic_latency, c.arbitration, c.age_width, c.dateline, c.dateline_whole_dimension,
                     c.credit_release_delay, c.separate_vc_allocation, c.vc_allocator_own, c.round_robin_vc_bid,
-                    c.allocator, c.atomic_vc_allocation, c.allocator_iterations);
+                    c.allocator, c.atomic_vc_allocation, c.allocator_iterations, c.routing_seed);
 }
 
 auto fields(const SyntheticScenario& s) {
@@ -68,6 +68,18 @@ TEST(ModelKeys, ASetKeyChangesItsField) {
   EXPECT_FALSE(fields(router_config_from(Params{{"vcs", "3"}})) == fields(RouterConfig{}));
   EXPECT_FALSE(fields(synthetic_from(Params{{"hotspot_fraction", "0.5"}})) == fields(SyntheticScenario{}));
   EXPECT_FALSE(fields(collective_from(Params{{"fault_seed", "2"}})) == fields(CollectiveScenario{}));
+}
+
+// One key, `seed`, seeds the per-packet random words of randomized routing
+// in both kinds of run (and a synthetic run's sources); its default is the
+// seed both used before it applied to collectives.
+TEST(ModelKeys, SeedSetsTheRoutingSeedOfBothKindsOfRun) {
+  EXPECT_EQ(collective_from(Params{}).router.routing_seed, 1u);
+  EXPECT_EQ(collective_from(Params{{"seed", "7"}}).router.routing_seed, 7u);
+  EXPECT_EQ(synthetic_from(Params{}).router.routing_seed, 1u);
+  const SyntheticScenario s = synthetic_from(Params{{"seed", "9"}});
+  EXPECT_EQ(s.router.routing_seed, 9u);
+  EXPECT_EQ(s.load.seed, 9u);
 }
 
 // One declaration per key: no name is declared twice across the models'

@@ -2,13 +2,15 @@
 // routing and Valiant's routing run deadlock-free at saturation and deliver
 // every packet; min-adaptive takes minimal routes only, Valiant longer ones;
 // adaptive routing raises the saturation of traffic that loads one dimension
-// order unevenly; too few VCs or no VC classes are refused naming the key.
+// order unevenly; too few VCs or no VC classes are refused naming the key;
+// a collective run's randomized routes follow the key `seed`.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
 #include "collectives/params.hpp"
+#include "systemc/collective_run.hpp"
 #include "systemc/synthetic.hpp"
 #include "topology/grid.hpp"
 
@@ -134,6 +136,31 @@ TEST(RoutingRun, TooFewVcsOrNoClassesAreRefusedNamingTheKey) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("key 'vcs'"), std::string::npos) << e.what();
   }
+}
+
+// Valiant's intermediate routers come from the per-packet random words of
+// the run's `seed` in a collective run too: another seed sends the packets
+// through other routers (other link crossings), the same seed repeats the
+// run, and the data arrive either way.
+TEST(RoutingRun, CollectiveRunsDrawValiantsIntermediatesFromTheSeed) {
+  const auto run = [](const std::string& seed) {
+    return run_collective(collective_from(Params{{"topology", "mesh:4x4"},
+                                                 {"routing", "valiant"},
+                                                 {"vcs", "2"},
+                                                 {"algorithm", "pairwise-alltoall"},
+                                                 {"message_flits", "8"},
+                                                 {"seed", seed}}));
+  };
+  const CollectiveResult one = run("1");
+  const CollectiveResult again = run("1");
+  const CollectiveResult two = run("2");
+  for (const CollectiveResult* r : {&one, &two}) {
+    EXPECT_TRUE(r->completed);
+    EXPECT_TRUE(r->data_check);
+  }
+  EXPECT_EQ(one.flit_hops, again.flit_hops);
+  EXPECT_EQ(one.cycles, again.cycles);
+  EXPECT_NE(one.flit_hops, two.flit_hops);
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <string>
 
+#include "topology/dragonfly.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet::topology;
@@ -160,6 +162,99 @@ TEST(Routing, ValiantGoesThroughARandomIntermediateWithAClassPerPhase) {
     }
     EXPECT_GT(lengths.size(), 2u);  // the intermediate changes the route
   }
+}
+
+namespace {
+
+// One packet's walk under ugal, taking at the source router the option
+// `pick` and elsewhere the only option (an endpoint cable's, any class).
+struct UgalWalk {
+  int weight = 0;                  // the picked option's hop weight
+  int router_hops = 0;             // cables between two routers
+  int global_hops = 0;
+  std::vector<int> groups;         // group of every router, in order
+  std::vector<int> classes;        // class of every router-to-router hop
+  std::vector<int> globals_after;  // global cables still ahead after each of those hops
+  bool delivered = false;
+};
+
+UgalWalk walk_ugal(const Dragonfly& d, EndpointId src, EndpointId dst, std::uint64_t random, std::size_t pick) {
+  const RoutingFunction& f = find_routing("ugal", d);
+  const Graph& g = d.graph();
+  UgalWalk w;
+  HopState s{g.endpoint_node(src), src, dst, kNone, -1, random};
+  std::vector<bool> global;
+  for (int step = 0; step < 20; ++step) {
+    HopOptions o;
+    f.next_hops(d, s, o);
+    if (o.count == 0) {
+      w.delivered = s.node == g.endpoint_node(dst);
+      break;
+    }
+    const bool router = d.group(s.node) >= 0;
+    std::size_t k = 0;
+    if (o.count == 2) {  // the source router's choice
+      EXPECT_NE(o.items[0].hops, 0);
+      k = pick;
+      w.weight = o.items[k].hops;
+    } else {
+      for (const HopOption& h : o) EXPECT_EQ(h.port, o.items[0].port);  // one cable (classes: any)
+    }
+    const Link& l = g.link(g.node(s.node).out_ports.at(static_cast<std::size_t>(o.items[k].port)));
+    if (router) w.groups.push_back(d.group(s.node));
+    if (router && d.group(l.dst) >= 0) {
+      ++w.router_hops;
+      const bool is_global = d.group(l.dst) != d.group(s.node);
+      w.global_hops += is_global ? 1 : 0;
+      global.push_back(is_global);
+      w.classes.push_back(o.items[k].vc_class);
+    }
+    s = HopState{l.dst, src, dst, l.dst_port, o.items[k].vc_class, random};
+  }
+  for (std::size_t i = 0; i < global.size(); ++i)
+    w.globals_after.push_back(static_cast<int>(std::count(global.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                                          global.end(), true)));
+  return w;
+}
+
+}  // namespace
+
+TEST(Routing, UgalChoosesAtTheSourceBetweenTheMinimalAndAValiantPathThenFollowsIt) {
+  const auto topo = make_topology("dragonfly:p=2");
+  const auto& d = dynamic_cast<const Dragonfly&>(*topo);
+  const RoutingFunction& f = find_routing("ugal", d);
+  EXPECT_EQ(f.vc_classes(d), 3);
+  EXPECT_EQ(f.min_vcs(d), 3);
+  std::set<int> intermediates;
+  for (EndpointId src = 0; src < d.endpoint_count(); src += 7)
+    for (EndpointId dst = 0; dst < d.endpoint_count(); ++dst) {
+      if (src == dst) continue;
+      const int from = d.group_of(src);
+      const int to = d.group_of(dst);
+      for (std::uint64_t random = 0; random < 3; ++random)
+        for (std::size_t pick : {std::size_t{0}, std::size_t{1}}) {
+          if (from == to && pick == 1) continue;
+          const UgalWalk w = walk_ugal(d, src, dst, random * 977 + static_cast<std::uint64_t>(dst), pick);
+          ASSERT_TRUE(w.delivered) << src << " -> " << dst;
+          // Minimal: at most local, global, local; Valiant: two global
+          // cables through a third group.
+          EXPECT_EQ(w.global_hops, from == to ? 0 : static_cast<int>(pick) + 1) << src << " -> " << dst;
+          EXPECT_LE(w.router_hops, from == to ? 1 : pick == 0 ? 3 : 5);
+          if (from != to) {
+            EXPECT_EQ(w.weight, w.router_hops) << src << " -> " << dst;  // the option's weight
+          }
+          if (pick == 1) {
+            std::set<int> visited(w.groups.begin(), w.groups.end());
+            ASSERT_EQ(visited.size(), 3u);
+            visited.erase(from);
+            visited.erase(to);
+            intermediates.insert(*visited.begin());
+          }
+          // Class: 2 - global cables still ahead (never decreasing).
+          for (std::size_t i = 0; i < w.classes.size(); ++i) EXPECT_EQ(w.classes[i], 2 - w.globals_after[i]);
+        }
+    }
+  EXPECT_EQ(intermediates.size(), 9u);  // every group serves as an intermediate
 }
 
 TEST(Routing, ClassLayoutsGiveEachClassItsVcs) {
