@@ -58,6 +58,7 @@
 #include <systemc>
 
 #include "systemc/activity.hpp"
+#include "systemc/allocator.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/clocked.hpp"
 #include "systemc/link.hpp"
@@ -150,12 +151,7 @@ class Router final : public Clocked {
     Cycle eligible_at = 0;       // head: routing done
     Cycle inject_cycle = 0;      // of the front packet (age)
   };
-  struct Grant {
-    std::uint16_t in_port;
-    std::uint8_t in_vc;
-    std::uint16_t out_port;
-    std::uint8_t out_vc;
-  };
+  using Grant = SwitchGrant;
   static constexpr std::uint8_t kAnyClass = 0xFF;
 
   [[nodiscard]] std::size_t index(int port, int vc) const {
@@ -172,30 +168,19 @@ class Router final : public Clocked {
   /// A free output VC for the head of `ivc`, or -1; `retry` is lowered to the
   /// cycle a released VC becomes allocatable (separate VC allocation).
   [[nodiscard]] int free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const;
+  // The steps of evaluate: read, request (2.), decide (3.), commit (4.).
+  void read(Cycle now);
+  /// Writes every input VC's request into the thread's AllocationScratch;
+  /// lowers `next` to the cycle a waiting head can request; true if any.
+  bool request(Cycle now, Cycle& next);
   void apply(const Grant& grant, Cycle now);
-  /// Match the gathered candidates (Scratch) to outputs; grants go to
-  /// Scratch::grants. See router_config.hpp, key `allocator`.
+  /// After the commit: the observer, the credit wake-up and the next cycle to evaluate.
+  [[nodiscard]] Cycle next_evaluation(Cycle now, bool requested, Cycle next);
   /// vc_bid round-robin: keep one candidate per output among input port p's.
   void one_bid_per_output(int p);
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
-  /// (separable, output VCs grant, input VCs accept); true if any head asked.
+  /// (vc_allocator_); true if any head asked.
   bool allocate_vcs(Cycle now);
-  [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {
-    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
-                            : input_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
-  }
-  [[nodiscard]] std::size_t pick_output(int port, std::span<const ArbiterRequest> requests, Cycle now) {
-    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
-                            : output_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
-  }
-  /// The grant of `request` at output `port` is final: the two arbiters' priorities move.
-  void granted(int port, const ArbiterRequest& request) {
-    if (age_arbitration_) return;
-    output_arbiters_[static_cast<std::size_t>(port)]->granted(request);
-    input_arbiters_[request.port]->granted(request);
-  }
-  void match_input_first(Cycle now);
-  void match_output_first(Cycle now);
 
   // Laid out for the cache: what every evaluation reads sits in the four
   // lines from node_ to vc_reusable_at_ (the sc_module base and the port
@@ -211,17 +196,11 @@ class Router final : public Clocked {
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool cut_through_;
-  int allocator_iterations_;
-  bool output_first_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
-  // Arbitration `age`: the allocator calls pick_oldest directly (its
-  // arbiters keep no state), instead of the per-port arbiter objects.
-  bool age_arbitration_;
-  Cycle age_saturation_;
-  // age, input-first, one round, every ready VC bidding (the default): the
-  // request scan makes both arbiters' decisions as it goes (evaluate).
-  bool fused_age_match_;
+  // The allocators (allocator.hpp), by the names of keys `allocator` and
+  // `vc_allocator_stage`; vc_allocator_ is null unless own-allocator.
+  std::unique_ptr<SwitchAllocator> switch_allocator_;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -267,59 +246,10 @@ class Router final : public Clocked {
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
   std::vector<std::uint8_t> vc_bid_next_;
-  // own-allocator: last input VC (port * vcs + vc) granted each output VC,
-  // and last output VC each input VC accepted (rotating priorities).
-  std::vector<int> va_output_last_;
-  std::vector<int> va_input_last_;
-  std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
-  std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
 
-  // Scratch of one evaluation, shared by all routers of a thread (one
-  // evaluation at a time per thread) so that it stays in cache; sized for
-  // the largest radix.
-  // A list with its capacity fixed by Scratch::fit (at most one entry per
-  // port): push_back without a capacity check or a possible reallocation.
-  template <typename T>
-  struct PortList {
-    std::vector<T> items;
-    std::size_t count = 0;
-    void clear() { count = 0; }
-    void push_back(const T& v) { items[count++] = v; }
-    void resize(std::size_t n) { count = n; }
-    [[nodiscard]] bool empty() const { return count == 0; }
-    T& operator[](std::size_t i) { return items[i]; }
-    T* begin() { return items.data(); }
-    T* end() { return items.data() + count; }
-  };
-  struct Scratch {
-    std::vector<ArbiterRequest> candidate_requests;  // [in port][k]: every VC able to go
-    std::vector<Grant> candidates;                   // [in port][k]
-    std::vector<int> candidate_count;                // per in port
-    PortList<int> active_inputs;                     // in ports with candidates, unmatched
-    std::vector<std::uint8_t> output_matched;        // per port, within one evaluation
-    std::vector<std::uint8_t> input_matched;
-    std::vector<int> offer_count;                    // output-first: grants an input holds
-    std::vector<int> output_start;                   // output-first: first request of an output
-    std::vector<ArbiterRequest> vc_requests_by_port; // output-first: [in port][k] grants offered
-    std::vector<Grant> offers;                       // [in port][k]
-    std::vector<ArbiterRequest> vc_requests;         // one port's candidates to free outputs
-    std::vector<Grant> vc_candidates;
-    std::vector<ArbiterRequest> port_requests;  // [out port][k]
-    std::vector<Grant> port_candidates;         // [out port][k]
-    std::vector<int> port_request_count;
-    PortList<int> touched_outputs;
-    struct OutputBest {
-      Cycle age;
-      Grant grant;
-    };
-    std::vector<OutputBest> output_best;  // fused age match: per out port, the oldest request so far
-    PortList<Grant> grants;
-    std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
-    std::vector<Grant> va_offers;    // and the ones the output VCs granted
-    void fit(int ports, int vcs);
-  };
-  static Scratch& scratch() { return scratch_; }
-  static thread_local constinit Scratch scratch_;
+  std::unique_ptr<VcAllocator> vc_allocator_;
+
+  static AllocationScratch& scratch() { return AllocationScratch::local(); }
   static int scratch_ports_;  // the largest fit so far (fit_thread_scratch)
   static int scratch_vcs_;
 
