@@ -45,6 +45,9 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   input_vcs_.resize(ports * vcs);
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   nonempty_vcs_.assign(ports, 0);
+  routed_vcs_.assign(ports, 0);
+  sendable_vcs_.assign(ports, 0);
+  vc_owner_.assign(ports * vcs, 0);
   credits_.assign(ports * vcs, 0);
   free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
   ready_vcs_.assign(ports, 0);
@@ -307,10 +310,15 @@ void Router::read(Cycle now) {
       // Credits may be absorbed after their arrival cycle (wakes_on_credit).
       while (link->credit_ready(now)) {
         const std::uint8_t vc = link->pop_credit();
-        ++credits_[index(p, vc)];
+        const std::size_t o = index(p, vc);
+        ++credits_[o];
         if (!vc_owned(p, vc)) {
           out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
           ready_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << vc);
+        } else {  // its owner's body flits may go again
+          const std::size_t owner = vc_owner_[o];
+          sendable_vcs_[owner / static_cast<std::size_t>(vcs_)] |=
+              static_cast<std::uint16_t>(1u << (owner % static_cast<std::size_t>(vcs_)));
         }
       }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
@@ -324,20 +332,22 @@ bool Router::request(Cycle now, Cycle& next) {
   sc.active_inputs.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
   for (int p = 0; p < ports_; ++p) {
-    const std::uint32_t occupied = nonempty_vcs_[static_cast<std::size_t>(p)];
-    if (occupied == 0) continue;
+    const auto pi = static_cast<std::size_t>(p);
+    // The body flits whose output VC holds a credit, and the heads.
+    const std::uint32_t sendable = sendable_vcs_[pi];
+    const std::uint32_t visit = nonempty_vcs_[pi] & (sendable | ~static_cast<std::uint32_t>(routed_vcs_[pi]));
+    if (visit == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
-    for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
+    for (std::uint32_t bits = visit; bits != 0; bits &= bits - 1) {
       const int v = std::countr_zero(bits);
       const std::size_t slot = base + static_cast<std::size_t>(v);
       InputVc& ivc = input_vcs_[slot];
       int o;
       int ov;
-      if (ivc.out_port >= 0) {  // body flit, or (own-allocator) a head holding its output VC
+      if (((sendable >> v) & 1u) != 0) {  // body flit, or (own-allocator) a head holding its output VC
         o = ivc.out_port;
         ov = ivc.out_vc;
-        if (credits_[index(o, ov)] <= 0) continue;
         if (own_vc_allocator_ && ivc.eligible_at > now) {  // won its VC this cycle: bids from the next
           next = std::min(next, ivc.eligible_at);
           continue;
@@ -445,6 +455,7 @@ bool Router::allocate_vcs(Cycle now) {
     InputVc& ivc = input_vcs_[index(c.in_port, c.in_vc)];
     ivc.out_port = static_cast<std::int16_t>(c.out_port);
     ivc.out_vc = c.out_vc;
+    route_vc(index(c.in_port, c.in_vc), c.out_port, c.out_vc);
     ivc.eligible_at = now + 1;  // bids for the switch from the next cycle
   }
   return true;
@@ -483,11 +494,12 @@ void Router::apply(const Grant& g, Cycle now) {
     ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
+    route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
     // The head carries its route position to the next router; at the
     // ejection port it becomes flit index 0 again (packet.hpp).
     f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
-  --credits_[o];
+  if (--credits_[o] == 0) sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
   if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
   f.vc = g.out_vc;
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
@@ -500,6 +512,8 @@ void Router::apply(const Grant& g, Cycle now) {
     // winner bids for the switch the cycle after (router_config.hpp).
     if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;
     ivc.out_port = -1;
+    routed_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+    sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
   }
   activity_.moved(now);
   // A VC holds whole packets one after another, so only a tail leaves a head

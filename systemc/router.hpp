@@ -154,6 +154,15 @@ class Router final : public Clocked {
   using Grant = SwitchGrant;
   static constexpr std::uint8_t kAnyClass = 0xFF;
 
+  /// Input slot `slot` holds output VC (o, ov) for its front packet from now on.
+  void route_vc(std::size_t slot, int o, int ov) {
+    const auto bit = static_cast<std::uint16_t>(1u << (slot % static_cast<std::size_t>(vcs_)));
+    const std::size_t port = slot / static_cast<std::size_t>(vcs_);
+    vc_owner_[index(o, ov)] = static_cast<std::uint32_t>(slot);
+    routed_vcs_[port] |= bit;
+    if (credits_[index(o, ov)] > 0) sendable_vcs_[port] |= bit;
+    else sendable_vcs_[port] &= static_cast<std::uint16_t>(~bit);
+  }
   [[nodiscard]] std::size_t index(int port, int vc) const {
     return static_cast<std::size_t>(port) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(vc);
   }
@@ -220,6 +229,16 @@ class Router final : public Clocked {
   // Bit v of [p]: input VC v of port p holds a flit (vcs <= 16), so that the
   // request scan touches only the VCs with flits.
   std::vector<std::uint16_t> nonempty_vcs_;
+  // The requests kept between cycles (router.hpp step 2), per input port p:
+  // bit v of routed_vcs_[p]: input VC v holds an output VC for its front
+  // packet (body flits follow it); of sendable_vcs_[p]: and that output VC
+  // holds a credit. Updated where they change: a head granted its VC (apply,
+  // allocate_vcs), a tail releasing it, a credit spent or arriving
+  // (vc_owner_ finds the input VC). The scan visits nonempty & (sendable |
+  // ~routed): the body flits able to go and the heads, nothing else.
+  std::vector<std::uint16_t> routed_vcs_;
+  std::vector<std::uint16_t> sendable_vcs_;
+  std::vector<std::uint32_t> vc_owner_;  // [out port][vc]: input slot port * vcs + vc of its owner
   std::vector<std::int32_t> credits_;   // [out port][vc]
   // Bit v of [p]: output VC v of port p is free (no packet owns it), so
   // that a head looking for a VC tests the free ones only.
