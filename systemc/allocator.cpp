@@ -133,7 +133,9 @@ class InputFirst final : public SwitchAllocator {
 /// outputs were first offered, as InputFirst. One pass, no arbiter state.
 class OldestFirst final : public SwitchAllocator {
  public:
-  using SwitchAllocator::SwitchAllocator;
+  explicit OldestFirst(const SwitchAllocatorSetup& setup) : SwitchAllocator(setup) {
+    oldest_only_ = age_saturation_ == kNever;  // exact ages: the oldest is the earliest injected
+  }
   void decide(AllocationScratch& sc, Cycle now) override {
     const auto vcs = static_cast<std::size_t>(vcs_);
     sc.touched_outputs.clear();

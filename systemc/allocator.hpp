@@ -125,6 +125,11 @@ class SwitchAllocator {
   /// Matches the requests of s.active_inputs to outputs, appending the grants
   /// to s.grants (cleared by the caller); moves the arbiters' priorities.
   virtual void decide(AllocationScratch& s, Cycle now) = 0;
+  /// True if the decision needs of each input port only its oldest request
+  /// (on equal age the lowest VC; exact ages): the input stage of the
+  /// oldest-first allocator, which the router then makes while gathering the
+  /// requests, testing its VCs oldest first until one can go.
+  [[nodiscard]] bool oldest_request_per_input() const { return oldest_only_; }
 
  protected:
   [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {
@@ -149,6 +154,7 @@ class SwitchAllocator {
   // instead of the per-port arbiter objects.
   bool age_;
   Cycle age_saturation_;
+  bool oldest_only_ = false;
   std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
   std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
 };

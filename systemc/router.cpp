@@ -48,6 +48,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   routed_vcs_.assign(ports, 0);
   sendable_vcs_.assign(ports, 0);
   vc_owner_.assign(ports * vcs, 0);
+  front_inject_.assign(ports * vcs, 0);
   credits_.assign(ports * vcs, 0);
   free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
   ready_vcs_.assign(ports, 0);
@@ -93,6 +94,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   setup.every_vc_bids = !round_robin_vc_bid_;
   switch_allocator_ =
       find_switch_allocator(config.allocator == Allocator::output_first ? "output-first" : "input-first").make(setup);
+  oldest_walk_ = switch_allocator_->oldest_request_per_input();
   scratch().fit(ports_, vcs_);
   scratch_ports_ = std::max(scratch_ports_, ports_);
   scratch_vcs_ = std::max(scratch_vcs_, vcs_);
@@ -166,6 +168,7 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
              : cut_through_ ? p.header.flits
                             : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
+  front_inject_[slot] = p.header.inject_cycle;
   ivc.blocked_epoch = 0;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
 }
@@ -327,7 +330,8 @@ void Router::read(Cycle now) {
 }
 
 bool Router::request(Cycle now, Cycle& next) {
-  // Each input port's ready VCs in ascending order (AllocationScratch).
+  // Each input port's ready VCs in ascending order (AllocationScratch), or
+  // with oldest_walk_ its oldest ready VC alone.
   AllocationScratch& sc = scratch();
   sc.active_inputs.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
@@ -339,31 +343,29 @@ bool Router::request(Cycle now, Cycle& next) {
     if (visit == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
-    for (std::uint32_t bits = visit; bits != 0; bits &= bits - 1) {
-      const int v = std::countr_zero(bits);
+    // Can the front flit of VC v go now? Then its output VC is (o, ov).
+    auto ready = [&](int v, int& o, int& ov) -> bool {
       const std::size_t slot = base + static_cast<std::size_t>(v);
       InputVc& ivc = input_vcs_[slot];
-      int o;
-      int ov;
       if (((sendable >> v) & 1u) != 0) {  // body flit, or (own-allocator) a head holding its output VC
         o = ivc.out_port;
         ov = ivc.out_vc;
         if (own_vc_allocator_ && ivc.eligible_at > now) {  // won its VC this cycle: bids from the next
           next = std::min(next, ivc.eligible_at);
-          continue;
+          return false;
         }
       } else if (own_vc_allocator_) {  // waits for the VC allocator (allocate_vcs)
         if (ivc.eligible_at > now) next = std::min(next, ivc.eligible_at);
-        continue;
+        return false;
       } else {
         if (ivc.eligible_at > now) {
           next = std::min(next, ivc.eligible_at);
-          continue;
+          return false;
         }
         if (ivc.options != 0) choose_output(ivc, slot);  // per-hop routing: re-chosen while blocked
         o = ivc.want_port;
         const std::uint32_t epoch = out_epoch_[static_cast<std::size_t>(o)];
-        if (ivc.blocked_epoch == epoch) continue;  // nothing freed at o since it found no VC
+        if (ivc.blocked_epoch == epoch) return false;  // nothing freed at o since it found no VC
         Cycle retry = kNever;
         ov = free_vc(ivc, now, retry);
         if (ov < 0) {
@@ -371,15 +373,46 @@ bool Router::request(Cycle now, Cycle& next) {
           // only a change at port o can unblock it.
           if (retry == kNever && ivc.options == 0) ivc.blocked_epoch = epoch;
           else next = std::min(next, retry);
-          continue;
+          return false;
         }
         next = std::min(next, retry);
       }
-      sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                                       p >= network_ports_, ivc.inject_cycle};
+      return true;
+    };
+    auto add = [&](int v, int o, int ov) {
+      const Cycle inject = input_vcs_[base + static_cast<std::size_t>(v)].inject_cycle;
+      sc.candidate_requests[base + n] =
+          ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v), p >= network_ports_, inject};
       sc.candidates[base + n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
                                       static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
       ++n;
+    };
+    int o = 0;
+    int ov = 0;
+    if (oldest_walk_) {
+      // Oldest first (on equal age the lowest VC) until one can go: the
+      // input stage's choice among the ready VCs, without testing the rest.
+      for (std::uint32_t left = visit; left != 0;) {
+        int v = std::countr_zero(left);
+        Cycle oldest = front_inject_[base + static_cast<std::size_t>(v)];
+        for (std::uint32_t bits = left & (left - 1); bits != 0; bits &= bits - 1) {
+          const int w = std::countr_zero(bits);
+          if (front_inject_[base + static_cast<std::size_t>(w)] < oldest) {
+            oldest = front_inject_[base + static_cast<std::size_t>(w)];
+            v = w;
+          }
+        }
+        left &= ~(1u << v);
+        if (ready(v, o, ov)) {
+          add(v, o, ov);
+          break;
+        }
+      }
+    } else {
+      for (std::uint32_t bits = visit; bits != 0; bits &= bits - 1) {
+        const int v = std::countr_zero(bits);
+        if (ready(v, o, ov)) add(v, o, ov);
+      }
     }
     if (n == 0) continue;
     sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);

@@ -210,6 +210,10 @@ class Router final : public Clocked {
   // The allocators (allocator.hpp), by the names of keys `allocator` and
   // `vc_allocator_stage`; vc_allocator_ is null unless own-allocator.
   std::unique_ptr<SwitchAllocator> switch_allocator_;
+  // The switch allocator needs each input port's oldest ready request only
+  // (SwitchAllocator::oldest_request_per_input): the request step tests the
+  // VCs oldest first (front_inject_) and stops at the first that can go.
+  bool oldest_walk_ = false;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -238,6 +242,7 @@ class Router final : public Clocked {
   // ~routed): the body flits able to go and the heads, nothing else.
   std::vector<std::uint16_t> routed_vcs_;
   std::vector<std::uint16_t> sendable_vcs_;
+  std::vector<Cycle> front_inject_;      // [port][vc]: injection cycle of the front packet (age)
   std::vector<std::uint32_t> vc_owner_;  // [out port][vc]: input slot port * vcs + vc of its owner
   std::vector<std::int32_t> credits_;   // [out port][vc]
   // Bit v of [p]: output VC v of port p is free (no packet owns it), so
