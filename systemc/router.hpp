@@ -3,16 +3,16 @@
 //
 // Input-buffered with `vcs` VCs of `buffer_flits` flits per input port,
 // credit-based flow control, wormhole or virtual cut-through, source routing
-// from the packet's route (Topology::route()), and a separable input-first
-// allocator whose arbiters come from the policy registry (arbiter.hpp). The
-// pipeline is documented in router_config.hpp.
+// from the packet's route (Topology::route()), and separable allocators
+// chosen by name (allocator.hpp) whose arbiters come from the policy
+// registry (arbiter.hpp). The pipeline is documented in router_config.hpp.
 //
 // Ports: 0 .. network_ports-1 are the graph node's ports (port p carries the
 // node's out_ports[p] / in_ports[p] link); network_ports + c is the injection
 // (input) and ejection (output) port of NIC controller c. A port without a
 // link (mesh edge) stays unbound.
 //
-// Allocation in cycle t (decide, then update):
+// Allocation in cycle t (read, request, decide, commit):
 //   1. read: flits that arrived by t enter their VC buffers, credits that
 //      arrived by t are added;
 //   2. every input VC whose front flit can go requests its output: a body flit
@@ -21,6 +21,10 @@
 //      (dateline) with one credit (wormhole) or credits for the whole packet
 //      (virtual cut-through), or, with atomic VC allocation, an empty
 //      downstream buffer (every credit back);
+//      (the VCs that hold an output VC, and those whose output VC holds a
+//      credit, are kept between cycles: only body flits able to go and heads
+//      are visited; an oldest-first allocator takes each input port's VCs
+//      oldest first and stops at the first that can go);
 //   3. match requests to outputs (key `allocator`), at most one flit leaving
 //      each input port and entering each output port per cycle:
 //        input-first   each input port's arbiter picks one of its requesting

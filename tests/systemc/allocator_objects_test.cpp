@@ -33,7 +33,10 @@ std::vector<std::string> names(const auto& list) {
   return out;
 }
 
-/// Runs one decision of `allocator` over `requests` (ascending port, then VC).
+/// Runs one decision of `allocator` over `requests` (ascending port, then
+/// VC). An allocator that needs each input's oldest request alone
+/// (oldest_request_per_input) is offered that one, as the router does: the
+/// earliest injected, on a tie the lowest VC.
 std::vector<SwitchGrant> decide(SwitchAllocator& allocator, int ports, int vcs, const std::vector<Req>& requests,
                                 Cycle now) {
   AllocationScratch& s = AllocationScratch::local();
@@ -42,8 +45,12 @@ std::vector<SwitchGrant> decide(SwitchAllocator& allocator, int ports, int vcs, 
   s.grants.clear();
   for (int p = 0; p < ports; ++p) {
     int n = 0;
+    const Req* oldest = nullptr;
+    for (const Req& r : requests)
+      if (r.in_port == p && (oldest == nullptr || r.inject_cycle < oldest->inject_cycle)) oldest = &r;
     for (const Req& r : requests) {
       if (r.in_port != p) continue;
+      if (allocator.oldest_request_per_input() && &r != oldest) continue;
       const auto at = static_cast<std::size_t>(p * vcs + n);
       s.candidate_requests[at] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(r.in_vc),
                                                 false, r.inject_cycle};
@@ -60,8 +67,9 @@ std::vector<SwitchGrant> decide(SwitchAllocator& allocator, int ports, int vcs, 
 }
 
 std::unique_ptr<SwitchAllocator> make(const std::string& name, int ports, int vcs, int iterations,
-                                      bool every_vc_bids = true) {
+                                      bool every_vc_bids = true, int age_width = 0) {
   SwitchAllocatorSetup setup;
+  setup.age_width = age_width;
   setup.ports = ports;
   setup.vcs = vcs;
   setup.iterations = iterations;
@@ -123,15 +131,22 @@ TEST(SwitchAllocators, DecideTheDorTurnAsWorkedByHand) {
 }
 
 // The default router's allocator (input-first, age, one round, every VC
-// bidding) decides in one pass; the general input-first allocator with the
-// age arbiters (chosen here by one-VC-per-output bidding, which only changes
-// which allocator object is made) must grant the same, in the same order.
-TEST(SwitchAllocators, OnePassOldestFirstGrantsAsTheGeneralInputFirst) {
+// bidding) decides in one pass, offered each input's oldest request alone
+// when ages are exact, every request when they saturate (age_width 2); the
+// general input-first allocator with the age arbiters over every request
+// (chosen here by one-VC-per-output bidding, which only changes which
+// allocator object is made) must grant the same, in the same order.
+class OldestFirstEquivalence : public ::testing::TestWithParam<int> {};
+
+TEST_P(OldestFirstEquivalence, OnePassOldestFirstGrantsAsTheGeneralInputFirst) {
+  const int age_width = GetParam();
   std::mt19937 random(7);
   const int ports = 5;
   const int vcs = 4;
-  auto fast = make("input-first", ports, vcs, 1, true);
-  auto general = make("input-first", ports, vcs, 1, false);
+  auto fast = make("input-first", ports, vcs, 1, true, age_width);
+  auto general = make("input-first", ports, vcs, 1, false, age_width);
+  EXPECT_EQ(fast->oldest_request_per_input(), age_width == 0);
+  EXPECT_FALSE(general->oldest_request_per_input());
   int contested = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     std::vector<Req> requests;
@@ -158,3 +173,5 @@ TEST(SwitchAllocators, OnePassOldestFirstGrantsAsTheGeneralInputFirst) {
   }
   EXPECT_GT(contested, 1000);  // the cases exercise arbitration, not free choice
 }
+
+INSTANTIATE_TEST_SUITE_P(AgeWidths, OldestFirstEquivalence, ::testing::Values(0, 2));
