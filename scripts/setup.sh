@@ -14,7 +14,7 @@ packages=(
   mkdocs mkdocs-material
   slurm-wlm munge
   clang libclang-rt-14-dev
-  libtsan2
+  libtsan2 valgrind
 )
 
 missing=()

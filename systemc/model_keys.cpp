@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "collectives/algorithm.hpp"
+#include "systemc/allocator.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/traffic_pattern.hpp"
 #include "topology/routing.hpp"
@@ -19,6 +20,13 @@ constexpr std::int64_t kMaxCycles = 100000000;
 std::vector<std::string> arbitration_policy_names() {
   std::vector<std::string> names;
   for (const auto& p : arbitration_policies()) names.push_back(p.name);
+  return names;
+}
+
+template <typename List>
+std::vector<std::string> names_of(const List& list) {
+  std::vector<std::string> names;
+  for (const auto& e : list) names.push_back(e.name);
   return names;
 }
 
@@ -66,7 +74,7 @@ RouterKeys::RouterKeys()
                             "switch allocator: input-first (each input port picks one ready VC, then each output one "
                             "input port) or output-first (every ready VC requests its output, each output grants one, "
                             "each input port accepts one grant)",
-                            "input-first", {"input-first", "output-first"})),
+                            "input-first", names_of(switch_allocators()))),
       vc_allocation(Key::choice("vc_allocation",
                                 "when a head may take a free output VC: non-atomic (as soon as the VC has a credit, "
                                 "wormhole, or room for the packet, vct) or atomic (only once the VC's downstream "
@@ -97,7 +105,7 @@ RouterKeys::RouterKeys()
                                      "head takes a free output VC of its class whether or not it has credits and "
                                      "holds it while it bids for the switch from the next cycle on; needs "
                                      "routing_delay >= 1)",
-                                     "combined", {"combined", "separate", "own-allocator"})),
+                                     "combined", names_of(vc_allocator_stages()))),
       vc_bid(Key::choice("vc_bid",
                          "which VCs of an input port bid for the switch: all (every ready VC; an output arbiter "
                          "choosing among VCs of one input port takes the lowest) or round-robin (one VC per input port "

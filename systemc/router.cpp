@@ -22,13 +22,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       own_vc_allocator_(config.vc_allocator_own),
       cut_through_(config.switching == Switching::virtual_cut_through),
-      allocator_iterations_(config.allocator_iterations),
-      output_first_(config.allocator == Allocator::output_first),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
-      age_arbitration_(config.arbitration == "age"),
-      age_saturation_(age_saturation(config.age_width)),
-      fused_age_match_(age_arbitration_ && !output_first_ && allocator_iterations_ == 1 && !round_robin_vc_bid_),
       packets_(packets),
       activity_(activity) {
   config.validate();
@@ -50,16 +45,19 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   input_vcs_.resize(ports * vcs);
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   nonempty_vcs_.assign(ports, 0);
+  routed_vcs_.assign(ports, 0);
+  sendable_vcs_.assign(ports, 0);
+  vc_owner_.assign(ports * vcs, 0);
+  front_inject_.assign(ports * vcs, 0);
   credits_.assign(ports * vcs, 0);
   free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
   ready_vcs_.assign(ports, 0);
   out_epoch_.assign(ports, 1);
-  if (config.separate_vc_allocation) vc_reusable_at_.assign(ports * vcs, 0);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
-  if (own_vc_allocator_) {
-    va_output_last_.assign(ports * vcs, -1);
-    va_input_last_.assign(ports * vcs, -1);
-  }
+  const VcAllocatorStage& stage = find_vc_allocator_stage(
+      config.vc_allocator_own ? "own-allocator" : config.separate_vc_allocation ? "separate" : "combined");
+  if (stage.make) vc_allocator_ = stage.make(ports_, vcs_);
+  if (stage.separate) vc_reusable_at_.assign(ports * vcs, 0);
   // Class k owns a contiguous block of VCs (the routing function's layout,
   // by default the VCs v with floor(v * classes / vcs) == k).
   const int classes = std::max(routing.vc_classes, 1);
@@ -87,46 +85,23 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   adaptive_ = routing.adaptive;
   if (adaptive_ != nullptr) hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
 
-  const auto& policy = find_arbitration(config.arbitration);
-  const ArbiterOptions options{config.age_width};
-  for (int p = 0; p < ports_; ++p) {
-    input_arbiters_.push_back(policy.make(ArbiterStage::input, vcs_, options));
-    output_arbiters_.push_back(policy.make(ArbiterStage::output, ports_, options));
-  }
+  SwitchAllocatorSetup setup;
+  setup.ports = ports_;
+  setup.vcs = vcs_;
+  setup.iterations = config.allocator_iterations;
+  setup.arbitration = config.arbitration;
+  setup.age_width = config.age_width;
+  setup.every_vc_bids = !round_robin_vc_bid_;
+  switch_allocator_ =
+      find_switch_allocator(config.allocator == Allocator::output_first ? "output-first" : "input-first").make(setup);
+  oldest_walk_ = switch_allocator_->oldest_request_per_input();
   scratch().fit(ports_, vcs_);
   scratch_ports_ = std::max(scratch_ports_, ports_);
   scratch_vcs_ = std::max(scratch_vcs_, vcs_);
 }
 
-thread_local constinit Router::Scratch Router::scratch_;
 int Router::scratch_ports_ = 0;
 int Router::scratch_vcs_ = 0;
-
-void Router::Scratch::fit(int ports, int vcs) {
-  // Every vector grows to what this router needs, each on its own: a later
-  // network may have the same radix and more VCs (or the reverse).
-  const auto p = static_cast<std::size_t>(ports);
-  const auto v = static_cast<std::size_t>(vcs);
-  auto grow = [](auto& vec, std::size_t n) {
-    if (vec.size() < n) vec.resize(n);
-  };
-  grow(vc_requests, v);
-  grow(vc_candidates, v);
-  grow(port_requests, std::max(p * p, p * v));
-  grow(port_candidates, std::max(p * p, p * v));
-  for (auto* per_port : {&port_request_count, &candidate_count, &offer_count, &output_start})
-    if (per_port->size() < p) per_port->assign(p, 0);
-  if (output_matched.size() < p) output_matched.assign(p, 0);
-  if (input_matched.size() < p) input_matched.assign(p, 0);
-  grow(touched_outputs.items, p);
-  grow(output_best, p);
-  grow(active_inputs.items, p);
-  grow(grants.items, p);
-  grow(candidates, p * v);
-  grow(candidate_requests, p * v);
-  grow(vc_requests_by_port, p * v);
-  grow(offers, p * v);
-}
 
 void Router::end_of_elaboration() {
   for (int p = 0; p < ports_; ++p) {
@@ -193,6 +168,7 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
              : cut_through_ ? p.header.flits
                             : std::uint16_t{1};
   ivc.inject_cycle = p.header.inject_cycle;
+  front_inject_[slot] = p.header.inject_cycle;
   ivc.blocked_epoch = 0;
   ivc.eligible_at = base + static_cast<Cycle>(routing_delay_ - (own_vc_allocator_ ? 1 : 0));
 }
@@ -307,7 +283,22 @@ void Router::prefetch(int stage) const {
 }
 
 Cycle Router::evaluate(Cycle now) {
-  // 1. read (only the links that carry something)
+  read(now);  // 1. arrivals
+  // 2.-3. decide: every input VC's request, the VC allocator (own-allocator),
+  // then the switch allocator matches inputs to outputs (allocator.hpp).
+  AllocationScratch& sc = scratch();
+  Cycle next = kNever;
+  const bool vc_requested = vc_allocator_ != nullptr && allocate_vcs(now);
+  const bool requested = request(now, next) || vc_requested;
+  sc.grants.clear();
+  if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
+  // 4. commit
+  for (const Grant& g : sc.grants) apply(g, now);
+  return next_evaluation(now, requested, next);
+}
+
+void Router::read(Cycle now) {
+  // Only the links that carry something.
   for (std::size_t w = 0; w < pending_words_; ++w) {
     for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
       const int p = static_cast<int>(w * 64) + std::countr_zero(bits);
@@ -342,66 +333,65 @@ Cycle Router::evaluate(Cycle now) {
       // Credits may be absorbed after their arrival cycle (wakes_on_credit).
       while (link->credit_ready(now)) {
         const std::uint8_t vc = link->pop_credit();
-        ++credits_[index(p, vc)];
+        const std::size_t o = index(p, vc);
+        ++credits_[o];
         if (!vc_owned(p, vc)) {
           out_epoch_[static_cast<std::size_t>(p)] += 2;  // (odd, never 0)
           ready_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << vc);
+        } else {  // its owner's body flits may go again
+          const std::size_t owner = vc_owner_[o];
+          sendable_vcs_[owner / static_cast<std::size_t>(vcs_)] |=
+              static_cast<std::uint16_t>(1u << (owner % static_cast<std::size_t>(vcs_)));
         }
       }
       if (link->credits_in_flight() == 0) credits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
     }
   }
+}
 
-  // 2.-3. decide: gather every input VC's request, then match inputs to
-  // outputs in `allocator_iterations_` rounds of separable input-first
-  // allocation (iSLIP-style, router_config.hpp).
-  Scratch& sc = scratch();
-  Cycle next = kNever;
-  const bool vc_requested = own_vc_allocator_ && allocate_vcs(now);
+bool Router::request(Cycle now, Cycle& next) {
+  // Each input port's ready VCs in ascending order (AllocationScratch), or
+  // with oldest_walk_ its oldest ready VC alone.
+  AllocationScratch& sc = scratch();
   sc.active_inputs.clear();
-  sc.grants.clear();
-  // Fused age match (fused_age_match_): each input port keeps its oldest
-  // request (on equal age the lowest VC: the scan goes up), each output the
-  // oldest input offer (on equal age the lowest port: ports go up), which is
-  // what pick_oldest decides over the same lists; outputs in the order they
-  // were first offered, as match_input_first.
-  const bool fused = fused_age_match_;
-  bool fused_requested = false;
-  if (fused) sc.touched_outputs.clear();
   const auto vcs = static_cast<std::size_t>(vcs_);
+  // (Raw pointers: stores to the scratch would otherwise reload them.)
+  ArbiterRequest* candidate_requests = sc.candidate_requests.data();
+  Grant* candidates = sc.candidates.data();
+  const Cycle* front_inject = front_inject_.data();
   for (int p = 0; p < ports_; ++p) {
-    const std::uint32_t occupied = nonempty_vcs_[static_cast<std::size_t>(p)];
-    if (occupied == 0) continue;
+    const auto pi = static_cast<std::size_t>(p);
+    // The body flits whose output VC holds a credit, and the heads.
+    const std::uint32_t sendable = sendable_vcs_[pi];
+    const std::uint32_t visit = nonempty_vcs_[pi] & (sendable | ~static_cast<std::uint32_t>(routed_vcs_[pi]));
+    if (visit == 0) continue;
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
-    Cycle best_age = 0;
-    Grant best{};
-    for (std::uint32_t bits = occupied; bits != 0; bits &= bits - 1) {
-      const int v = std::countr_zero(bits);
+    // Can the front flit of VC v go now? Then its output VC is (o, ov).
+    // (Inlined: called from two loops, it would otherwise be a call with
+    // every captured variable spilled, 44 instructions per test.)
+    auto ready = [&](int v, int& o, int& ov) __attribute__((always_inline)) -> bool {
       const std::size_t slot = base + static_cast<std::size_t>(v);
       InputVc& ivc = input_vcs_[slot];
-      int o;
-      int ov;
-      if (ivc.out_port >= 0) {  // body flit, or (own-allocator) a head holding its output VC
+      if (((sendable >> v) & 1u) != 0) {  // body flit, or (own-allocator) a head holding its output VC
         o = ivc.out_port;
         ov = ivc.out_vc;
-        if (credits_[index(o, ov)] <= 0) continue;
         if (own_vc_allocator_ && ivc.eligible_at > now) {  // won its VC this cycle: bids from the next
           next = std::min(next, ivc.eligible_at);
-          continue;
+          return false;
         }
       } else if (own_vc_allocator_) {  // waits for the VC allocator (allocate_vcs)
         if (ivc.eligible_at > now) next = std::min(next, ivc.eligible_at);
-        continue;
+        return false;
       } else {
         if (ivc.eligible_at > now) {
           next = std::min(next, ivc.eligible_at);
-          continue;
+          return false;
         }
         if (ivc.options != 0) choose_output(ivc, slot);  // per-hop routing: re-chosen while blocked
         o = ivc.want_port;
         const std::uint32_t epoch = out_epoch_[static_cast<std::size_t>(o)];
-        if (ivc.blocked_epoch == epoch) continue;  // nothing freed at o since it found no VC
+        if (ivc.blocked_epoch == epoch) return false;  // nothing freed at o since it found no VC
         Cycle retry = kNever;
         ov = free_vc(ivc, now, retry);
         if (ov < 0) {
@@ -409,64 +399,56 @@ Cycle Router::evaluate(Cycle now) {
           // only a change at port o can unblock it.
           if (retry == kNever && ivc.options == 0) ivc.blocked_epoch = epoch;
           else next = std::min(next, retry);
-          continue;
+          return false;
         }
         next = std::min(next, retry);
       }
-      const Grant g{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v), static_cast<std::uint16_t>(o),
-                    static_cast<std::uint8_t>(ov)};
-      if (fused) {
-        const Cycle a = arbitration_age(ivc.inject_cycle, now, age_saturation_);
-        if (n == 0 || a > best_age) {
-          best_age = a;
-          best = g;
-        }
-        ++n;
-        continue;
-      }
-      sc.candidate_requests[base + n] = ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
-                                                       p >= network_ports_, ivc.inject_cycle};
-      sc.candidates[base + n] = g;
+      return true;
+    };
+    auto add = [&](int v, int o, int ov) {
+      const Cycle inject = front_inject[base + static_cast<std::size_t>(v)];
+      candidate_requests[base + n] =
+          ArbiterRequest{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v), p >= network_ports_, inject};
+      candidates[base + n] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                      static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)};
       ++n;
+    };
+    int o = 0;
+    int ov = 0;
+    if (oldest_walk_) {
+      // Oldest first (on equal age the lowest VC) until one can go: the
+      // input stage's choice among the ready VCs, without testing the rest.
+      for (std::uint32_t left = visit; left != 0;) {
+        int v = std::countr_zero(left);
+        Cycle oldest = front_inject[base + static_cast<std::size_t>(v)];
+        for (std::uint32_t bits = left & (left - 1); bits != 0; bits &= bits - 1) {
+          const int w = std::countr_zero(bits);
+          if (front_inject[base + static_cast<std::size_t>(w)] < oldest) {
+            oldest = front_inject[base + static_cast<std::size_t>(w)];
+            v = w;
+          }
+        }
+        left &= ~(1u << v);
+        if (ready(v, o, ov)) {
+          add(v, o, ov);
+          break;
+        }
+      }
+    } else {
+      for (std::uint32_t bits = visit; bits != 0; bits &= bits - 1) {
+        const int v = std::countr_zero(bits);
+        if (ready(v, o, ov)) add(v, o, ov);
+      }
     }
     if (n == 0) continue;
-    if (fused) {
-      fused_requested = true;
-      int& offered = sc.port_request_count[best.out_port];
-      Scratch::OutputBest& ob = sc.output_best[best.out_port];
-      if (offered == 0) {
-        offered = 1;
-        sc.touched_outputs.push_back(best.out_port);
-        ob = {best_age, best};
-      } else if (best_age > ob.age) {
-        ob = {best_age, best};
-      }
-      continue;
-    }
     sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(n);
     if (round_robin_vc_bid_ && n > 1) one_bid_per_output(p);
     sc.active_inputs.push_back(p);
   }
-  const bool requested = fused_requested || !sc.active_inputs.empty() || vc_requested;
-  if (fused) {
-    for (const int o : sc.touched_outputs) {
-      sc.grants.push_back(sc.output_best[static_cast<std::size_t>(o)].grant);
-      sc.port_request_count[static_cast<std::size_t>(o)] = 0;
-    }
-  } else if (output_first_) {
-    match_output_first(now);
-  } else {
-    match_input_first(now);
-  }
-  if (allocator_iterations_ > 1)  // (one round reads no matched flags)
-    for (const Grant& g : sc.grants) {
-      sc.output_matched[g.out_port] = 0;
-      sc.input_matched[g.in_port] = 0;
-    }
+  return !sc.active_inputs.empty();
+}
 
-  // 4. update
-  for (const Grant& g : sc.grants) apply(g, now);
-
+Cycle Router::next_evaluation(Cycle now, bool requested, Cycle next) {
   if (observer_ != nullptr && occupancy_ != traced_occupancy_) {
     traced_occupancy_ = occupancy_;
     observer_->on_occupancy(*this, now, occupancy_);
@@ -498,8 +480,7 @@ bool Router::allocate_vcs(Cycle now) {
   // Requests: every routed head without a VC asks for every free output VC
   // of its class (no credit needed, as a wormhole VC allocator that leaves
   // credits to the switch allocator; vct and atomic still need them).
-  Scratch& sc = scratch();
-  const auto vcs = static_cast<std::size_t>(vcs_);
+  AllocationScratch& sc = scratch();
   std::size_t total = 0;
   for (int p = 0; p < ports_; ++p) {
     for (std::uint32_t bits = nonempty_vcs_[static_cast<std::size_t>(p)]; bits != 0; bits &= bits - 1) {
@@ -523,58 +504,24 @@ bool Router::allocate_vcs(Cycle now) {
     }
   }
   if (total == 0) return false;
-  // Grant: each output VC takes the requesting input VC next after the one it
-  // granted last; accept: each input VC takes the granting output VC next
-  // after the one it accepted last (one iteration, priorities move on accept).
-  const auto slots = static_cast<int>(static_cast<std::size_t>(ports_) * vcs);
-  auto after = [slots](int slot, int last) { return (slot - last - 1 + 2 * slots) % slots; };
-  sc.va_offers.clear();
-  for (std::size_t k = 0; k < total; ++k) {
-    const Grant& c = sc.va_requests[k];
-    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
-    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
-    bool best = true;
-    for (std::size_t j = 0; j < total && best; ++j) {
-      const Grant& d = sc.va_requests[j];
-      if (j == k || static_cast<int>(index(d.out_port, d.out_vc)) != ovc) continue;
-      best = after(ivc_slot, va_output_last_[static_cast<std::size_t>(ovc)]) <
-             after(static_cast<int>(index(d.in_port, d.in_vc)), va_output_last_[static_cast<std::size_t>(ovc)]);
-    }
-    if (best) sc.va_offers.push_back(c);
-  }
-  std::size_t accepted = 0;
-  for (std::size_t k = 0; k < sc.va_offers.size(); ++k) {
-    const Grant& c = sc.va_offers[k];
-    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
-    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
-    bool best = true;
-    for (std::size_t j = 0; j < sc.va_offers.size() && best; ++j) {
-      const Grant& d = sc.va_offers[j];
-      if (j == k || static_cast<int>(index(d.in_port, d.in_vc)) != ivc_slot) continue;
-      best = after(ovc, va_input_last_[static_cast<std::size_t>(ivc_slot)]) <
-             after(static_cast<int>(index(d.out_port, d.out_vc)), va_input_last_[static_cast<std::size_t>(ivc_slot)]);
-    }
-    if (best) sc.va_requests[accepted++] = c;  // (va_requests is free again)
-  }
-  // Update after the decisions (the pointers must not move while deciding).
+  const std::size_t accepted = vc_allocator_->decide(sc.va_requests, total, sc);
+  vc_allocator_->commit(std::span(sc.va_requests.data(), accepted));
+  // Commit (the priorities moved above, after the decision).
   for (std::size_t k = 0; k < accepted; ++k) {
     const Grant& c = sc.va_requests[k];
-    const int ivc_slot = static_cast<int>(index(c.in_port, c.in_vc));
-    const int ovc = static_cast<int>(index(c.out_port, c.out_vc));
-    va_output_last_[static_cast<std::size_t>(ovc)] = ivc_slot;
-    va_input_last_[static_cast<std::size_t>(ivc_slot)] = ovc;
     free_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
     ready_vcs_[c.out_port] &= static_cast<std::uint16_t>(~(1u << c.out_vc));
-    InputVc& ivc = input_vcs_[static_cast<std::size_t>(ivc_slot)];
+    InputVc& ivc = input_vcs_[index(c.in_port, c.in_vc)];
     ivc.out_port = static_cast<std::int16_t>(c.out_port);
     ivc.out_vc = c.out_vc;
+    route_vc(index(c.in_port, c.in_vc), c.out_port, c.out_vc);
     ivc.eligible_at = now + 1;  // bids for the switch from the next cycle
   }
   return true;
 }
 
 void Router::one_bid_per_output(int p) {
-  Scratch& sc = scratch();
+  AllocationScratch& sc = scratch();
   const std::size_t base = static_cast<std::size_t>(p) * static_cast<std::size_t>(vcs_);
   const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
   const int first = vc_bid_next_[static_cast<std::size_t>(p)];
@@ -592,149 +539,6 @@ void Router::one_bid_per_output(int p) {
   sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(kept);
 }
 
-void Router::match_input_first(Cycle now) {
-  Scratch& sc = scratch();
-  const auto vcs = static_cast<std::size_t>(vcs_);
-  for (int round = 0; round < allocator_iterations_ && !sc.active_inputs.empty(); ++round) {
-    sc.touched_outputs.clear();
-    std::size_t still = 0;  // inputs that stay unmatched after this round
-    for (const int p : sc.active_inputs) {
-      const std::size_t base = static_cast<std::size_t>(p) * vcs;
-      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
-      // Round 1 sees every output free; later rounds only the outputs no
-      // input won so far (a matched output takes no second flit).
-      const ArbiterRequest* requests = sc.candidate_requests.data() + base;
-      const Grant* grants = sc.candidates.data() + base;
-      std::size_t m = n;
-      if (round > 0) {
-        m = 0;
-        for (std::size_t k = 0; k < n; ++k) {
-          if (sc.output_matched[grants[k].out_port] != 0) continue;
-          sc.vc_requests[m] = requests[k];
-          sc.vc_candidates[m] = grants[k];
-          ++m;
-        }
-        if (m == 0) continue;  // nothing left it could send: out of the match
-        requests = sc.vc_requests.data();
-        grants = sc.vc_candidates.data();
-      }
-      sc.active_inputs[still++] = p;
-      const std::size_t w =
-          m == 1 ? 0 : pick_input(p, std::span(requests, m), now);
-      const int o = grants[w].out_port;
-      int& count = sc.port_request_count[static_cast<std::size_t>(o)];
-      if (count == 0) sc.touched_outputs.push_back(o);
-      const std::size_t at =
-          static_cast<std::size_t>(o) * static_cast<std::size_t>(ports_) + static_cast<std::size_t>(count);
-      sc.port_requests[at] = requests[w];
-      sc.port_candidates[at] = grants[w];
-      ++count;
-    }
-    sc.active_inputs.resize(still);
-    for (int o : sc.touched_outputs) {
-      const auto oi = static_cast<std::size_t>(o);
-      const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
-      const std::size_t base = oi * static_cast<std::size_t>(ports_);
-      const std::size_t w = pick_output(o, std::span(sc.port_requests.data() + base, n), now);
-      const ArbiterRequest& r = sc.port_requests[base + w];
-      // iSLIP: priorities move only on first-round grants, so that a later
-      // round cannot starve a requester the first round would serve next.
-      if (round == 0) granted(o, r);
-      sc.grants.push_back(sc.port_candidates[base + w]);
-      sc.port_request_count[oi] = 0;
-      if (allocator_iterations_ > 1) {
-        sc.output_matched[oi] = 1;
-        sc.input_matched[r.port] = 1;
-      }
-    }
-    if (round + 1 < allocator_iterations_) {
-      // Drop the inputs that won this round.
-      std::size_t k = 0;
-      for (const int p : sc.active_inputs)
-        if (sc.input_matched[static_cast<std::size_t>(p)] == 0) sc.active_inputs[k++] = p;
-      sc.active_inputs.resize(k);
-    }
-  }
-}
-
-void Router::match_output_first(Cycle now) {
-  Scratch& sc = scratch();
-  const auto vcs = static_cast<std::size_t>(vcs_);
-  const auto ports = static_cast<std::size_t>(ports_);
-  for (int round = 0; round < allocator_iterations_ && !sc.active_inputs.empty(); ++round) {
-    // Request: every candidate of an unmatched input to an unmatched output,
-    // bucketed by output (counting sort into a flat array).
-    sc.touched_outputs.clear();
-    std::size_t total = 0;
-    for (const int p : sc.active_inputs) {
-      const std::size_t base = static_cast<std::size_t>(p) * vcs;
-      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
-      for (std::size_t k = 0; k < n; ++k) {
-        const int o = sc.candidates[base + k].out_port;
-        if (sc.output_matched[static_cast<std::size_t>(o)] != 0) continue;
-        int& count = sc.port_request_count[static_cast<std::size_t>(o)];
-        if (count == 0) sc.touched_outputs.push_back(o);
-        ++count;
-        ++total;
-      }
-    }
-    if (total == 0) break;
-    std::size_t start = 0;
-    for (const int o : sc.touched_outputs) {
-      sc.output_start[static_cast<std::size_t>(o)] = static_cast<int>(start);
-      start += static_cast<std::size_t>(sc.port_request_count[static_cast<std::size_t>(o)]);
-      sc.port_request_count[static_cast<std::size_t>(o)] = 0;
-    }
-    for (const int p : sc.active_inputs) {
-      const std::size_t base = static_cast<std::size_t>(p) * vcs;
-      const auto n = static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
-      for (std::size_t k = 0; k < n; ++k) {
-        const auto o = static_cast<std::size_t>(sc.candidates[base + k].out_port);
-        if (sc.output_matched[o] != 0) continue;
-        const std::size_t at = static_cast<std::size_t>(sc.output_start[o] + sc.port_request_count[o]++);
-        sc.port_requests[at] = sc.candidate_requests[base + k];
-        sc.port_candidates[at] = sc.candidates[base + k];
-      }
-    }
-    // Grant: each output picks one request (any VC of any input).
-    for (const int o : sc.touched_outputs) {
-      const auto oi = static_cast<std::size_t>(o);
-      const auto n = static_cast<std::size_t>(sc.port_request_count[oi]);
-      const auto first = static_cast<std::size_t>(sc.output_start[oi]);
-      sc.port_request_count[oi] = 0;
-      const std::size_t w =
-          n == 1 ? 0 : pick_output(o, std::span(sc.port_requests.data() + first, n), now);
-      const ArbiterRequest& r = sc.port_requests[first + w];
-      const std::size_t at = static_cast<std::size_t>(r.port) * vcs +
-                             static_cast<std::size_t>(sc.offer_count[r.port]++);
-      sc.vc_requests_by_port[at] = r;
-      sc.offers[at] = sc.port_candidates[first + w];
-    }
-    // Accept: each input granted by several outputs takes one (one flit
-    // leaves an input port per cycle).
-    std::size_t still = 0;
-    for (const int p : sc.active_inputs) {
-      const auto pi = static_cast<std::size_t>(p);
-      const auto n = static_cast<std::size_t>(sc.offer_count[pi]);
-      if (n == 0) {
-        sc.active_inputs[still++] = p;
-        continue;
-      }
-      sc.offer_count[pi] = 0;
-      const std::size_t base = pi * vcs;
-      const std::size_t w =
-          n == 1 ? 0 : pick_input(p, std::span(sc.vc_requests_by_port.data() + base, n), now);
-      const Grant& g = sc.offers[base + w];
-      // iSLIP: priorities move only on first-round grants.
-      if (round == 0) granted(g.out_port, sc.vc_requests_by_port[base + w]);
-      if (allocator_iterations_ > 1) sc.output_matched[g.out_port] = 1;
-      sc.grants.push_back(g);
-    }
-    sc.active_inputs.resize(still);
-  }
-  (void)ports;
-}
-
 void Router::apply(const Grant& g, Cycle now) {
   const std::size_t slot = index(g.in_port, g.in_vc);
   InputVc& ivc = input_vcs_[slot];
@@ -749,11 +553,12 @@ void Router::apply(const Grant& g, Cycle now) {
     ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);
     ivc.out_vc = g.out_vc;
+    route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
     // The head carries its route position to the next router; at the
     // ejection port it becomes flit index 0 again (packet.hpp).
     f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
-  --credits_[o];
+  if (--credits_[o] == 0) sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
   if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
   f.vc = g.out_vc;
   out_links_[g.out_port]->send(f, now, pipeline_delay_);
@@ -766,6 +571,8 @@ void Router::apply(const Grant& g, Cycle now) {
     // winner bids for the switch the cycle after (router_config.hpp).
     if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;
     ivc.out_port = -1;
+    routed_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+    sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
   }
   activity_.moved(now);
   // A VC holds whole packets one after another, so only a tail leaves a head

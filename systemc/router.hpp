@@ -3,16 +3,16 @@
 //
 // Input-buffered with `vcs` VCs of `buffer_flits` flits per input port,
 // credit-based flow control, wormhole or virtual cut-through, source routing
-// from the packet's route (Topology::route()), and a separable input-first
-// allocator whose arbiters come from the policy registry (arbiter.hpp). The
-// pipeline is documented in router_config.hpp.
+// from the packet's route (Topology::route()), and separable allocators
+// chosen by name (allocator.hpp) whose arbiters come from the policy
+// registry (arbiter.hpp). The pipeline is documented in router_config.hpp.
 //
 // Ports: 0 .. network_ports-1 are the graph node's ports (port p carries the
 // node's out_ports[p] / in_ports[p] link); network_ports + c is the injection
 // (input) and ejection (output) port of NIC controller c. A port without a
 // link (mesh edge) stays unbound.
 //
-// Allocation in cycle t (decide, then update):
+// Allocation in cycle t (read, request, decide, commit):
 //   1. read: flits that arrived by t enter their VC buffers, credits that
 //      arrived by t are added;
 //   2. every input VC whose front flit can go requests its output: a body flit
@@ -21,6 +21,10 @@
 //      (dateline) with one credit (wormhole) or credits for the whole packet
 //      (virtual cut-through), or, with atomic VC allocation, an empty
 //      downstream buffer (every credit back);
+//      (the VCs that hold an output VC, and those whose output VC holds a
+//      credit, are kept between cycles: only body flits able to go and heads
+//      are visited; an oldest-first allocator takes each input port's VCs
+//      oldest first and stops at the first that can go);
 //   3. match requests to outputs (key `allocator`), at most one flit leaving
 //      each input port and entering each output port per cycle:
 //        input-first   each input port's arbiter picks one of its requesting
@@ -58,6 +62,7 @@
 #include <systemc>
 
 #include "systemc/activity.hpp"
+#include "systemc/allocator.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/clocked.hpp"
 #include "systemc/link.hpp"
@@ -150,14 +155,18 @@ class Router final : public Clocked {
     Cycle eligible_at = 0;       // head: routing done
     Cycle inject_cycle = 0;      // of the front packet (age)
   };
-  struct Grant {
-    std::uint16_t in_port;
-    std::uint8_t in_vc;
-    std::uint16_t out_port;
-    std::uint8_t out_vc;
-  };
+  using Grant = SwitchGrant;
   static constexpr std::uint8_t kAnyClass = 0xFF;
 
+  /// Input slot `slot` holds output VC (o, ov) for its front packet from now on.
+  void route_vc(std::size_t slot, int o, int ov) {
+    const auto bit = static_cast<std::uint16_t>(1u << (slot % static_cast<std::size_t>(vcs_)));
+    const std::size_t port = slot / static_cast<std::size_t>(vcs_);
+    vc_owner_[index(o, ov)] = static_cast<std::uint32_t>(slot);
+    routed_vcs_[port] |= bit;
+    if (credits_[index(o, ov)] > 0) sendable_vcs_[port] |= bit;
+    else sendable_vcs_[port] &= static_cast<std::uint16_t>(~bit);
+  }
   [[nodiscard]] std::size_t index(int port, int vc) const {
     return static_cast<std::size_t>(port) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(vc);
   }
@@ -172,30 +181,19 @@ class Router final : public Clocked {
   /// A free output VC for the head of `ivc`, or -1; `retry` is lowered to the
   /// cycle a released VC becomes allocatable (separate VC allocation).
   [[nodiscard]] int free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const;
+  // The steps of evaluate: read, request (2.), decide (3.), commit (4.).
+  void read(Cycle now);
+  /// Writes every input VC's request into the thread's AllocationScratch;
+  /// lowers `next` to the cycle a waiting head can request; true if any.
+  bool request(Cycle now, Cycle& next);
   void apply(const Grant& grant, Cycle now);
-  /// Match the gathered candidates (Scratch) to outputs; grants go to
-  /// Scratch::grants. See router_config.hpp, key `allocator`.
+  /// After the commit: the observer, the credit wake-up and the next cycle to evaluate.
+  [[nodiscard]] Cycle next_evaluation(Cycle now, bool requested, Cycle next);
   /// vc_bid round-robin: keep one candidate per output among input port p's.
   void one_bid_per_output(int p);
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
-  /// (separable, output VCs grant, input VCs accept); true if any head asked.
+  /// (vc_allocator_); true if any head asked.
   bool allocate_vcs(Cycle now);
-  [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {
-    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
-                            : input_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
-  }
-  [[nodiscard]] std::size_t pick_output(int port, std::span<const ArbiterRequest> requests, Cycle now) {
-    return age_arbitration_ ? pick_oldest(requests, now, age_saturation_)
-                            : output_arbiters_[static_cast<std::size_t>(port)]->pick(requests, now);
-  }
-  /// The grant of `request` at output `port` is final: the two arbiters' priorities move.
-  void granted(int port, const ArbiterRequest& request) {
-    if (age_arbitration_) return;
-    output_arbiters_[static_cast<std::size_t>(port)]->granted(request);
-    input_arbiters_[request.port]->granted(request);
-  }
-  void match_input_first(Cycle now);
-  void match_output_first(Cycle now);
 
   // Laid out for the cache: what every evaluation reads sits in the four
   // lines from node_ to vc_reusable_at_ (the sc_module base and the port
@@ -211,17 +209,15 @@ class Router final : public Clocked {
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool cut_through_;
-  int allocator_iterations_;
-  bool output_first_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
-  // Arbitration `age`: the allocator calls pick_oldest directly (its
-  // arbiters keep no state), instead of the per-port arbiter objects.
-  bool age_arbitration_;
-  Cycle age_saturation_;
-  // age, input-first, one round, every ready VC bidding (the default): the
-  // request scan makes both arbiters' decisions as it goes (evaluate).
-  bool fused_age_match_;
+  // The allocators (allocator.hpp), by the names of keys `allocator` and
+  // `vc_allocator_stage`; vc_allocator_ is null unless own-allocator.
+  std::unique_ptr<SwitchAllocator> switch_allocator_;
+  // The switch allocator needs each input port's oldest ready request only
+  // (SwitchAllocator::oldest_request_per_input): the request step tests the
+  // VCs oldest first (front_inject_) and stops at the first that can go.
+  bool oldest_walk_ = false;
   PacketTable& packets_;
   NetworkActivity& activity_;
   RouterObserver* observer_ = nullptr;
@@ -241,6 +237,17 @@ class Router final : public Clocked {
   // Bit v of [p]: input VC v of port p holds a flit (vcs <= 16), so that the
   // request scan touches only the VCs with flits.
   std::vector<std::uint16_t> nonempty_vcs_;
+  // The requests kept between cycles (router.hpp step 2), per input port p:
+  // bit v of routed_vcs_[p]: input VC v holds an output VC for its front
+  // packet (body flits follow it); of sendable_vcs_[p]: and that output VC
+  // holds a credit. Updated where they change: a head granted its VC (apply,
+  // allocate_vcs), a tail releasing it, a credit spent or arriving
+  // (vc_owner_ finds the input VC). The scan visits nonempty & (sendable |
+  // ~routed): the body flits able to go and the heads, nothing else.
+  std::vector<std::uint16_t> routed_vcs_;
+  std::vector<std::uint16_t> sendable_vcs_;
+  std::vector<Cycle> front_inject_;      // [port][vc]: injection cycle of the front packet (age)
+  std::vector<std::uint32_t> vc_owner_;  // [out port][vc]: input slot port * vcs + vc of its owner
   std::vector<std::int32_t> credits_;   // [out port][vc]
   // Bit v of [p]: output VC v of port p is free (no packet owns it), so
   // that a head looking for a VC tests the free ones only.
@@ -267,59 +274,10 @@ class Router final : public Clocked {
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
   std::vector<std::uint8_t> vc_bid_next_;
-  // own-allocator: last input VC (port * vcs + vc) granted each output VC,
-  // and last output VC each input VC accepted (rotating priorities).
-  std::vector<int> va_output_last_;
-  std::vector<int> va_input_last_;
-  std::vector<std::unique_ptr<Arbiter>> input_arbiters_;
-  std::vector<std::unique_ptr<Arbiter>> output_arbiters_;
 
-  // Scratch of one evaluation, shared by all routers of a thread (one
-  // evaluation at a time per thread) so that it stays in cache; sized for
-  // the largest radix.
-  // A list with its capacity fixed by Scratch::fit (at most one entry per
-  // port): push_back without a capacity check or a possible reallocation.
-  template <typename T>
-  struct PortList {
-    std::vector<T> items;
-    std::size_t count = 0;
-    void clear() { count = 0; }
-    void push_back(const T& v) { items[count++] = v; }
-    void resize(std::size_t n) { count = n; }
-    [[nodiscard]] bool empty() const { return count == 0; }
-    T& operator[](std::size_t i) { return items[i]; }
-    T* begin() { return items.data(); }
-    T* end() { return items.data() + count; }
-  };
-  struct Scratch {
-    std::vector<ArbiterRequest> candidate_requests;  // [in port][k]: every VC able to go
-    std::vector<Grant> candidates;                   // [in port][k]
-    std::vector<int> candidate_count;                // per in port
-    PortList<int> active_inputs;                     // in ports with candidates, unmatched
-    std::vector<std::uint8_t> output_matched;        // per port, within one evaluation
-    std::vector<std::uint8_t> input_matched;
-    std::vector<int> offer_count;                    // output-first: grants an input holds
-    std::vector<int> output_start;                   // output-first: first request of an output
-    std::vector<ArbiterRequest> vc_requests_by_port; // output-first: [in port][k] grants offered
-    std::vector<Grant> offers;                       // [in port][k]
-    std::vector<ArbiterRequest> vc_requests;         // one port's candidates to free outputs
-    std::vector<Grant> vc_candidates;
-    std::vector<ArbiterRequest> port_requests;  // [out port][k]
-    std::vector<Grant> port_candidates;         // [out port][k]
-    std::vector<int> port_request_count;
-    PortList<int> touched_outputs;
-    struct OutputBest {
-      Cycle age;
-      Grant grant;
-    };
-    std::vector<OutputBest> output_best;  // fused age match: per out port, the oldest request so far
-    PortList<Grant> grants;
-    std::vector<Grant> va_requests;  // own-allocator: every (input VC, free output VC) request
-    std::vector<Grant> va_offers;    // and the ones the output VCs granted
-    void fit(int ports, int vcs);
-  };
-  static Scratch& scratch() { return scratch_; }
-  static thread_local constinit Scratch scratch_;
+  std::unique_ptr<VcAllocator> vc_allocator_;
+
+  static AllocationScratch& scratch() { return AllocationScratch::local(); }
   static int scratch_ports_;  // the largest fit so far (fit_thread_scratch)
   static int scratch_vcs_;
 
