@@ -165,7 +165,19 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t up_dim = 0, up_k = 0, up_pos = 0, up_bit = 0;
     std::uint32_t dn_dim = 0, dn_k = 0, dn_pos = 0, dn_bit = 0;
     std::uint32_t plus_bit = 0, minus_bit = 0;
+    // decided in the step's planning cycle: how the plan moves after it
+    // (one-hot, bit Advance), and whether the divide follows its local WAIT
+    std::uint32_t adv = 0;
+    bool divide_next = false;
+    // follow src, dst, first, n and g: the second part of a split message, the local tag
+    std::uint32_t src1 = 0, dst1 = 0, n1 = 0;
+    std::uint32_t ltag = 0;
   };
+
+  /// How the plan moves after a step (the bit of Registers::adv): halving:
+  /// next bit, next dimension, turn to doubling; doubling: previous bit,
+  /// previous dimension, the next dimension's halvings (conventional), broadcast.
+  enum Advance : std::uint32_t { adv_bit_up, adv_dim_up, adv_to_doubling, adv_bit_down, adv_dim_down, adv_next_dim, adv_bcast };
 
   static constexpr const auto& map = hd_engine_registers;
   static constexpr ConfigRegister<Registers> config_registers[] = {
@@ -220,34 +232,33 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       case State::div_send:
         // the divisor area follows the halving slots: the cursor after the last one
         d.state = State::div_wait;
-        return make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, local_tag + r_.g, divide_op, 0);
+        return make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, r_.ltag, divide_op, 0);
       case State::div_wait:
         d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
         d.count = 0;
         if (r_.g != 0) advance_plan(d);
-        return make(Opcode::wait, 0, 0, 0, r_.lcount, local_tag + r_.g, 0, 0);
+        return make(Opcode::wait, 0, 0, 0, r_.lcount, r_.ltag, 0, 0);
       case State::part0:
         d.state = r_.two_parts ? State::part1 : State::net_wait;
         return make(Opcode::send, r_.partner, r_.src, r_.dst, r_.first, r_.g, 0, r_.hint0);
       case State::part1:
         d.state = State::net_wait;
-        return make(Opcode::send, r_.partner, r_.src + r_.first, r_.dst + r_.first, r_.n - r_.first, r_.g, 0,
-                    r_.hint0 << 1);  // minus = 2 << 2d
+        return make(Opcode::send, r_.partner, r_.src1, r_.dst1, r_.n1, r_.g, 0, r_.hint0 << 1);  // minus = 2 << 2d
       case State::net_wait:
         if (r_.halving) d.state = State::h_local;
         else advance_plan(d);
         return make(Opcode::wait, 0, 0, 0, r_.two_parts ? 2u : 1u, r_.g, 0, 0);
       case State::h_local:
         d.state = State::h_lwait;
-        return make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, local_tag + r_.g, rop, 0);
+        return make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, r_.ltag, rop, 0);
       case State::h_lwait:
-        if (r_.op == hd_engine_reg::op_average && last_halving()) {
+        if (r_.divide_next) {
           d.state = State::div_send;
           d.lcount = 2;
         } else {
           advance_plan(d);
         }
-        return make(Opcode::wait, 0, 0, 0, 1, local_tag + r_.g, 0, 0);
+        return make(Opcode::wait, 0, 0, 0, 1, r_.ltag, 0, 0);
       case State::bcast:
         d.count = r_.count + 1;
         if (r_.count + 1 == main_units) d.state = State::end;
@@ -284,6 +295,19 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   [[nodiscard]] bool last_halving() const {
     return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.cur_k;
+  }
+
+  /// How the plan will move after the step being planned (bit of Advance).
+  [[nodiscard]] std::uint32_t plan_advance() const {
+    if (r_.halving) {
+      if (r_.bit_index + 1 < r_.cur_k) return 1u << adv_bit_up;
+      if (!r_.conventional && r_.idx + 1 < r_.ndims) return 1u << adv_dim_up;
+      return 1u << adv_to_doubling;
+    }
+    if (r_.bit_index > 0) return 1u << adv_bit_down;
+    if (!r_.conventional && r_.idx > 0) return 1u << adv_dim_down;
+    if (r_.conventional && r_.idx + 1 < r_.ndims) return 1u << adv_next_dim;
+    return 1u << adv_bcast;
   }
 
   [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
@@ -354,6 +378,10 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.dn_bit = (r_.board >> d.dn_pos) & 1u;
     d.plus_bit = (r_.board >> ((r_.cur_pos + 1) & 7u)) & 1u;
     d.minus_bit = (r_.board >> ((r_.cur_pos - 1) & 7u)) & 1u;
+    d.src1 = (r_.src + r_.first) & 0xfffffu;
+    d.dst1 = (r_.dst + r_.first) & 0xfffffu;
+    d.n1 = (r_.n - r_.first) & 0xfffffu;
+    d.ltag = (local_tag + r_.g) & 0xffffu;
   }
 
   // Step g's partner, block and message parts (the bubble cycle).
@@ -383,6 +411,8 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.two_parts = size2 && d.n >= 2;
     d.first = d.two_parts ? (r_.halving ? r_.half_up : r_.len_up) : d.n;  // ceil(n / 2)
     d.hint0 = size2 && d.two_parts ? 1u << (2 * dim) : 0u;
+    d.adv = plan_advance();
+    d.divide_next = r_.op == hd_engine_reg::op_average && last_halving();
     d.state = State::part0;
   }
 
@@ -395,44 +425,43 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       d.len_up = r_.len;       // ceil(2 len / 2)
       d.half_up = r_.len_up;   // ceil(len / 2)
     }
-    const std::uint32_t k = r_.cur_k;
     const auto move_to = [&d](std::uint32_t dim, std::uint32_t kk, std::uint32_t pos, std::uint32_t bit) {
       d.cur_dim = dim;
       d.cur_k = kk;
       d.cur_pos = pos;
       d.cur_bit = bit;
     };
-    bool done = false;
-    if (r_.halving) {
-      if (r_.bit_index + 1 < k) {
+    // the branch was chosen in the planning cycle (plan_advance)
+    switch (r_.adv) {
+      case 1u << adv_bit_up:
         d.bit_index = r_.bit_index + 1;
         d.cur_pos = (r_.cur_pos + 1) & 7u;
         d.cur_bit = r_.plus_bit;
-      } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
+        break;
+      case 1u << adv_dim_up:
+      case 1u << adv_next_dim:
         d.idx = r_.idx + 1;
         d.bit_index = 0;
+        if (r_.adv == 1u << adv_next_dim) d.halving = true;
         move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
-      } else {
+        break;
+      case 1u << adv_to_doubling:
         d.halving = false;  // doubling of the same dimension, from its top bit (bit_index already)
-        d.bit_index = k - 1;
-      }
-    } else if (r_.bit_index > 0) {
-      d.bit_index = r_.bit_index - 1;
-      d.cur_pos = (r_.cur_pos - 1) & 7u;
-      d.cur_bit = r_.minus_bit;
-    } else if (!r_.conventional && r_.idx > 0) {
-      d.idx = r_.idx - 1;
-      d.bit_index = r_.dn_k - 1;
-      move_to(r_.dn_dim, r_.dn_k, r_.dn_pos, r_.dn_bit);
-    } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
-      d.idx = r_.idx + 1;
-      d.bit_index = 0;
-      d.halving = true;
-      move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
-    } else {
-      done = true;
+        d.bit_index = r_.cur_k - 1;
+        break;
+      case 1u << adv_bit_down:
+        d.bit_index = r_.bit_index - 1;
+        d.cur_pos = (r_.cur_pos - 1) & 7u;
+        d.cur_bit = r_.minus_bit;
+        break;
+      case 1u << adv_dim_down:
+        d.idx = r_.idx - 1;
+        d.bit_index = r_.dn_k - 1;
+        move_to(r_.dn_dim, r_.dn_k, r_.dn_pos, r_.dn_bit);
+        break;
+      default: break;
     }
-    d.state = done ? State::bcast : State::step_plan;
+    d.state = r_.adv == 1u << adv_bcast ? State::bcast : State::step_plan;
     d.count = 0;
   }
 

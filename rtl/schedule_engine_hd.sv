@@ -86,14 +86,26 @@ module schedule_engine_hd (
     logic [1:0]             up_dim, up_k, dn_dim, dn_k;
     logic [2:0]             up_pos, dn_pos;
     logic                   up_bit, dn_bit, plus_bit, minus_bit;
+    // decided in the step's planning cycle: how the plan moves after it (one-hot adv_e), and
+    // whether it is the last halving; the second part's source, destination and length follow
+    // src, dst, first and n, and the local tag follows g
+    logic [6:0]             adv;
+    logic                   divide_next;  // average, and the step is the last halving
+    logic [AddrWidth-1:0]   src1, dst1, n1;
+    logic [15:0]            ltag;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
+  // How the plan moves after a step (bit positions of the one-hot r_q.adv):
+  // halving: next bit, next dimension, turn to doubling; doubling: previous
+  // bit, previous dimension, next dimension's halvings (conventional), broadcast.
+  localparam int unsigned AdvBitUp = 0, AdvDimUp = 1, AdvToDoubling = 2, AdvBitDown = 3, AdvDimDown = 4,
+    AdvNextDim = 5, AdvBcast = 6;
+
   // ---- combinational helpers ------------------------------------------------
   logic [3:0]  h_sum;        // H = sum k_d
   logic [15:0] last_step;    // 2H + 1
-  logic        last_halving;
   logic        average;
   logic [2:0]  rop;          // receive op: sum 1, product 2, max 3, min 4
 
@@ -117,7 +129,6 @@ module schedule_engine_hd (
 
   assign h_sum = 4'(log_size_q[1:0]) + 4'(log_size_q[3:2]) + 4'(log_size_q[5:4]) + 4'(log_size_q[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
-  assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == r_q.cur_k;
   assign average = r_q.op == 3'd4;
   assign rop = average ? 3'd1 : r_q.op + 3'd1;
 
@@ -186,6 +197,11 @@ module schedule_engine_hd (
     r_d.dn_bit = board_q[s_tmp];
     r_d.plus_bit = board_q[3'(r_q.cur_pos + 3'd1)];
     r_d.minus_bit = board_q[3'(r_q.cur_pos - 3'd1)];
+    // follow src, dst, first, n and g: the second part of a split message, the local tag
+    r_d.src1 = r_q.src + r_q.first;
+    r_d.dst1 = r_q.dst + r_q.first;
+    r_d.n1 = r_q.n - r_q.first;
+    r_d.ltag = LocalTag + r_q.g;
     s_acc = '0;
     board_tmp = '0;
 
@@ -288,13 +304,13 @@ module schedule_engine_hd (
       StateDivSend: if (can_load) begin
         load = 1'b1;
         // the divisor area follows the halving slots
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = collnet_descriptor_pkg::OpDivide;
         r_d.state = StateDivWait;
       end
       StateDivWait: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(r_q.lcount));
+        load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(r_q.lcount));
         r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
         r_d.count = '0;
         if (r_q.g != '0) done = 1'b1;  // advance the plan below
@@ -322,6 +338,20 @@ module schedule_engine_hd (
         r_d.two_parts = r_q.cur_k == 2'd1 && half >= AddrWidth'(2);
         r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
         r_d.hint0 = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
+        // how the plan moves after this step (`done` below), and whether the divide follows it
+        r_d.adv = '0;
+        if (r_q.halving) begin
+          if (2'(r_q.bit_index + 2'd1) < r_q.cur_k && r_q.bit_index != 2'd3) r_d.adv[AdvBitUp] = 1'b1;
+          else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) r_d.adv[AdvDimUp] = 1'b1;
+          else r_d.adv[AdvToDoubling] = 1'b1;
+        end else begin
+          if (r_q.bit_index != '0) r_d.adv[AdvBitDown] = 1'b1;
+          else if (!r_q.conventional && r_q.idx != '0) r_d.adv[AdvDimDown] = 1'b1;
+          else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) r_d.adv[AdvNextDim] = 1'b1;
+          else r_d.adv[AdvBcast] = 1'b1;
+        end
+        r_d.divide_next = average && r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims &&
+                          2'(r_q.bit_index + 2'd1) == r_q.cur_k;
         r_d.state = StatePart0;
       end
       StatePart0: if (can_load) begin
@@ -332,8 +362,7 @@ module schedule_engine_hd (
       end
       StatePart1: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src + r_q.first, r_q.dst + r_q.first,
-                                                            r_q.n - r_q.first, r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src1, r_q.dst1, r_q.n1, r_q.g);
         load_word.route_hint = r_q.hint0 << 1;  // minus = 2 << 2d
         r_d.state = StateNetWait;
       end
@@ -345,14 +374,14 @@ module schedule_engine_hd (
       end
       StateHLocal: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = rop;
         r_d.state = StateHLwait;
       end
       StateHLwait: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(1));
-        if (average && last_halving) begin
+        load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(1));
+        if (r_q.divide_next) begin
           r_d.state = StateDivSend;
           r_d.lcount = 4'd2;
         end else begin
@@ -383,36 +412,32 @@ module schedule_engine_hd (
         r_d.len_up = r_q.len;        // ceil(2 len / 2)
         r_d.half_up = r_q.len_up;    // ceil(len / 2)
       end
-      r_d.state = StateStepPlan;
+      r_d.state = r_q.adv[AdvBcast] ? StateBcast : StateStepPlan;
       r_d.count = '0;
-      if (r_q.halving) begin
-        if (2'(r_q.bit_index + 2'd1) < r_q.cur_k && r_q.bit_index != 2'd3) begin
-          r_d.bit_index = r_q.bit_index + 2'd1;
-          r_d.cur_pos = r_q.cur_pos + 3'd1;
-          r_d.cur_bit = r_q.plus_bit;
-        end else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
-          r_d.idx = r_q.idx + 2'd1;
-          r_d.bit_index = '0;
-          {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
-        end else begin
-          r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit (bit_index already)
-          r_d.bit_index = r_q.cur_k - 2'd1;
-        end
-      end else if (r_q.bit_index != '0) begin
+      if (r_q.adv[AdvBitUp]) begin
+        r_d.bit_index = r_q.bit_index + 2'd1;
+        r_d.cur_pos = r_q.cur_pos + 3'd1;
+        r_d.cur_bit = r_q.plus_bit;
+      end
+      if (r_q.adv[AdvDimUp] || r_q.adv[AdvNextDim]) begin
+        r_d.idx = r_q.idx + 2'd1;
+        r_d.bit_index = '0;
+        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
+      end
+      if (r_q.adv[AdvToDoubling]) begin
+        r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit (bit_index already)
+        r_d.bit_index = r_q.cur_k - 2'd1;
+      end
+      if (r_q.adv[AdvNextDim]) r_d.halving = 1'b1;
+      if (r_q.adv[AdvBitDown]) begin
         r_d.bit_index = r_q.bit_index - 2'd1;
         r_d.cur_pos = r_q.cur_pos - 3'd1;
         r_d.cur_bit = r_q.minus_bit;
-      end else if (!r_q.conventional && r_q.idx != '0) begin
+      end
+      if (r_q.adv[AdvDimDown]) begin
         r_d.idx = r_q.idx - 2'd1;
         r_d.bit_index = r_q.dn_k - 2'd1;
         {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.dn_dim, r_q.dn_k, r_q.dn_pos, r_q.dn_bit};
-      end else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
-        r_d.idx = r_q.idx + 2'd1;
-        r_d.bit_index = '0;
-        r_d.halving = 1'b1;
-        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
-      end else begin
-        r_d.state = StateBcast;
       end
     end
 
