@@ -142,6 +142,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t B3 = 0;          // 3 x B
     std::uint32_t abase = 0;       // a * B (main unit: running plane base)
     std::uint32_t mbase = 0;       // m * B
+    std::uint32_t m_mult = 0, a_mult = 0;  // m x B and a x B of this unit: follow B, 3B and UNIT
     std::uint32_t count = 0;       // plane / main-unit counter
     std::uint32_t lcount = 0;      // local WAIT count of the divide
     // plan position and the held block
@@ -211,7 +212,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.count = r_.count + 1;
         d.abase = r_.abase + r_.B;
         if (r_.count + 1 == r_.agg_units) d.state = State::main_wait;
-        return make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.mbase, r_.B, 0, 0, 0);
+        return make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.m_mult, r_.B, 0, 0, 0);
       case State::main_wait:
         d.state = State::end;
         return make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
@@ -223,6 +224,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.cur_bit = (r_.board >> d.cur_pos) & 1u;
         d.count = 1;
         d.mbase = r_.B;
+        d.abase = r_.a_mult;
         d.state = State::s2_local;
         return make(Opcode::wait, 0, 0, 0, main_units, 0, 0, 0);
       case State::s2_local:
@@ -336,13 +338,10 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.lo = 0;
     d.len = r_.B;
     d.cursor = (r_.B << 3);
-    // m * B and a * B: 0, B, 2B or 3B, plus 4B for m >= 4
-    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
+    // m x B and a x B are read from m_mult and a_mult a cycle later (main_send, s2_wait)
     if (r_.unit < main_units) {
-      d.mbase = ((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u];
       d.state = State::main_send;
     } else if (r_.unit - main_units < r_.agg_units) {
-      d.abase = low_multiple[(r_.unit - main_units) & 3u];
       d.state = State::s2_wait;
     } else {
       d.state = State::end;  // an aggregation unit outside the A planes
@@ -364,6 +363,10 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
     d.B = (r_.elements >> log_a) & 0xfffffu;
     d.B3 = (3 * d.B) & 0xfffffu;
+    // m x B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0); a x B (a = UNIT - 8)
+    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
+    d.m_mult = (((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u]) & 0xfffffu;
+    d.a_mult = low_multiple[(r_.unit - main_units) & 3u];
     d.len_up = (r_.len >> 1) + (r_.len & 1u);
     d.half_up = (r_.len >> 2) + ((r_.len >> 1) & 1u);
     const std::uint32_t dim_up = r_.order[(r_.idx + 1) & 3u];

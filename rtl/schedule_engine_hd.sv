@@ -63,6 +63,7 @@ module schedule_engine_hd (
     logic [15:0]            self;
     logic [AddrWidth-1:0]   b, b3;        // B and 3 x B (follow ELEMENTS, AGG_UNITS)
     logic [AddrWidth-1:0]   abase, mbase;  // the A-plane and main-unit bases
+    logic [AddrWidth-1:0]   m_mult, a_mult;  // m x B and a x B of this unit: follow B, 3 x B and UNIT
     logic [3:0]             count, lcount;
     // plan position and the held block
     logic [15:0]            g;
@@ -178,6 +179,11 @@ module schedule_engine_hd (
     b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
     r_d.b = b_tmp;
     r_d.b3 = (b_tmp << 1) + b_tmp;
+    // follow B, 3 x B and UNIT: m x B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0); a x B (a = UNIT - 8)
+    r_d.m_mult = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
+                                                                : (r_q.unit[0] ? r_q.b : '0));
+    a_index = 2'(r_q.unit - MainUnits);
+    r_d.a_mult = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
     // follow len: the first part of a message of len or len >> 1 words split in two
     r_d.len_up = (r_q.len >> 1) + AddrWidth'(r_q.len[0]);
     r_d.half_up = (r_q.len >> 2) + AddrWidth'(r_q.len[1]);
@@ -241,14 +247,10 @@ module schedule_engine_hd (
         r_d.lo = '0;
         r_d.len = r_q.b;
         r_d.cursor = r_q.b << 3;
+        // m x B and a x B are read from m_mult and a_mult a cycle later (MainSend, S2Wait)
         if (r_q.unit < MainUnits) begin
-          // m * B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0)
-          r_d.mbase = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
-                                                                    : (r_q.unit[0] ? r_q.b : '0));
           r_d.state = StateMainSend;
         end else if (3'(r_q.unit - MainUnits) < r_q.agg_units) begin
-          a_index = 2'(r_q.unit - MainUnits);
-          r_d.abase = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
           r_d.state = StateS2Wait;
         end else begin
           r_d.state = StateEnd;  // an aggregation unit outside the A planes
@@ -257,7 +259,7 @@ module schedule_engine_hd (
       StateMainSend: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(MainUnits) + 16'(r_q.count),
-                                                            r_q.abase, r_q.mbase, r_q.b, '0);
+                                                            r_q.abase, r_q.m_mult, r_q.b, '0);
         r_d.count = r_q.count + 4'd1;
         r_d.abase = r_q.abase + r_q.b;
         if (r_q.count + 4'd1 == 4'(r_q.agg_units)) r_d.state = StateMainWait;
@@ -277,6 +279,7 @@ module schedule_engine_hd (
         load_word = collnet_descriptor_pkg::wait_descriptor('0, AddrWidth'(MainUnits));
         r_d.count = 4'd1;
         r_d.mbase = r_q.b;
+        r_d.abase = r_q.a_mult;
         r_d.state = StateS2Local;
       end
       StateS2Local: if (can_load) begin
