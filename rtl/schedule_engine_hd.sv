@@ -27,8 +27,8 @@
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
-// closing states: schedule_engine_states.svh.
-`include "schedule_engine_states.svh"
+// The state register is one-hot, so the engine writes its own closing states
+// (the END and idle states of schedule_engine_states.svh, with a bit test).
 
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"
@@ -38,9 +38,16 @@ module schedule_engine_hd (
   localparam logic [15:0] LocalTag = 16'h8000;
   localparam logic [3:0] MainUnits = 4'd8;
 
-  typedef enum logic [4:0] {StateIdle, StateInit, StateMainSend, StateMainWait, StateS2Wait, StateS2Local,
-    StateS2Lwait, StateDivSend, StateDivWait, StateStepPlan, StatePart0, StatePart1, StateNetWait, StateHLocal,
-    StateHLwait, StateBcast, StateEnd} state_e;
+  // The state is one-hot (idle: no bit set), so that a state's decode is its own
+  // flip-flop; S<name> is the bit of State<name>.
+  localparam int unsigned SInit = 0, SMainSend = 1, SMainWait = 2, SS2Wait = 3, SS2Local = 4, SS2Lwait = 5,
+    SDivSend = 6, SDivWait = 7, SStepPlan = 8, SPart0 = 9, SPart1 = 10, SNetWait = 11, SHLocal = 12, SHLwait = 13, SBcast = 14, SEnd = 15;
+  typedef enum logic [15:0] {StateIdle = 16'd0, StateInit = 16'd1 << SInit, StateMainSend = 16'd1 << SMainSend,
+    StateMainWait = 16'd1 << SMainWait, StateS2Wait = 16'd1 << SS2Wait, StateS2Local = 16'd1 << SS2Local,
+    StateS2Lwait = 16'd1 << SS2Lwait, StateDivSend = 16'd1 << SDivSend, StateDivWait = 16'd1 << SDivWait,
+    StateStepPlan = 16'd1 << SStepPlan, StatePart0 = 16'd1 << SPart0, StatePart1 = 16'd1 << SPart1,
+    StateNetWait = 16'd1 << SNetWait, StateHLocal = 16'd1 << SHLocal, StateHLwait = 16'd1 << SHLwait,
+    StateBcast = 16'd1 << SBcast, StateEnd = 16'd1 << SEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -226,8 +233,8 @@ module schedule_engine_hd (
       endcase
     end
 
-    unique case (r_q.state)
-      StateInit: begin
+    unique case (1'b1)
+      r_q.state[SInit]: begin
         // dimension order: wxyz = every dimension of size > 1; bandwidth =
         // size 2 first, then size 4 (spec embodiment 2)
         for (int pass = 0; pass < 2; pass++) begin
@@ -256,7 +263,7 @@ module schedule_engine_hd (
           r_d.state = StateEnd;  // an aggregation unit outside the A planes
         end
       end
-      StateMainSend: if (can_load) begin
+      r_q.state[SMainSend]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(MainUnits) + 16'(r_q.count),
                                                             r_q.abase, r_q.m_mult, r_q.b, '0);
@@ -264,12 +271,12 @@ module schedule_engine_hd (
         r_d.abase = r_q.abase + r_q.b;
         if (r_q.count + 4'd1 == 4'(r_q.agg_units)) r_d.state = StateMainWait;
       end
-      StateMainWait: if (can_load) begin
+      r_q.state[SMainWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(last_step, AddrWidth'(r_q.agg_units));
         r_d.state = StateEnd;
       end
-      StateS2Wait: if (can_load) begin
+      r_q.state[SS2Wait]: if (can_load) begin
         load = 1'b1;
         // the first step's dimension (order slot 0, bit 0)
         r_d.cur_dim = order_q[1:0];
@@ -282,13 +289,13 @@ module schedule_engine_hd (
         r_d.abase = r_q.a_mult;
         r_d.state = StateS2Local;
       end
-      StateS2Local: if (can_load) begin
+      r_q.state[SS2Local]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.mbase, '0, r_q.b, LocalTag);
         load_word.op = rop;
         r_d.state = StateS2Lwait;
       end
-      StateS2Lwait: if (can_load) begin
+      r_q.state[SS2Lwait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag, AddrWidth'(r_q.count));
         r_d.count = r_q.count + 4'd1;
@@ -304,21 +311,21 @@ module schedule_engine_hd (
           r_d.count = '0;
         end
       end
-      StateDivSend: if (can_load) begin
+      r_q.state[SDivSend]: if (can_load) begin
         load = 1'b1;
         // the divisor area follows the halving slots
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = collnet_descriptor_pkg::OpDivide;
         r_d.state = StateDivWait;
       end
-      StateDivWait: if (can_load) begin
+      r_q.state[SDivWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(r_q.lcount));
         r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
         r_d.count = '0;
         if (r_q.g != '0) done = 1'b1;  // advance the plan below
       end
-      StateStepPlan: begin
+      r_q.state[SStepPlan]: begin
         r_d.g = r_q.g + 16'd1;
         partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
         r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
@@ -357,31 +364,31 @@ module schedule_engine_hd (
                           2'(r_q.bit_index + 2'd1) == r_q.cur_k;
         r_d.state = StatePart0;
       end
-      StatePart0: if (can_load) begin
+      r_q.state[SPart0]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src, r_q.dst, r_q.first, r_q.g);
         load_word.route_hint = r_q.hint0;
         r_d.state = r_q.two_parts ? StatePart1 : StateNetWait;
       end
-      StatePart1: if (can_load) begin
+      r_q.state[SPart1]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src1, r_q.dst1, r_q.n1, r_q.g);
         load_word.route_hint = r_q.hint0 << 1;  // minus = 2 << 2d
         r_d.state = StateNetWait;
       end
-      StateNetWait: if (can_load) begin
+      r_q.state[SNetWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(r_q.g, r_q.two_parts ? AddrWidth'(2) : AddrWidth'(1));
         if (r_q.halving) r_d.state = StateHLocal;
         else done = 1'b1;
       end
-      StateHLocal: if (can_load) begin
+      r_q.state[SHLocal]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = rop;
         r_d.state = StateHLwait;
       end
-      StateHLwait: if (can_load) begin
+      r_q.state[SHLwait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(1));
         if (r_q.divide_next) begin
@@ -391,19 +398,19 @@ module schedule_engine_hd (
           done = 1'b1;
         end
       end
-      StateBcast: if (can_load) begin
+      r_q.state[SBcast]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(r_q.count), '0, r_q.abase, r_q.b,
                                                             last_step);
         r_d.count = r_q.count + 4'd1;
         if (r_q.count + 4'd1 == MainUnits) r_d.state = StateEnd;
       end
-      StateEnd: if (can_load) begin
+      r_q.state[SEnd]: if (can_load) begin
         load = 1'b1;
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      `SCHEDULE_ENGINE_IDLE_STATES
+      default: ;  // idle
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the
@@ -467,6 +474,8 @@ module schedule_engine_hd (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q} ==
               $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q}));
+    // Induction strengthening: the state register is one-hot or idle (E2, E3).
+    if (rst_ni) assert ($onehot0(r_q.state));  // E3
   end
 `endif
 
