@@ -131,7 +131,9 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::array<std::uint32_t, 4> log_size{};  // k_d = log2 n_d
     std::array<std::uint32_t, 4> coord{};
     State state = State::idle;
-    // computed at init
+    // follow SIZE and DIM_ORDER (one cycle; two for order)
+    std::array<std::uint32_t, 4> rank{};   // each dimension's place in `order` (if present)
+    std::uint32_t present = 0;             // bit d: dimension d has size > 1
     std::array<std::uint32_t, 4> order{};  // dimensions of size > 1 in processing order
     std::uint32_t ndims = 0;
     std::array<std::uint32_t, 4> shift{};  // bit position of c_d in the board id
@@ -319,16 +321,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   // Dimension order, board id, B and the first state (one cycle).
   void init_step(Registers& d) const {
-    std::uint32_t n = 0;
-    for (std::uint32_t pass = 0; pass < 2; ++pass)
-      for (std::uint32_t dim = 0; dim < 4; ++dim) {
-        const std::uint32_t k = r_.log_size[dim];
-        // wxyz: one pass over every dimension of size > 1; bandwidth: size 2
-        // in the first pass, size 4 in the second (spec embodiment 2)
-        const bool take = r_.bandwidth ? k == pass + 1 : pass == 0 && k != 0;
-        if (take) d.order[n++] = dim;
-      }
-    d.ndims = n;
     d.count = 0;
     d.abase = 0;
     d.g = 0;
@@ -358,6 +350,29 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       s += r_.log_size[dim];
     }
     d.board = board & 0xffu;
+    // the dimension order: wxyz = every dimension of size > 1 in turn;
+    // bandwidth = size 2 first, then size 4 (spec embodiment 2): each
+    // dimension's place in it, then (a cycle later) the order
+    std::uint32_t n = 0;
+    for (std::uint32_t dim = 0; dim < 4; ++dim) {
+      const auto late = [this](std::uint32_t e) { return r_.bandwidth != 0 && r_.log_size[e] == 2; };
+      std::uint32_t place = 0;
+      for (std::uint32_t e = 0; e < 4; ++e)
+        if (e != dim && r_.log_size[e] != 0 && (late(e) < late(dim) || (late(e) == late(dim) && e < dim))) ++place;
+      d.rank[dim] = place;
+      if (r_.log_size[dim] != 0) {
+        d.present |= 1u << dim;
+        ++n;
+      } else {
+        d.present &= ~(1u << dim);
+      }
+    }
+    d.ndims = n;
+    for (std::uint32_t slot = 0; slot < 4; ++slot) {
+      d.order[slot] = 0;
+      for (std::uint32_t dim = 0; dim < 4; ++dim)
+        if ((r_.present >> dim & 1u) != 0 && r_.rank[dim] == slot) d.order[slot] |= dim;
+    }
     d.board_base = (r_.board << 3) + (r_.board << 2);
     d.self = d.board_base + r_.unit;
     const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;

@@ -60,7 +60,9 @@ module schedule_engine_hd (
     logic [AddrWidth-1:0]   elements;
     logic [2:0]             agg_units;
     state_e                 state;
-    // computed at init
+    // follow SIZE and DIM_ORDER (one cycle; two for order)
+    logic [7:0]             rank;         // dimension d's place in the order at [2d +: 2], if present
+    logic [3:0]             present;      // dimension d has size > 1
     logic [7:0]             order;        // dimension at [2i +: 2]
     logic [2:0]             ndims;
     // follow SIZE, COORD, UNIT (one cycle, two for board_base and self)
@@ -120,9 +122,9 @@ module schedule_engine_hd (
   // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
   // variable part-select of a packed-struct member a shifter over the whole
   // struct (docs/synthesis.md, "variable selects of struct members").
-  logic [7:0]  order_q, board_q;
+  logic [7:0]  order_q, board_q, rank_q;
   logic [15:0] shift_q;
-  assign {order_q, shift_q, board_q} = {r_q.order, r_q.shift, r_q.board};
+  assign {order_q, shift_q, board_q, rank_q} = {r_q.order, r_q.shift, r_q.board, r_q.rank};
 
   // SIZE d (1, 2 or 4) and COORD d; k_d = log2 n_d and c_d at [2d +: 2]
   logic [11:0] size_q;
@@ -147,9 +149,10 @@ module schedule_engine_hd (
   // init temporaries: the dimension order, board id and shifts, B, the A-plane index
   logic [2:0]           n_dims;
   logic [7:0]           order_tmp, board_tmp;
+  logic [3:0]           late;
+  logic [1:0]           rank_tmp;
   logic [3:0]           s_acc;
-  logic [1:0]           k, a_index;
-  logic                 take;
+  logic [1:0]           a_index;
   logic [AddrWidth-1:0] b_tmp;
   // plan temporaries; done: step g is over, advance the plan
   logic [7:0]           partner_board;
@@ -170,7 +173,7 @@ module schedule_engine_hd (
     regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
 
     {load, load_end, load_word} = '0;
-    {n_dims, order_tmp, board_tmp, s_acc, k, a_index, take, b_tmp} = '0;
+    {n_dims, order_tmp, board_tmp, late, rank_tmp, s_acc, a_index, b_tmp} = '0;
     {partner_board, half, done} = '0;
 
     // follow SIZE and COORD: the shifts and the board id; then board x 12 and the endpoint id
@@ -180,6 +183,25 @@ module schedule_engine_hd (
       s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
     end
     r_d.board = board_tmp;
+    // follow SIZE and DIM_ORDER: the dimension order (wxyz = every dimension of
+    // size > 1; bandwidth = size 2 first, then size 4, spec embodiment 2) as
+    // each dimension's place in it (rank, present) and their count, then, a
+    // cycle later, the order
+    for (int dim = 0; dim < 4; dim++) late[dim] = r_q.bandwidth && log_size_q[2*dim +: 2] == 2'd2;
+    for (int dim = 0; dim < 4; dim++) begin
+      rank_tmp = '0;
+      for (int e = 0; e < 4; e++)
+        if (e != dim && log_size_q[2*e +: 2] != 2'd0 && (late[e] < late[dim] || (late[e] == late[dim] && e < dim)))
+          rank_tmp = rank_tmp + 2'd1;
+      r_d.rank[2*dim +: 2] = rank_tmp;
+      r_d.present[dim] = log_size_q[2*dim +: 2] != 2'd0;
+      n_dims = n_dims + 3'(r_d.present[dim]);
+    end
+    r_d.ndims = n_dims;
+    for (int slot = 0; slot < 4; slot++)
+      for (int dim = 0; dim < 4; dim++)
+        if (r_q.present[dim] && rank_q[2*dim +: 2] == 2'(slot)) order_tmp[2*slot +: 2] |= 2'(dim);
+    r_d.order = order_tmp;
     r_d.board_base = (16'(board_q) << 3) + (16'(board_q) << 2);
     r_d.self = (16'(board_q) << 3) + (16'(board_q) << 2) + 16'(r_q.unit);
     // follow ELEMENTS and AGG_UNITS: B and 3 x B
@@ -235,20 +257,6 @@ module schedule_engine_hd (
 
     unique case (1'b1)
       r_q.state[SInit]: begin
-        // dimension order: wxyz = every dimension of size > 1; bandwidth =
-        // size 2 first, then size 4 (spec embodiment 2)
-        for (int pass = 0; pass < 2; pass++) begin
-          for (int dim = 0; dim < 4; dim++) begin
-            k = log_size_q[2*dim +: 2];
-            take = r_q.bandwidth ? (32'(k) == pass + 1) : (pass == 0 && k != 2'd0);
-            if (take) begin
-              order_tmp[2*n_dims[1:0] +: 2] = 2'(dim);
-              n_dims = n_dims + 3'd1;
-            end
-          end
-        end
-        r_d.order = order_tmp;
-        r_d.ndims = n_dims;
         {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
         r_d.halving = 1'b1;
         r_d.lo = '0;
