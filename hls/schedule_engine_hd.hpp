@@ -396,6 +396,10 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.dn_bit = (r_.board >> d.dn_pos) & 1u;
     d.plus_bit = (r_.board >> ((r_.cur_pos + 1) & 7u)) & 1u;
     d.minus_bit = (r_.board >> ((r_.cur_pos - 1) & 7u)) & 1u;
+    // the partner follows cur_pos (the plan moves in the cycle before the
+    // step's planning cycle; the partner is first read in the cycle after it)
+    const std::uint32_t partner_board = r_.board ^ (1u << r_.cur_pos);
+    d.partner = ((partner_board << 3) + (partner_board << 2) + r_.unit) & 0xffffu;
     d.src1 = (r_.src + r_.first) & 0xfffffu;
     d.dst1 = (r_.dst + r_.first) & 0xfffffu;
     d.n1 = (r_.n - r_.first) & 0xfffffu;
@@ -407,8 +411,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     const std::uint32_t dim = r_.cur_dim;
     const std::uint32_t g = r_.g + 1;
     d.g = g;
-    const std::uint32_t partner_board = r_.board ^ (1u << r_.cur_pos);
-    d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
     const std::uint32_t b = r_.cur_bit;
     if (r_.halving) {
       // keep the first half if the bit is 0, else the second; send the other

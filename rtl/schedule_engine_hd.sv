@@ -159,7 +159,7 @@ module schedule_engine_hd (
   logic [1:0]           idx_up, idx_dn, dim_up, dim_dn;
   logic [2:0]           s_tmp;
   logic [AddrWidth-1:0] half;
-  logic                 done;
+  logic                 split, done;
 
   // The widest register is ELEMENTS (20 bits); bits 31:20 of a write are ignored.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -174,7 +174,7 @@ module schedule_engine_hd (
 
     {load, load_end, load_word} = '0;
     {n_dims, order_tmp, board_tmp, late, rank_tmp, s_acc, a_index, b_tmp} = '0;
-    {partner_board, half, done} = '0;
+    {partner_board, half, split, done} = '0;
 
     // follow SIZE and COORD: the shifts and the board id; then board x 12 and the endpoint id
     for (int dim = 0; dim < 4; dim++) begin
@@ -232,6 +232,10 @@ module schedule_engine_hd (
     r_d.dn_bit = board_q[s_tmp];
     r_d.plus_bit = board_q[3'(r_q.cur_pos + 3'd1)];
     r_d.minus_bit = board_q[3'(r_q.cur_pos - 3'd1)];
+    // follow cur_pos: the partner (the plan moves in the cycle before the step's planning cycle, and
+    // the partner is first read in the cycle after it)
+    partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
+    r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
     // follow src, dst, first, n and g: the second part of a split message, the local tag
     r_d.src1 = r_q.src + r_q.first;
     r_d.dst1 = r_q.dst + r_q.first;
@@ -335,8 +339,6 @@ module schedule_engine_hd (
       end
       r_q.state[SStepPlan]: begin
         r_d.g = r_q.g + 16'd1;
-        partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
-        r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
         if (r_q.halving) begin
           // keep the first half if the bit is 0, else the second; send the other
           half = r_q.len >> 1;
@@ -353,9 +355,11 @@ module schedule_engine_hd (
           r_d.dst = r_q.lo;
           r_d.n = r_q.len;
         end
-        r_d.two_parts = r_q.cur_k == 2'd1 && half >= AddrWidth'(2);
-        r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
-        r_d.hint0 = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
+        // a size-2 dimension splits a message of half >= 2 words (an OR of its upper bits, not a compare)
+        split = r_q.cur_k == 2'd1 && (r_q.halving ? |r_q.len[AddrWidth-1:2] : |r_q.len[AddrWidth-1:1]);
+        r_d.two_parts = split;
+        r_d.first = split ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
+        r_d.hint0 = split ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
         // how the plan moves after this step (`done` below), and whether the divide follows it
         r_d.adv = '0;
         if (r_q.halving) begin
