@@ -99,6 +99,9 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t off = 0;   // its first word
     std::uint32_t len = 0;   // its words: H_t div B + (k < H_t mod B)
     bool last = false;       // block k is the stream's last: k + 1 >= min(B, H_t)
+    // kept with the stream's registers (RTL s_match, s_dst):
+    bool match = false;      // next == q: the block leaves in this phase
+    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off
   };
 
   struct Registers {
@@ -181,7 +184,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
         if (can_load) {
           const int e = firing(2);
           const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          d.comb_src = slot_offset(s.slot) + s.off;
+          d.comb_src = s.dst;
           d.comb_dst = s.off;
           d.comb_len = s.len;
           fire(d, e);
@@ -218,8 +221,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     if (e >= 0) {
       if (!can_load) return {};
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      const std::uint32_t base = r_.broadcast ? 0 : slot_offset(s.slot);
-      out = make(Opcode::send, s.partner, s.off, base + s.off, s.len, tag, 0, true, r_.hint_rd);
+      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true, r_.hint_rd);
       d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
       fire(d, e);
     }
@@ -289,7 +291,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       st.len = block_len(st.tree, 0);
       st.active = (w & 1u) && stream_blocks(st.tree) != 0;
       st.last = stream_blocks(st.tree) <= 1;
+      st.dst = (slot_offset(st.slot) + st.off) & 0xfffffu;
     }
+    // every stream's match against the phase the stage starts with (q = 0)
+    for (Stream& s : d.streams) s.match = s.next == 0;
     if (r_.ld + 1 < load_cycles) {
       d.ld = r_.ld + 1;
       return;
@@ -314,7 +319,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   [[nodiscard]] int firing(int first) const {
     for (int e = first; e < first + 2; ++e) {
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      if (s.active && s.next == r_.q) return e;
+      if (s.active && s.match) return e;
     }
     return -1;
   }
@@ -328,6 +333,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     n.next = s.next + 2;
     n.active = !s.last;
     n.last = s.k + 2 >= stream_blocks(s.tree);
+    n.dst = (s.dst + s.len) & 0xfffffu;
+    n.match = false;  // next + 2 is neither q nor q + 1
   }
 
   // Next phase, or next stage once every stream of this one is done (the
@@ -336,6 +343,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = r_.q + 1;
+    // a stream that did not fire in this phase matches the next one at q + 1
+    for (std::size_t i = 0; i < d.streams.size(); ++i)
+      if (d.streams[i].next == r_.streams[i].next)
+        d.streams[i].match = r_.streams[i].next == ((r_.q + 1) & 0xffffu);
     if (any) d.state = State::phase_send;
     else advance_stage(d);
   }

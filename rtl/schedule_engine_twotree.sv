@@ -72,6 +72,10 @@ module schedule_engine_twotree (
     logic [4*CountWidth-1:0]    s_off;
     logic [4*CountWidth-1:0]    s_len;  // words of the stream's next block
     logic [3:0]                 s_last;  // that block is the stream's last
+    // kept with the streams: s_next == q (the stream's block leaves in this
+    // phase), and the block's address in the slot, slot base + offset
+    logic [3:0]                 s_match;
+    logic [4*AddrWidth-1:0]     s_dst;
     logic [AddrWidth-1:0]       comb_src;
     logic [CountWidth-1:0]      comb_dst;
     logic [CountWidth-1:0]      comb_len;
@@ -114,9 +118,8 @@ module schedule_engine_twotree (
   logic [15:0]            tag;
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
-  logic                   send_slot, recv_slot;
   logic [15:0]            send_partner;
-  logic [AddrWidth-1:0]   send_base, recv_slot_base;
+  logic [AddrWidth-1:0]   send_dst, recv_dst;
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [CountWidth-1:0]  send_off, recv_off;
 
@@ -128,24 +131,19 @@ module schedule_engine_twotree (
     recv_fires = 1'b0;
     recv_e = 1'b0;
     for (int e = 1; e >= 0; e--) begin  // the lower entry wins, as in the C++ loop
-      if (r_q.s_active[e] && r_q.s_next[e*PhaseWidth +: PhaseWidth] == r_q.q) begin
+      if (r_q.s_active[e] && r_q.s_match[e]) begin
         send_fires = 1'b1;
         send_e = e[0];
       end
-      if (r_q.s_active[2+e] && r_q.s_next[(2+e)*PhaseWidth +: PhaseWidth] == r_q.q) begin
+      if (r_q.s_active[2+e] && r_q.s_match[2+e]) begin
         recv_fires = 1'b1;
         recv_e = e[0];
       end
     end
-    // constant-index selections (a variable part-select would become a shifter)
-    send_slot = send_e ? r_q.s_slot[1] : r_q.s_slot[0];
-    recv_slot = recv_e ? r_q.s_slot[3] : r_q.s_slot[2];
-    // L(1 + 2r + slot)
-    send_base = r_q.reduce ? (send_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
-                         : (send_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
-    recv_slot_base = r_q.reduce
-        ? (recv_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
-        : (recv_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
+    // constant-index selections (a variable part-select would become a shifter);
+    // the block's address in the slot, L(1 + 2r + slot) + offset, is the stream's s_dst
+    send_dst = send_e ? r_q.s_dst[AddrWidth +: AddrWidth] : r_q.s_dst[0 +: AddrWidth];
+    recv_dst = recv_e ? r_q.s_dst[3*AddrWidth +: AddrWidth] : r_q.s_dst[2*AddrWidth +: AddrWidth];
     send_partner = send_e ? r_q.s_partner[16 +: 16] : r_q.s_partner[0 +: 16];
     send_off = send_e ? r_q.s_off[CountWidth +: CountWidth] : r_q.s_off[0 +: CountWidth];
     recv_off = recv_e ? r_q.s_off[3*CountWidth +: CountWidth] : r_q.s_off[2*CountWidth +: CountWidth];
@@ -160,6 +158,8 @@ module schedule_engine_twotree (
   logic [4*BlockWidth-1:0] f_k;
   logic [4*PhaseWidth-1:0] f_next;
   logic [3:0]              f_last;
+  logic [4*AddrWidth-1:0]  f_dst;
+  logic [3:0]              f_match1;  // s_next == q + 1: the stream fires in the next phase
   always_comb begin
     logic [CountWidth-1:0] fq;
     logic [BlockWidth-1:0] fr, fb, fk;
@@ -173,6 +173,9 @@ module schedule_engine_twotree (
       f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
       f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
       f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
+      f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
+                                        AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
+      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
     end
   end
 
@@ -284,6 +287,11 @@ module schedule_engine_twotree (
                                                       : quot0 + CountWidth'(rem0 != '0);
               r_d.s_active[i] = w[0] && (t ? sb1 : sb0) != '0;
               r_d.s_last[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
+              // L(1 + 2r + slot) + offset
+              r_d.s_dst[i*AddrWidth +: AddrWidth] =
+                  (r_q.reduce ? (w[2] ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
+                              : (w[2] ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth])) +
+                  (t ? AddrWidth'(r_q.tree_base1) : '0);
             end
           end
         end
@@ -297,7 +305,7 @@ module schedule_engine_twotree (
         if (send_fires) begin
           load = 1'b1;
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
-              (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off), AddrWidth'(send_len), tag);
+              r_q.broadcast ? AddrWidth'(send_off) : send_dst, AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
           load_word.route_hint = hint_rd_q;
           r_d.hint_ptr = r_q.hint_ptr + 10'd1;
@@ -309,7 +317,7 @@ module schedule_engine_twotree (
       StatePhaseRecv: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(tag, AddrWidth'(1));
-        r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
+        r_d.comb_src = recv_dst;
         r_d.comb_dst = recv_off;
         r_d.comb_len = recv_len;
         fired[recv_e ? 3 : 2] = 1'b1;
@@ -342,6 +350,7 @@ module schedule_engine_twotree (
         r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
         r_d.s_active[i] = !r_q.s_last[i];
         r_d.s_last[i] = f_last[i];
+        r_d.s_dst[i*AddrWidth +: AddrWidth] = f_dst[i*AddrWidth +: AddrWidth];
       end
     end
     // the next phase, or the next stage once every stream of this one is
@@ -355,6 +364,14 @@ module schedule_engine_twotree (
         r_d.ld = '0;
         r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
       end
+    end
+    // s_match follows s_next == q: while a stage loads, against q = 0 (the
+    // phase it starts with); then a stream that fires leaves the phase
+    // (s_next + 2), and a new phase matches the streams at q + 1
+    for (int i = 0; i < 4; i++) begin
+      if (r_q.state == StateStageLoad) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
+      else if (fired[i]) r_d.s_match[i] = 1'b0;
+      else if (phase_end) r_d.s_match[i] = f_match1[i];
     end
   end
 
@@ -376,6 +393,11 @@ module schedule_engine_twotree (
       assert (!(r_q.s_active[0] && r_q.s_active[1] && r_q.s_next[0 +: PhaseWidth] == r_q.q &&
                 r_q.s_next[PhaseWidth +: PhaseWidth] == r_q.q))
         else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
+    // s_match is s_next == q in every cycle of a phase
+    if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
+      for (int i = 0; i < 4; i++)
+        assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
+          else $error("schedule_engine_twotree: s_match[%0d] is not s_next == q", i);
     // BLOCKS is 1..1024 (the divider divides by it)
     if (rst_ni && r_q.state == StateDivide)
       assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
