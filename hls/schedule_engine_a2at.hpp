@@ -82,6 +82,7 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     State state = State::idle;
     // table fill
     std::uint32_t t = 0;
+    bool t_size = false, t_coord = false;  // t == the size, t == the coordinate (of x, then of y)
     std::uint32_t acc = 0;    // t*Nx
     std::uint32_t acc_m = 0;  // t*m, then t*Nx*m
     std::uint32_t self_xm = 0;
@@ -124,6 +125,8 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   void start(Registers& d) const {
     d.state = State::init_col;
     d.t = 0;
+    d.t_size = r_.size_x == 0;
+    d.t_coord = r_.coord_x == 0;
     d.acc = 0;
     d.acc_m = 0;
   }
@@ -150,17 +153,22 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     switch (r_.state) {
       case State::idle: break;
       case State::init_col:
-        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx.
-        if (r_.t < r_.size_x) col_m_[r_.t] = r_.acc_m;
-        if (r_.t == r_.coord_x) d.self_xm = r_.acc_m;
-        if (r_.t == r_.size_x) {
+        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (t_size and
+        // t_coord: t == Nx and t == x, set a cycle ahead).
+        if (!r_.t_size) col_m_[r_.t] = r_.acc_m;
+        if (r_.t_coord) d.self_xm = r_.acc_m;
+        if (r_.t_size) {
           d.nx_m = r_.acc_m;
           d.state = State::init_row;
           d.t = 0;
+          d.t_size = r_.size_y == 0;
+          d.t_coord = r_.coord_y == 0;
           d.acc = 0;
           d.acc_m = 0;
         } else {
           d.t = r_.t + 1;
+          d.t_size = r_.t + 1 == r_.size_x;
+          d.t_coord = r_.t + 1 == r_.coord_x;
           d.acc_m = (r_.acc_m + r_.message_words) & mask(addr_width);
         }
         break;
@@ -185,15 +193,15 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
 
   /// t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N and N*m at t = Ny.
   void init_row_step(Registers& d) {
-    if (r_.t < r_.size_y) {
+    if (!r_.t_size) {
       row_id_[r_.t] = r_.acc;
       row_m_[r_.t] = r_.acc_m;
     }
-    if (r_.t == r_.coord_y) {
+    if (r_.t_coord) {
       d.self_id = (r_.acc + r_.coord_x) & mask(id_width);
       d.self_m = (r_.acc_m + r_.self_xm) & mask(addr_width);
     }
-    if (r_.t == r_.size_y) {
+    if (r_.t_size) {
       d.result_base = r_.acc_m;
       d.state = State::run;
       d.fetch_index = 0;
@@ -205,6 +213,8 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
       d.barrier_pending = false;
     } else {
       d.t = r_.t + 1;
+      d.t_size = r_.t + 1 == r_.size_y;
+      d.t_coord = r_.t + 1 == r_.coord_y;
       d.acc = (r_.acc + r_.size_x) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.nx_m) & mask(addr_width);
     }

@@ -48,6 +48,7 @@ module schedule_engine_a2at (
     state_e                state;
     // table fill
     logic [6:0]            t;
+    logic                  t_size, t_coord;  // t == the size, t == the coordinate (of x, then of y)
     logic [IdWidth:0]      acc;      // t*Nx
     logic [AddrWidth-1:0]  acc_m;  // t*m, then t*Nx*m
     logic [AddrWidth-1:0]  self_xm;
@@ -170,6 +171,8 @@ module schedule_engine_a2at (
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInitCol;
             {r_d.t, r_d.acc, r_d.acc_m} = '0;
+            r_d.t_size = r_q.size_x == 7'd0;
+            r_d.t_coord = r_q.coord_x == 6'd0;
           end
         end
         schedule_engine_a2at_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
@@ -192,25 +195,30 @@ module schedule_engine_a2at (
     unique case (r_q.state)
       StateInitCol: begin
         // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (hls: init_col)
-        col_we = r_q.t < r_q.size_x;
-        if (r_q.t == {1'b0, r_q.coord_x}) r_d.self_xm = r_q.acc_m;
-        if (r_q.t == r_q.size_x) begin
+        // (t runs 0..Nx: t < Nx is t != Nx; t_size and t_coord are set a cycle ahead)
+        col_we = !r_q.t_size;
+        if (r_q.t_coord) r_d.self_xm = r_q.acc_m;
+        if (r_q.t_size) begin
           r_d.nx_m = r_q.acc_m;
           r_d.state = StateInitRow;
           {r_d.t, r_d.acc, r_d.acc_m} = '0;
+          r_d.t_size = r_q.size_y == 7'd0;
+          r_d.t_coord = r_q.coord_y == 6'd0;
         end else begin
           r_d.t = r_q.t + 7'd1;
+          r_d.t_size = r_q.t + 7'd1 == r_q.size_x;
+          r_d.t_coord = r_q.t + 7'd1 == {1'b0, r_q.coord_x};
           r_d.acc_m = r_q.acc_m + r_q.message_words;
         end
       end
       StateInitRow: begin
         // t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N*m at t = Ny
-        row_we = r_q.t < r_q.size_y;
-        if (r_q.t == {1'b0, r_q.coord_y}) begin
+        row_we = !r_q.t_size;
+        if (r_q.t_coord) begin
           r_d.self_id = r_q.acc[IdWidth-1:0] + IdWidth'(r_q.coord_x);
           r_d.self_m = r_q.acc_m + r_q.self_xm;
         end
-        if (r_q.t == r_q.size_y) begin
+        if (r_q.t_size) begin
           r_d.result_base = r_q.acc_m;
           r_d.state = StateRun;
           r_d.fetch_index = '0;
@@ -221,6 +229,8 @@ module schedule_engine_a2at (
           r_d.barrier_pending = 1'b0;
         end else begin
           r_d.t = r_q.t + 7'd1;
+          r_d.t_size = r_q.t + 7'd1 == r_q.size_y;
+          r_d.t_coord = r_q.t + 7'd1 == {1'b0, r_q.coord_y};
           r_d.acc = r_q.acc + (IdWidth+1)'(r_q.size_x);
           r_d.acc_m = r_q.acc_m + r_q.nx_m;
         end
@@ -315,6 +325,13 @@ module schedule_engine_a2at (
       assert (r_q.size_x >= 7'd1 && r_q.size_x <= 7'd64 && r_q.size_y >= 7'd1 && r_q.size_y <= 7'd64 &&
               {1'b0, r_q.coord_x} < r_q.size_x && {1'b0, r_q.coord_y} < r_q.size_y && r_q.table_count <= 9'd256)
         else $error("schedule_engine_a2at: SIZE_X/SIZE_Y must be 1..64, COORD below SIZE, TABLE_COUNT <= 256");
+    // t_size and t_coord are t == the size and t == the coordinate of the table being filled
+    if (rst_ni && r_q.state == StateInitCol)
+      assert (r_q.t_size == (r_q.t == r_q.size_x) && r_q.t_coord == (r_q.t == {1'b0, r_q.coord_x}))
+        else $error("schedule_engine_a2at: t_size/t_coord out of step with t");
+    if (rst_ni && r_q.state == StateInitRow)
+      assert (r_q.t_size == (r_q.t == r_q.size_y) && r_q.t_coord == (r_q.t == {1'b0, r_q.coord_y}))
+        else $error("schedule_engine_a2at: t_size/t_coord out of step with t");
     // every offset is shorter than its ring
     if (rst_ni && r_q.state == StateRun && r_q.a_kind == KindSend)
       assert ((entry_dx < 0 ? 8'(-entry_dx) : 8'(entry_dx)) < {1'b0, r_q.size_x} &&
