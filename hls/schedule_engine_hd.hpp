@@ -49,8 +49,9 @@
 // Registers for the clock (rtl/schedule_engine_hd.sv, docs/synthesis.md):
 // the board id, the shifts, board x 12 and the endpoint id follow the SIZE,
 // COORD and UNIT registers one cycle later (two for board_base and self),
-// whatever the state, and so do B and 3B (the init cycle takes m x B and
-// a x B from them with one adder at most), and so do the first parts of a
+// whatever the state, and so do B and 3B, m x B and a x B (a cycle after B;
+// first read in the cycle after init), the dimension order (each
+// dimension's place, then the order a cycle later), and so do the first parts of a
 // message of len or len >> 1 words split in two (len_up, half_up; set with
 // len where a doubling grows it); the current step's dimension, k, bit position and board
 // bit (cur_*) are registers set when the plan moves, from look-ahead
@@ -58,6 +59,10 @@
 // cycle later. Software writes the configuration before CONTROL and the plan
 // moves at most every third cycle, so every such register is current where
 // it is read; the descriptor stream is the same as computing them in place.
+// The partner follows cur_pos; the planning cycle of a step also decides how
+// the plan moves after it (adv, one-hot) and whether the divide follows it
+// (divide_next); the second part's src1, dst1, n1 and the local tag ltag
+// follow src, dst, first, n and g. (The RTL's state register is one-hot.)
 //
 // Timing: the CONTROL write is cycle 0; cycle 1 computes the dimension
 // order and the board id, cycle 2 loads the output register, so the first

@@ -15,13 +15,18 @@
 // board x 12 and the endpoint id follow the SIZE, COORD and UNIT registers one
 // and two cycles later (software writes them before CONTROL, so they are
 // ready in the init cycle and the cycle after it, where they are first read);
-// so do B and 3 x B, from which the init cycle takes m x B and a x B with one
-// adder at most, and the first part of a split message, ceil(len / 2) and
-// ceil((len >> 1) / 2), follows len (set with it where a doubling grows it).
-// The current step's dimension, k, board-id bit position and board bit
-// (cur_*) are registers set when the plan moves (from the look-ahead
-// registers up_*, dn_*, plus_bit, minus_bit, which follow idx and cur_pos one
-// cycle later: the plan moves at most every third cycle).
+// so do B and 3 x B, and m x B and a x B a cycle after them (read from the
+// cycle after init on), the dimension order (each dimension's place, then the
+// order: two cycles, first read in the cycle after init), and the first part
+// of a split message, ceil(len / 2) and ceil((len >> 1) / 2), follows len
+// (set with it where a doubling grows it). The current step's dimension, k,
+// board-id bit position and board bit (cur_*) are registers set when the plan
+// moves (from the look-ahead registers up_*, dn_*, plus_bit, minus_bit, which
+// follow idx and cur_pos one cycle later: the plan moves at most every third
+// cycle); the partner follows cur_pos. The step's planning cycle also decides
+// how the plan moves after the step (one-hot adv) and whether the divide
+// follows it; the second part's addresses and length and the local tag follow
+// their registers. The state register is one-hot.
 //
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
