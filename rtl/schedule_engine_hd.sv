@@ -31,7 +31,7 @@
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
+// (instance as in schedule_engine_skeleton.svh, running = not idle).
 // The state register is one-hot, so the engine writes its own closing states
 // (the END and idle states of schedule_engine_states.svh, with a bit test).
 
@@ -43,16 +43,17 @@ module schedule_engine_hd (
   localparam logic [15:0] LocalTag = 16'h8000;
   localparam logic [3:0] MainUnits = 4'd8;
 
-  // The state is one-hot (idle: no bit set), so that a state's decode is its own
-  // flip-flop; S<name> is the bit of State<name>.
+  // The state is one-hot (idle too: busy is its inverse), so that a state's
+  // decode is its own flip-flop; S<name> is the bit of State<name>.
   localparam int unsigned SInit = 0, SMainSend = 1, SMainWait = 2, SS2Wait = 3, SS2Local = 4, SS2Lwait = 5,
-    SDivSend = 6, SDivWait = 7, SStepPlan = 8, SPart0 = 9, SPart1 = 10, SNetWait = 11, SHLocal = 12, SHLwait = 13, SBcast = 14, SEnd = 15;
-  typedef enum logic [15:0] {StateIdle = 16'd0, StateInit = 16'd1 << SInit, StateMainSend = 16'd1 << SMainSend,
-    StateMainWait = 16'd1 << SMainWait, StateS2Wait = 16'd1 << SS2Wait, StateS2Local = 16'd1 << SS2Local,
-    StateS2Lwait = 16'd1 << SS2Lwait, StateDivSend = 16'd1 << SDivSend, StateDivWait = 16'd1 << SDivWait,
-    StateStepPlan = 16'd1 << SStepPlan, StatePart0 = 16'd1 << SPart0, StatePart1 = 16'd1 << SPart1,
-    StateNetWait = 16'd1 << SNetWait, StateHLocal = 16'd1 << SHLocal, StateHLwait = 16'd1 << SHLwait,
-    StateBcast = 16'd1 << SBcast, StateEnd = 16'd1 << SEnd} state_e;
+    SDivSend = 6, SDivWait = 7, SStepPlan = 8, SPart0 = 9, SPart1 = 10, SNetWait = 11, SHLocal = 12, SHLwait = 13,
+    SBcast = 14, SEnd = 15, SIdle = 16;
+  typedef enum logic [16:0] {StateIdle = 17'd1 << SIdle, StateInit = 17'd1 << SInit,
+    StateMainSend = 17'd1 << SMainSend, StateMainWait = 17'd1 << SMainWait, StateS2Wait = 17'd1 << SS2Wait,
+    StateS2Local = 17'd1 << SS2Local, StateS2Lwait = 17'd1 << SS2Lwait, StateDivSend = 17'd1 << SDivSend,
+    StateDivWait = 17'd1 << SDivWait, StateStepPlan = 17'd1 << SStepPlan, StatePart0 = 17'd1 << SPart0,
+    StatePart1 = 17'd1 << SPart1, StateNetWait = 17'd1 << SNetWait, StateHLocal = 17'd1 << SHLocal,
+    StateHLwait = 17'd1 << SHLwait, StateBcast = 17'd1 << SBcast, StateEnd = 17'd1 << SEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -175,7 +176,7 @@ module schedule_engine_hd (
   always_comb begin
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
-    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
+    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1; regs_reset.state = StateIdle;
 
     {load, load_end, load_word} = '0;
     {n_dims, order_tmp, board_tmp, late, rank_tmp, s_acc, a_index, b_tmp} = '0;
@@ -427,7 +428,8 @@ module schedule_engine_hd (
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      default: ;  // idle
+      r_q.state[SIdle]: ;
+      default: ;
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the
@@ -491,12 +493,15 @@ module schedule_engine_hd (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q} ==
               $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q}));
-    // Induction strengthening: the state register is one-hot or idle (E2, E3).
-    if (rst_ni) assert ($onehot0(r_q.state));  // E3
+    // Induction strengthening: the state register is one-hot (E2, E3).
+    if (rst_ni) assert ($onehot(r_q.state));  // E3
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
-`include "schedule_engine_skeleton.svh"
+  // the registers, the output register, busy and the configuration gate (the
+  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
+      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
+      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule
