@@ -88,6 +88,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::array<bool, dims> off_last{}, tgt_last{};
     std::array<std::uint32_t, dims> slot_pinc{}, slot_mpinc{};
     std::uint32_t dest_sum = 0, src_sum = 0;
+    // the start-up's view of the flags: in the previous cycle count was c_d
+    // (prev_coord) and count was 0 (prev_first), so at count = n_d the
+    // slot's target is its last (c_d + 1 = n_d) and its size is 1; all_last
+    // and all_one: so far in every dimension (the spread program's single slot)
+    bool prev_coord = false, prev_first = false, all_last = false, all_one = false;
     // grouping
     std::uint32_t controller = 0;  // send number mod nct
     std::uint32_t group = 0;       // send number div nct
@@ -172,6 +177,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.mstride_cur = r_.message_words;
     d.self_id = d.self_m = 0;
     d.controller = d.group = 0;
+    d.all_last = d.all_one = true;
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -182,14 +188,18 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
     const std::uint32_t n_d = r_.size[dim];
     const std::uint32_t c_d = r_.coord[dim];
+    d.prev_coord = r_.count == c_d;
+    d.prev_first = r_.count == 0;
     if (r_.count == n_d) {
       d.slot_size[slot] = n_d;
       d.slot_stride[slot] = r_.stride_cur;
       d.slot_mstride[slot] = r_.mstride_cur;
       d.slot_offset[slot] = 0;
       d.slot_target[slot] = c_d;
-      d.off_last[slot] = n_d == 1;
-      d.tgt_last[slot] = c_d + 1 == n_d;
+      d.off_last[slot] = r_.prev_first;  // count = n_d and count - 1 = 0
+      d.tgt_last[slot] = r_.prev_coord;  // count - 1 = n_d - 1 = c_d
+      d.all_last = r_.all_last && r_.prev_coord;
+      d.all_one = r_.all_one && r_.prev_first;
       d.stride_cur = r_.acc;
       d.mstride_cur = r_.macc;
       d.count = 0;
@@ -224,8 +234,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
           d.slot_mpart[0] = r_.self_m;
           d.slot_pinc[0] = (r_.self_id + 1) & mask(count_width);
           d.slot_mpinc[0] = (r_.self_m + r_.message_words) & mask(addr_width);
-          d.off_last[0] = r_.acc == 1;
-          d.tgt_last[0] = r_.self_id + 1 == r_.acc;
+          // N = 1: every n_d = 1; rank = N - 1: every c_d = n_d - 1
+          d.off_last[0] = r_.all_one && r_.prev_first;
+          d.tgt_last[0] = r_.all_last && r_.prev_coord;
         }
       } else {
         d.dim = r_.dim + 1;

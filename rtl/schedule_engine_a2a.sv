@@ -54,6 +54,11 @@ module schedule_engine_a2a (
     logic [Dims*AddrWidth-1:0]     slot_mpinc;
     logic [CountWidth-1:0]         dest_sum;
     logic [AddrWidth-1:0]          src_sum;
+    // the start-up's view of the flags: in the previous cycle t was c_d
+    // (prev_coord) and t was 0 (prev_first), so at t = n_d the slot's
+    // target is its last (c_d + 1 = n_d) and its size is 1; all_last and
+    // all_one: so far in every dimension (the spread program's single slot)
+    logic                          prev_coord, prev_first, all_last, all_one;
     // grouping
     logic [1:0]                    controller;
     logic [GroupWidth-1:0]         group;
@@ -79,14 +84,13 @@ module schedule_engine_a2a (
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, strides_done;
   assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
-  /* verilator lint_off PINCONNECTEMPTY */  // t_o: the slots need only the compares
+  logic [SizeWidth-1:0]  t_cur;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
     u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
-      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
       .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
       .self_id_o(self_id), .self_m_o(self_m));
-  /* verilator lint_on PINCONNECTEMPTY */
 
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
@@ -167,6 +171,7 @@ module schedule_engine_a2a (
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;  // and u_strides restarts
             {r_d.controller, r_d.group} = '0;
+            {r_d.all_last, r_d.all_one} = 2'b11;
           end
         end
         schedule_engine_a2a_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -188,8 +193,8 @@ module schedule_engine_a2a (
             r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
             r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
             r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]);
-            r_d.off_last[j] = CountWidth'(dim_size) == CountWidth'(1);
-            r_d.tgt_last[j] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]) + CountWidth'(1) == CountWidth'(dim_size);
+            r_d.off_last[j] = r_q.prev_first;  // t = n_d and t - 1 = 0
+            r_d.tgt_last[j] = r_q.prev_coord;  // t - 1 = n_d - 1 = c_d
           end
           if (2'(j) == slot && !at_size && at_coord) begin
             r_d.slot_part[j*CountWidth +: CountWidth] = acc;
@@ -198,6 +203,9 @@ module schedule_engine_a2a (
             r_d.slot_mpinc[j*AddrWidth +: AddrWidth] = acc_m + mstride;
           end
         end
+        r_d.prev_coord = at_coord;
+        r_d.prev_first = t_cur == '0;
+        if (at_size) {r_d.all_last, r_d.all_one} = {r_q.all_last && r_q.prev_coord, r_q.all_one && r_q.prev_first};
         if (strides_done) begin
           r_d.result_base = acc_m;  // N x m
           r_d.state = StateFirst;
@@ -213,8 +221,9 @@ module schedule_engine_a2a (
             r_d.slot_mpart = {{(Dims-1)*AddrWidth{1'b0}}, self_m};
             r_d.slot_pinc = {{(Dims-1)*CountWidth{1'b0}}, self_id + CountWidth'(1)};
             r_d.slot_mpinc = {{(Dims-1)*AddrWidth{1'b0}}, self_m + r_q.message_words};
-            r_d.off_last = {3'b111, acc == CountWidth'(1)};
-            r_d.tgt_last = {3'b111, self_id + CountWidth'(1) == acc};
+            // N = 1: every n_d = 1; rank = N - 1: every c_d = n_d - 1
+            r_d.off_last = {3'b111, r_q.all_one && r_q.prev_first};
+            r_d.tgt_last = {3'b111, r_q.all_last && r_q.prev_coord};
           end
         end
       end
