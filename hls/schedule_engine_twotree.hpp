@@ -113,7 +113,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // read ports of the tables (no reset in the RTL: read before use)
     std::uint32_t table_rd = 0;
     std::uint32_t hint_rd = 0;
-    // block division: H_t = quot_t x B + rem_t
+    // block division: H_t = quot_t x B + rem_t (half: H_t, shifted left one
+    // bit per step, which divides its top bit)
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
     std::uint32_t div_bit = 0;
     std::array<std::uint32_t, 4> slot_base{};
@@ -243,11 +244,13 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     d.state = State::divide;
   }
 
-  // One restoring-division step for both trees: bit div_bit - 1 of H_t.
+  // One restoring-division step for both trees: bit div_bit - 1 of H_t (the
+  // top bit of half, which shifts left one bit per step).
   void divide_step(Registers& d) const {
     const std::uint32_t b = r_.div_bit - 1;
     for (std::size_t t = 0; t < 2; ++t) {
-      const std::uint32_t rem = (r_.rem[t] << 1) | ((r_.half[t] >> b) & 1u);
+      const std::uint32_t rem = (r_.rem[t] << 1) | ((r_.half[t] >> (div_steps - 1)) & 1u);
+      d.half[t] = (r_.half[t] << 1) & ((1u << div_steps) - 1);
       const bool ge = rem >= r_.blocks;
       d.rem[t] = ge ? rem - r_.blocks : rem;
       d.quot[t] = (r_.quot[t] << 1) | (ge ? 1u : 0u);

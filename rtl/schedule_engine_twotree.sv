@@ -49,7 +49,8 @@ module schedule_engine_twotree (
     logic [2:0]                 stages;
     logic [9:0]                 hint_ptr;
     state_e                     state;
-    // block division, per tree t at [t*W +: W]
+    // block division, per tree t at [t*W +: W]; half: H_t, shifted left
+    // one bit per division step (the step divides its top bit)
     logic [2*CountWidth-1:0]    half;
     logic [2*CountWidth-1:0]    quot;
     logic [2*BlockWidth-1:0]    rem;
@@ -101,11 +102,6 @@ module schedule_engine_twotree (
   assign quot1 = r_q.quot[CountWidth +: CountWidth];
   assign rem0 = r_q.rem[0 +: BlockWidth];
   assign rem1 = r_q.rem[BlockWidth +: BlockWidth];
-  // HALF read at a variable bit, as a plain vector: Yosys 0.23 makes a
-  // variable select of a packed-struct member a shifter over the whole
-  // struct (docs/synthesis.md, "variable selects of struct members").
-  logic [2*CountWidth-1:0] half_q;
-  assign half_q = r_q.half;
   assign sb0 = quot0 != '0 ? r_q.blocks : rem0;
   assign sb1 = quot1 != '0 ? r_q.blocks : rem1;
 
@@ -242,7 +238,8 @@ module schedule_engine_twotree (
       StateDivide: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
-          rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], half_q[tt*CountWidth + 32'(r_q.div_bit) - 1]};
+          rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], r_q.half[tt*CountWidth + CountWidth - 1]};
+          r_d.half[tt*CountWidth +: CountWidth] = r_q.half[tt*CountWidth +: CountWidth] << 1;
           if (rem_shift >= {1'b0, r_q.blocks}) begin
             r_d.rem[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift - {1'b0, r_q.blocks});
             r_d.quot[tt*CountWidth +: CountWidth] = {r_q.quot[tt*CountWidth +: CountWidth-1], 1'b1};
