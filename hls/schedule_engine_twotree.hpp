@@ -118,6 +118,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
     std::uint32_t div_bit = 0;
     std::array<std::uint32_t, 4> slot_base{};
+    // follow the division and the slot bases, per tree t: a stream's first
+    // block length, whether it has blocks, whether its first is its last;
+    // per slot base j and tree t (at 2j + t): L(1 + j) + the tree's first word
+    std::array<std::uint32_t, 2> t_len0{};
+    std::array<bool, 2> t_any{}, t_last0{};
+    std::array<std::uint32_t, 8> dst_base{};
     // walk: the stage being run
     std::uint32_t stage = 0;
     std::uint32_t ld = 0;  // stage_load cycle, 0..load_cycles-1
@@ -157,6 +163,15 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // Procedure table read port: synchronous, addressed by this cycle's
     // registers (writes happen only while idle, reads only while loading a stage).
     if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+    for (std::uint32_t t = 0; t < 2; ++t) {
+      d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
+      d.t_any[t] = stream_blocks(t) != 0;
+      d.t_last0[t] = stream_blocks(t) <= 1;
+    }
+    for (std::size_t j = 0; j < 4; ++j) {
+      d.dst_base[2 * j] = r_.slot_base[j] & 0xfffffu;
+      d.dst_base[2 * j + 1] = (r_.slot_base[j] + r_.tree_base[1]) & 0xfffffu;
+    }
     const EngineLoad out = descriptor_step(d, can_load);
     // Hint table read port: synchronous, addressed by the next pointer, so
     // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
@@ -291,10 +306,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
       st.k = 0;
       st.off = r_.tree_base[st.tree];
-      st.len = block_len(st.tree, 0);
-      st.active = (w & 1u) && stream_blocks(st.tree) != 0;
-      st.last = stream_blocks(st.tree) <= 1;
-      st.dst = (slot_offset(st.slot) + st.off) & 0xfffffu;
+      st.len = r_.t_len0[st.tree];
+      st.active = (w & 1u) && r_.t_any[st.tree];
+      st.last = r_.t_last0[st.tree];
+      st.dst = r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
     }
     // every stream's match against the phase the stage starts with (q = 0)
     for (Stream& s : d.streams) s.match = s.next == 0;

@@ -57,6 +57,12 @@ module schedule_engine_twotree (
     logic [CountWidth-1:0]      tree_base1;  // T2's first word (T1 starts at 0)
     logic [4:0]                 div_bit;
     logic [4*AddrWidth-1:0]     slot_base;
+    // follow the division and the slot bases, per tree t: a stream's first
+    // block length, whether it has blocks and whether its first is its last,
+    // and per slot base j and tree t (at [(2j + t)*W]) L(1 + j) + the tree's first word
+    logic [2*CountWidth-1:0]    t_len0;
+    logic [1:0]                 t_any, t_last0;
+    logic [8*AddrWidth-1:0]     dst_base;
     // walk: the stage being run
     logic [2:0]                 stage;
     logic [2:0]                 ld;  // StateStageLoad cycle
@@ -196,6 +202,16 @@ module schedule_engine_twotree (
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
 
+    // follow the division and the slot bases (constant while the stages run)
+    r_d.t_len0 = {quot1 + CountWidth'(rem1 != '0), quot0 + CountWidth'(rem0 != '0)};
+    r_d.t_any = {sb1 != '0, sb0 != '0};
+    r_d.t_last0 = {sb1 <= BlockWidth'(1), sb0 <= BlockWidth'(1)};
+    for (int j = 0; j < 4; j++) begin
+      r_d.dst_base[(2*j)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth];
+      r_d.dst_base[(2*j+1)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth] +
+                                                     AddrWidth'(r_q.tree_base1);
+    end
+
     // configuration port
     if (cfg_write) begin
       if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegControl) begin
@@ -280,15 +296,12 @@ module schedule_engine_twotree (
               r_d.s_next[i*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], i[0]});  // color = e mod 2
               r_d.s_k[i*BlockWidth +: BlockWidth] = '0;
               r_d.s_off[i*CountWidth +: CountWidth] = t ? r_q.tree_base1 : '0;
-              r_d.s_len[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
-                                                      : quot0 + CountWidth'(rem0 != '0);
-              r_d.s_active[i] = w[0] && (t ? sb1 : sb0) != '0;
-              r_d.s_last[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
+              r_d.s_len[i*CountWidth +: CountWidth] = t ? r_q.t_len0[CountWidth +: CountWidth]
+                                                      : r_q.t_len0[0 +: CountWidth];
+              r_d.s_active[i] = w[0] && (t ? r_q.t_any[1] : r_q.t_any[0]);
+              r_d.s_last[i] = t ? r_q.t_last0[1] : r_q.t_last0[0];
               // L(1 + 2r + slot) + offset
-              r_d.s_dst[i*AddrWidth +: AddrWidth] =
-                  (r_q.reduce ? (w[2] ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
-                              : (w[2] ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth])) +
-                  (t ? AddrWidth'(r_q.tree_base1) : '0);
+              r_d.s_dst[i*AddrWidth +: AddrWidth] = r_q.dst_base[{r_q.reduce, w[2], t}*AddrWidth +: AddrWidth];
             end
           end
         end
