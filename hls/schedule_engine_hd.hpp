@@ -394,11 +394,11 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.up_dim = dim_up;
     d.up_k = r_.log_size[dim_up];
     d.up_pos = r_.shift[dim_up] & 7u;
-    d.up_bit = (r_.board >> r_.up_pos) & 1u;  // a cycle after up_pos (two after idx)
+    d.up_bit = (r_.board >> d.up_pos) & 1u;
     d.dn_dim = dim_dn;
     d.dn_k = r_.log_size[dim_dn];
     d.dn_pos = (r_.shift[dim_dn] + r_.log_size[dim_dn] - 1) & 7u;
-    d.dn_bit = (r_.board >> r_.dn_pos) & 1u;  // a cycle after dn_pos (two after idx)
+    d.dn_bit = (r_.board >> d.dn_pos) & 1u;
     d.plus_bit = (r_.board >> ((r_.cur_pos + 1) & 7u)) & 1u;
     d.minus_bit = (r_.board >> ((r_.cur_pos - 1) & 7u)) & 1u;
     // the partner follows cur_pos (the plan moves in the cycle before the

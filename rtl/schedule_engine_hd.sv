@@ -230,12 +230,12 @@ module schedule_engine_hd (
     r_d.up_dim = dim_up;
     r_d.up_k = log_size_q[2*dim_up +: 2];
     r_d.up_pos = shift_q[4*dim_up +: 3];
-    r_d.up_bit = board_q[r_q.up_pos];  // a cycle after up_pos (two after idx)
+    r_d.up_bit = board_q[shift_q[4*dim_up +: 3]];
     s_tmp = 3'(shift_q[4*dim_dn +: 4] + 4'(log_size_q[2*dim_dn +: 2]) - 4'd1);
     r_d.dn_dim = dim_dn;
     r_d.dn_k = log_size_q[2*dim_dn +: 2];
     r_d.dn_pos = s_tmp;
-    r_d.dn_bit = board_q[r_q.dn_pos];  // a cycle after dn_pos (two after idx)
+    r_d.dn_bit = board_q[s_tmp];
     r_d.plus_bit = board_q[3'(r_q.cur_pos + 3'd1)];
     r_d.minus_bit = board_q[3'(r_q.cur_pos - 3'd1)];
     // follow cur_pos: the partner (the plan moves in the cycle before the step's planning cycle, and
