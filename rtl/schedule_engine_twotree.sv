@@ -89,6 +89,8 @@ module schedule_engine_twotree (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
+  logic [8*AddrWidth-1:0] dst_base_q;  // r_q.dst_base as a plain vector
+  assign dst_base_q = r_q.dst_base;
 
   // tables: one write port (configuration), one synchronous read port each
   logic [31:0] table_q [TableEntries];
@@ -301,7 +303,9 @@ module schedule_engine_twotree (
               r_d.s_active[i] = w[0] && (t ? r_q.t_any[1] : r_q.t_any[0]);
               r_d.s_last[i] = t ? r_q.t_last0[1] : r_q.t_last0[0];
               // L(1 + 2r + slot) + offset
-              r_d.s_dst[i*AddrWidth +: AddrWidth] = r_q.dst_base[{r_q.reduce, w[2], t}*AddrWidth +: AddrWidth];
+              // (constant-index choices: a variable part-select would become a shifter)
+              for (int j = 0; j < 8; j++)
+                if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
             end
           end
         end
