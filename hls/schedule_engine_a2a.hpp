@@ -82,6 +82,17 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::array<std::uint32_t, dims> slot_target{};  // (c + offset) mod n
     std::array<std::uint32_t, dims> slot_part{};    // target x stride
     std::array<std::uint32_t, dims> slot_mpart{};   // target x stride x m
+    // kept with the slots: offset + 1 == n and target + 1 == n (the slot
+    // wraps at its next step), part + stride and mpart + mstride (its next
+    // part), and the sums of the parts (the SEND's destination and source)
+    std::array<bool, dims> off_last{}, tgt_last{};
+    std::array<std::uint32_t, dims> slot_pinc{}, slot_mpinc{};
+    std::uint32_t dest_sum = 0, src_sum = 0;
+    // the start-up's view of the flags: in the previous cycle count was c_d
+    // (prev_coord) and count was 0 (prev_first), so at count = n_d the
+    // slot's target is its last (c_d + 1 = n_d) and its size is 1; all_last
+    // and all_one: so far in every dimension (the spread program's single slot)
+    bool prev_coord = false, prev_first = false, all_last = false, all_one = false;
     // grouping
     std::uint32_t controller = 0;  // send number mod nct
     std::uint32_t group = 0;       // send number div nct
@@ -130,8 +141,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   /// The SEND to the current destination; then the next offset, and the
   /// group's BARRIER after its last send.
   EngineLoad send_step(Registers& d) const {
-    const EngineLoad out =
-        load(send_word(sum(r_.slot_part, count_width), sum(r_.slot_mpart, addr_width), r_.controller, r_.group));
+    const EngineLoad out = load(send_word(r_.dest_sum, r_.src_sum, r_.controller, r_.group));
     const bool group_full = r_.controller + 1u == r_.nct;
     if (group_full) {
       d.controller = 0;
@@ -167,6 +177,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.mstride_cur = r_.message_words;
     d.self_id = d.self_m = 0;
     d.controller = d.group = 0;
+    d.all_last = d.all_one = true;
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -177,12 +188,18 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
     const std::uint32_t n_d = r_.size[dim];
     const std::uint32_t c_d = r_.coord[dim];
+    d.prev_coord = r_.count == c_d;
+    d.prev_first = r_.count == 0;
     if (r_.count == n_d) {
       d.slot_size[slot] = n_d;
       d.slot_stride[slot] = r_.stride_cur;
       d.slot_mstride[slot] = r_.mstride_cur;
       d.slot_offset[slot] = 0;
       d.slot_target[slot] = c_d;
+      d.off_last[slot] = r_.prev_first;  // count = n_d and count - 1 = 0
+      d.tgt_last[slot] = r_.prev_coord;  // count - 1 = n_d - 1 = c_d
+      d.all_last = r_.all_last && r_.prev_coord;
+      d.all_one = r_.all_one && r_.prev_first;
       d.stride_cur = r_.acc;
       d.mstride_cur = r_.macc;
       d.count = 0;
@@ -203,6 +220,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
             d.slot_target[j] = 0;
             d.slot_part[j] = 0;
             d.slot_mpart[j] = 0;
+            d.slot_pinc[j] = 0;
+            d.slot_mpinc[j] = 0;
+            d.off_last[j] = true;
+            d.tgt_last[j] = true;
           }
           d.slot_size[0] = r_.acc;
           d.slot_stride[0] = 1;
@@ -211,6 +232,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
           d.slot_target[0] = r_.self_id;
           d.slot_part[0] = r_.self_id;
           d.slot_mpart[0] = r_.self_m;
+          d.slot_pinc[0] = (r_.self_id + 1) & mask(count_width);
+          d.slot_mpinc[0] = (r_.self_m + r_.message_words) & mask(addr_width);
+          // N = 1: every n_d = 1; rank = N - 1: every c_d = n_d - 1
+          d.off_last[0] = r_.all_one && r_.prev_first;
+          d.tgt_last[0] = r_.all_last && r_.prev_coord;
         }
       } else {
         d.dim = r_.dim + 1;
@@ -221,6 +247,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
         d.slot_part[slot] = r_.acc;
         d.slot_mpart[slot] = r_.macc;
+        d.slot_pinc[slot] = (r_.acc + r_.stride_cur) & mask(count_width);
+        d.slot_mpinc[slot] = (r_.macc + r_.mstride_cur) & mask(addr_width);
       }
       d.count = (r_.count + 1) & mask(count_width);
       d.acc = (r_.acc + r_.stride_cur) & mask(count_width);
@@ -229,21 +257,30 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   }
 
   /// Steps the odometer in `d` (from the current registers) to the next
-  /// offset; returns true when it wrapped past the last offset (done).
+  /// offset, with the next SEND's destination and source; returns true when
+  /// it wrapped past the last offset (done). The carry is an AND of the
+  /// slots' off_last flags; each slot's next values and flags come from its
+  /// own registers.
   bool advance(Registers& d) const {
     bool carry = true;
     for (std::size_t j = 0; j < dims; ++j) {
       COLLNET_HLS(UNROLL)
       if (carry) {
-        const bool offset_wraps = r_.slot_offset[j] + 1 == r_.slot_size[j];
-        const bool target_wraps = r_.slot_target[j] + 1 == r_.slot_size[j];
-        d.slot_offset[j] = offset_wraps ? 0 : r_.slot_offset[j] + 1;
-        d.slot_target[j] = target_wraps ? 0 : r_.slot_target[j] + 1;
-        d.slot_part[j] = target_wraps ? 0 : (r_.slot_part[j] + r_.slot_stride[j]) & mask(count_width);
-        d.slot_mpart[j] = target_wraps ? 0 : (r_.slot_mpart[j] + r_.slot_mstride[j]) & mask(addr_width);
-        carry = offset_wraps;
+        const std::uint32_t n = r_.slot_size[j];
+        d.slot_offset[j] = r_.off_last[j] ? 0 : r_.slot_offset[j] + 1;
+        d.off_last[j] = r_.off_last[j] ? n == 1 : r_.slot_offset[j] + 2 == n;
+        d.slot_target[j] = r_.tgt_last[j] ? 0 : r_.slot_target[j] + 1;
+        d.tgt_last[j] = r_.tgt_last[j] ? n == 1 : r_.slot_target[j] + 2 == n;
+        d.slot_part[j] = r_.tgt_last[j] ? 0 : r_.slot_pinc[j];
+        d.slot_pinc[j] = (r_.tgt_last[j] ? r_.slot_stride[j] : r_.slot_pinc[j] + r_.slot_stride[j]) & mask(count_width);
+        d.slot_mpart[j] = r_.tgt_last[j] ? 0 : r_.slot_mpinc[j];
+        d.slot_mpinc[j] =
+            (r_.tgt_last[j] ? r_.slot_mstride[j] : r_.slot_mpinc[j] + r_.slot_mstride[j]) & mask(addr_width);
+        carry = r_.off_last[j];
       }
     }
+    d.dest_sum = sum(d.slot_part, count_width);
+    d.src_sum = sum(d.slot_mpart, addr_width);
     return carry;
   }
 

@@ -82,6 +82,7 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     State state = State::idle;
     // table fill
     std::uint32_t t = 0;
+    bool t_size = false, t_coord = false;  // t == the size, t == the coordinate (of x, then of y)
     std::uint32_t acc = 0;    // t*Nx
     std::uint32_t acc_m = 0;  // t*m, then t*Nx*m
     std::uint32_t self_xm = 0;
@@ -89,6 +90,13 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
     std::uint32_t result_base = 0;  // N*m
+    // follow COORD, SIZE and TORUS: c + n and c - n (9 bits, two's complement)
+    // of each dimension, the wrap's corrected sums taken beside c + d; the
+    // offsets of exactly half a torus ring, +n/2 and -n/2 (8 bits), and
+    // whether there is one (n even, >= 2, on a torus)
+    std::uint32_t x_up = 0, x_dn = 0, y_up = 0, y_dn = 0;
+    std::uint32_t x_half = 0, y_half = 0, x_nhalf = 0, y_nhalf = 0;
+    bool x_tie_ok = false, y_tie_ok = false;
     // stage A
     std::uint32_t fetch_index = 0;
     Kind fetch_done = Kind::none;  // copy and END issued after the table
@@ -117,6 +125,8 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   void start(Registers& d) const {
     d.state = State::init_col;
     d.t = 0;
+    d.t_size = r_.size_x == 0;
+    d.t_coord = r_.coord_x == 0;
     d.acc = 0;
     d.acc_m = 0;
   }
@@ -130,20 +140,35 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   }
 
   EngineLoad next_state(Registers& d, bool can_load) {
+    d.x_up = (r_.coord_x + r_.size_x) & 0x1ffu;
+    d.x_dn = (r_.coord_x - r_.size_x) & 0x1ffu;
+    d.y_up = (r_.coord_y + r_.size_y) & 0x1ffu;
+    d.y_dn = (r_.coord_y - r_.size_y) & 0x1ffu;
+    d.x_half = (r_.size_x >> 1) & 0xffu;
+    d.x_nhalf = (0u - (r_.size_x >> 1)) & 0xffu;
+    d.y_half = (r_.size_y >> 1) & 0xffu;
+    d.y_nhalf = (0u - (r_.size_y >> 1)) & 0xffu;
+    d.x_tie_ok = r_.torus != 0 && (r_.size_x & 1u) == 0 && r_.size_x >= 2;
+    d.y_tie_ok = r_.torus != 0 && (r_.size_y & 1u) == 0 && r_.size_y >= 2;
     switch (r_.state) {
       case State::idle: break;
       case State::init_col:
-        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx.
-        if (r_.t < r_.size_x) col_m_[r_.t] = r_.acc_m;
-        if (r_.t == r_.coord_x) d.self_xm = r_.acc_m;
-        if (r_.t == r_.size_x) {
+        // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (t_size and
+        // t_coord: t == Nx and t == x, set a cycle ahead).
+        if (!r_.t_size) col_m_[r_.t] = r_.acc_m;
+        if (r_.t_coord) d.self_xm = r_.acc_m;
+        if (r_.t_size) {
           d.nx_m = r_.acc_m;
           d.state = State::init_row;
           d.t = 0;
+          d.t_size = r_.size_y == 0;
+          d.t_coord = r_.coord_y == 0;
           d.acc = 0;
           d.acc_m = 0;
         } else {
           d.t = r_.t + 1;
+          d.t_size = r_.t + 1 == r_.size_x;
+          d.t_coord = r_.t + 1 == r_.coord_x;
           d.acc_m = (r_.acc_m + r_.message_words) & mask(addr_width);
         }
         break;
@@ -168,15 +193,15 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
 
   /// t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N and N*m at t = Ny.
   void init_row_step(Registers& d) {
-    if (r_.t < r_.size_y) {
+    if (!r_.t_size) {
       row_id_[r_.t] = r_.acc;
       row_m_[r_.t] = r_.acc_m;
     }
-    if (r_.t == r_.coord_y) {
+    if (r_.t_coord) {
       d.self_id = (r_.acc + r_.coord_x) & mask(id_width);
       d.self_m = (r_.acc_m + r_.self_xm) & mask(addr_width);
     }
-    if (r_.t == r_.size_y) {
+    if (r_.t_size) {
       d.result_base = r_.acc_m;
       d.state = State::run;
       d.fetch_index = 0;
@@ -188,6 +213,8 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
       d.barrier_pending = false;
     } else {
       d.t = r_.t + 1;
+      d.t_size = r_.t + 1 == r_.size_y;
+      d.t_coord = r_.t + 1 == r_.coord_y;
       d.acc = (r_.acc + r_.size_x) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.nx_m) & mask(addr_width);
     }
@@ -214,16 +241,19 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   void stage_b(Registers& d) const {
     d.b_kind = r_.a_kind;
     if (r_.a_kind == Kind::send) {
-      const int dx = static_cast<std::int8_t>(r_.a_entry & 0xffu);
-      const int dy = static_cast<std::int8_t>((r_.a_entry >> 8) & 0xffu);
+      const std::uint32_t dx = r_.a_entry & 0xffu;
+      const std::uint32_t dy = (r_.a_entry >> 8) & 0xffu;
       const bool last = ((r_.a_entry >> 16) & 1u) != 0;
-      const std::uint32_t tx = wrap(r_.coord_x, dx, r_.size_x);
-      const std::uint32_t ty = wrap(r_.coord_y, dy, r_.size_y);
+      const std::uint32_t tx = wrap(r_.coord_x, r_.x_up, r_.x_dn, dx);
+      const std::uint32_t ty = wrap(r_.coord_y, r_.y_up, r_.y_dn, dy);
       d.b_tx = tx;
       d.b_row_id = row_id_[ty];
       d.b_col_m = col_m_[tx];
       d.b_row_m = row_m_[ty];
-      d.b_hint = (tie(dx, r_.size_x) ? (dx > 0 ? 1u : 2u) : 0u) | (tie(dy, r_.size_y) ? (dy > 0 ? 4u : 8u) : 0u);
+      // spec a2a-optimal: a component of exactly half a torus ring takes its sign's direction
+      const std::uint32_t hint_x = !r_.x_tie_ok ? 0u : dx == r_.x_nhalf ? 2u : dx == r_.x_half ? 1u : 0u;
+      const std::uint32_t hint_y = !r_.y_tie_ok ? 0u : dy == r_.y_nhalf ? 2u : dy == r_.y_half ? 1u : 0u;
+      d.b_hint = hint_x | hint_y << 2;
       d.b_controller = r_.position;
       d.b_tag = r_.group;
       if (last) {
@@ -258,18 +288,16 @@ class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
   }
 
 
-  /// (c + delta) mod n for |delta| < n: one correction either way.
-  static std::uint32_t wrap(std::uint32_t c, int delta, std::uint32_t n) {
-    const int t = static_cast<int>(c) + delta;
-    if (t < 0) return static_cast<std::uint32_t>(t + static_cast<int>(n));
-    if (t >= static_cast<int>(n)) return static_cast<std::uint32_t>(t - static_cast<int>(n));
-    return static_cast<std::uint32_t>(t);
-  }
-
-  /// spec a2a-optimal: a component of exactly half a torus ring takes its sign's direction.
-  [[nodiscard]] bool tie(int delta, std::uint32_t n) const {
-    const int a = delta < 0 ? -delta : delta;
-    return r_.torus && a != 0 && 2u * static_cast<std::uint32_t>(a) == n;
+  /// (c + delta) mod n for |delta| < n (delta: 8 bits, two's complement): one
+  /// correction either way. The sums c + delta, (c + n) + delta and
+  /// (c - n) + delta (up, dn: registers) are taken side by side in 9 bits,
+  /// and their signs choose.
+  static std::uint32_t wrap(std::uint32_t c, std::uint32_t up, std::uint32_t dn, std::uint32_t delta) {
+    const std::uint32_t d9 = (delta & 0x80u) != 0 ? delta | 0x100u : delta;  // sign-extended to 9 bits
+    const std::uint32_t sum = (c + d9) & 0x1ffu, sum_up = (up + d9) & 0x1ffu, sum_dn = (dn + d9) & 0x1ffu;
+    if ((sum & 0x100u) != 0) return sum_up & 0x3fu;      // c + delta < 0
+    if ((sum_dn & 0x100u) == 0) return sum_dn & 0x3fu;   // c + delta >= n
+    return sum & 0x3fu;
   }
 
   friend class ScheduleEngine<A2atScheduleEngine>;  // runs the hooks above, commits r_

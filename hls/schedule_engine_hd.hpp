@@ -49,8 +49,9 @@
 // Registers for the clock (rtl/schedule_engine_hd.sv, docs/synthesis.md):
 // the board id, the shifts, board x 12 and the endpoint id follow the SIZE,
 // COORD and UNIT registers one cycle later (two for board_base and self),
-// whatever the state, and so do B and 3B (the init cycle takes m x B and
-// a x B from them with one adder at most), and so do the first parts of a
+// whatever the state, and so do B and 3B, m x B and a x B (a cycle after B;
+// first read in the cycle after init), the dimension order (each
+// dimension's place, then the order a cycle later), and so do the first parts of a
 // message of len or len >> 1 words split in two (len_up, half_up; set with
 // len where a doubling grows it); the current step's dimension, k, bit position and board
 // bit (cur_*) are registers set when the plan moves, from look-ahead
@@ -58,6 +59,10 @@
 // cycle later. Software writes the configuration before CONTROL and the plan
 // moves at most every third cycle, so every such register is current where
 // it is read; the descriptor stream is the same as computing them in place.
+// The partner follows cur_pos; the planning cycle of a step also decides how
+// the plan moves after it (adv, one-hot) and whether the divide follows it
+// (divide_next); the second part's src1, dst1, n1 and the local tag ltag
+// follow src, dst, first, n and g. (The RTL's state register is one-hot.)
 //
 // Timing: the CONTROL write is cycle 0; cycle 1 computes the dimension
 // order and the board id, cycle 2 loads the output register, so the first
@@ -131,7 +136,9 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::array<std::uint32_t, 4> log_size{};  // k_d = log2 n_d
     std::array<std::uint32_t, 4> coord{};
     State state = State::idle;
-    // computed at init
+    // follow SIZE and DIM_ORDER (one cycle; two for order)
+    std::array<std::uint32_t, 4> rank{};   // each dimension's place in `order` (if present)
+    std::uint32_t present = 0;             // bit d: dimension d has size > 1
     std::array<std::uint32_t, 4> order{};  // dimensions of size > 1 in processing order
     std::uint32_t ndims = 0;
     std::array<std::uint32_t, 4> shift{};  // bit position of c_d in the board id
@@ -142,6 +149,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t B3 = 0;          // 3 x B
     std::uint32_t abase = 0;       // a * B (main unit: running plane base)
     std::uint32_t mbase = 0;       // m * B
+    std::uint32_t m_mult = 0, a_mult = 0;  // m x B and a x B of this unit: follow B, 3B and UNIT
     std::uint32_t count = 0;       // plane / main-unit counter
     std::uint32_t lcount = 0;      // local WAIT count of the divide
     // plan position and the held block
@@ -165,7 +173,19 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     std::uint32_t up_dim = 0, up_k = 0, up_pos = 0, up_bit = 0;
     std::uint32_t dn_dim = 0, dn_k = 0, dn_pos = 0, dn_bit = 0;
     std::uint32_t plus_bit = 0, minus_bit = 0;
+    // decided in the step's planning cycle: how the plan moves after it
+    // (one-hot, bit Advance), and whether the divide follows its local WAIT
+    std::uint32_t adv = 0;
+    bool divide_next = false;
+    // follow src, dst, first, n and g: the second part of a split message, the local tag
+    std::uint32_t src1 = 0, dst1 = 0, n1 = 0;
+    std::uint32_t ltag = 0;
   };
+
+  /// How the plan moves after a step (the bit of Registers::adv): halving:
+  /// next bit, next dimension, turn to doubling; doubling: previous bit,
+  /// previous dimension, the next dimension's halvings (conventional), broadcast.
+  enum Advance : std::uint32_t { adv_bit_up, adv_dim_up, adv_to_doubling, adv_bit_down, adv_dim_down, adv_next_dim, adv_bcast };
 
   static constexpr const auto& map = hd_engine_registers;
   static constexpr ConfigRegister<Registers> config_registers[] = {
@@ -199,7 +219,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.count = r_.count + 1;
         d.abase = r_.abase + r_.B;
         if (r_.count + 1 == r_.agg_units) d.state = State::main_wait;
-        return make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.mbase, r_.B, 0, 0, 0);
+        return make(Opcode::send, r_.board_base + main_units + r_.count, r_.abase, r_.m_mult, r_.B, 0, 0, 0);
       case State::main_wait:
         d.state = State::end;
         return make(Opcode::wait, 0, 0, 0, r_.agg_units, last_step(), 0, 0);
@@ -211,6 +231,7 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
         d.cur_bit = (r_.board >> d.cur_pos) & 1u;
         d.count = 1;
         d.mbase = r_.B;
+        d.abase = r_.a_mult;
         d.state = State::s2_local;
         return make(Opcode::wait, 0, 0, 0, main_units, 0, 0, 0);
       case State::s2_local:
@@ -220,34 +241,33 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       case State::div_send:
         // the divisor area follows the halving slots: the cursor after the last one
         d.state = State::div_wait;
-        return make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, local_tag + r_.g, divide_op, 0);
+        return make(Opcode::send, r_.self, r_.cursor, r_.lo, r_.len, r_.ltag, divide_op, 0);
       case State::div_wait:
         d.state = r_.ndims == 0 ? State::bcast : State::step_plan;
         d.count = 0;
         if (r_.g != 0) advance_plan(d);
-        return make(Opcode::wait, 0, 0, 0, r_.lcount, local_tag + r_.g, 0, 0);
+        return make(Opcode::wait, 0, 0, 0, r_.lcount, r_.ltag, 0, 0);
       case State::part0:
         d.state = r_.two_parts ? State::part1 : State::net_wait;
         return make(Opcode::send, r_.partner, r_.src, r_.dst, r_.first, r_.g, 0, r_.hint0);
       case State::part1:
         d.state = State::net_wait;
-        return make(Opcode::send, r_.partner, r_.src + r_.first, r_.dst + r_.first, r_.n - r_.first, r_.g, 0,
-                    r_.hint0 << 1);  // minus = 2 << 2d
+        return make(Opcode::send, r_.partner, r_.src1, r_.dst1, r_.n1, r_.g, 0, r_.hint0 << 1);  // minus = 2 << 2d
       case State::net_wait:
         if (r_.halving) d.state = State::h_local;
         else advance_plan(d);
         return make(Opcode::wait, 0, 0, 0, r_.two_parts ? 2u : 1u, r_.g, 0, 0);
       case State::h_local:
         d.state = State::h_lwait;
-        return make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, local_tag + r_.g, rop, 0);
+        return make(Opcode::send, r_.self, r_.slot, r_.lo, r_.len, r_.ltag, rop, 0);
       case State::h_lwait:
-        if (r_.op == hd_engine_reg::op_average && last_halving()) {
+        if (r_.divide_next) {
           d.state = State::div_send;
           d.lcount = 2;
         } else {
           advance_plan(d);
         }
-        return make(Opcode::wait, 0, 0, 0, 1, local_tag + r_.g, 0, 0);
+        return make(Opcode::wait, 0, 0, 0, 1, r_.ltag, 0, 0);
       case State::bcast:
         d.count = r_.count + 1;
         if (r_.count + 1 == main_units) d.state = State::end;
@@ -286,6 +306,19 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     return r_.halving && r_.idx + 1 == r_.ndims && r_.bit_index + 1 == r_.cur_k;
   }
 
+  /// How the plan will move after the step being planned (bit of Advance).
+  [[nodiscard]] std::uint32_t plan_advance() const {
+    if (r_.halving) {
+      if (r_.bit_index + 1 < r_.cur_k) return 1u << adv_bit_up;
+      if (!r_.conventional && r_.idx + 1 < r_.ndims) return 1u << adv_dim_up;
+      return 1u << adv_to_doubling;
+    }
+    if (r_.bit_index > 0) return 1u << adv_bit_down;
+    if (!r_.conventional && r_.idx > 0) return 1u << adv_dim_down;
+    if (r_.conventional && r_.idx + 1 < r_.ndims) return 1u << adv_next_dim;
+    return 1u << adv_bcast;
+  }
+
   [[nodiscard]] EngineLoad make(Opcode opcode, std::uint32_t dest, std::uint32_t src, std::uint32_t dst,
                                 std::uint32_t length, std::uint32_t tag, std::uint32_t op, std::uint32_t hint) const {
     return load(descriptor_word(opcode, dest, src, dst, length, tag, op, r_.float64, hint));
@@ -293,16 +326,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
 
   // Dimension order, board id, B and the first state (one cycle).
   void init_step(Registers& d) const {
-    std::uint32_t n = 0;
-    for (std::uint32_t pass = 0; pass < 2; ++pass)
-      for (std::uint32_t dim = 0; dim < 4; ++dim) {
-        const std::uint32_t k = r_.log_size[dim];
-        // wxyz: one pass over every dimension of size > 1; bandwidth: size 2
-        // in the first pass, size 4 in the second (spec embodiment 2)
-        const bool take = r_.bandwidth ? k == pass + 1 : pass == 0 && k != 0;
-        if (take) d.order[n++] = dim;
-      }
-    d.ndims = n;
     d.count = 0;
     d.abase = 0;
     d.g = 0;
@@ -312,13 +335,10 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.lo = 0;
     d.len = r_.B;
     d.cursor = (r_.B << 3);
-    // m * B and a * B: 0, B, 2B or 3B, plus 4B for m >= 4
-    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
+    // m x B and a x B are read from m_mult and a_mult a cycle later (main_send, s2_wait)
     if (r_.unit < main_units) {
-      d.mbase = ((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u];
       d.state = State::main_send;
     } else if (r_.unit - main_units < r_.agg_units) {
-      d.abase = low_multiple[(r_.unit - main_units) & 3u];
       d.state = State::s2_wait;
     } else {
       d.state = State::end;  // an aggregation unit outside the A planes
@@ -335,11 +355,38 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       s += r_.log_size[dim];
     }
     d.board = board & 0xffu;
+    // the dimension order: wxyz = every dimension of size > 1 in turn;
+    // bandwidth = size 2 first, then size 4 (spec embodiment 2): each
+    // dimension's place in it, then (a cycle later) the order
+    std::uint32_t n = 0;
+    for (std::uint32_t dim = 0; dim < 4; ++dim) {
+      const auto late = [this](std::uint32_t e) { return r_.bandwidth != 0 && r_.log_size[e] == 2; };
+      std::uint32_t place = 0;
+      for (std::uint32_t e = 0; e < 4; ++e)
+        if (e != dim && r_.log_size[e] != 0 && (late(e) < late(dim) || (late(e) == late(dim) && e < dim))) ++place;
+      d.rank[dim] = place;
+      if (r_.log_size[dim] != 0) {
+        d.present |= 1u << dim;
+        ++n;
+      } else {
+        d.present &= ~(1u << dim);
+      }
+    }
+    d.ndims = n;
+    for (std::uint32_t slot = 0; slot < 4; ++slot) {
+      d.order[slot] = 0;
+      for (std::uint32_t dim = 0; dim < 4; ++dim)
+        if ((r_.present >> dim & 1u) != 0 && r_.rank[dim] == slot) d.order[slot] |= dim;
+    }
     d.board_base = (r_.board << 3) + (r_.board << 2);
     d.self = d.board_base + r_.unit;
     const std::uint32_t log_a = r_.agg_units == 4 ? 2 : r_.agg_units == 2 ? 1 : 0;
     d.B = (r_.elements >> log_a) & 0xfffffu;
     d.B3 = (3 * d.B) & 0xfffffu;
+    // m x B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0); a x B (a = UNIT - 8)
+    const std::uint32_t low_multiple[4] = {0, r_.B, r_.B << 1, r_.B3};
+    d.m_mult = (((r_.unit & 4u) != 0 ? r_.B << 2 : 0u) + low_multiple[r_.unit & 3u]) & 0xfffffu;
+    d.a_mult = low_multiple[(r_.unit - main_units) & 3u];
     d.len_up = (r_.len >> 1) + (r_.len & 1u);
     d.half_up = (r_.len >> 2) + ((r_.len >> 1) & 1u);
     const std::uint32_t dim_up = r_.order[(r_.idx + 1) & 3u];
@@ -354,6 +401,14 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.dn_bit = (r_.board >> d.dn_pos) & 1u;
     d.plus_bit = (r_.board >> ((r_.cur_pos + 1) & 7u)) & 1u;
     d.minus_bit = (r_.board >> ((r_.cur_pos - 1) & 7u)) & 1u;
+    // the partner follows cur_pos (the plan moves in the cycle before the
+    // step's planning cycle; the partner is first read in the cycle after it)
+    const std::uint32_t partner_board = r_.board ^ (1u << r_.cur_pos);
+    d.partner = ((partner_board << 3) + (partner_board << 2) + r_.unit) & 0xffffu;
+    d.src1 = (r_.src + r_.first) & 0xfffffu;
+    d.dst1 = (r_.dst + r_.first) & 0xfffffu;
+    d.n1 = (r_.n - r_.first) & 0xfffffu;
+    d.ltag = (local_tag + r_.g) & 0xffffu;
   }
 
   // Step g's partner, block and message parts (the bubble cycle).
@@ -361,8 +416,6 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     const std::uint32_t dim = r_.cur_dim;
     const std::uint32_t g = r_.g + 1;
     d.g = g;
-    const std::uint32_t partner_board = r_.board ^ (1u << r_.cur_pos);
-    d.partner = (partner_board << 3) + (partner_board << 2) + r_.unit;
     const std::uint32_t b = r_.cur_bit;
     if (r_.halving) {
       // keep the first half if the bit is 0, else the second; send the other
@@ -383,6 +436,8 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
     d.two_parts = size2 && d.n >= 2;
     d.first = d.two_parts ? (r_.halving ? r_.half_up : r_.len_up) : d.n;  // ceil(n / 2)
     d.hint0 = size2 && d.two_parts ? 1u << (2 * dim) : 0u;
+    d.adv = plan_advance();
+    d.divide_next = r_.op == hd_engine_reg::op_average && last_halving();
     d.state = State::part0;
   }
 
@@ -395,44 +450,43 @@ class HdScheduleEngine : public ScheduleEngine<HdScheduleEngine> {
       d.len_up = r_.len;       // ceil(2 len / 2)
       d.half_up = r_.len_up;   // ceil(len / 2)
     }
-    const std::uint32_t k = r_.cur_k;
     const auto move_to = [&d](std::uint32_t dim, std::uint32_t kk, std::uint32_t pos, std::uint32_t bit) {
       d.cur_dim = dim;
       d.cur_k = kk;
       d.cur_pos = pos;
       d.cur_bit = bit;
     };
-    bool done = false;
-    if (r_.halving) {
-      if (r_.bit_index + 1 < k) {
+    // the branch was chosen in the planning cycle (plan_advance)
+    switch (r_.adv) {
+      case 1u << adv_bit_up:
         d.bit_index = r_.bit_index + 1;
         d.cur_pos = (r_.cur_pos + 1) & 7u;
         d.cur_bit = r_.plus_bit;
-      } else if (!r_.conventional && r_.idx + 1 < r_.ndims) {
+        break;
+      case 1u << adv_dim_up:
+      case 1u << adv_next_dim:
         d.idx = r_.idx + 1;
         d.bit_index = 0;
+        if (r_.adv == 1u << adv_next_dim) d.halving = true;
         move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
-      } else {
+        break;
+      case 1u << adv_to_doubling:
         d.halving = false;  // doubling of the same dimension, from its top bit (bit_index already)
-        d.bit_index = k - 1;
-      }
-    } else if (r_.bit_index > 0) {
-      d.bit_index = r_.bit_index - 1;
-      d.cur_pos = (r_.cur_pos - 1) & 7u;
-      d.cur_bit = r_.minus_bit;
-    } else if (!r_.conventional && r_.idx > 0) {
-      d.idx = r_.idx - 1;
-      d.bit_index = r_.dn_k - 1;
-      move_to(r_.dn_dim, r_.dn_k, r_.dn_pos, r_.dn_bit);
-    } else if (r_.conventional && r_.idx + 1 < r_.ndims) {
-      d.idx = r_.idx + 1;
-      d.bit_index = 0;
-      d.halving = true;
-      move_to(r_.up_dim, r_.up_k, r_.up_pos, r_.up_bit);
-    } else {
-      done = true;
+        d.bit_index = r_.cur_k - 1;
+        break;
+      case 1u << adv_bit_down:
+        d.bit_index = r_.bit_index - 1;
+        d.cur_pos = (r_.cur_pos - 1) & 7u;
+        d.cur_bit = r_.minus_bit;
+        break;
+      case 1u << adv_dim_down:
+        d.idx = r_.idx - 1;
+        d.bit_index = r_.dn_k - 1;
+        move_to(r_.dn_dim, r_.dn_k, r_.dn_pos, r_.dn_bit);
+        break;
+      default: break;
     }
-    d.state = done ? State::bcast : State::step_plan;
+    d.state = r_.adv == 1u << adv_bcast ? State::bcast : State::step_plan;
     d.count = 0;
   }
 

@@ -99,6 +99,9 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t off = 0;   // its first word
     std::uint32_t len = 0;   // its words: H_t div B + (k < H_t mod B)
     bool last = false;       // block k is the stream's last: k + 1 >= min(B, H_t)
+    // kept with the stream's registers (RTL s_match, s_dst):
+    bool match = false;      // next == q: the block leaves in this phase
+    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off
   };
 
   struct Registers {
@@ -110,10 +113,17 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // read ports of the tables (no reset in the RTL: read before use)
     std::uint32_t table_rd = 0;
     std::uint32_t hint_rd = 0;
-    // block division: H_t = quot_t x B + rem_t
+    // block division: H_t = quot_t x B + rem_t (half: H_t, shifted left one
+    // bit per step, which divides its top bit)
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
     std::uint32_t div_bit = 0;
     std::array<std::uint32_t, 4> slot_base{};
+    // follow the division and the slot bases, per tree t: a stream's first
+    // block length, whether it has blocks, whether its first is its last;
+    // per slot base j and tree t (at 2j + t): L(1 + j) + the tree's first word
+    std::array<std::uint32_t, 2> t_len0{};
+    std::array<bool, 2> t_any{}, t_last0{};
+    std::array<std::uint32_t, 8> dst_base{};
     // walk: the stage being run
     std::uint32_t stage = 0;
     std::uint32_t ld = 0;  // stage_load cycle, 0..load_cycles-1
@@ -153,6 +163,15 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // Procedure table read port: synchronous, addressed by this cycle's
     // registers (writes happen only while idle, reads only while loading a stage).
     if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+    for (std::uint32_t t = 0; t < 2; ++t) {
+      d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
+      d.t_any[t] = stream_blocks(t) != 0;
+      d.t_last0[t] = stream_blocks(t) <= 1;
+    }
+    for (std::size_t j = 0; j < 4; ++j) {
+      d.dst_base[2 * j] = r_.slot_base[j] & 0xfffffu;
+      d.dst_base[2 * j + 1] = (r_.slot_base[j] + r_.tree_base[1]) & 0xfffffu;
+    }
     const EngineLoad out = descriptor_step(d, can_load);
     // Hint table read port: synchronous, addressed by the next pointer, so
     // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
@@ -181,7 +200,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
         if (can_load) {
           const int e = firing(2);
           const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-          d.comb_src = slot_offset(s.slot) + s.off;
+          d.comb_src = s.dst;
           d.comb_dst = s.off;
           d.comb_len = s.len;
           fire(d, e);
@@ -218,8 +237,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     if (e >= 0) {
       if (!can_load) return {};
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      const std::uint32_t base = r_.broadcast ? 0 : slot_offset(s.slot);
-      out = make(Opcode::send, s.partner, s.off, base + s.off, s.len, tag, 0, true, r_.hint_rd);
+      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true, r_.hint_rd);
       d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
       fire(d, e);
     }
@@ -241,11 +259,13 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     d.state = State::divide;
   }
 
-  // One restoring-division step for both trees: bit div_bit - 1 of H_t.
+  // One restoring-division step for both trees: bit div_bit - 1 of H_t (the
+  // top bit of half, which shifts left one bit per step).
   void divide_step(Registers& d) const {
     const std::uint32_t b = r_.div_bit - 1;
     for (std::size_t t = 0; t < 2; ++t) {
-      const std::uint32_t rem = (r_.rem[t] << 1) | ((r_.half[t] >> b) & 1u);
+      const std::uint32_t rem = (r_.rem[t] << 1) | ((r_.half[t] >> (div_steps - 1)) & 1u);
+      d.half[t] = (r_.half[t] << 1) & ((1u << div_steps) - 1);
       const bool ge = rem >= r_.blocks;
       d.rem[t] = ge ? rem - r_.blocks : rem;
       d.quot[t] = (r_.quot[t] << 1) | (ge ? 1u : 0u);
@@ -286,10 +306,13 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
       st.k = 0;
       st.off = r_.tree_base[st.tree];
-      st.len = block_len(st.tree, 0);
-      st.active = (w & 1u) && stream_blocks(st.tree) != 0;
-      st.last = stream_blocks(st.tree) <= 1;
+      st.len = r_.t_len0[st.tree];
+      st.active = (w & 1u) && r_.t_any[st.tree];
+      st.last = r_.t_last0[st.tree];
+      st.dst = r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
     }
+    // every stream's match against the phase the stage starts with (q = 0)
+    for (Stream& s : d.streams) s.match = s.next == 0;
     if (r_.ld + 1 < load_cycles) {
       d.ld = r_.ld + 1;
       return;
@@ -314,7 +337,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   [[nodiscard]] int firing(int first) const {
     for (int e = first; e < first + 2; ++e) {
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      if (s.active && s.next == r_.q) return e;
+      if (s.active && s.match) return e;
     }
     return -1;
   }
@@ -328,6 +351,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     n.next = s.next + 2;
     n.active = !s.last;
     n.last = s.k + 2 >= stream_blocks(s.tree);
+    n.dst = (s.dst + s.len) & 0xfffffu;
+    n.match = false;  // next + 2 is neither q nor q + 1
   }
 
   // Next phase, or next stage once every stream of this one is done (the
@@ -336,6 +361,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = r_.q + 1;
+    // a stream that did not fire in this phase matches the next one at q + 1
+    for (std::size_t i = 0; i < d.streams.size(); ++i)
+      if (d.streams[i].next == r_.streams[i].next)
+        d.streams[i].match = r_.streams[i].next == ((r_.q + 1) & 0xffffu);
     if (any) d.state = State::phase_send;
     else advance_stage(d);
   }

@@ -46,6 +46,19 @@ module schedule_engine_a2a (
     logic [Dims*CountWidth-1:0]    slot_target;
     logic [Dims*CountWidth-1:0]    slot_part;
     logic [Dims*AddrWidth-1:0]     slot_mpart;
+    // kept with the slots: offset + 1 == n and target + 1 == n (the slot
+    // wraps at its next step), part + stride and mpart + mstride (its next
+    // part), and the sums of the parts (the SEND's destination and source)
+    logic [Dims-1:0]               off_last, tgt_last;
+    logic [Dims*CountWidth-1:0]    slot_pinc;
+    logic [Dims*AddrWidth-1:0]     slot_mpinc;
+    logic [CountWidth-1:0]         dest_sum;
+    logic [AddrWidth-1:0]          src_sum;
+    // the start-up's view of the flags: in the previous cycle t was c_d
+    // (prev_coord) and t was 0 (prev_first), so at t = n_d the slot's
+    // target is its last (c_d + 1 = n_d) and its size is 1; all_last and
+    // all_one: so far in every dimension (the spread program's single slot)
+    logic                          prev_coord, prev_first, all_last, all_one;
     // grouping
     logic [1:0]                    controller;
     logic [GroupWidth-1:0]         group;
@@ -71,64 +84,70 @@ module schedule_engine_a2a (
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, strides_done;
   assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
-  /* verilator lint_off PINCONNECTEMPTY */  // t_o: the slots need only the compares
+  logic [SizeWidth-1:0]  t_cur;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
     u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
-      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
       .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
       .self_id_o(self_id), .self_m_o(self_m));
-  /* verilator lint_on PINCONNECTEMPTY */
 
   // The register map uses the low 20 bits of a write at most.
   logic unused_cfg_wdata;
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
   // ---- the odometer's next offset, from the registers (hls: advance()) ----
+  // The carry is an AND of the slots' off_last flags; every slot's next
+  // values (and next flags) are computed beside it from its own registers.
   logic                          adv_done;   // carry out of the last slot
-  logic [Dims*CountWidth-1:0]    adv_offset, adv_target, adv_part;
-  logic [Dims*AddrWidth-1:0]     adv_mpart;
+  logic [Dims*CountWidth-1:0]    adv_offset, adv_target, adv_part, adv_pinc;
+  logic [Dims*AddrWidth-1:0]     adv_mpart, adv_mpinc;
+  logic [Dims-1:0]               adv_off_last, adv_tgt_last;
+  logic [CountWidth-1:0]         adv_dest;   // the sums of the next parts
+  logic [AddrWidth-1:0]          adv_src;
 
   always_comb begin
     logic carry;
-    logic offset_wraps, target_wraps;
+    logic [CountWidth-1:0] s_size, s_offset, s_target, s_stride;
     carry = 1'b1;
     adv_offset = r_q.slot_offset;
     adv_target = r_q.slot_target;
     adv_part = r_q.slot_part;
     adv_mpart = r_q.slot_mpart;
+    adv_pinc = r_q.slot_pinc;
+    adv_mpinc = r_q.slot_mpinc;
+    adv_off_last = r_q.off_last;
+    adv_tgt_last = r_q.tgt_last;
     for (int j = 0; j < Dims; j++) begin
-      // slot j steps when the carry reaches it
-      offset_wraps = (r_q.slot_offset[j*CountWidth +: CountWidth] + 1'b1) == r_q.slot_size[j*CountWidth +: CountWidth];
-      target_wraps = (r_q.slot_target[j*CountWidth +: CountWidth] + 1'b1) == r_q.slot_size[j*CountWidth +: CountWidth];
+      s_size = r_q.slot_size[j*CountWidth +: CountWidth];
+      s_offset = r_q.slot_offset[j*CountWidth +: CountWidth];
+      s_target = r_q.slot_target[j*CountWidth +: CountWidth];
+      s_stride = r_q.slot_stride[j*CountWidth +: CountWidth];
+      // slot j steps when the carry reaches it; a slot at its last value wraps to 0
       if (carry) begin
-        adv_offset[j*CountWidth +: CountWidth] =
-            offset_wraps ? '0 : r_q.slot_offset[j*CountWidth +: CountWidth] + 1'b1;
-        adv_target[j*CountWidth +: CountWidth] =
-            target_wraps ? '0 : r_q.slot_target[j*CountWidth +: CountWidth] + 1'b1;
-        adv_part[j*CountWidth +: CountWidth] = target_wraps ? '0 :
-            r_q.slot_part[j*CountWidth +: CountWidth] + r_q.slot_stride[j*CountWidth +: CountWidth];
-        adv_mpart[j*AddrWidth +: AddrWidth] = target_wraps ? '0 :
-            r_q.slot_mpart[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
+        adv_offset[j*CountWidth +: CountWidth] = r_q.off_last[j] ? '0 : s_offset + 1'b1;
+        adv_off_last[j] = r_q.off_last[j] ? s_size == CountWidth'(1) : s_offset + CountWidth'(2) == s_size;
+        adv_target[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : s_target + 1'b1;
+        adv_tgt_last[j] = r_q.tgt_last[j] ? s_size == CountWidth'(1) : s_target + CountWidth'(2) == s_size;
+        adv_part[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_pinc[j*CountWidth +: CountWidth];
+        adv_pinc[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? s_stride :
+            r_q.slot_pinc[j*CountWidth +: CountWidth] + s_stride;
+        adv_mpart[j*AddrWidth +: AddrWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_mpinc[j*AddrWidth +: AddrWidth];
+        adv_mpinc[j*AddrWidth +: AddrWidth] = r_q.tgt_last[j] ? r_q.slot_mstride[j*AddrWidth +: AddrWidth] :
+            r_q.slot_mpinc[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
       end
-      carry = carry && offset_wraps;
+      carry = carry && r_q.off_last[j];
     end
     adv_done = carry;
+    // the next SEND's destination and source: sums of the next parts, as a tree
+    adv_dest = (adv_part[0 +: CountWidth] + adv_part[CountWidth +: CountWidth]) +
+               (adv_part[2*CountWidth +: CountWidth] + adv_part[3*CountWidth +: CountWidth]);
+    adv_src = (adv_mpart[0 +: AddrWidth] + adv_mpart[AddrWidth +: AddrWidth]) +
+              (adv_mpart[2*AddrWidth +: AddrWidth] + adv_mpart[3*AddrWidth +: AddrWidth]);
   end
 
-  // ---- the SEND to the current destination: dest = sum of parts ----
-  logic [CountWidth-1:0] send_dest;
-  logic [AddrWidth-1:0]  send_src;
   logic [AddrWidth-1:0]  own_area;  // N*m + rank*m: where every receiver stores our data
-  always_comb begin
-    send_dest = '0;
-    send_src = '0;
-    for (int j = 0; j < Dims; j++) begin
-      send_dest = send_dest + r_q.slot_part[j*CountWidth +: CountWidth];
-      send_src = send_src + r_q.slot_mpart[j*AddrWidth +: AddrWidth];
-    end
-    own_area = r_q.result_base + self_m;
-  end
+  assign own_area = r_q.result_base + self_m;
 
   // ---- next state ----
   logic       can_load;
@@ -152,6 +171,7 @@ module schedule_engine_a2a (
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;  // and u_strides restarts
             {r_d.controller, r_d.group} = '0;
+            {r_d.all_last, r_d.all_one} = 2'b11;
           end
         end
         schedule_engine_a2a_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -173,12 +193,19 @@ module schedule_engine_a2a (
             r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
             r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
             r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]);
+            r_d.off_last[j] = r_q.prev_first;  // t = n_d and t - 1 = 0
+            r_d.tgt_last[j] = r_q.prev_coord;  // t - 1 = n_d - 1 = c_d
           end
           if (2'(j) == slot && !at_size && at_coord) begin
             r_d.slot_part[j*CountWidth +: CountWidth] = acc;
             r_d.slot_mpart[j*AddrWidth +: AddrWidth] = acc_m;
+            r_d.slot_pinc[j*CountWidth +: CountWidth] = acc + stride;
+            r_d.slot_mpinc[j*AddrWidth +: AddrWidth] = acc_m + mstride;
           end
         end
+        r_d.prev_coord = at_coord;
+        r_d.prev_first = t_cur == '0;
+        if (at_size) {r_d.all_last, r_d.all_one} = {r_q.all_last && r_q.prev_coord, r_q.all_one && r_q.prev_first};
         if (strides_done) begin
           r_d.result_base = acc_m;  // N x m
           r_d.state = StateFirst;
@@ -192,18 +219,25 @@ module schedule_engine_a2a (
             r_d.slot_target = {{(Dims-1)*CountWidth{1'b0}}, self_id};
             r_d.slot_part = {{(Dims-1)*CountWidth{1'b0}}, self_id};
             r_d.slot_mpart = {{(Dims-1)*AddrWidth{1'b0}}, self_m};
+            r_d.slot_pinc = {{(Dims-1)*CountWidth{1'b0}}, self_id + CountWidth'(1)};
+            r_d.slot_mpinc = {{(Dims-1)*AddrWidth{1'b0}}, self_m + r_q.message_words};
+            // N = 1: every n_d = 1; rank = N - 1: every c_d = n_d - 1
+            r_d.off_last = {3'b111, r_q.all_one && r_q.prev_first};
+            r_d.tgt_last = {3'b111, r_q.all_last && r_q.prev_coord};
           end
         end
       end
       StateFirst: begin
         // the zero offset is this node itself: step past it without a send
         {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
+        {r_d.slot_pinc, r_d.slot_mpinc, r_d.off_last, r_d.tgt_last} = {adv_pinc, adv_mpinc, adv_off_last, adv_tgt_last};
+        {r_d.dest_sum, r_d.src_sum} = {adv_dest, adv_src};
         r_d.state = adv_done ? StateCopy : StateSend;
       end
       StateSend: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(send_dest[collnet_descriptor_pkg::DestWidth-1:0], send_src,
-                                                            own_area, r_q.message_words, r_q.group);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.dest_sum[collnet_descriptor_pkg::DestWidth-1:0],
+                                                            r_q.src_sum, own_area, r_q.message_words, r_q.group);
         load_word.controller = collnet_descriptor_pkg::ControllerWidth'(r_q.controller);
         if (({1'b0, r_q.controller} + 3'd1) == r_q.nct) begin
           r_d.controller = '0;
@@ -212,6 +246,8 @@ module schedule_engine_a2a (
           r_d.controller = r_q.controller + 2'd1;
         end
         {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
+        {r_d.slot_pinc, r_d.slot_mpinc, r_d.off_last, r_d.tgt_last} = {adv_pinc, adv_mpinc, adv_off_last, adv_tgt_last};
+        {r_d.dest_sum, r_d.src_sum} = {adv_dest, adv_src};
         if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
           r_d.state = StateBarrier;  // the group's BARRIER, then on
           r_d.barrier_tag = r_q.group;

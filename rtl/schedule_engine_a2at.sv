@@ -48,6 +48,7 @@ module schedule_engine_a2at (
     state_e                state;
     // table fill
     logic [6:0]            t;
+    logic                  t_size, t_coord;  // t == the size, t == the coordinate (of x, then of y)
     logic [IdWidth:0]      acc;      // t*Nx
     logic [AddrWidth-1:0]  acc_m;  // t*m, then t*Nx*m
     logic [AddrWidth-1:0]  self_xm;
@@ -55,6 +56,12 @@ module schedule_engine_a2at (
     logic [IdWidth-1:0]    self_id;
     logic [AddrWidth-1:0]  self_m;
     logic [AddrWidth-1:0]  result_base;
+    // follow COORD, SIZE and TORUS: c + n and c - n of each dimension (the
+    // wrap's corrected sums, taken side by side with c + d), and the offsets
+    // of exactly half a torus ring, +n/2 and -n/2 (tie_ok: n is even, >= 2, on a torus)
+    logic [8:0]            x_up, x_dn, y_up, y_dn;
+    logic [7:0]            x_half, y_half, x_nhalf, y_nhalf;
+    logic                  x_tie_ok, y_tie_ok;
     // stage A
     logic [8:0]            fetch_index;
     kind_e                 fetch_done;
@@ -99,28 +106,31 @@ module schedule_engine_a2at (
   assign entry_dy = a_entry_q[15:8];
   assign entry_last = a_entry_q[16];
 
-  /// (c + delta) mod n for |delta| < n: one correction either way.
-  function automatic logic [5:0] wrap(input logic [5:0] c, input logic signed [7:0] delta, input logic [6:0] n);
-    logic signed [8:0] sum;
-    sum = $signed({3'b000, c}) + 9'(delta);
-    if (sum < 0) sum = sum + $signed({2'b00, n});
-    else if (sum >= $signed({2'b00, n})) sum = sum - $signed({2'b00, n});
-    wrap = sum[5:0];
-  endfunction
-
-  /// spec a2a-optimal: a component of exactly half a torus ring takes its sign's direction.
-  function automatic logic tie(input logic signed [7:0] delta, input logic [6:0] n, input logic on_torus);
-    logic [7:0] magnitude;
-    magnitude = delta < 0 ? 8'(-delta) : 8'(delta);
-    tie = on_torus && magnitude != 8'd0 && {magnitude, 1'b0} == {2'b00, n};
+  /// (c + delta) mod n for |delta| < n: one correction either way. The three
+  /// sums c + delta, (c + n) + delta and (c - n) + delta are taken side by
+  /// side (up = c + n and dn = c - n are registers), and their signs choose.
+  function automatic logic [5:0] wrap(input logic [5:0] c, input logic [8:0] up, input logic [8:0] dn,
+                                      input logic signed [7:0] delta);
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [8:0] sum, sum_up, sum_dn;  // bits 5:0 and the sign
+    /* verilator lint_on UNUSEDSIGNAL */
+    sum = {3'b000, c} + 9'(delta);
+    sum_up = up + 9'(delta);
+    sum_dn = dn + 9'(delta);
+    if (sum[8]) wrap = sum_up[5:0];            // c + delta < 0
+    else if (!sum_dn[8]) wrap = sum_dn[5:0];   // c + delta >= n
+    else wrap = sum[5:0];
   endfunction
 
   always_comb begin
-    tx = wrap(r_q.coord_x, entry_dx, r_q.size_x);
-    ty = wrap(r_q.coord_y, entry_dy, r_q.size_y);
+    tx = wrap(r_q.coord_x, r_q.x_up, r_q.x_dn, entry_dx);
+    ty = wrap(r_q.coord_y, r_q.y_up, r_q.y_dn, entry_dy);
+    // spec a2a-optimal: a component of exactly half a torus ring takes its sign's direction
     hint = '0;
-    if (tie(entry_dx, r_q.size_x, r_q.torus)) hint[1:0] = entry_dx > 0 ? 2'd1 : 2'd2;
-    if (tie(entry_dy, r_q.size_y, r_q.torus)) hint[3:2] = entry_dy > 0 ? 2'd1 : 2'd2;
+    if (r_q.x_tie_ok && entry_dx == r_q.x_half) hint[1:0] = 2'd1;
+    if (r_q.x_tie_ok && entry_dx == r_q.x_nhalf) hint[1:0] = 2'd2;
+    if (r_q.y_tie_ok && entry_dy == r_q.y_half) hint[3:2] = 2'd1;
+    if (r_q.y_tie_ok && entry_dy == r_q.y_nhalf) hint[3:2] = 2'd2;
   end
 
   // ---- next state ----
@@ -142,6 +152,18 @@ module schedule_engine_a2at (
     fetch_en = 1'b0;
     stage_b_en = 1'b0;
 
+    // follow COORD, SIZE and TORUS (the wrap's and the tie's constants)
+    r_d.x_up = 9'(r_q.coord_x) + 9'(r_q.size_x);
+    r_d.x_dn = 9'(r_q.coord_x) - 9'(r_q.size_x);
+    r_d.y_up = 9'(r_q.coord_y) + 9'(r_q.size_y);
+    r_d.y_dn = 9'(r_q.coord_y) - 9'(r_q.size_y);
+    r_d.x_half = {2'b00, r_q.size_x[6:1]};
+    r_d.x_nhalf = 8'(0) - {2'b00, r_q.size_x[6:1]};
+    r_d.y_half = {2'b00, r_q.size_y[6:1]};
+    r_d.y_nhalf = 8'(0) - {2'b00, r_q.size_y[6:1]};
+    r_d.x_tie_ok = r_q.torus && !r_q.size_x[0] && r_q.size_x >= 7'd2;
+    r_d.y_tie_ok = r_q.torus && !r_q.size_y[0] && r_q.size_y >= 7'd2;
+
     // configuration port
     if (cfg_write) begin
       unique case (cfg_addr_i)
@@ -149,6 +171,8 @@ module schedule_engine_a2at (
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInitCol;
             {r_d.t, r_d.acc, r_d.acc_m} = '0;
+            r_d.t_size = r_q.size_x == 7'd0;
+            r_d.t_coord = r_q.coord_x == 6'd0;
           end
         end
         schedule_engine_a2at_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
@@ -171,25 +195,30 @@ module schedule_engine_a2at (
     unique case (r_q.state)
       StateInitCol: begin
         // t*m for t = 0..Nx-1; x*m at t = x; Nx*m at t = Nx (hls: init_col)
-        col_we = r_q.t < r_q.size_x;
-        if (r_q.t == {1'b0, r_q.coord_x}) r_d.self_xm = r_q.acc_m;
-        if (r_q.t == r_q.size_x) begin
+        // (t runs 0..Nx: t < Nx is t != Nx; t_size and t_coord are set a cycle ahead)
+        col_we = !r_q.t_size;
+        if (r_q.t_coord) r_d.self_xm = r_q.acc_m;
+        if (r_q.t_size) begin
           r_d.nx_m = r_q.acc_m;
           r_d.state = StateInitRow;
           {r_d.t, r_d.acc, r_d.acc_m} = '0;
+          r_d.t_size = r_q.size_y == 7'd0;
+          r_d.t_coord = r_q.coord_y == 6'd0;
         end else begin
           r_d.t = r_q.t + 7'd1;
+          r_d.t_size = r_q.t + 7'd1 == r_q.size_x;
+          r_d.t_coord = r_q.t + 7'd1 == {1'b0, r_q.coord_x};
           r_d.acc_m = r_q.acc_m + r_q.message_words;
         end
       end
       StateInitRow: begin
         // t*Nx and t*Nx*m for t = 0..Ny-1; self at t = y; N*m at t = Ny
-        row_we = r_q.t < r_q.size_y;
-        if (r_q.t == {1'b0, r_q.coord_y}) begin
+        row_we = !r_q.t_size;
+        if (r_q.t_coord) begin
           r_d.self_id = r_q.acc[IdWidth-1:0] + IdWidth'(r_q.coord_x);
           r_d.self_m = r_q.acc_m + r_q.self_xm;
         end
-        if (r_q.t == r_q.size_y) begin
+        if (r_q.t_size) begin
           r_d.result_base = r_q.acc_m;
           r_d.state = StateRun;
           r_d.fetch_index = '0;
@@ -200,6 +229,8 @@ module schedule_engine_a2at (
           r_d.barrier_pending = 1'b0;
         end else begin
           r_d.t = r_q.t + 7'd1;
+          r_d.t_size = r_q.t + 7'd1 == r_q.size_y;
+          r_d.t_coord = r_q.t + 7'd1 == {1'b0, r_q.coord_y};
           r_d.acc = r_q.acc + (IdWidth+1)'(r_q.size_x);
           r_d.acc_m = r_q.acc_m + r_q.nx_m;
         end
@@ -294,6 +325,13 @@ module schedule_engine_a2at (
       assert (r_q.size_x >= 7'd1 && r_q.size_x <= 7'd64 && r_q.size_y >= 7'd1 && r_q.size_y <= 7'd64 &&
               {1'b0, r_q.coord_x} < r_q.size_x && {1'b0, r_q.coord_y} < r_q.size_y && r_q.table_count <= 9'd256)
         else $error("schedule_engine_a2at: SIZE_X/SIZE_Y must be 1..64, COORD below SIZE, TABLE_COUNT <= 256");
+    // t_size and t_coord are t == the size and t == the coordinate of the table being filled
+    if (rst_ni && r_q.state == StateInitCol)
+      assert (r_q.t_size == (r_q.t == r_q.size_x) && r_q.t_coord == (r_q.t == {1'b0, r_q.coord_x}))
+        else $error("schedule_engine_a2at: t_size/t_coord out of step with t");
+    if (rst_ni && r_q.state == StateInitRow)
+      assert (r_q.t_size == (r_q.t == r_q.size_y) && r_q.t_coord == (r_q.t == {1'b0, r_q.coord_y}))
+        else $error("schedule_engine_a2at: t_size/t_coord out of step with t");
     // every offset is shorter than its ring
     if (rst_ni && r_q.state == StateRun && r_q.a_kind == KindSend)
       assert ((entry_dx < 0 ? 8'(-entry_dx) : 8'(entry_dx)) < {1'b0, r_q.size_x} &&

@@ -15,20 +15,25 @@
 // board x 12 and the endpoint id follow the SIZE, COORD and UNIT registers one
 // and two cycles later (software writes them before CONTROL, so they are
 // ready in the init cycle and the cycle after it, where they are first read);
-// so do B and 3 x B, from which the init cycle takes m x B and a x B with one
-// adder at most, and the first part of a split message, ceil(len / 2) and
-// ceil((len >> 1) / 2), follows len (set with it where a doubling grows it).
-// The current step's dimension, k, board-id bit position and board bit
-// (cur_*) are registers set when the plan moves (from the look-ahead
-// registers up_*, dn_*, plus_bit, minus_bit, which follow idx and cur_pos one
-// cycle later: the plan moves at most every third cycle).
+// so do B and 3 x B, and m x B and a x B a cycle after them (read from the
+// cycle after init on), the dimension order (each dimension's place, then the
+// order: two cycles, first read in the cycle after init), and the first part
+// of a split message, ceil(len / 2) and ceil((len >> 1) / 2), follows len
+// (set with it where a doubling grows it). The current step's dimension, k,
+// board-id bit position and board bit (cur_*) are registers set when the plan
+// moves (from the look-ahead registers up_*, dn_*, plus_bit, minus_bit, which
+// follow idx and cur_pos one cycle later: the plan moves at most every third
+// cycle); the partner follows cur_pos. The step's planning cycle also decides
+// how the plan moves after the step (one-hot adv) and whether the divide
+// follows it; the second part's addresses and length and the local tag follow
+// their registers. The state register is one-hot.
 //
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
-// closing states: schedule_engine_states.svh.
-`include "schedule_engine_states.svh"
+// (instance as in schedule_engine_skeleton.svh, running = not idle).
+// The state register is one-hot, so the engine writes its own closing states
+// (the END and idle states of schedule_engine_states.svh, with a bit test).
 
 module schedule_engine_hd (
 `include "schedule_engine_ports.svh"
@@ -38,9 +43,17 @@ module schedule_engine_hd (
   localparam logic [15:0] LocalTag = 16'h8000;
   localparam logic [3:0] MainUnits = 4'd8;
 
-  typedef enum logic [4:0] {StateIdle, StateInit, StateMainSend, StateMainWait, StateS2Wait, StateS2Local,
-    StateS2Lwait, StateDivSend, StateDivWait, StateStepPlan, StatePart0, StatePart1, StateNetWait, StateHLocal,
-    StateHLwait, StateBcast, StateEnd} state_e;
+  // The state is one-hot (idle too: busy is its inverse), so that a state's
+  // decode is its own flip-flop; S<name> is the bit of State<name>.
+  localparam int unsigned SInit = 0, SMainSend = 1, SMainWait = 2, SS2Wait = 3, SS2Local = 4, SS2Lwait = 5,
+    SDivSend = 6, SDivWait = 7, SStepPlan = 8, SPart0 = 9, SPart1 = 10, SNetWait = 11, SHLocal = 12, SHLwait = 13,
+    SBcast = 14, SEnd = 15, SIdle = 16;
+  typedef enum logic [16:0] {StateIdle = 17'd1 << SIdle, StateInit = 17'd1 << SInit,
+    StateMainSend = 17'd1 << SMainSend, StateMainWait = 17'd1 << SMainWait, StateS2Wait = 17'd1 << SS2Wait,
+    StateS2Local = 17'd1 << SS2Local, StateS2Lwait = 17'd1 << SS2Lwait, StateDivSend = 17'd1 << SDivSend,
+    StateDivWait = 17'd1 << SDivWait, StateStepPlan = 17'd1 << SStepPlan, StatePart0 = 17'd1 << SPart0,
+    StatePart1 = 17'd1 << SPart1, StateNetWait = 17'd1 << SNetWait, StateHLocal = 17'd1 << SHLocal,
+    StateHLwait = 17'd1 << SHLwait, StateBcast = 17'd1 << SBcast, StateEnd = 17'd1 << SEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -53,7 +66,9 @@ module schedule_engine_hd (
     logic [AddrWidth-1:0]   elements;
     logic [2:0]             agg_units;
     state_e                 state;
-    // computed at init
+    // follow SIZE and DIM_ORDER (one cycle; two for order)
+    logic [7:0]             rank;         // dimension d's place in the order at [2d +: 2], if present
+    logic [3:0]             present;      // dimension d has size > 1
     logic [7:0]             order;        // dimension at [2i +: 2]
     logic [2:0]             ndims;
     // follow SIZE, COORD, UNIT (one cycle, two for board_base and self)
@@ -63,6 +78,7 @@ module schedule_engine_hd (
     logic [15:0]            self;
     logic [AddrWidth-1:0]   b, b3;        // B and 3 x B (follow ELEMENTS, AGG_UNITS)
     logic [AddrWidth-1:0]   abase, mbase;  // the A-plane and main-unit bases
+    logic [AddrWidth-1:0]   m_mult, a_mult;  // m x B and a x B of this unit: follow B, 3 x B and UNIT
     logic [3:0]             count, lcount;
     // plan position and the held block
     logic [15:0]            g;
@@ -86,23 +102,35 @@ module schedule_engine_hd (
     logic [1:0]             up_dim, up_k, dn_dim, dn_k;
     logic [2:0]             up_pos, dn_pos;
     logic                   up_bit, dn_bit, plus_bit, minus_bit;
+    // decided in the step's planning cycle: how the plan moves after it (one-hot adv_e), and
+    // whether it is the last halving; the second part's source, destination and length follow
+    // src, dst, first and n, and the local tag follows g
+    logic [6:0]             adv;
+    logic                   divide_next;  // average, and the step is the last halving
+    logic [AddrWidth-1:0]   src1, dst1, n1;
+    logic [15:0]            ltag;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
 
+  // How the plan moves after a step (bit positions of the one-hot r_q.adv):
+  // halving: next bit, next dimension, turn to doubling; doubling: previous
+  // bit, previous dimension, next dimension's halvings (conventional), broadcast.
+  localparam int unsigned AdvBitUp = 0, AdvDimUp = 1, AdvToDoubling = 2, AdvBitDown = 3, AdvDimDown = 4,
+    AdvNextDim = 5, AdvBcast = 6;
+
   // ---- combinational helpers ------------------------------------------------
   logic [3:0]  h_sum;        // H = sum k_d
   logic [15:0] last_step;    // 2H + 1
-  logic        last_halving;
   logic        average;
   logic [2:0]  rop;          // receive op: sum 1, product 2, max 3, min 4
 
   // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
   // variable part-select of a packed-struct member a shifter over the whole
   // struct (docs/synthesis.md, "variable selects of struct members").
-  logic [7:0]  order_q, board_q;
+  logic [7:0]  order_q, board_q, rank_q;
   logic [15:0] shift_q;
-  assign {order_q, shift_q, board_q} = {r_q.order, r_q.shift, r_q.board};
+  assign {order_q, shift_q, board_q, rank_q} = {r_q.order, r_q.shift, r_q.board, r_q.rank};
 
   // SIZE d (1, 2 or 4) and COORD d; k_d = log2 n_d and c_d at [2d +: 2]
   logic [11:0] size_q;
@@ -117,7 +145,6 @@ module schedule_engine_hd (
 
   assign h_sum = 4'(log_size_q[1:0]) + 4'(log_size_q[3:2]) + 4'(log_size_q[5:4]) + 4'(log_size_q[7:6]);
   assign last_step = {11'd0, h_sum, 1'b1};
-  assign last_halving = r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims && 2'(r_q.bit_index + 2'd1) == r_q.cur_k;
   assign average = r_q.op == 3'd4;
   assign rop = average ? 3'd1 : r_q.op + 3'd1;
 
@@ -128,16 +155,17 @@ module schedule_engine_hd (
   // init temporaries: the dimension order, board id and shifts, B, the A-plane index
   logic [2:0]           n_dims;
   logic [7:0]           order_tmp, board_tmp;
+  logic [3:0]           late;
+  logic [1:0]           rank_tmp;
   logic [3:0]           s_acc;
-  logic [1:0]           k, a_index;
-  logic                 take;
+  logic [1:0]           a_index;
   logic [AddrWidth-1:0] b_tmp;
   // plan temporaries; done: step g is over, advance the plan
   logic [7:0]           partner_board;
   logic [1:0]           idx_up, idx_dn, dim_up, dim_dn;
   logic [2:0]           s_tmp;
   logic [AddrWidth-1:0] half;
-  logic                 done;
+  logic                 split, done;
 
   // The widest register is ELEMENTS (20 bits); bits 31:20 of a write are ignored.
   /* verilator lint_off UNUSEDSIGNAL */
@@ -148,11 +176,11 @@ module schedule_engine_hd (
   always_comb begin
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
-    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1;
+    regs_reset.agg_units = 3'd1; regs_reset.halving = 1'b1; regs_reset.state = StateIdle;
 
     {load, load_end, load_word} = '0;
-    {n_dims, order_tmp, board_tmp, s_acc, k, a_index, take, b_tmp} = '0;
-    {partner_board, half, done} = '0;
+    {n_dims, order_tmp, board_tmp, late, rank_tmp, s_acc, a_index, b_tmp} = '0;
+    {partner_board, half, split, done} = '0;
 
     // follow SIZE and COORD: the shifts and the board id; then board x 12 and the endpoint id
     for (int dim = 0; dim < 4; dim++) begin
@@ -161,12 +189,36 @@ module schedule_engine_hd (
       s_acc = s_acc + 4'(log_size_q[2*dim +: 2]);
     end
     r_d.board = board_tmp;
+    // follow SIZE and DIM_ORDER: the dimension order (wxyz = every dimension of
+    // size > 1; bandwidth = size 2 first, then size 4, spec embodiment 2) as
+    // each dimension's place in it (rank, present) and their count, then, a
+    // cycle later, the order
+    for (int dim = 0; dim < 4; dim++) late[dim] = r_q.bandwidth && log_size_q[2*dim +: 2] == 2'd2;
+    for (int dim = 0; dim < 4; dim++) begin
+      rank_tmp = '0;
+      for (int e = 0; e < 4; e++)
+        if (e != dim && log_size_q[2*e +: 2] != 2'd0 && (late[e] < late[dim] || (late[e] == late[dim] && e < dim)))
+          rank_tmp = rank_tmp + 2'd1;
+      r_d.rank[2*dim +: 2] = rank_tmp;
+      r_d.present[dim] = log_size_q[2*dim +: 2] != 2'd0;
+      n_dims = n_dims + 3'(r_d.present[dim]);
+    end
+    r_d.ndims = n_dims;
+    for (int slot = 0; slot < 4; slot++)
+      for (int dim = 0; dim < 4; dim++)
+        if (r_q.present[dim] && rank_q[2*dim +: 2] == 2'(slot)) order_tmp[2*slot +: 2] |= 2'(dim);
+    r_d.order = order_tmp;
     r_d.board_base = (16'(board_q) << 3) + (16'(board_q) << 2);
     r_d.self = (16'(board_q) << 3) + (16'(board_q) << 2) + 16'(r_q.unit);
     // follow ELEMENTS and AGG_UNITS: B and 3 x B
     b_tmp = r_q.agg_units == 3'd4 ? r_q.elements >> 2 : r_q.agg_units == 3'd2 ? r_q.elements >> 1 : r_q.elements;
     r_d.b = b_tmp;
     r_d.b3 = (b_tmp << 1) + b_tmp;
+    // follow B, 3 x B and UNIT: m x B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0); a x B (a = UNIT - 8)
+    r_d.m_mult = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
+                                                                : (r_q.unit[0] ? r_q.b : '0));
+    a_index = 2'(r_q.unit - MainUnits);
+    r_d.a_mult = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
     // follow len: the first part of a message of len or len >> 1 words split in two
     r_d.len_up = (r_q.len >> 1) + AddrWidth'(r_q.len[0]);
     r_d.half_up = (r_q.len >> 2) + AddrWidth'(r_q.len[1]);
@@ -186,6 +238,15 @@ module schedule_engine_hd (
     r_d.dn_bit = board_q[s_tmp];
     r_d.plus_bit = board_q[3'(r_q.cur_pos + 3'd1)];
     r_d.minus_bit = board_q[3'(r_q.cur_pos - 3'd1)];
+    // follow cur_pos: the partner (the plan moves in the cycle before the step's planning cycle, and
+    // the partner is first read in the cycle after it)
+    partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
+    r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
+    // follow src, dst, first, n and g: the second part of a split message, the local tag
+    r_d.src1 = r_q.src + r_q.first;
+    r_d.dst1 = r_q.dst + r_q.first;
+    r_d.n1 = r_q.n - r_q.first;
+    r_d.ltag = LocalTag + r_q.g;
     s_acc = '0;
     board_tmp = '0;
 
@@ -204,54 +265,36 @@ module schedule_engine_hd (
       endcase
     end
 
-    unique case (r_q.state)
-      StateInit: begin
-        // dimension order: wxyz = every dimension of size > 1; bandwidth =
-        // size 2 first, then size 4 (spec embodiment 2)
-        for (int pass = 0; pass < 2; pass++) begin
-          for (int dim = 0; dim < 4; dim++) begin
-            k = log_size_q[2*dim +: 2];
-            take = r_q.bandwidth ? (32'(k) == pass + 1) : (pass == 0 && k != 2'd0);
-            if (take) begin
-              order_tmp[2*n_dims[1:0] +: 2] = 2'(dim);
-              n_dims = n_dims + 3'd1;
-            end
-          end
-        end
-        r_d.order = order_tmp;
-        r_d.ndims = n_dims;
+    unique case (1'b1)
+      r_q.state[SInit]: begin
         {r_d.count, r_d.abase, r_d.g, r_d.idx, r_d.bit_index} = '0;
         r_d.halving = 1'b1;
         r_d.lo = '0;
         r_d.len = r_q.b;
         r_d.cursor = r_q.b << 3;
+        // m x B and a x B are read from m_mult and a_mult a cycle later (MainSend, S2Wait)
         if (r_q.unit < MainUnits) begin
-          // m * B = 4B (m bit 2) + 0, B, 2B or 3B (m bits 1:0)
-          r_d.mbase = (r_q.unit[2] ? r_q.b << 2 : '0) + (r_q.unit[1] ? (r_q.unit[0] ? r_q.b3 : r_q.b << 1)
-                                                                    : (r_q.unit[0] ? r_q.b : '0));
           r_d.state = StateMainSend;
         end else if (3'(r_q.unit - MainUnits) < r_q.agg_units) begin
-          a_index = 2'(r_q.unit - MainUnits);
-          r_d.abase = a_index[1] ? (a_index[0] ? r_q.b3 : r_q.b << 1) : (a_index[0] ? r_q.b : '0);
           r_d.state = StateS2Wait;
         end else begin
           r_d.state = StateEnd;  // an aggregation unit outside the A planes
         end
       end
-      StateMainSend: if (can_load) begin
+      r_q.state[SMainSend]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(MainUnits) + 16'(r_q.count),
-                                                            r_q.abase, r_q.mbase, r_q.b, '0);
+                                                            r_q.abase, r_q.m_mult, r_q.b, '0);
         r_d.count = r_q.count + 4'd1;
         r_d.abase = r_q.abase + r_q.b;
         if (r_q.count + 4'd1 == 4'(r_q.agg_units)) r_d.state = StateMainWait;
       end
-      StateMainWait: if (can_load) begin
+      r_q.state[SMainWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(last_step, AddrWidth'(r_q.agg_units));
         r_d.state = StateEnd;
       end
-      StateS2Wait: if (can_load) begin
+      r_q.state[SS2Wait]: if (can_load) begin
         load = 1'b1;
         // the first step's dimension (order slot 0, bit 0)
         r_d.cur_dim = order_q[1:0];
@@ -261,15 +304,16 @@ module schedule_engine_hd (
         load_word = collnet_descriptor_pkg::wait_descriptor('0, AddrWidth'(MainUnits));
         r_d.count = 4'd1;
         r_d.mbase = r_q.b;
+        r_d.abase = r_q.a_mult;
         r_d.state = StateS2Local;
       end
-      StateS2Local: if (can_load) begin
+      r_q.state[SS2Local]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.mbase, '0, r_q.b, LocalTag);
         load_word.op = rop;
         r_d.state = StateS2Lwait;
       end
-      StateS2Lwait: if (can_load) begin
+      r_q.state[SS2Lwait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag, AddrWidth'(r_q.count));
         r_d.count = r_q.count + 4'd1;
@@ -285,24 +329,22 @@ module schedule_engine_hd (
           r_d.count = '0;
         end
       end
-      StateDivSend: if (can_load) begin
+      r_q.state[SDivSend]: if (can_load) begin
         load = 1'b1;
         // the divisor area follows the halving slots
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.cursor, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = collnet_descriptor_pkg::OpDivide;
         r_d.state = StateDivWait;
       end
-      StateDivWait: if (can_load) begin
+      r_q.state[SDivWait]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(r_q.lcount));
+        load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(r_q.lcount));
         r_d.state = r_q.ndims == '0 ? StateBcast : StateStepPlan;
         r_d.count = '0;
         if (r_q.g != '0) done = 1'b1;  // advance the plan below
       end
-      StateStepPlan: begin
+      r_q.state[SStepPlan]: begin
         r_d.g = r_q.g + 16'd1;
-        partner_board = r_q.board ^ (8'd1 << r_q.cur_pos);
-        r_d.partner = (16'(partner_board) << 3) + (16'(partner_board) << 2) + 16'(r_q.unit);
         if (r_q.halving) begin
           // keep the first half if the bit is 0, else the second; send the other
           half = r_q.len >> 1;
@@ -319,59 +361,75 @@ module schedule_engine_hd (
           r_d.dst = r_q.lo;
           r_d.n = r_q.len;
         end
-        r_d.two_parts = r_q.cur_k == 2'd1 && half >= AddrWidth'(2);
-        r_d.first = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
-        r_d.hint0 = (r_q.cur_k == 2'd1 && half >= AddrWidth'(2)) ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
+        // a size-2 dimension splits a message of half >= 2 words (an OR of its upper bits, not a compare)
+        split = r_q.cur_k == 2'd1 && (r_q.halving ? |r_q.len[AddrWidth-1:2] : |r_q.len[AddrWidth-1:1]);
+        r_d.two_parts = split;
+        r_d.first = split ? (r_q.halving ? r_q.half_up : r_q.len_up) : half;
+        r_d.hint0 = split ? 8'd1 << {r_q.cur_dim, 1'b0} : 8'd0;
+        // how the plan moves after this step (`done` below), and whether the divide follows it
+        r_d.adv = '0;
+        if (r_q.halving) begin
+          if (2'(r_q.bit_index + 2'd1) < r_q.cur_k && r_q.bit_index != 2'd3) r_d.adv[AdvBitUp] = 1'b1;
+          else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) r_d.adv[AdvDimUp] = 1'b1;
+          else r_d.adv[AdvToDoubling] = 1'b1;
+        end else begin
+          if (r_q.bit_index != '0) r_d.adv[AdvBitDown] = 1'b1;
+          else if (!r_q.conventional && r_q.idx != '0) r_d.adv[AdvDimDown] = 1'b1;
+          else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) r_d.adv[AdvNextDim] = 1'b1;
+          else r_d.adv[AdvBcast] = 1'b1;
+        end
+        r_d.divide_next = average && r_q.halving && 3'(r_q.idx) + 3'd1 == r_q.ndims &&
+                          2'(r_q.bit_index + 2'd1) == r_q.cur_k;
         r_d.state = StatePart0;
       end
-      StatePart0: if (can_load) begin
+      r_q.state[SPart0]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src, r_q.dst, r_q.first, r_q.g);
         load_word.route_hint = r_q.hint0;
         r_d.state = r_q.two_parts ? StatePart1 : StateNetWait;
       end
-      StatePart1: if (can_load) begin
+      r_q.state[SPart1]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src + r_q.first, r_q.dst + r_q.first,
-                                                            r_q.n - r_q.first, r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.partner, r_q.src1, r_q.dst1, r_q.n1, r_q.g);
         load_word.route_hint = r_q.hint0 << 1;  // minus = 2 << 2d
         r_d.state = StateNetWait;
       end
-      StateNetWait: if (can_load) begin
+      r_q.state[SNetWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(r_q.g, r_q.two_parts ? AddrWidth'(2) : AddrWidth'(1));
         if (r_q.halving) r_d.state = StateHLocal;
         else done = 1'b1;
       end
-      StateHLocal: if (can_load) begin
+      r_q.state[SHLocal]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, LocalTag + r_q.g);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.slot, r_q.lo, r_q.len, r_q.ltag);
         load_word.op = rop;
         r_d.state = StateHLwait;
       end
-      StateHLwait: if (can_load) begin
+      r_q.state[SHLwait]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + r_q.g, AddrWidth'(1));
-        if (average && last_halving) begin
+        load_word = collnet_descriptor_pkg::wait_descriptor(r_q.ltag, AddrWidth'(1));
+        if (r_q.divide_next) begin
           r_d.state = StateDivSend;
           r_d.lcount = 4'd2;
         end else begin
           done = 1'b1;
         end
       end
-      StateBcast: if (can_load) begin
+      r_q.state[SBcast]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.board_base + 16'(r_q.count), '0, r_q.abase, r_q.b,
                                                             last_step);
         r_d.count = r_q.count + 4'd1;
         if (r_q.count + 4'd1 == MainUnits) r_d.state = StateEnd;
       end
-      StateEnd: if (can_load) begin
+      r_q.state[SEnd]: if (can_load) begin
         load = 1'b1;
         load_end = 1'b1;
         r_d.state = StateIdle;
       end
-      `SCHEDULE_ENGINE_IDLE_STATES
+      r_q.state[SIdle]: ;
+      default: ;
     endcase
 
     // Plan advance after step g (`done` set above): a doubling grows the
@@ -383,36 +441,32 @@ module schedule_engine_hd (
         r_d.len_up = r_q.len;        // ceil(2 len / 2)
         r_d.half_up = r_q.len_up;    // ceil(len / 2)
       end
-      r_d.state = StateStepPlan;
+      r_d.state = r_q.adv[AdvBcast] ? StateBcast : StateStepPlan;
       r_d.count = '0;
-      if (r_q.halving) begin
-        if (2'(r_q.bit_index + 2'd1) < r_q.cur_k && r_q.bit_index != 2'd3) begin
-          r_d.bit_index = r_q.bit_index + 2'd1;
-          r_d.cur_pos = r_q.cur_pos + 3'd1;
-          r_d.cur_bit = r_q.plus_bit;
-        end else if (!r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
-          r_d.idx = r_q.idx + 2'd1;
-          r_d.bit_index = '0;
-          {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
-        end else begin
-          r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit (bit_index already)
-          r_d.bit_index = r_q.cur_k - 2'd1;
-        end
-      end else if (r_q.bit_index != '0) begin
+      if (r_q.adv[AdvBitUp]) begin
+        r_d.bit_index = r_q.bit_index + 2'd1;
+        r_d.cur_pos = r_q.cur_pos + 3'd1;
+        r_d.cur_bit = r_q.plus_bit;
+      end
+      if (r_q.adv[AdvDimUp] || r_q.adv[AdvNextDim]) begin
+        r_d.idx = r_q.idx + 2'd1;
+        r_d.bit_index = '0;
+        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
+      end
+      if (r_q.adv[AdvToDoubling]) begin
+        r_d.halving = 1'b0;  // doubling of the same dimension, from its top bit (bit_index already)
+        r_d.bit_index = r_q.cur_k - 2'd1;
+      end
+      if (r_q.adv[AdvNextDim]) r_d.halving = 1'b1;
+      if (r_q.adv[AdvBitDown]) begin
         r_d.bit_index = r_q.bit_index - 2'd1;
         r_d.cur_pos = r_q.cur_pos - 3'd1;
         r_d.cur_bit = r_q.minus_bit;
-      end else if (!r_q.conventional && r_q.idx != '0) begin
+      end
+      if (r_q.adv[AdvDimDown]) begin
         r_d.idx = r_q.idx - 2'd1;
         r_d.bit_index = r_q.dn_k - 2'd1;
         {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.dn_dim, r_q.dn_k, r_q.dn_pos, r_q.dn_bit};
-      end else if (r_q.conventional && 3'(r_q.idx) + 3'd1 < r_q.ndims) begin
-        r_d.idx = r_q.idx + 2'd1;
-        r_d.bit_index = '0;
-        r_d.halving = 1'b1;
-        {r_d.cur_dim, r_d.cur_k, r_d.cur_pos, r_d.cur_bit} = {r_q.up_dim, r_q.up_k, r_q.up_pos, r_q.up_bit};
-      end else begin
-        r_d.state = StateBcast;
       end
     end
 
@@ -439,10 +493,15 @@ module schedule_engine_hd (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q} ==
               $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q}));
+    // Induction strengthening: the state register is one-hot (E2, E3).
+    if (rst_ni) assert ($onehot(r_q.state));  // E3
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
-`include "schedule_engine_skeleton.svh"
+  // the registers, the output register, busy and the configuration gate (the
+  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
+      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
+      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

@@ -49,13 +49,20 @@ module schedule_engine_twotree (
     logic [2:0]                 stages;
     logic [9:0]                 hint_ptr;
     state_e                     state;
-    // block division, per tree t at [t*W +: W]
+    // block division, per tree t at [t*W +: W]; half: H_t, shifted left
+    // one bit per division step (the step divides its top bit)
     logic [2*CountWidth-1:0]    half;
     logic [2*CountWidth-1:0]    quot;
     logic [2*BlockWidth-1:0]    rem;
     logic [CountWidth-1:0]      tree_base1;  // T2's first word (T1 starts at 0)
     logic [4:0]                 div_bit;
     logic [4*AddrWidth-1:0]     slot_base;
+    // follow the division and the slot bases, per tree t: a stream's first
+    // block length, whether it has blocks and whether its first is its last,
+    // and per slot base j and tree t (at [(2j + t)*W]) L(1 + j) + the tree's first word
+    logic [2*CountWidth-1:0]    t_len0;
+    logic [1:0]                 t_any, t_last0;
+    logic [8*AddrWidth-1:0]     dst_base;
     // walk: the stage being run
     logic [2:0]                 stage;
     logic [2:0]                 ld;  // StateStageLoad cycle
@@ -72,12 +79,18 @@ module schedule_engine_twotree (
     logic [4*CountWidth-1:0]    s_off;
     logic [4*CountWidth-1:0]    s_len;  // words of the stream's next block
     logic [3:0]                 s_last;  // that block is the stream's last
+    // kept with the streams: s_next == q (the stream's block leaves in this
+    // phase), and the block's address in the slot, slot base + offset
+    logic [3:0]                 s_match;
+    logic [4*AddrWidth-1:0]     s_dst;
     logic [AddrWidth-1:0]       comb_src;
     logic [CountWidth-1:0]      comb_dst;
     logic [CountWidth-1:0]      comb_len;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
+  logic [8*AddrWidth-1:0] dst_base_q;  // r_q.dst_base as a plain vector
+  assign dst_base_q = r_q.dst_base;
 
   // tables: one write port (configuration), one synchronous read port each
   logic [31:0] table_q [TableEntries];
@@ -97,11 +110,6 @@ module schedule_engine_twotree (
   assign quot1 = r_q.quot[CountWidth +: CountWidth];
   assign rem0 = r_q.rem[0 +: BlockWidth];
   assign rem1 = r_q.rem[BlockWidth +: BlockWidth];
-  // HALF read at a variable bit, as a plain vector: Yosys 0.23 makes a
-  // variable select of a packed-struct member a shifter over the whole
-  // struct (docs/synthesis.md, "variable selects of struct members").
-  logic [2*CountWidth-1:0] half_q;
-  assign half_q = r_q.half;
   assign sb0 = quot0 != '0 ? r_q.blocks : rem0;
   assign sb1 = quot1 != '0 ? r_q.blocks : rem1;
 
@@ -114,9 +122,8 @@ module schedule_engine_twotree (
   logic [15:0]            tag;
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
-  logic                   send_slot, recv_slot;
   logic [15:0]            send_partner;
-  logic [AddrWidth-1:0]   send_base, recv_slot_base;
+  logic [AddrWidth-1:0]   send_dst, recv_dst;
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [CountWidth-1:0]  send_off, recv_off;
 
@@ -128,24 +135,19 @@ module schedule_engine_twotree (
     recv_fires = 1'b0;
     recv_e = 1'b0;
     for (int e = 1; e >= 0; e--) begin  // the lower entry wins, as in the C++ loop
-      if (r_q.s_active[e] && r_q.s_next[e*PhaseWidth +: PhaseWidth] == r_q.q) begin
+      if (r_q.s_active[e] && r_q.s_match[e]) begin
         send_fires = 1'b1;
         send_e = e[0];
       end
-      if (r_q.s_active[2+e] && r_q.s_next[(2+e)*PhaseWidth +: PhaseWidth] == r_q.q) begin
+      if (r_q.s_active[2+e] && r_q.s_match[2+e]) begin
         recv_fires = 1'b1;
         recv_e = e[0];
       end
     end
-    // constant-index selections (a variable part-select would become a shifter)
-    send_slot = send_e ? r_q.s_slot[1] : r_q.s_slot[0];
-    recv_slot = recv_e ? r_q.s_slot[3] : r_q.s_slot[2];
-    // L(1 + 2r + slot)
-    send_base = r_q.reduce ? (send_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
-                         : (send_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
-    recv_slot_base = r_q.reduce
-        ? (recv_slot ? r_q.slot_base[3*AddrWidth +: AddrWidth] : r_q.slot_base[2*AddrWidth +: AddrWidth])
-        : (recv_slot ? r_q.slot_base[AddrWidth +: AddrWidth] : r_q.slot_base[0 +: AddrWidth]);
+    // constant-index selections (a variable part-select would become a shifter);
+    // the block's address in the slot, L(1 + 2r + slot) + offset, is the stream's s_dst
+    send_dst = send_e ? r_q.s_dst[AddrWidth +: AddrWidth] : r_q.s_dst[0 +: AddrWidth];
+    recv_dst = recv_e ? r_q.s_dst[3*AddrWidth +: AddrWidth] : r_q.s_dst[2*AddrWidth +: AddrWidth];
     send_partner = send_e ? r_q.s_partner[16 +: 16] : r_q.s_partner[0 +: 16];
     send_off = send_e ? r_q.s_off[CountWidth +: CountWidth] : r_q.s_off[0 +: CountWidth];
     recv_off = recv_e ? r_q.s_off[3*CountWidth +: CountWidth] : r_q.s_off[2*CountWidth +: CountWidth];
@@ -160,6 +162,8 @@ module schedule_engine_twotree (
   logic [4*BlockWidth-1:0] f_k;
   logic [4*PhaseWidth-1:0] f_next;
   logic [3:0]              f_last;
+  logic [4*AddrWidth-1:0]  f_dst;
+  logic [3:0]              f_match1;  // s_next == q + 1: the stream fires in the next phase
   always_comb begin
     logic [CountWidth-1:0] fq;
     logic [BlockWidth-1:0] fr, fb, fk;
@@ -173,6 +177,9 @@ module schedule_engine_twotree (
       f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
       f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
       f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
+      f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
+                                        AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
+      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
     end
   end
 
@@ -196,6 +203,16 @@ module schedule_engine_twotree (
     {table_we, table_waddr, hint_we} = '0;
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
+
+    // follow the division and the slot bases (constant while the stages run)
+    r_d.t_len0 = {quot1 + CountWidth'(rem1 != '0), quot0 + CountWidth'(rem0 != '0)};
+    r_d.t_any = {sb1 != '0, sb0 != '0};
+    r_d.t_last0 = {sb1 <= BlockWidth'(1), sb0 <= BlockWidth'(1)};
+    for (int j = 0; j < 4; j++) begin
+      r_d.dst_base[(2*j)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth];
+      r_d.dst_base[(2*j+1)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth] +
+                                                     AddrWidth'(r_q.tree_base1);
+    end
 
     // configuration port
     if (cfg_write) begin
@@ -239,7 +256,8 @@ module schedule_engine_twotree (
       StateDivide: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
-          rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], half_q[tt*CountWidth + 32'(r_q.div_bit) - 1]};
+          rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], r_q.half[tt*CountWidth + CountWidth - 1]};
+          r_d.half[tt*CountWidth +: CountWidth] = r_q.half[tt*CountWidth +: CountWidth] << 1;
           if (rem_shift >= {1'b0, r_q.blocks}) begin
             r_d.rem[tt*BlockWidth +: BlockWidth] = BlockWidth'(rem_shift - {1'b0, r_q.blocks});
             r_d.quot[tt*CountWidth +: CountWidth] = {r_q.quot[tt*CountWidth +: CountWidth-1], 1'b1};
@@ -280,10 +298,14 @@ module schedule_engine_twotree (
               r_d.s_next[i*PhaseWidth +: PhaseWidth] = PhaseWidth'({w[12:3], i[0]});  // color = e mod 2
               r_d.s_k[i*BlockWidth +: BlockWidth] = '0;
               r_d.s_off[i*CountWidth +: CountWidth] = t ? r_q.tree_base1 : '0;
-              r_d.s_len[i*CountWidth +: CountWidth] = t ? quot1 + CountWidth'(rem1 != '0)
-                                                      : quot0 + CountWidth'(rem0 != '0);
-              r_d.s_active[i] = w[0] && (t ? sb1 : sb0) != '0;
-              r_d.s_last[i] = (t ? sb1 : sb0) <= BlockWidth'(1);
+              r_d.s_len[i*CountWidth +: CountWidth] = t ? r_q.t_len0[CountWidth +: CountWidth]
+                                                      : r_q.t_len0[0 +: CountWidth];
+              r_d.s_active[i] = w[0] && (t ? r_q.t_any[1] : r_q.t_any[0]);
+              r_d.s_last[i] = t ? r_q.t_last0[1] : r_q.t_last0[0];
+              // L(1 + 2r + slot) + offset
+              // (constant-index choices: a variable part-select would become a shifter)
+              for (int j = 0; j < 8; j++)
+                if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
             end
           end
         end
@@ -297,7 +319,7 @@ module schedule_engine_twotree (
         if (send_fires) begin
           load = 1'b1;
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
-              (r_q.broadcast ? '0 : send_base) + AddrWidth'(send_off), AddrWidth'(send_len), tag);
+              r_q.broadcast ? AddrWidth'(send_off) : send_dst, AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
           load_word.route_hint = hint_rd_q;
           r_d.hint_ptr = r_q.hint_ptr + 10'd1;
@@ -309,7 +331,7 @@ module schedule_engine_twotree (
       StatePhaseRecv: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(tag, AddrWidth'(1));
-        r_d.comb_src = recv_slot_base + AddrWidth'(recv_off);
+        r_d.comb_src = recv_dst;
         r_d.comb_dst = recv_off;
         r_d.comb_len = recv_len;
         fired[recv_e ? 3 : 2] = 1'b1;
@@ -342,6 +364,7 @@ module schedule_engine_twotree (
         r_d.s_next[i*PhaseWidth +: PhaseWidth] = f_next[i*PhaseWidth +: PhaseWidth];
         r_d.s_active[i] = !r_q.s_last[i];
         r_d.s_last[i] = f_last[i];
+        r_d.s_dst[i*AddrWidth +: AddrWidth] = f_dst[i*AddrWidth +: AddrWidth];
       end
     end
     // the next phase, or the next stage once every stream of this one is
@@ -355,6 +378,14 @@ module schedule_engine_twotree (
         r_d.ld = '0;
         r_d.state = r_q.stage + 3'd1 == r_q.stages ? StateEnd : StateStageLoad;
       end
+    end
+    // s_match follows s_next == q: while a stage loads, against q = 0 (the
+    // phase it starts with); then a stream that fires leaves the phase
+    // (s_next + 2), and a new phase matches the streams at q + 1
+    for (int i = 0; i < 4; i++) begin
+      if (r_q.state == StateStageLoad) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
+      else if (fired[i]) r_d.s_match[i] = 1'b0;
+      else if (phase_end) r_d.s_match[i] = f_match1[i];
     end
   end
 
@@ -376,6 +407,11 @@ module schedule_engine_twotree (
       assert (!(r_q.s_active[0] && r_q.s_active[1] && r_q.s_next[0 +: PhaseWidth] == r_q.q &&
                 r_q.s_next[PhaseWidth +: PhaseWidth] == r_q.q))
         else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
+    // s_match is s_next == q in every cycle of a phase
+    if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
+      for (int i = 0; i < 4; i++)
+        assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
+          else $error("schedule_engine_twotree: s_match[%0d] is not s_next == q", i);
     // BLOCKS is 1..1024 (the divider divides by it)
     if (rst_ni && r_q.state == StateDivide)
       assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
