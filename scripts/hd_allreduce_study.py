@@ -23,9 +23,10 @@ for pieces that come late). The steps' times are summed by kind (scatter
 with its local reduces, halvings, doublings, broadcast) and averaged over the
 units; per unit they add up to the cycle its broadcast ends.
 
-Results are kept in a cache directory (one JSON file per point) so that long
-points run once; --shapes / --sizes pick a subset (run them in the
-background first). Prints the markdown tables of docs/studies/hd-allreduce.md
+Results are kept in a directory of the repository (docs/studies/data/hd-allreduce,
+one JSON file per point: cycles, inter-board flits, data check, phases) so
+that long points run once and the tables and plot are redrawn from them;
+--shapes / --sizes pick a subset (run them in the background first). Prints the markdown tables of docs/studies/hd-allreduce.md
 and draws docs/hd-allreduce.png.
 
 Usage: scripts/hd_allreduce_study.py [--build build] [--cache DIR]
@@ -149,7 +150,7 @@ def key(p):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--cache", default=os.path.join(ROOT, "build", "hd_allreduce_study"),
+    ap.add_argument("--cache", default=os.path.join(ROOT, "docs", "studies", "data", "hd-allreduce"),
                     help="directory of the points' results (one JSON file each)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "hd-allreduce.png"))
     ap.add_argument("--shapes", default="4x4x4x4,4x4x2x2")
