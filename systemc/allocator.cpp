@@ -337,6 +337,17 @@ std::string names_of(const List& list) {
   return join(names);
 }
 
+/// The entry of `list` called `name`; a ConfigError naming `key`, the
+/// unknown `what` and the accepted names otherwise.
+template <class List>
+const typename List::value_type& find_named(const List& list, std::string_view name, const char* key,
+                                            const char* what) {
+  for (const auto& e : list)
+    if (e.name == name) return e;
+  throw ConfigError(std::string("key '") + key + "': unknown " + what + " '" + std::string(name) +
+                    "'; accepted values: " + names_of(list));
+}
+
 }  // namespace
 
 const std::vector<SwitchAllocatorKind>& switch_allocators() {
@@ -357,10 +368,7 @@ const std::vector<SwitchAllocatorKind>& switch_allocators() {
 }
 
 const SwitchAllocatorKind& find_switch_allocator(std::string_view name) {
-  for (const auto& k : switch_allocators())
-    if (k.name == name) return k;
-  throw ConfigError("key 'allocator': unknown switch allocator '" + std::string(name) +
-                    "'; accepted values: " + names_of(switch_allocators()));
+  return find_named(switch_allocators(), name, "allocator", "switch allocator");
 }
 
 const std::vector<VcAllocatorStage>& vc_allocator_stages() {
@@ -379,10 +387,7 @@ const std::vector<VcAllocatorStage>& vc_allocator_stages() {
 }
 
 const VcAllocatorStage& find_vc_allocator_stage(std::string_view name) {
-  for (const auto& s : vc_allocator_stages())
-    if (s.name == name) return s;
-  throw ConfigError("key 'vc_allocator_stage': unknown stage '" + std::string(name) +
-                    "'; accepted values: " + names_of(vc_allocator_stages()));
+  return find_named(vc_allocator_stages(), name, "vc_allocator_stage", "stage");
 }
 
 }  // namespace collnet::systemc
