@@ -120,16 +120,26 @@ RouterKeys::RouterKeys()
                                  "from-wrap", {"from-wrap", "whole-dimension"})),
       routing(Key::text("routing",
                         "routing function (`collnet list` shows each with the topologies it runs on): dor, "
-                        "min-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
+                        "min-adaptive, dor-vc-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
                         "min, valiant or ugal on a dragonfly; shortest on a graph file; the topology's own elsewhere",
                         "", routing_names_text(), &routing_name_problem)
                   .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
-                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly), shortest (graph file)")) {}
+                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly), shortest (graph file)")),
+      output_selection(Key::choice("output_selection",
+                                   "per-hop routing: how a routed head picks among the outputs its routing function "
+                                   "allows: most-credits (the router picks one first: the non-escape output whose "
+                                   "free VC holds the most credits, else the escape output; the VC allocator then "
+                                   "allocates a VC of that output) or vc-allocator (the head requests every free VC "
+                                   "of every allowed output and the VC allocator's arbitration decides, escape "
+                                   "outputs included, as a route set offered to BookSim2's VC allocator; needs "
+                                   "vc_allocator_stage own-allocator). Options weighed by hops (ugal) are always "
+                                   "weighed",
+                                   "most-credits", {"most-credits", "vc-allocator"})) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
-          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing};
+          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection};
 }
 
 RunKeys::RunKeys()

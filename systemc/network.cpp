@@ -20,6 +20,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   } catch (const topology::TopologyError& e) {
     throw ConfigError(e.what());
   }
+  if (config_.vc_allocator_selects && !routing_->adaptive())
+    throw ConfigError("key 'output_selection': vc-allocator chooses among the outputs of a per-hop routing "
+                      "function; routing " + routing_->name + " gives one route (remove 'output_selection')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
   if (routing_->adaptive() && !config_.dateline)
     throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +

@@ -21,6 +21,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       own_vc_allocator_(config.vc_allocator_own),
+      vc_allocator_selects_(config.vc_allocator_selects),
       cut_through_(config.switching == Switching::virtual_cut_through),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
@@ -487,6 +488,11 @@ bool Router::allocate_vcs(Cycle now) {
       const int v = std::countr_zero(bits);
       InputVc& ivc = input_vcs_[index(p, v)];
       if (ivc.out_port >= 0 || ivc.eligible_at > now) continue;
+      if (vc_allocator_selects_ && ivc.options != 0 &&
+          hop_options_[index(p, v) * topology::HopOptions::kMax].hops == 0) {
+        request_every_option(ivc, p, v, total);  // output_selection: vc-allocator
+        continue;
+      }
       if (ivc.options != 0) choose_output(ivc, index(p, v));  // per-hop routing
       int first = 0;
       int end = vcs_;
@@ -518,6 +524,20 @@ bool Router::allocate_vcs(Cycle now) {
     ivc.eligible_at = now + 1;  // bids for the switch from the next cycle
   }
   return true;
+}
+
+void Router::request_every_option(const InputVc& ivc, int p, int v, std::size_t& total) {
+  AllocationScratch& sc = scratch();
+  const topology::HopOption* options = &hop_options_[index(p, v) * topology::HopOptions::kMax];
+  for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
+    const auto [first, end] = class_range_[o->vc_class];
+    for (int ov = first; ov < end; ++ov) {
+      if (vc_owned(o->port, ov) || (ivc.need > 1 && credits_[index(o->port, ov)] < ivc.need)) continue;
+      if (total == sc.va_requests.size()) sc.va_requests.resize(2 * total + 16);
+      sc.va_requests[total++] = Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                      static_cast<std::uint16_t>(o->port), static_cast<std::uint8_t>(ov)};
+    }
+  }
 }
 
 void Router::one_bid_per_output(int p) {

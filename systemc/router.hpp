@@ -194,6 +194,9 @@ class Router final : public Clocked {
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
   /// (vc_allocator_); true if any head asked.
   bool allocate_vcs(Cycle now);
+  /// output_selection vc-allocator: the head at (p, v) requests every free
+  /// VC of every option its routing function allowed.
+  void request_every_option(const InputVc& ivc, int p, int v, std::size_t& total);
 
   // Laid out for the cache: what every evaluation reads sits in the four
   // lines from node_ to vc_reusable_at_ (the sc_module base and the port
@@ -208,6 +211,7 @@ class Router final : public Clocked {
   Cycle pipeline_delay_;
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
+  bool vc_allocator_selects_;   // output_selection: vc-allocator
   bool cut_through_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;

@@ -27,6 +27,10 @@ void RouterConfig::validate() const {
   if (vc_allocator_own && routing_delay < 1)
     throw ConfigError("key 'vc_allocator_stage': own-allocator allocates VCs in the last cycle of routing_delay; "
                       "expected routing_delay >= 1, got 0");
+  if (vc_allocator_selects && !vc_allocator_own)
+    throw ConfigError("key 'output_selection': vc-allocator leaves the choice among allowed outputs to the VC "
+                      "allocator of its own; expected vc_allocator_stage own-allocator with it (or "
+                      "output_selection most-credits)");
   (void)find_arbitration(arbitration);
 }
 
@@ -50,6 +54,7 @@ RouterConfig router_config_from(const Params& params) {
   c.vc_allocator_own = vc_stage == "own-allocator";
   c.credit_release_delay = static_cast<int>(k.credit_release_delay.integer_within(params, 0, c.allocation_delay));
   c.round_robin_vc_bid = k.vc_bid.choice(params) == "round-robin";
+  c.vc_allocator_selects = k.output_selection.choice(params) == "vc-allocator";
   c.dateline_whole_dimension = k.dateline_class.choice(params) == "whole-dimension";
   c.allocator = k.allocator.choice(params) == "output-first" ? Allocator::output_first : Allocator::input_first;
   c.atomic_vc_allocation = k.vc_allocation.choice(params) == "atomic";

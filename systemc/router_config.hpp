@@ -64,6 +64,10 @@ struct RouterConfig {
   /// One VC per input port and output bids for the switch, chosen by a
   /// rotating pointer per input port (key vc_bid), instead of every ready VC.
   bool round_robin_vc_bid = false;
+  /// Per-hop routing: every free VC of every allowed output is requested and
+  /// the VC allocator decides (key output_selection vc-allocator), instead of
+  /// the router picking one output first; needs vc_allocator_own.
+  bool vc_allocator_selects = false;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)

@@ -8,6 +8,7 @@ namespace collnet::topology {
 
 // Routing functions defined in files of their own.
 RoutingFunction min_adaptive_routing();  // routing_min_adaptive.cpp
+RoutingFunction dor_vc_adaptive_routing();  // routing_dor_vc_adaptive.cpp
 RoutingFunction valiant_routing();       // routing_valiant.cpp
 RoutingFunction ugal_routing();          // routing_ugal.cpp: dragonfly
 std::vector<RoutingFunction> fabric_routings();  // routing_fabrics.cpp: fat tree and dragonfly
@@ -56,6 +57,7 @@ std::vector<RoutingFunction> make_registry() {
                     "(key route_direction); torus: dateline VC classes",
                     {"mesh", "torus"}, {"route_direction", "dateline", "dateline_class"}));
   all.push_back(min_adaptive_routing());
+  all.push_back(dor_vc_adaptive_routing());
   all.push_back(valiant_routing());
   all.push_back(own("unique-path", "the one path of a tree: up to the lowest common ancestor, then down", {"tree"}));
   all.push_back(own("board-relay",

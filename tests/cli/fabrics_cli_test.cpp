@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"topology=dragonfly:p=2", "routing=ugal", "vcs=2", "traffic=group-shift"},
                 {"key 'vcs'", "routing ugal", "at least 3 VCs", "got 2"}},
         Refusal{{"topology=torus:4x4", "routing=ugal", "traffic=uniform"},
-                {"key 'routing'", "'ugal' does not run on torus:4x4", "dor, min-adaptive, valiant"}},
+                {"key 'routing'", "'ugal' does not run on torus:4x4", "dor, min-adaptive, dor-vc-adaptive, valiant"}},
         Refusal{{"topology=dragonfly:p=2", "vcs=1", "traffic=uniform"}, {"key 'vcs'", "2 VC classes"}},
         Refusal{{"topology=fattree:k=2,n=2", "traffic=group-shift"}, {"key 'traffic'", "group-shift", "fattree"}},
         Refusal{{"topology=fattree:k=4"}, {"key 'topology'", "needs k=K and n=N", "fattree:k=K,n=N"}},

@@ -57,7 +57,7 @@ TEST(Routing, UnknownOrForeignNamesAreRefusedNamingKeyTopologyAndAcceptedNames) 
   const std::string unknown = error_of("zigzag", *torus);
   EXPECT_NE(unknown.find("key 'routing'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("'zigzag'"), std::string::npos) << unknown;
-  EXPECT_NE(unknown.find("torus:4x4: dor, min-adaptive, valiant"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("torus:4x4: dor, min-adaptive, dor-vc-adaptive, valiant"), std::string::npos) << unknown;
   const auto tree = make_topology("tree:kary=2,n=3");
   const std::string foreign = error_of("min-adaptive", *tree);
   EXPECT_NE(foreign.find("'min-adaptive' does not run on tree"), std::string::npos) << foreign;
@@ -111,32 +111,85 @@ TEST(Routing, MinAdaptiveOffersEveryProductiveDirectionAndTheDimensionOrderEscap
   EXPECT_EQ(o.count, 0);
 }
 
+TEST(Routing, DorVcAdaptiveOffersTheDimensionOrderHopOnTheAdaptiveAndTheEscapeClass) {
+  const Grid g({8, 8}, true);
+  const RoutingFunction& f = find_routing("dor-vc-adaptive", g);
+  ASSERT_TRUE(f.adaptive());
+  EXPECT_TRUE(f.per_packet_random);
+  EXPECT_EQ(f.vc_classes(g), 3);
+  EXPECT_EQ(f.min_vcs(g), 3);
+  HopOptions o;
+  auto at = [&](int x, int y) { return g.graph().endpoint_node(g.id(std::vector<int>{x, y})); };
+  auto id = [&](int x, int y) { return g.id(std::vector<int>{x, y}); };
+  // (1,1) -> (3,6): x first, + (2 hops, no wrap): x+ on the adaptive class 2
+  // and on escape class 0; y is not offered although it is productive.
+  f.next_hops(g, HopState{at(1, 1), id(1, 1), id(3, 6), kNone, -1}, o);
+  ASSERT_EQ(o.count, 2);
+  EXPECT_EQ(o.items[0].port, 0);
+  EXPECT_EQ(o.items[0].vc_class, 2);
+  EXPECT_FALSE(o.items[0].escape);
+  EXPECT_EQ(o.items[1].port, 0);
+  EXPECT_EQ(o.items[1].vc_class, 0);
+  EXPECT_TRUE(o.items[1].escape);
+  // (3,1) -> (3,6): x done, y- through the wrap: escape class 1.
+  f.next_hops(g, HopState{at(3, 1), id(1, 1), id(3, 6), 0, 2}, o);
+  ASSERT_EQ(o.count, 2);
+  EXPECT_EQ(o.items[0].port, 3);
+  EXPECT_EQ(o.items[1].port, 3);
+  EXPECT_EQ(o.items[1].vc_class, 1);
+  // A packet on an escape VC keeps to it.
+  f.next_hops(g, HopState{at(2, 1), id(1, 1), id(3, 6), 1, 0}, o);
+  ASSERT_EQ(o.count, 1);
+  EXPECT_TRUE(o.items[0].escape);
+  EXPECT_EQ(o.items[0].port, 0);
+  // Half-way tie (0,0) -> (4,0): the packet's random word picks the direction
+  // for both options; - crosses the wrap (class 1), + does not (class 0).
+  f.next_hops(g, HopState{at(0, 0), id(0, 0), id(4, 0), kNone, -1, 0}, o);
+  ASSERT_EQ(o.count, 2);
+  EXPECT_EQ(o.items[0].port, 1);
+  EXPECT_EQ(o.items[1].port, 1);
+  EXPECT_EQ(o.items[1].vc_class, 1);
+  f.next_hops(g, HopState{at(0, 0), id(0, 0), id(4, 0), kNone, -1, 1}, o);
+  ASSERT_EQ(o.count, 2);
+  EXPECT_EQ(o.items[0].port, 0);
+  EXPECT_EQ(o.items[1].vc_class, 0);
+  f.next_hops(g, HopState{at(3, 6), id(0, 0), id(3, 6), 0, 2}, o);
+  EXPECT_EQ(o.count, 0);
+}
+
 // Any choice among the options reaches the destination in the minimal number
-// of hops (mesh and torus, every pair, always the last non-escape option).
+// of hops (mesh and torus, every pair, always the last non-escape option);
+// dor-vc-adaptive's hops are in dimension order.
 TEST(Routing, MinAdaptiveRoutesAreMinimalWhateverOptionIsTaken) {
-  for (bool torus : {false, true}) {
-    const Grid g({5, 4}, torus);
-    const RoutingFunction& f = find_routing("min-adaptive", g);
-    for (EndpointId a = 0; a < g.endpoint_count(); ++a)
-      for (EndpointId b = 0; b < g.endpoint_count(); ++b) {
-        for (bool take_escape : {false, true}) {
-          NodeId node = g.graph().endpoint_node(a);
-          int in_class = -1;
-          int hops = 0;
-          HopOptions o;
-          for (f.next_hops(g, HopState{node, a, b, kNone, in_class}, o); o.count > 0;
-               f.next_hops(g, HopState{node, a, b, 0, in_class}, o)) {
-            const HopOption& pick = take_escape ? o.items[o.count - 1] : o.items[o.count > 1 ? o.count - 2 : 0];
-            ASSERT_EQ(pick.escape, take_escape || o.count == 1);
-            node = g.graph().link(g.graph().node(node).out_ports[static_cast<std::size_t>(pick.port)]).dst;
-            in_class = pick.vc_class;
-            ASSERT_LE(++hops, 20);
+  for (bool torus : {false, true})
+    for (const char* name : {"min-adaptive", "dor-vc-adaptive"}) {
+      const Grid g({5, 4}, torus);
+      const RoutingFunction& f = find_routing(name, g);
+      for (EndpointId a = 0; a < g.endpoint_count(); ++a)
+        for (EndpointId b = 0; b < g.endpoint_count(); ++b) {
+          for (bool take_escape : {false, true}) {
+            NodeId node = g.graph().endpoint_node(a);
+            int in_class = -1;
+            int hops = 0;
+            int dim = 0;
+            HopOptions o;
+            for (f.next_hops(g, HopState{node, a, b, kNone, in_class}, o); o.count > 0;
+                 f.next_hops(g, HopState{node, a, b, 0, in_class}, o)) {
+              const HopOption& pick = take_escape ? o.items[o.count - 1] : o.items[o.count > 1 ? o.count - 2 : 0];
+              ASSERT_EQ(pick.escape, take_escape || o.count == 1);
+              if (std::string(name) == "dor-vc-adaptive") {  // dimension order whichever class it takes
+                ASSERT_GE(pick.port / 2, dim) << g.name() << " " << a << " -> " << b;
+                dim = pick.port / 2;
+              }
+              node = g.graph().link(g.graph().node(node).out_ports[static_cast<std::size_t>(pick.port)]).dst;
+              in_class = pick.vc_class;
+              ASSERT_LE(++hops, 20);
+            }
+            EXPECT_EQ(g.graph().node(node).endpoint, b);
+            EXPECT_EQ(hops, minimal_hops(g, a, b)) << name << " " << g.name() << " " << a << " -> " << b;
           }
-          EXPECT_EQ(g.graph().node(node).endpoint, b);
-          EXPECT_EQ(hops, minimal_hops(g, a, b)) << g.name() << " " << a << " -> " << b;
         }
-      }
-  }
+    }
 }
 
 TEST(Routing, ValiantGoesThroughARandomIntermediateWithAClassPerPhase) {

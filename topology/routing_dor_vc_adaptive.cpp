@@ -1,0 +1,94 @@
+// dor-vc-adaptive: dimension-order hops on a mesh or torus whose VC class is
+// chosen per hop: the adaptive class (no dateline restriction) or the
+// dimension-order escape classes, Duato's construction with the
+// dimension-order hop as the only adaptive output.
+//
+// VC classes as min-adaptive's (routing_min_adaptive.cpp): escape classes
+// first (mesh: class 0; torus: classes 0 and 1, the dateline classes), the
+// adaptive class last with every VC left over.
+//
+// At every router a packet that is not on an escape VC is offered its
+// dimension-order hop (lowest unfinished dimension, minimal direction) twice:
+// on the adaptive class and on its escape class; a packet on an escape VC
+// stays on the escape VCs to its destination. On a torus a half-way tie
+// (offset exactly half the ring) goes the direction the packet's random word
+// picks for that dimension, for both options, so a packet keeps one direction
+// through a dimension. The escape class is min-adaptive's: class 1 while the
+// run of the dimension from the current router still crosses the wrap link.
+//
+// This is the routing BookSim2's min_adapt_torus and min_adapt_mesh perform:
+// they add one adaptive output per productive dimension, all at one priority,
+// to a route set that keeps a single output per priority, so only the lowest
+// dimension's survives (docs/validation.md).
+#include <cstdlib>
+
+#include "topology/grid.hpp"
+#include "topology/routing.hpp"
+
+namespace collnet::topology {
+
+namespace {
+
+const Grid& grid_of(const Topology& t) { return static_cast<const Grid&>(t); }
+int escape_classes(const Topology& t) { return grid_of(t).torus() ? 2 : 1; }
+int classes(const Topology& t) { return escape_classes(t) + 1; }
+
+std::vector<std::pair<int, int>> layout(const Topology& t, int vcs) {
+  const int escape = escape_classes(t);
+  std::vector<std::pair<int, int>> blocks;
+  for (int c = 0; c < escape; ++c) blocks.emplace_back(c, c + 1);
+  blocks.emplace_back(escape, vcs);
+  return blocks;
+}
+
+int coordinate(const Grid& g, EndpointId id, int dim) {
+  for (int d = 0; d < dim; ++d) id /= g.size(d);
+  return id % g.size(dim);
+}
+
+void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
+  const Grid& g = grid_of(t);
+  out.clear();
+  const EndpointId at = g.graph().node(s.node).endpoint;
+  int dim = 0;
+  while (dim < g.dims() && coordinate(g, at, dim) == coordinate(g, s.destination, dim)) ++dim;
+  if (dim == g.dims()) return;  // at the destination
+  const int a = coordinate(g, at, dim);
+  const int b = coordinate(g, s.destination, dim);
+  bool plus = b > a;
+  std::uint8_t cls = 0;
+  if (g.torus()) {
+    const int k = g.size(dim);
+    const int forward = ((b - a) % k + k) % k;  // hops in the + direction
+    plus = 2 * forward == k ? ((s.random >> dim) & 1U) != 0 : 2 * forward < k;
+    cls = (plus && b < a) || (!plus && b > a) ? 1 : 0;  // the run still wraps
+  }
+  const int port = 2 * dim + (plus ? 0 : 1);
+  const int escape = escape_classes(t);
+  const bool on_escape = s.in_class >= 0 && s.in_class < escape;
+  if (!on_escape) out.add({port, static_cast<std::uint8_t>(escape), false});
+  out.add({port, cls, true});
+}
+
+}  // namespace
+
+RoutingFunction dor_vc_adaptive_routing() {
+  RoutingFunction f;
+  f.name = "dor-vc-adaptive";
+  f.description =
+      "dimension-order hops on the adaptive VC class or the "
+      "dimension-order escape VCs (dateline classes on a "
+      "torus), whichever the router's output selection takes; a "
+      "packet on an escape VC stays on them; half-way "
+      "ties by the packet's random word (BookSim2's min_adapt on a "
+      "mesh or torus)";
+  f.topologies = {"mesh", "torus"};
+  f.vc_classes = &classes;
+  f.min_vcs = &classes;
+  f.vc_layout = &layout;
+  f.next_hops = &next_hops;
+  f.per_packet_random = true;
+  return f;
+}
+
+}  // namespace collnet::topology
