@@ -2,12 +2,14 @@
 // transpose traffic (shared/validation/booksim2.md, "Adaptive routing on a
 // torus"): dim_order is examples/booksim-iq-torus-8x8.yaml with transpose
 // traffic and BookSim2's self packets, min_adapt is
-// examples/booksim-torus-8x8-adaptive.yaml. Latency (cycles, source queue
-// included) at the loads below saturation of the table, and the accepted
-// rate at an offered load of 1.0, within 5 % of BookSim2's: dim_order at
-// every point. min_adapt is not yet within 5 % (docs/validation.md: the
-// mechanism that differs is not found yet); its points check that it
-// stays stable below saturation and accepts more than BookSim2's in saturation.
+// examples/booksim-torus-8x8-adaptive.yaml (routing dor-vc-adaptive with the
+// VC allocator choosing among the route set: what BookSim2's min_adapt_torus
+// routes, docs/validation.md). Latency (cycles, source queue included) at the
+// loads below saturation of the table, and the accepted rate at an offered
+// load of 1.0, within 5 % of BookSim2's. BookSim2's latencies are one run
+// each; collnet's vary by about +-1 % with the seed at these loads (0.05:
+// 33.3 to 33.9 cycles over seeds 1 to 5), so a latency point is the mean of
+// seeds 1, 2 and 3.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,31 +29,29 @@ struct Point {
 
 void PrintTo(const Point& p, std::ostream* os) { *os << p.routing << " at " << p.offered; }
 
-nlohmann::json run_point(const Point& p) {
+nlohmann::json run_point(const Point& p, int seed) {
   const bool adaptive = p.routing == "min_adapt";
   const std::string example = adaptive ? "booksim-torus-8x8-adaptive" : "booksim-iq-torus-8x8";
-  if (adaptive) return run_example(example, p.offered);
-  return run_example(example, p.offered, {"--set", "traffic=transpose", "--set", "self_packets=inject"});
+  std::vector<std::string> keys = {"--set", "seed=" + std::to_string(seed)};
+  if (!adaptive) keys.insert(keys.end(), {"--set", "traffic=transpose", "--set", "self_packets=inject"});
+  return run_example(example, p.offered, keys);
 }
 
 class BookSimAdaptive : public ::testing::TestWithParam<Point> {};
 
 TEST_P(BookSimAdaptive, WithinFivePercentOfBookSim2) {
   const Point& p = GetParam();
-  const auto j = run_point(p);
-  if (p.routing == "min_adapt") {
-    // Not yet within 5 % of BookSim2 (see above): collnet's min-adaptive
-    // accepts more than dim_order and stays stable where BookSim2's does.
-    if (p.offered >= 1.0) EXPECT_GT(j.at("accepted_rate").get<double>(), p.booksim);
-    else EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.offered, 0.02 * p.offered + 0.002);
-    return;
-  }
   if (p.offered >= 1.0) {
-    EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.booksim, 0.05 * p.booksim);
+    EXPECT_NEAR(run_point(p, 1).at("accepted_rate").get<double>(), p.booksim, 0.05 * p.booksim);
     return;
   }
-  EXPECT_NEAR(j.at("avg_latency").get<double>(), p.booksim, 0.05 * p.booksim);
-  EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.offered, 0.02 * p.offered + 0.002);  // below saturation
+  double latency = 0;
+  for (int seed = 1; seed <= 3; ++seed) {
+    const auto j = run_point(p, seed);
+    latency += j.at("avg_latency").get<double>() / 3;
+    EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.offered, 0.02 * p.offered + 0.002);  // below saturation
+  }
+  EXPECT_NEAR(latency, p.booksim, 0.05 * p.booksim);
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, BookSimAdaptive,

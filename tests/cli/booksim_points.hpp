@@ -28,7 +28,12 @@ inline fs::path example_path(const std::string& name) {
 inline nlohmann::json run_example(const std::string& example, double offered,
                                   const std::vector<std::string>& extra = {}) {
   std::string tag = example + "_" + std::to_string(offered);
-  for (const std::string& word : extra) tag += "_" + word.substr(0, word.find('='));
+  for (std::string word : extra) {
+    if (word == "--set") continue;
+    for (char& c : word)
+      if (c == '=' || c == '/' || c == ':') c = '-';
+    tag += "_" + word;
+  }
   const fs::path json = scratch() / (tag + ".json");
   std::vector<std::string> args = {"run", example_path(example).string(), "--set",
                                    "injection_rate=" + std::to_string(offered), "--json", json.string()};
