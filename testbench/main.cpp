@@ -20,6 +20,8 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
+#include "systemc/allocator.hpp"
+#include "systemc/arbiter.hpp"
 #include "testbench/bench.hpp"
 #include "testbench/check.hpp"
 #include "testbench/export.hpp"
@@ -52,6 +54,12 @@ void print_list() {
     fmt::print("  {:<28} {}\n", r.name, r.description);
     fmt::print("  {:<28} topologies: {}; {}\n", "", kinds, r.adaptive() ? "per-hop (adaptive)" : "source route");
   }
+  fmt::print("\nRouter arbitration and allocators (keys 'arbitration', 'allocator', 'vc_allocator_stage'):\n");
+  for (const auto& a : systemc::arbitration_policies())
+    fmt::print("  {:<34} {}\n", "arbitration " + a.name, a.description);
+  for (const auto& a : systemc::switch_allocators()) fmt::print("  {:<34} {}\n", "allocator " + a.name, a.description);
+  for (const auto& s : systemc::vc_allocator_stages())
+    fmt::print("  {:<34} {}\n", "vc_allocator_stage " + s.name, s.description);
   fmt::print("\nAlgorithms (key 'algorithm'):\n");
   for (const auto& a : collectives::algorithms()) {
     fmt::print("  {:<28} [{}] {}\n", a.name, a.document, a.description);

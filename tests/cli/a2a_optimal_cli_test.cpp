@@ -89,6 +89,15 @@ TEST(CliA2aOptimal, ListShowsTheAlgorithmsAndTheirKeys) {
                            HasSubstr("group_order")));
 }
 
+// The router's registries are listed entry by entry with what each does.
+TEST(CliA2aOptimal, ListShowsTheArbitrationAndAllocatorRegistries) {
+  const CliRun r = run_collnet({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, AllOf(HasSubstr("arbitration age"), HasSubstr("arbitration round-robin"),
+                           HasSubstr("allocator input-first"), HasSubstr("allocator output-first"),
+                           HasSubstr("vc_allocator_stage combined"), HasSubstr("vc_allocator_stage own-allocator")));
+}
+
 // Bad input: exit status 2, one message naming the key and what it accepts.
 TEST(CliA2aOptimal, BadInputExitsWithStatusTwoNamingTheKey) {
   struct Case {
