@@ -134,12 +134,20 @@ RouterKeys::RouterKeys()
                                    "outputs included, as a route set offered to BookSim2's VC allocator; needs "
                                    "vc_allocator_stage own-allocator). Options weighed by hops (ugal) are always "
                                    "weighed",
-                                   "most-credits", {"most-credits", "vc-allocator"})) {}
+                                   "most-credits", {"most-credits", "vc-allocator"})),
+      ugal_threshold(Key::integer("ugal_threshold",
+                                  "routing ugal: flits added to the non-minimal path's (flits queued x hops) before "
+                                  "the comparison, so the minimal path is kept until the other is clearly emptier "
+                                  "(the threshold of Kim et al. 2008, BookSim2's adaptive_threshold); 0: the plain "
+                                  "comparison",
+                                  0, 0, 1000000)
+                         .accepting("0..1000000 (flits x hops)")) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
-          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection};
+          dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
+          ugal_threshold};
 }
 
 RunKeys::RunKeys()

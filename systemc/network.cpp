@@ -23,6 +23,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   if (config_.vc_allocator_selects && !routing_->adaptive())
     throw ConfigError("key 'output_selection': vc-allocator chooses among the outputs of a per-hop routing "
                       "function; routing " + routing_->name + " gives one route (remove 'output_selection')");
+  if (config_.weighed_threshold != 0 && !routing_->weighed)
+    throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal); routing " +
+                      routing_->name + " does not (remove 'ugal_threshold')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
   if (routing_->adaptive() && !config_.dateline)
     throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +

@@ -22,6 +22,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       own_vc_allocator_(config.vc_allocator_own),
       vc_allocator_selects_(config.vc_allocator_selects),
+      weighed_threshold_(config.weighed_threshold),
       cut_through_(config.switching == Switching::virtual_cut_through),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
@@ -204,7 +205,8 @@ void Router::choose_output(InputVc& ivc, std::size_t slot) const {
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
   if (options->hops != 0) {
     // Weighted options (UGAL): the least flits queued at the output (its
-    // buffer slots not given back, every VC) x hops; the first on a tie.
+    // buffer slots not given back, every VC) x hops, plus ugal_threshold for
+    // every option but the first (the minimal path); the first on a tie.
     const topology::HopOption* least = options;
     long least_cost = -1;
     for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
@@ -212,7 +214,7 @@ void Router::choose_output(InputVc& ivc, std::size_t slot) const {
       long queued = 0;
       const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
       for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
-      const long cost = queued * o->hops;
+      const long cost = queued * o->hops + (o == options ? 0 : weighed_threshold_);
       if (least_cost < 0 || cost < least_cost) {
         least_cost = cost;
         least = o;

@@ -212,6 +212,7 @@ class Router final : public Clocked {
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool vc_allocator_selects_;   // output_selection: vc-allocator
+  long weighed_threshold_;      // ugal_threshold
   bool cut_through_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;

@@ -68,6 +68,9 @@ struct RouterConfig {
   /// the VC allocator decides (key output_selection vc-allocator), instead of
   /// the router picking one output first; needs vc_allocator_own.
   bool vc_allocator_selects = false;
+  /// Weighed options (ugal): added to every option's cost but the first
+  /// (the minimal path) before the least is taken (key ugal_threshold).
+  long weighed_threshold = 0;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)

@@ -105,6 +105,9 @@ struct RoutingFunction {
   /// The route depends on `random` (routes differ between packets of a pair);
   /// per hop: next_hops reads HopState::random.
   bool per_packet_random = false;
+  /// Its options carry hop weights (HopOption::hops), the first option being
+  /// the minimal path (the router's threshold, key ugal_threshold, favours it).
+  bool weighed = false;
   /// Whether a packet on an escape VC may take a non-escape option again at
   /// the next router (documentation; next_hops decides).
   bool escape_returns = false;

@@ -114,8 +114,10 @@ INSTANTIATE_TEST_SUITE_P(
 
 namespace {
 
-SyntheticResult dragonfly_run(const std::string& routing, const std::string& pattern, double rate) {
+SyntheticResult dragonfly_run(const std::string& routing, const std::string& pattern, double rate,
+                              long ugal_threshold = 0) {
   SyntheticScenario s;
+  s.router.weighed_threshold = ugal_threshold;
   // 5 groups of 4 routers with 1 endpoint each, one global cable per router:
   // one between every two groups.
   s.topology = "dragonfly:p=1,a=4,h=1,g=5,local_latency=2,global_latency=8";
@@ -153,6 +155,35 @@ TEST(FabricsUgal, BeatsMinUnderGroupShiftAndStaysCloseToItUnderLowUniformLoad) {
   EXPECT_LT(ugal_uniform, min_uniform + 0.3 * (valiant_uniform - min_uniform))
       << "min " << min_uniform << ", ugal " << ugal_uniform << ", valiant " << valiant_uniform;
   EXPECT_LT(ugal_uniform, 1.1 * min_uniform) << "min " << min_uniform << ", ugal " << ugal_uniform;
+}
+
+// The threshold keeps the minimal path until the Valiant one is clearly
+// emptier: at low uniform load UGAL's latency comes down to min's (queues of
+// a few flits never outweigh it), while under group-shift the minimal cable's
+// queue grows past it and UGAL still spreads the load.
+TEST(FabricsUgal, AThresholdKeepsTheMinimalPathAtLowLoadAndStillSpreadsGroupShift) {
+  const double min_uniform = dragonfly_run("min", "uniform", 0.1).avg_latency;
+  const double plain = dragonfly_run("ugal", "uniform", 0.1).avg_latency;
+  const double biased = dragonfly_run("ugal", "uniform", 0.1, 30).avg_latency;
+  EXPECT_LT(biased, plain) << "threshold 0 " << plain << ", 30 " << biased;
+  EXPECT_LT(biased, 1.02 * min_uniform) << "min " << min_uniform << ", ugal with threshold 30 " << biased;
+  const double min_shift = dragonfly_run("min", "group-shift", 1.0).accepted_rate;
+  const double biased_shift = dragonfly_run("ugal", "group-shift", 1.0, 30).accepted_rate;
+  EXPECT_GT(biased_shift, 1.5 * min_shift) << "min " << min_shift << ", ugal with threshold 30 " << biased_shift;
+}
+
+TEST(FabricsUgal, TheThresholdIsRefusedWithRoutingThatDoesNotWeighPaths) {
+  SyntheticScenario s;
+  s.topology = "dragonfly:p=2";
+  s.router.routing = "min";
+  s.router.weighed_threshold = 30;
+  try {
+    (void)run_synthetic(s);
+    FAIL() << "ugal_threshold accepted with min";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'ugal_threshold'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("routing min"), std::string::npos) << e.what();
+  }
 }
 
 TEST(FabricsVcs, TooFewVcsForTheDragonflysClassesAreRefused) {
