@@ -110,9 +110,16 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t self = 0, elements = 1, blocks = 1, stages = 0;
     std::uint32_t hint_ptr = 0;  // HINT_ADDR: write pointer of the hint table
     State state = State::idle;
-    // read ports of the tables (no reset in the RTL: read before use)
+    // read ports of the tables (no reset in the RTL: read before use): the
+    // procedure table's, and the hint table's two copies, read at hint_ptr
+    // and hint_ptr + 1
     std::uint32_t table_rd = 0;
-    std::uint32_t hint_rd = 0;
+    std::uint32_t hint_rd = 0, hint_rd1 = 0;
+    // table_rd a cycle later (the stage's load reads it), and whether
+    // hint_ptr advanced in the previous cycle (a SEND: HINT[hint_ptr] is then
+    // hint_rd1)
+    std::uint32_t table_w = 0;
+    bool hint_adv = false;
     // block division: H_t = quot_t x B + rem_t (half: H_t, shifted left one
     // bit per step, which divides its top bit)
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
@@ -148,6 +155,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   /// HINT_ADDR, which then increments.
   void configure_special(Registers& d, std::uint8_t a, std::uint32_t w) {
     namespace reg = twotree_engine_reg;
+    // the RTL decodes STAGE and ENTRY by their upper address bits
+    static_assert(reg::stage0 % 4 == 0 && reg::entry0 % 16 == 0, "STAGE and ENTRY are aligned blocks of the map");
     if (a >= reg::stage0 && a < reg::stage0 + 4) {
       table_[table_stage0 + (a & 3u)] = w;
     } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
@@ -161,8 +170,11 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
 
   EngineLoad next_state(Registers& d, bool can_load) {
     // Procedure table read port: synchronous, addressed by this cycle's
-    // registers (writes happen only while idle, reads only while loading a stage).
-    if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+    // registers (writes happen only while idle, reads only while running),
+    // then one more register before the load uses the word.
+    if (r_.state != State::idle) d.table_rd = table_[table_read_address()];
+    d.table_w = r_.table_rd;
+    d.hint_adv = false;
     for (std::uint32_t t = 0; t < 2; ++t) {
       d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
       d.t_any[t] = stream_blocks(t) != 0;
@@ -173,10 +185,14 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       d.dst_base[2 * j + 1] = (r_.slot_base[j] + r_.tree_base[1]) & 0xfffffu;
     }
     const EngineLoad out = descriptor_step(d, can_load);
-    // Hint table read port: synchronous, addressed by the next pointer, so
-    // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
-    // a cycle that writes the table).
-    if (!hint_written_) d.hint_rd = hints_[d.hint_ptr];
+    // Hint table read ports: synchronous, addressed by this cycle's pointer
+    // and the pointer + 1 (two copies of the table), so that HINT[hint_ptr]
+    // is hint_rd or, after a SEND, hint_rd1 in every cycle of a run (no read
+    // in a cycle that writes the table).
+    if (!hint_written_) {
+      d.hint_rd = hints_[r_.hint_ptr];
+      d.hint_rd1 = hints_[(r_.hint_ptr + 1) & (hint_entries - 1)];
+    }
     hint_written_ = false;
     return out;
   }
@@ -237,8 +253,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     if (e >= 0) {
       if (!can_load) return {};
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true, r_.hint_rd);
+      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true,
+                 r_.hint_adv ? r_.hint_rd1 : r_.hint_rd);
       d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+      d.hint_adv = true;
       fire(d, e);
     }
     if (firing(2) >= 0) d.state = State::phase_recv;
@@ -284,15 +302,17 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     return r_.slot_base[((r_.reduce_index & 1u) << 1) | (slot & 1u)];
   }
 
-  // Load cycle 0 reads STAGE s, cycles 1-4 read entries 4s + 0..3; the word
-  // read in cycle c is in table_rd in cycle c + 1.
+  // A cycle ahead of the load: load cycles 0-3 read entries 4s + 0..3, every
+  // other cycle of a run STAGE s + 1 (the setup: STAGE 0), the first word of
+  // the next stage's load; the word read in cycle c is in table_rd in cycle
+  // c + 1 and in table_w in cycle c + 2.
   [[nodiscard]] std::uint32_t table_read_address() const {
-    const std::uint32_t s = r_.stage & 3u;
-    return r_.ld == 0 ? table_stage0 + s : 4 * s + ((r_.ld - 1) & 3u);
+    if (r_.state == State::stage_load && r_.ld < 4) return 4 * (r_.stage & 3u) + r_.ld;
+    return table_stage0 + (r_.state == State::setup ? 0u : (r_.stage + 1) & 3u);
   }
 
   void load_stage(Registers& d) const {
-    const std::uint32_t w = r_.table_rd;
+    const std::uint32_t w = r_.table_w;
     if (r_.ld == 1) {
       d.broadcast = w & 1u;
       d.reduce_index = (w >> 1) & 1u;

@@ -33,6 +33,11 @@ module schedule_engine_twotree (
   localparam int unsigned PhaseWidth = 16;
   localparam int unsigned AddrWidth = 20;
   localparam logic [15:0] LocalTag = 16'h8000;
+  // STAGE (4 registers) and ENTRY (16) are aligned blocks of the map: their
+  // addresses are decoded by the upper bits (an equality, not two range
+  // compares); hls/schedule_engine_twotree.hpp checks the alignment
+  localparam logic [5:0] StageBlock = schedule_engine_twotree_regs_pkg::RegStage0[7:2];
+  localparam logic [3:0] EntryBlock = schedule_engine_twotree_regs_pkg::RegEntry0[7:4];
 
   typedef enum logic [3:0] {StateIdle, StateDivide, StateSetup, StateStageLoad, StatePhaseSend, StatePhaseRecv,
     StateCombine, StateCombineWait, StateEnd} state_e;
@@ -86,6 +91,12 @@ module schedule_engine_twotree (
     logic [AddrWidth-1:0]       comb_src;
     logic [CountWidth-1:0]      comb_dst;
     logic [CountWidth-1:0]      comb_len;
+    // the procedure table's word one cycle after its read register (the
+    // stage's load takes it from flip-flops, not from the RAM's output), and
+    // whether hint_ptr advanced in the previous cycle (the hint then is the
+    // second hint RAM's, read at hint_ptr + 1)
+    logic [31:0]                table_w;
+    logic                       hint_adv;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
@@ -99,9 +110,16 @@ module schedule_engine_twotree (
   logic        table_re;
   logic [4:0]  table_raddr;
   logic [31:0] table_rd_q;
+  // the hint table twice (the same writes): one read at hint_ptr, one at
+  // hint_ptr + 1, both addressed by registers; a SEND takes the second's word
+  // when the pointer advanced in the previous cycle (hint_adv)
   logic [7:0]  hints_q [HintEntries];
+  logic [7:0]  hints1_q [HintEntries];
   logic        hint_we;
-  logic [7:0]  hint_rd_q;  // HINT[hint_ptr_q] in every cycle of a run
+  logic [7:0]  hint_rd_q;   // HINT[hint_ptr] of the previous cycle
+  logic [7:0]  hint_rd1_q;  // HINT[hint_ptr + 1] of the previous cycle
+  logic [7:0]  hint;        // HINT[hint_ptr] in every cycle of a run
+  assign hint = r_q.hint_adv ? hint_rd1_q : hint_rd_q;
 
   // ---- per-tree block counts: min(B, H_t) blocks, H_t div B (+1 below H_t mod B) words
   logic [CountWidth-1:0] quot0, quot1;
@@ -113,10 +131,13 @@ module schedule_engine_twotree (
   assign sb0 = quot0 != '0 ? r_q.blocks : rem0;
   assign sb1 = quot1 != '0 ? r_q.blocks : rem1;
 
-  // ---- procedure table read address: load cycle 0 reads STAGE s, cycles
-  // 1-4 read ENTRY 4s + 0..3 (the word is in table_rd_q one cycle later)
-  assign table_re = r_q.state == StateStageLoad;
-  assign table_raddr = r_q.ld == 3'd0 ? {3'b100, r_q.stage[1:0]} : {1'b0, r_q.stage[1:0], 2'(r_q.ld - 3'd1)};
+  // ---- procedure table read address, a cycle ahead of the load: load
+  // cycles 0-3 read ENTRY 4s + 0..3, every other cycle of a run STAGE s + 1
+  // (the setup: STAGE 0), the first word of the next stage's load (a word is
+  // in table_rd_q one cycle later and in r_q.table_w two cycles later)
+  assign table_re = r_q.state != StateIdle;
+  assign table_raddr = r_q.state == StateStageLoad && !r_q.ld[2] ? {1'b0, r_q.stage[1:0], r_q.ld[1:0]}
+                     : {3'b100, r_q.state == StateSetup ? 2'd0 : r_q.stage[1:0] + 2'd1};
 
   // ---- the firing streams ------------------------------------------------
   logic [15:0]            tag;
@@ -203,6 +224,8 @@ module schedule_engine_twotree (
     {table_we, table_waddr, hint_we} = '0;
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
+    r_d.table_w = table_rd_q;
+    r_d.hint_adv = 1'b0;
 
     // follow the division and the slot bases (constant while the stages run)
     r_d.t_len0 = {quot1 + CountWidth'(rem1 != '0), quot0 + CountWidth'(rem0 != '0)};
@@ -238,10 +261,10 @@ module schedule_engine_twotree (
         r_d.blocks = cfg_wdata_i[BlockWidth-1:0];
       end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegStages) begin
         r_d.stages = cfg_wdata_i[2:0];
-      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegStage0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegStage0 + 8'd4) begin
+      end else if (cfg_addr_i[7:2] == StageBlock) begin
         table_we = 1'b1;
         table_waddr = {3'b100, cfg_addr_i[1:0]};
-      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegEntry0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegEntry0 + 8'd16) begin
+      end else if (cfg_addr_i[7:4] == EntryBlock) begin
         table_we = 1'b1;
         table_waddr = {1'b0, cfg_addr_i[3:0]};
       end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegHintAddr) begin
@@ -283,7 +306,7 @@ module schedule_engine_twotree (
       end
       StateStageLoad: begin
         // the word read in the previous load cycle: STAGE s, then ENTRY 4s + e
-        w = table_rd_q;
+        w = r_q.table_w;
         if (r_q.ld == 3'd1) begin
           r_d.broadcast = w[0];
           r_d.reduce = w[1];
@@ -321,8 +344,9 @@ module schedule_engine_twotree (
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
               r_q.broadcast ? AddrWidth'(send_off) : send_dst, AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
-          load_word.route_hint = hint_rd_q;
+          load_word.route_hint = hint;
           r_d.hint_ptr = r_q.hint_ptr + 10'd1;
+          r_d.hint_adv = 1'b1;
           fired[send_e ? 1 : 0] = 1'b1;
         end
         if (recv_fires) r_d.state = StatePhaseRecv;
@@ -396,7 +420,11 @@ module schedule_engine_twotree (
   end
   always_ff @(posedge clk_i) begin
     if (hint_we) hints_q[r_q.hint_ptr] <= cfg_wdata_i[7:0];
-    if (!hint_we) hint_rd_q <= hints_q[r_d.hint_ptr];
+    if (!hint_we) hint_rd_q <= hints_q[r_q.hint_ptr];
+  end
+  always_ff @(posedge clk_i) begin
+    if (hint_we) hints1_q[r_q.hint_ptr] <= cfg_wdata_i[7:0];
+    if (!hint_we) hint_rd1_q <= hints1_q[r_q.hint_ptr + 10'd1];
   end
 
 `ifndef SYNTHESIS
