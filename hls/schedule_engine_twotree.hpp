@@ -130,6 +130,11 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // per slot base j and tree t (at 2j + t): L(1 + j) + the tree's first word
     std::array<std::uint32_t, 2> t_len0{};
     std::array<bool, 2> t_any{}, t_last0{};
+    // and what a stream's next block needs, per tree: H_t div B + 1,
+    // H_t mod B - 1 and whether H_t mod B is non-zero, min(B, H_t) - 2 and
+    // whether min(B, H_t) <= 2
+    std::array<std::uint32_t, 2> t_quot1{}, t_rem1{}, t_sb2{};
+    std::array<bool, 2> t_rem_nz{}, t_sb_le2{};
     std::array<std::uint32_t, 8> dst_base{};
     // walk: the stage being run
     std::uint32_t stage = 0;
@@ -179,6 +184,11 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
       d.t_any[t] = stream_blocks(t) != 0;
       d.t_last0[t] = stream_blocks(t) <= 1;
+      d.t_quot1[t] = (r_.quot[t] + 1) & ((1u << div_steps) - 1);
+      d.t_rem1[t] = (r_.rem[t] - 1) & 0x7ffu;
+      d.t_rem_nz[t] = r_.rem[t] != 0;
+      d.t_sb2[t] = (stream_blocks(t) - 2) & 0x7ffu;
+      d.t_sb_le2[t] = stream_blocks(t) <= 2;
     }
     for (std::size_t j = 0; j < 4; ++j) {
       d.dst_base[2 * j] = r_.slot_base[j] & 0xfffffu;
@@ -367,10 +377,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     Stream& n = d.streams[static_cast<std::size_t>(e)];
     n.off = s.off + s.len;
     n.k = s.k + 1;
-    n.len = block_len(s.tree, s.k + 1);
+    // block k + 1: one more word when k + 1 < H_t mod B; the last when
+    // k + 2 >= min(B, H_t) (from the registers that follow the division)
+    n.len = r_.t_rem_nz[s.tree] && s.k < r_.t_rem1[s.tree] ? r_.t_quot1[s.tree] : r_.quot[s.tree];
     n.next = s.next + 2;
     n.active = !s.last;
-    n.last = s.k + 2 >= stream_blocks(s.tree);
+    n.last = r_.t_sb_le2[s.tree] || s.k >= r_.t_sb2[s.tree];
     n.dst = (s.dst + s.len) & 0xfffffu;
     n.match = false;  // next + 2 is neither q nor q + 1
   }

@@ -67,6 +67,15 @@ module schedule_engine_twotree (
     // and per slot base j and tree t (at [(2j + t)*W]) L(1 + j) + the tree's first word
     logic [2*CountWidth-1:0]    t_len0;
     logic [1:0]                 t_any, t_last0;
+    // and what a stream's next block needs, per tree t (no adder before a
+    // compare or after it when a block leaves): H_t div B + 1, H_t mod B - 1
+    // and whether H_t mod B is non-zero, min(B, H_t) - 2 and whether
+    // min(B, H_t) <= 2
+    logic [2*CountWidth-1:0]    t_quot1;
+    logic [2*BlockWidth-1:0]    t_rem1;
+    logic [1:0]                 t_rem_nz;
+    logic [2*BlockWidth-1:0]    t_sb2;
+    logic [1:0]                 t_sb_le2;
     logic [8*AddrWidth-1:0]     dst_base;
     // walk: the stage being run
     logic [2:0]                 stage;
@@ -186,18 +195,26 @@ module schedule_engine_twotree (
   logic [4*AddrWidth-1:0]  f_dst;
   logic [3:0]              f_match1;  // s_next == q + 1: the stream fires in the next phase
   always_comb begin
-    logic [CountWidth-1:0] fq;
-    logic [BlockWidth-1:0] fr, fb, fk;
+    logic [BlockWidth-1:0] fk, fr1, fb2;
+    logic [CountWidth-1:0] fq, fq1;
+    logic                  fnz, fle2;
     for (int i = 0; i < 4; i++) begin
+      // the stream's tree's registers (constant-index choices: a variable
+      // part-select of a struct member would become a shifter)
       fq = r_q.s_tree[i] ? quot1 : quot0;
-      fr = r_q.s_tree[i] ? rem1 : rem0;
-      fb = r_q.s_tree[i] ? sb1 : sb0;
+      fq1 = r_q.s_tree[i] ? r_q.t_quot1[CountWidth +: CountWidth] : r_q.t_quot1[0 +: CountWidth];
+      fr1 = r_q.s_tree[i] ? r_q.t_rem1[BlockWidth +: BlockWidth] : r_q.t_rem1[0 +: BlockWidth];
+      fb2 = r_q.s_tree[i] ? r_q.t_sb2[BlockWidth +: BlockWidth] : r_q.t_sb2[0 +: BlockWidth];
+      fnz = r_q.s_tree[i] ? r_q.t_rem_nz[1] : r_q.t_rem_nz[0];
+      fle2 = r_q.s_tree[i] ? r_q.t_sb_le2[1] : r_q.t_sb_le2[0];
       fk = r_q.s_k[i*BlockWidth +: BlockWidth];
       f_off[i*CountWidth +: CountWidth] = r_q.s_off[i*CountWidth +: CountWidth] + r_q.s_len[i*CountWidth +: CountWidth];
       f_k[i*BlockWidth +: BlockWidth] = fk + BlockWidth'(1);
-      f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
+      // block k + 1 has one more word when k + 1 < H_t mod B
+      f_len[i*CountWidth +: CountWidth] = fnz && fk < fr1 ? fq1 : fq;
       f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
-      f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
+      // block k + 1 is the last when k + 2 >= min(B, H_t)
+      f_last[i] = fle2 || fk >= fb2;
       f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
                                         AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
       f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
@@ -231,6 +248,11 @@ module schedule_engine_twotree (
     r_d.t_len0 = {quot1 + CountWidth'(rem1 != '0), quot0 + CountWidth'(rem0 != '0)};
     r_d.t_any = {sb1 != '0, sb0 != '0};
     r_d.t_last0 = {sb1 <= BlockWidth'(1), sb0 <= BlockWidth'(1)};
+    r_d.t_quot1 = {quot1 + CountWidth'(1), quot0 + CountWidth'(1)};
+    r_d.t_rem1 = {rem1 - BlockWidth'(1), rem0 - BlockWidth'(1)};
+    r_d.t_rem_nz = {rem1 != '0, rem0 != '0};
+    r_d.t_sb2 = {sb1 - BlockWidth'(2), sb0 - BlockWidth'(2)};
+    r_d.t_sb_le2 = {sb1 <= BlockWidth'(2), sb0 <= BlockWidth'(2)};
     for (int j = 0; j < 4; j++) begin
       r_d.dst_base[(2*j)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth];
       r_d.dst_base[(2*j+1)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth] +
