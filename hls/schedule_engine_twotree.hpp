@@ -102,6 +102,9 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // kept with the stream's registers (RTL s_match, s_dst):
     bool match = false;      // next == q: the block leaves in this phase
     std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off
+    // the compares for block k + 1, a cycle after k (RTL s_long1, s_last1):
+    // it has one more word (k + 1 < H_t mod B); it is the last (k + 2 >= min(B, H_t))
+    bool long1 = false, last1 = false;
   };
 
   struct Registers {
@@ -189,6 +192,14 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       d.t_rem_nz[t] = r_.rem[t] != 0;
       d.t_sb2[t] = (stream_blocks(t) - 2) & 0x7ffu;
       d.t_sb_le2[t] = stream_blocks(t) <= 2;
+    }
+    // every stream's compares for its block k + 1, from the registers that
+    // follow the division (current whenever the stream fires: it fires at
+    // most every other cycle, and not in the cycle after its load)
+    for (std::size_t i = 0; i < 4; ++i) {
+      const Stream& s = r_.streams[i];
+      d.streams[i].long1 = r_.t_rem_nz[s.tree] && s.k < r_.t_rem1[s.tree];
+      d.streams[i].last1 = r_.t_sb_le2[s.tree] || s.k >= r_.t_sb2[s.tree];
     }
     for (std::size_t j = 0; j < 4; ++j) {
       d.dst_base[2 * j] = r_.slot_base[j] & 0xfffffu;
@@ -378,11 +389,11 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     n.off = s.off + s.len;
     n.k = s.k + 1;
     // block k + 1: one more word when k + 1 < H_t mod B; the last when
-    // k + 2 >= min(B, H_t) (from the registers that follow the division)
-    n.len = r_.t_rem_nz[s.tree] && s.k < r_.t_rem1[s.tree] ? r_.t_quot1[s.tree] : r_.quot[s.tree];
+    // k + 2 >= min(B, H_t) (the stream's compares of the previous cycle)
+    n.len = s.long1 ? r_.t_quot1[s.tree] : r_.quot[s.tree];
     n.next = s.next + 2;
     n.active = !s.last;
-    n.last = r_.t_sb_le2[s.tree] || s.k >= r_.t_sb2[s.tree];
+    n.last = s.last1;
     n.dst = (s.dst + s.len) & 0xfffffu;
     n.match = false;  // next + 2 is neither q nor q + 1
   }

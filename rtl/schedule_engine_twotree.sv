@@ -96,6 +96,13 @@ module schedule_engine_twotree (
     // kept with the streams: s_next == q (the stream's block leaves in this
     // phase), and the block's address in the slot, slot base + offset
     logic [3:0]                 s_match;
+    // the stream's compares for its block k + 1 (k + 1 < H_t mod B: one more
+    // word; k + 2 >= min(B, H_t): the last block), a cycle after s_k: a
+    // stream fires at most every other cycle (its next block leaves two
+    // phases later) and not in the cycle after its load, so they are current
+    // whenever it fires
+    logic [3:0]                 s_long1;
+    logic [3:0]                 s_last1;
     logic [4*AddrWidth-1:0]     s_dst;
     logic [AddrWidth-1:0]       comb_src;
     logic [CountWidth-1:0]      comb_dst;
@@ -194,6 +201,7 @@ module schedule_engine_twotree (
   logic [3:0]              f_last;
   logic [4*AddrWidth-1:0]  f_dst;
   logic [3:0]              f_match1;  // s_next == q + 1: the stream fires in the next phase
+  logic [3:0]              c_long1, c_last1;  // s_long1 and s_last1 of this cycle's s_k
   always_comb begin
     logic [BlockWidth-1:0] fk, fr1, fb2;
     logic [CountWidth-1:0] fq, fq1;
@@ -211,10 +219,12 @@ module schedule_engine_twotree (
       f_off[i*CountWidth +: CountWidth] = r_q.s_off[i*CountWidth +: CountWidth] + r_q.s_len[i*CountWidth +: CountWidth];
       f_k[i*BlockWidth +: BlockWidth] = fk + BlockWidth'(1);
       // block k + 1 has one more word when k + 1 < H_t mod B
-      f_len[i*CountWidth +: CountWidth] = fnz && fk < fr1 ? fq1 : fq;
+      f_len[i*CountWidth +: CountWidth] = r_q.s_long1[i] ? fq1 : fq;
+      c_long1[i] = fnz && fk < fr1;
       f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
       // block k + 1 is the last when k + 2 >= min(B, H_t)
-      f_last[i] = fle2 || fk >= fb2;
+      f_last[i] = r_q.s_last1[i];
+      c_last1[i] = fle2 || fk >= fb2;
       f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
                                         AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
       f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
@@ -242,6 +252,8 @@ module schedule_engine_twotree (
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
     r_d.table_w = table_rd_q;
+    r_d.s_long1 = c_long1;
+    r_d.s_last1 = c_last1;
     r_d.hint_adv = 1'b0;
 
     // follow the division and the slot bases (constant while the stages run)
@@ -462,6 +474,11 @@ module schedule_engine_twotree (
       for (int i = 0; i < 4; i++)
         assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
           else $error("schedule_engine_twotree: s_match[%0d] is not s_next == q", i);
+    // s_long1, s_last1 are current when a stream fires
+    for (int i = 0; i < 4; i++)
+      if (rst_ni && fired[i])
+        assert (r_q.s_long1[i] == c_long1[i] && r_q.s_last1[i] == c_last1[i])
+          else $error("schedule_engine_twotree: s_long1/s_last1[%0d] not current when the stream fires", i);
     // BLOCKS is 1..1024 (the divider divides by it)
     if (rst_ni && r_q.state == StateDivide)
       assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
