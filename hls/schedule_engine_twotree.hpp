@@ -101,7 +101,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool last = false;       // block k is the stream's last: k + 1 >= min(B, H_t)
     // kept with the stream's registers (RTL s_match, s_dst):
     bool match = false;      // next == q: the block leaves in this phase
-    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off
+    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off (broadcast: off)
     // the compares for block k + 1, a cycle after k (RTL s_long1, s_last1):
     // it has one more word (k + 1 < H_t mod B); it is the last (k + 2 >= min(B, H_t))
     bool long1 = false, last1 = false;
@@ -146,6 +146,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t reduce_index = 0;
     std::uint32_t base_phase = 0;
     std::uint32_t q = 0;
+    std::uint32_t tag = 0;  // base_phase + q, kept beside q
     std::array<Stream, 4> streams{};
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
   };
@@ -219,7 +220,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   }
 
   EngineLoad descriptor_step(Registers& d, bool can_load) const {
-    const std::uint32_t tag = (r_.base_phase + r_.q) & 0xffffu;
+    const std::uint32_t tag = r_.tag;
     switch (r_.state) {
       case State::idle: break;
       case State::divide: divide_step(d); break;
@@ -250,13 +251,13 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
         if (can_load) {
           // spec twotree-leafspine: fixed-order reduction, one arrival at a time
           d.state = State::combine_wait;
-          return make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, local_tag + tag, r_.op, true, 0);
+          return make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, (local_tag + tag) & 0xffffu, r_.op, true, 0);
         }
         break;
       case State::combine_wait:
         if (can_load) {
           next_phase(d);
-          return make(Opcode::wait, 0, 0, 0, 1, local_tag + tag, 0, false, 0);
+          return make(Opcode::wait, 0, 0, 0, 1, (local_tag + tag) & 0xffffu, 0, false, 0);
         }
         break;
       case State::end:
@@ -274,7 +275,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     if (e >= 0) {
       if (!can_load) return {};
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true,
+      out = make(Opcode::send, s.partner, s.off, s.dst, s.len, tag, 0, true,
                  r_.hint_adv ? r_.hint_rd1 : r_.hint_rd);
       d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
       d.hint_adv = true;
@@ -350,7 +351,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       st.len = r_.t_len0[st.tree];
       st.active = (w & 1u) && r_.t_any[st.tree];
       st.last = r_.t_last0[st.tree];
-      st.dst = r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
+      // a broadcast sends to the block's offset: dst follows off
+      st.dst = r_.broadcast ? st.off : r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
     }
     // every stream's match against the phase the stage starts with (q = 0)
     for (Stream& s : d.streams) s.match = s.next == 0;
@@ -361,6 +363,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = 0;
+    d.tag = r_.base_phase;
     if (any) {
       d.state = State::phase_send;
     } else {
@@ -404,6 +407,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = r_.q + 1;
+    d.tag = (r_.tag + 1) & 0xffffu;
     // a stream that did not fire in this phase matches the next one at q + 1
     for (std::size_t i = 0; i < d.streams.size(); ++i)
       if (d.streams[i].next == r_.streams[i].next)

@@ -84,6 +84,7 @@ module schedule_engine_twotree (
     logic                       reduce;
     logic [PhaseWidth-1:0]      base_phase;
     logic [PhaseWidth-1:0]      q;
+    logic [15:0]                tag;  // base_phase + q, kept beside q (no adder before the output)
     logic [3:0]                 s_active;
     logic [3:0]                 s_tree;
     logic [3:0]                 s_slot;
@@ -94,7 +95,8 @@ module schedule_engine_twotree (
     logic [4*CountWidth-1:0]    s_len;  // words of the stream's next block
     logic [3:0]                 s_last;  // that block is the stream's last
     // kept with the streams: s_next == q (the stream's block leaves in this
-    // phase), and the block's address in the slot, slot base + offset
+    // phase), and the block's address in the slot, slot base + offset (a broadcast:
+    // the offset)
     logic [3:0]                 s_match;
     // the stream's compares for its block k + 1 (k + 1 < H_t mod B: one more
     // word; k + 2 >= min(B, H_t): the last block), a cycle after s_k: a
@@ -156,7 +158,7 @@ module schedule_engine_twotree (
                      : {3'b100, r_q.state == StateSetup ? 2'd0 : r_q.stage[1:0] + 2'd1};
 
   // ---- the firing streams ------------------------------------------------
-  logic [15:0]            tag;
+  logic [15:0]            tag, local_tag;  // the phase's tag, 0x8000 + tag
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
   logic [15:0]            send_partner;
@@ -164,7 +166,8 @@ module schedule_engine_twotree (
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [CountWidth-1:0]  send_off, recv_off;
 
-  assign tag = r_q.base_phase + r_q.q;
+  assign tag = r_q.tag;
+  assign local_tag = r_q.tag ^ LocalTag;  // LocalTag + tag (mod 2^16): LocalTag is the top bit
 
   always_comb begin
     send_fires = 1'b0;
@@ -359,10 +362,13 @@ module schedule_engine_twotree (
                                                       : r_q.t_len0[0 +: CountWidth];
               r_d.s_active[i] = w[0] && (t ? r_q.t_any[1] : r_q.t_any[0]);
               r_d.s_last[i] = t ? r_q.t_last0[1] : r_q.t_last0[0];
-              // L(1 + 2r + slot) + offset
+              // L(1 + 2r + slot) + offset; a broadcast sends to the offset
+              // itself (so that the SEND takes s_dst in either stage)
               // (constant-index choices: a variable part-select would become a shifter)
-              for (int j = 0; j < 8; j++)
-                if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
+              if (r_q.broadcast) r_d.s_dst[i*AddrWidth +: AddrWidth] = t ? AddrWidth'(r_q.tree_base1) : '0;
+              else
+                for (int j = 0; j < 8; j++)
+                  if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
             end
           end
         end
@@ -376,7 +382,7 @@ module schedule_engine_twotree (
         if (send_fires) begin
           load = 1'b1;
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
-              r_q.broadcast ? AddrWidth'(send_off) : send_dst, AddrWidth'(send_len), tag);
+              send_dst, AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
           load_word.route_hint = hint;
           r_d.hint_ptr = r_q.hint_ptr + 10'd1;
@@ -400,14 +406,14 @@ module schedule_engine_twotree (
         // spec twotree-leafspine: fixed-order reduction, one arrival at a time
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.comb_src, AddrWidth'(r_q.comb_dst),
-                                                            AddrWidth'(r_q.comb_len), LocalTag + tag);
+                                                            AddrWidth'(r_q.comb_len), local_tag);
         load_word.op = r_q.op;
         load_word.dtype = r_q.float64;
         r_d.state = StateCombineWait;
       end
       StateCombineWait: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + tag, AddrWidth'(1));
+        load_word = collnet_descriptor_pkg::wait_descriptor(local_tag, AddrWidth'(1));
         phase_end = 1'b1;
       end
       `SCHEDULE_ENGINE_END_STATES
@@ -429,6 +435,7 @@ module schedule_engine_twotree (
     // done (hls: next_phase(), advance_stage()); a stage starts at phase 0
     if (phase_end) begin
       r_d.q = r_q.state == StateStageLoad ? '0 : r_q.q + PhaseWidth'(1);
+      r_d.tag = r_q.state == StateStageLoad ? r_q.base_phase : r_q.tag + 16'd1;
       if (|r_d.s_active) begin
         r_d.state = StatePhaseSend;
       end else begin
@@ -469,7 +476,9 @@ module schedule_engine_twotree (
       assert (!(r_q.s_active[0] && r_q.s_active[1] && r_q.s_next[0 +: PhaseWidth] == r_q.q &&
                 r_q.s_next[PhaseWidth +: PhaseWidth] == r_q.q))
         else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
-    // s_match is s_next == q in every cycle of a phase
+    // s_match is s_next == q and tag is base_phase + q in every cycle of a phase
+    if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
+      assert (r_q.tag == r_q.base_phase + r_q.q) else $error("schedule_engine_twotree: tag is not base_phase + q");
     if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
       for (int i = 0; i < 4; i++)
         assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
