@@ -48,8 +48,13 @@
 // node sends at most once and receives at most once per phase).
 // Storage: the stage words and the entries are a 32 x 32-bit procedure
 // table RAM (entry 4s + e at 4s + e, STAGE s at 16 + s; 20 words used), the
-// route hints a 1024 x 8-bit RAM; each has one write port (the configuration
-// port) and one synchronous read port, so both map to block RAM. The
+// route hints a 1024 x 8-bit RAM, held twice (read at the pointer and at the
+// pointer + 1, both addressed by registers: the SEND takes the second's word
+// when the pointer advanced in the previous cycle); each has one write port
+// (the configuration port) and one synchronous read port, so all map to
+// block RAM. The procedure table is read a cycle ahead of the load (the
+// stage word in the cycle before it), and its word passes one more register
+// before the load uses it. The
 // stage being run is copied into registers (broadcast, reduce index, first
 // phase) and four stream registers; 68 other configuration bits.
 //

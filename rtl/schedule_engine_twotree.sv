@@ -17,9 +17,8 @@
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
-// closing states: schedule_engine_states.svh.
-`include "schedule_engine_states.svh"
+// (instanced at the end, as schedule_engine_skeleton.svh does, with running = not idle as one bit).
+// closing states (END, idle): written here, the state register being one-hot.
 
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"
@@ -39,8 +38,13 @@ module schedule_engine_twotree (
   localparam logic [5:0] StageBlock = schedule_engine_twotree_regs_pkg::RegStage0[7:2];
   localparam logic [3:0] EntryBlock = schedule_engine_twotree_regs_pkg::RegEntry0[7:4];
 
-  typedef enum logic [3:0] {StateIdle, StateDivide, StateSetup, StateStageLoad, StatePhaseSend, StatePhaseRecv,
-    StateCombine, StateCombineWait, StateEnd} state_e;
+  // The state is one-hot (idle too: busy is its inverse), so that a state's
+  // decode is its own flip-flop; S<name> is the bit of State<name>.
+  localparam int unsigned SIdle = 0, SDivide = 1, SSetup = 2, SStageLoad = 3, SPhaseSend = 4, SPhaseRecv = 5,
+    SCombine = 6, SCombineWait = 7, SEnd = 8;
+  typedef enum logic [8:0] {StateIdle = 9'd1 << SIdle, StateDivide = 9'd1 << SDivide, StateSetup = 9'd1 << SSetup,
+    StateStageLoad = 9'd1 << SStageLoad, StatePhaseSend = 9'd1 << SPhaseSend, StatePhaseRecv = 9'd1 << SPhaseRecv,
+    StateCombine = 9'd1 << SCombine, StateCombineWait = 9'd1 << SCombineWait, StateEnd = 9'd1 << SEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -153,9 +157,9 @@ module schedule_engine_twotree (
   // cycles 0-3 read ENTRY 4s + 0..3, every other cycle of a run STAGE s + 1
   // (the setup: STAGE 0), the first word of the next stage's load (a word is
   // in table_rd_q one cycle later and in r_q.table_w two cycles later)
-  assign table_re = r_q.state != StateIdle;
-  assign table_raddr = r_q.state == StateStageLoad && !r_q.ld[2] ? {1'b0, r_q.stage[1:0], r_q.ld[1:0]}
-                     : {3'b100, r_q.state == StateSetup ? 2'd0 : r_q.stage[1:0] + 2'd1};
+  assign table_re = !r_q.state[SIdle];
+  assign table_raddr = r_q.state[SStageLoad] && !r_q.ld[2] ? {1'b0, r_q.stage[1:0], r_q.ld[1:0]}
+                     : {3'b100, r_q.state[SSetup] ? 2'd0 : r_q.stage[1:0] + 2'd1};
 
   // ---- the firing streams ------------------------------------------------
   logic [15:0]            tag, local_tag;  // the phase's tag, 0x8000 + tag
@@ -250,6 +254,7 @@ module schedule_engine_twotree (
   always_comb begin
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.state = StateIdle;
     regs_reset.op = 3'd1; regs_reset.elements = CountWidth'(1); regs_reset.blocks = BlockWidth'(1);
     {table_we, table_waddr, hint_we} = '0;
     {load, load_word} = '0;
@@ -312,8 +317,8 @@ module schedule_engine_twotree (
       end
     end
 
-    unique case (r_q.state)
-      StateDivide: begin
+    unique case (1'b1)
+      r_q.state[SDivide]: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
           rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], r_q.half[tt*CountWidth + CountWidth - 1]};
@@ -329,7 +334,7 @@ module schedule_engine_twotree (
         r_d.div_bit = r_q.div_bit - 5'd1;
         if (r_q.div_bit == 5'd1) r_d.state = StateSetup;
       end
-      StateSetup: begin
+      r_q.state[SSetup]: begin
         // slot bases L(1 + 2r + j): 2L and 4L are shifts, 3L = 2L + L. Not
         // L + L: an adder whose two operands are one net puts that net on two
         // inputs of one carry LUT, and nextpnr-ice40 0.4's router then swaps
@@ -341,7 +346,7 @@ module schedule_engine_twotree (
         {r_d.stage, r_d.ld} = '0;
         r_d.state = r_q.stages == '0 ? StateEnd : StateStageLoad;
       end
-      StateStageLoad: begin
+      r_q.state[SStageLoad]: begin
         // the word read in the previous load cycle: STAGE s, then ENTRY 4s + e
         w = r_q.table_w;
         if (r_q.ld == 3'd1) begin
@@ -378,7 +383,7 @@ module schedule_engine_twotree (
           phase_end = 1'b1;  // the stage's first phase next
         end
       end
-      StatePhaseSend: if (!(send_fires && !can_load)) begin
+      r_q.state[SPhaseSend]: if (!(send_fires && !can_load)) begin
         if (send_fires) begin
           load = 1'b1;
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
@@ -392,7 +397,7 @@ module schedule_engine_twotree (
         if (recv_fires) r_d.state = StatePhaseRecv;
         else phase_end = 1'b1;
       end
-      StatePhaseRecv: if (can_load) begin
+      r_q.state[SPhaseRecv]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(tag, AddrWidth'(1));
         r_d.comb_src = recv_dst;
@@ -402,7 +407,7 @@ module schedule_engine_twotree (
         if (r_q.broadcast) phase_end = 1'b1;
         else r_d.state = StateCombine;
       end
-      StateCombine: if (can_load) begin
+      r_q.state[SCombine]: if (can_load) begin
         // spec twotree-leafspine: fixed-order reduction, one arrival at a time
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.comb_src, AddrWidth'(r_q.comb_dst),
@@ -411,12 +416,14 @@ module schedule_engine_twotree (
         load_word.dtype = r_q.float64;
         r_d.state = StateCombineWait;
       end
-      StateCombineWait: if (can_load) begin
+      r_q.state[SCombineWait]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(local_tag, AddrWidth'(1));
         phase_end = 1'b1;
       end
-      `SCHEDULE_ENGINE_END_STATES
+      r_q.state[SEnd]: if (can_load) {load, r_d.state} = {1'b1, StateIdle};
+      r_q.state[SIdle]: ;
+      default: ;
     endcase
 
     // the stream that fired moves to its next block (hls: fire())
@@ -434,8 +441,8 @@ module schedule_engine_twotree (
     // the next phase, or the next stage once every stream of this one is
     // done (hls: next_phase(), advance_stage()); a stage starts at phase 0
     if (phase_end) begin
-      r_d.q = r_q.state == StateStageLoad ? '0 : r_q.q + PhaseWidth'(1);
-      r_d.tag = r_q.state == StateStageLoad ? r_q.base_phase : r_q.tag + 16'd1;
+      r_d.q = r_q.state[SStageLoad] ? '0 : r_q.q + PhaseWidth'(1);
+      r_d.tag = r_q.state[SStageLoad] ? r_q.base_phase : r_q.tag + 16'd1;
       if (|r_d.s_active) begin
         r_d.state = StatePhaseSend;
       end else begin
@@ -448,7 +455,7 @@ module schedule_engine_twotree (
     // phase it starts with); then a stream that fires leaves the phase
     // (s_next + 2), and a new phase matches the streams at q + 1
     for (int i = 0; i < 4; i++) begin
-      if (r_q.state == StateStageLoad) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
+      if (r_q.state[SStageLoad]) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
       else if (fired[i]) r_d.s_match[i] = 1'b0;
       else if (phase_end) r_d.s_match[i] = f_match1[i];
     end
@@ -506,10 +513,15 @@ module schedule_engine_twotree (
               $past({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}));
     // and no table write through the port while busy
     if (rst_ni && busy_o) assert (!(table_we || hint_we));
+    // Induction strengthening: the state register is one-hot (E2, E3).
+    if (rst_ni) assert ($onehot(r_q.state));  // E3
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
-`include "schedule_engine_skeleton.svh"
+  // the registers, the output register, busy and the configuration gate (the
+  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
+      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
+      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule
