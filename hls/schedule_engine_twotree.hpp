@@ -141,7 +141,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // and what a stream's next block needs, per tree: H_t div B + 1,
     // H_t mod B - 1 and whether H_t mod B is non-zero, min(B, H_t) - 2 and
     // whether min(B, H_t) <= 2
-    std::array<std::uint32_t, 2> t_quot1{}, t_rem1{}, t_sb2{};
+    // (t_sb2 and t_sb_le2 from t_sb = min(B, H_t), a cycle later)
+    std::array<std::uint32_t, 2> t_quot1{}, t_rem1{}, t_sb{}, t_sb2{};
     std::array<bool, 2> t_rem_nz{}, t_sb_le2{};
     std::array<std::uint32_t, 8> dst_base{};
     // walk: the stage being run
@@ -196,8 +197,9 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       d.t_quot1[t] = (r_.quot[t] + 1) & ((1u << div_steps) - 1);
       d.t_rem1[t] = (r_.rem[t] - 1) & 0x7ffu;
       d.t_rem_nz[t] = r_.rem[t] != 0;
-      d.t_sb2[t] = (stream_blocks(t) - 2) & 0x7ffu;
-      d.t_sb_le2[t] = stream_blocks(t) <= 2;
+      d.t_sb[t] = stream_blocks(t) & 0x7ffu;
+      d.t_sb2[t] = (r_.t_sb[t] - 2) & 0x7ffu;
+      d.t_sb_le2[t] = r_.t_sb[t] <= 2;
     }
     // every stream's compares for its block k + 1, from the registers that
     // follow the division (current whenever the stream fires: it fires at

@@ -78,6 +78,7 @@ module schedule_engine_twotree (
     logic [2*CountWidth-1:0]    t_quot1;
     logic [2*BlockWidth-1:0]    t_rem1;
     logic [1:0]                 t_rem_nz;
+    logic [2*BlockWidth-1:0]    t_sb;  // min(B, H_t), so that t_sb2, t_sb_le2 follow a register
     logic [2*BlockWidth-1:0]    t_sb2;
     logic [1:0]                 t_sb_le2;
     logic [8*AddrWidth-1:0]     dst_base;
@@ -271,8 +272,11 @@ module schedule_engine_twotree (
     r_d.t_quot1 = {quot1 + CountWidth'(1), quot0 + CountWidth'(1)};
     r_d.t_rem1 = {rem1 - BlockWidth'(1), rem0 - BlockWidth'(1)};
     r_d.t_rem_nz = {rem1 != '0, rem0 != '0};
-    r_d.t_sb2 = {sb1 - BlockWidth'(2), sb0 - BlockWidth'(2)};
-    r_d.t_sb_le2 = {sb1 <= BlockWidth'(2), sb0 <= BlockWidth'(2)};
+    // (two cycles after the division's last step: first read when a stream
+    // fires, at least seven cycles after it)
+    r_d.t_sb = {sb1, sb0};
+    r_d.t_sb2 = {r_q.t_sb[BlockWidth +: BlockWidth] - BlockWidth'(2), r_q.t_sb[0 +: BlockWidth] - BlockWidth'(2)};
+    r_d.t_sb_le2 = {r_q.t_sb[BlockWidth +: BlockWidth] <= BlockWidth'(2), r_q.t_sb[0 +: BlockWidth] <= BlockWidth'(2)};
     for (int j = 0; j < 4; j++) begin
       r_d.dst_base[(2*j)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth];
       r_d.dst_base[(2*j+1)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth] +
