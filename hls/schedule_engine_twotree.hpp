@@ -153,6 +153,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t base_phase = 0;
     std::uint32_t q = 0;
     std::uint32_t tag = 0;  // base_phase + q, kept beside q
+    std::uint32_t q1 = 0;   // q + 1, kept beside q
     std::array<Stream, 4> streams{};
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
   };
@@ -189,6 +190,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // then one more register before the load uses the word.
     if (r_.state != State::idle) d.table_rd = table_[table_read_address()];
     d.table_w = r_.table_rd;
+    // an entry's word (load cycles 1-4) loses its tree bit in single-tree mode
+    if (r_.single && r_.state == State::stage_load && r_.ld != 0) d.table_w &= ~2u;
     d.hint_adv = false;
     for (std::uint32_t t = 0; t < 2; ++t) {
       d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
@@ -349,7 +352,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     } else if (r_.ld >= 2) {
       const std::uint32_t e = r_.ld - 2;
       Stream& st = d.streams[e];
-      st.tree = r_.single ? 0 : (w >> 1) & 1u;
+      st.tree = (w >> 1) & 1u;  // (cleared in single-tree mode)
       st.slot = (w >> 2) & 1u;
       st.partner = w >> 16;
       st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
@@ -371,6 +374,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = 0;
     d.tag = r_.base_phase;
+    d.q1 = 1;
     if (any) {
       d.state = State::phase_send;
     } else {
@@ -415,10 +419,11 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = r_.q + 1;
     d.tag = (r_.tag + 1) & 0xffffu;
+    d.q1 = (r_.q1 + 1) & 0xffffu;
     // a stream that did not fire in this phase matches the next one at q + 1
     for (std::size_t i = 0; i < d.streams.size(); ++i)
       if (d.streams[i].next == r_.streams[i].next)
-        d.streams[i].match = r_.streams[i].next == ((r_.q + 1) & 0xffffu);
+        d.streams[i].match = r_.streams[i].next == r_.q1;
     if (any) d.state = State::phase_send;
     else advance_stage(d);
   }

@@ -90,6 +90,7 @@ module schedule_engine_twotree (
     logic [PhaseWidth-1:0]      base_phase;
     logic [PhaseWidth-1:0]      q;
     logic [15:0]                tag;  // base_phase + q, kept beside q (no adder before the output)
+    logic [PhaseWidth-1:0]      q1;   // q + 1, kept beside q (the next phase's match)
     logic [3:0]                 s_active;
     logic [3:0]                 s_tree;
     logic [3:0]                 s_slot;
@@ -235,7 +236,7 @@ module schedule_engine_twotree (
       c_last1[i] = fle2 || fk >= fb2;
       f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
                                         AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
-      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
+      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q1;
     end
   end
 
@@ -260,7 +261,11 @@ module schedule_engine_twotree (
     {table_we, table_waddr, hint_we} = '0;
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
+    // an entry's word (load cycles 1-4 hold entries in table_rd_q) with its
+    // tree bit cleared in single-tree mode, so that the load takes the tree
+    // from the word alone
     r_d.table_w = table_rd_q;
+    if (r_q.single && r_q.state[SStageLoad] && r_q.ld != 3'd0) r_d.table_w[1] = 1'b0;
     r_d.s_long1 = c_long1;
     r_d.s_last1 = c_last1;
     r_d.hint_adv = 1'b0;
@@ -358,7 +363,7 @@ module schedule_engine_twotree (
           r_d.reduce = w[1];
           r_d.base_phase = w[31:16];
         end else if (r_q.ld >= 3'd2) begin
-          t = r_q.single ? 1'b0 : w[1];
+          t = w[1];  // (cleared in single-tree mode)
           for (int i = 0; i < 4; i++) begin
             if (r_q.ld == 3'(i + 2)) begin
               r_d.s_tree[i] = t;
@@ -447,6 +452,7 @@ module schedule_engine_twotree (
     if (phase_end) begin
       r_d.q = r_q.state[SStageLoad] ? '0 : r_q.q + PhaseWidth'(1);
       r_d.tag = r_q.state[SStageLoad] ? r_q.base_phase : r_q.tag + 16'd1;
+      r_d.q1 = r_q.state[SStageLoad] ? PhaseWidth'(1) : r_q.q1 + PhaseWidth'(1);
       if (|r_d.s_active) begin
         r_d.state = StatePhaseSend;
       end else begin
@@ -489,7 +495,8 @@ module schedule_engine_twotree (
         else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
     // s_match is s_next == q and tag is base_phase + q in every cycle of a phase
     if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
-      assert (r_q.tag == r_q.base_phase + r_q.q) else $error("schedule_engine_twotree: tag is not base_phase + q");
+      assert (r_q.tag == r_q.base_phase + r_q.q && r_q.q1 == r_q.q + PhaseWidth'(1))
+        else $error("schedule_engine_twotree: tag is not base_phase + q or q1 not q + 1");
     if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
       for (int i = 0; i < 4; i++)
         assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
