@@ -88,17 +88,17 @@ class ProgrammableScheduleEngine : public ScheduleEngine<ProgrammableScheduleEng
 
   EngineLoad next_state(Registers& d, bool can_load) {
     EngineLoad next;
-    if (r_.state == State::run && can_load) {
-      if (read_q_ == DescriptorWord{}) {
-        next = end_of_program(d);
-      } else {
-        next = load(read_q_);
-        d.pc = (r_.pc + 1u) & pc_mask;
-      }
+    const bool running = r_.state == State::run;
+    if (running && can_load) {
+      // the program counter advances past END too (the RTL's read address
+      // does not wait for the END check of the word)
+      next = read_q_ == DescriptorWord{} ? end_of_program(d) : load(read_q_);
+      d.pc = (r_.pc + 1u) & pc_mask;
     }
     // The memory's read port: the word at the next program counter, read
-    // only while the engine runs.
-    if (d.state == State::run) read_q_ = memory_[d.pc];
+    // while the engine runs and in the start cycle (in the cycle of an END,
+    // the word after it, unused).
+    if (running || d.state == State::run) read_q_ = memory_[d.pc];
     return next;
   }
 

@@ -48,8 +48,13 @@
 // node sends at most once and receives at most once per phase).
 // Storage: the stage words and the entries are a 32 x 32-bit procedure
 // table RAM (entry 4s + e at 4s + e, STAGE s at 16 + s; 20 words used), the
-// route hints a 1024 x 8-bit RAM; each has one write port (the configuration
-// port) and one synchronous read port, so both map to block RAM. The
+// route hints a 1024 x 8-bit RAM, held twice (read at the pointer and at the
+// pointer + 1, both addressed by registers: the SEND takes the second's word
+// when the pointer advanced in the previous cycle); each has one write port
+// (the configuration port) and one synchronous read port, so all map to
+// block RAM. The procedure table is read a cycle ahead of the load (the
+// stage word in the cycle before it), and its word passes one more register
+// before the load uses it. The
 // stage being run is copied into registers (broadcast, reduce index, first
 // phase) and four stream registers; 68 other configuration bits.
 //
@@ -101,7 +106,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool last = false;       // block k is the stream's last: k + 1 >= min(B, H_t)
     // kept with the stream's registers (RTL s_match, s_dst):
     bool match = false;      // next == q: the block leaves in this phase
-    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off
+    std::uint32_t dst = 0;   // the block's address in the slot: L(1 + 2r + slot) + off (broadcast: off)
+    // the compares for block k + 1, a cycle after k (RTL s_long1, s_last1):
+    // it has one more word (k + 1 < H_t mod B); it is the last (k + 2 >= min(B, H_t))
+    bool long1 = false, last1 = false;
   };
 
   struct Registers {
@@ -110,9 +118,16 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t self = 0, elements = 1, blocks = 1, stages = 0;
     std::uint32_t hint_ptr = 0;  // HINT_ADDR: write pointer of the hint table
     State state = State::idle;
-    // read ports of the tables (no reset in the RTL: read before use)
+    // read ports of the tables (no reset in the RTL: read before use): the
+    // procedure table's, and the hint table's two copies, read at hint_ptr
+    // and hint_ptr + 1
     std::uint32_t table_rd = 0;
-    std::uint32_t hint_rd = 0;
+    std::uint32_t hint_rd = 0, hint_rd1 = 0;
+    // table_rd a cycle later (the stage's load reads it), and whether
+    // hint_ptr advanced in the previous cycle (a SEND: HINT[hint_ptr] is then
+    // hint_rd1)
+    std::uint32_t table_w = 0;
+    bool hint_adv = false;
     // block division: H_t = quot_t x B + rem_t (half: H_t, shifted left one
     // bit per step, which divides its top bit)
     std::array<std::uint32_t, 2> half{}, quot{}, rem{}, tree_base{};
@@ -123,6 +138,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     // per slot base j and tree t (at 2j + t): L(1 + j) + the tree's first word
     std::array<std::uint32_t, 2> t_len0{};
     std::array<bool, 2> t_any{}, t_last0{};
+    // and what a stream's next block needs, per tree: H_t div B + 1,
+    // H_t mod B - 1 and whether H_t mod B is non-zero, min(B, H_t) - 2 and
+    // whether min(B, H_t) <= 2
+    // (t_sb2 and t_sb_le2 from t_sb = min(B, H_t), a cycle later)
+    std::array<std::uint32_t, 2> t_quot1{}, t_rem1{}, t_sb{}, t_sb2{};
+    std::array<bool, 2> t_rem_nz{}, t_sb_le2{};
     std::array<std::uint32_t, 8> dst_base{};
     // walk: the stage being run
     std::uint32_t stage = 0;
@@ -131,6 +152,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     std::uint32_t reduce_index = 0;
     std::uint32_t base_phase = 0;
     std::uint32_t q = 0;
+    std::uint32_t tag = 0;  // base_phase + q, kept beside q
+    std::uint32_t q1 = 0;   // q + 1, kept beside q
     std::array<Stream, 4> streams{};
     std::uint32_t comb_src = 0, comb_dst = 0, comb_len = 0;
   };
@@ -148,6 +171,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   /// HINT_ADDR, which then increments.
   void configure_special(Registers& d, std::uint8_t a, std::uint32_t w) {
     namespace reg = twotree_engine_reg;
+    // the RTL decodes STAGE and ENTRY by their upper address bits
+    static_assert(reg::stage0 % 4 == 0 && reg::entry0 % 16 == 0, "STAGE and ENTRY are aligned blocks of the map");
     if (a >= reg::stage0 && a < reg::stage0 + 4) {
       table_[table_stage0 + (a & 3u)] = w;
     } else if (a >= reg::entry0 && a < reg::entry0 + 16) {
@@ -161,28 +186,51 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
 
   EngineLoad next_state(Registers& d, bool can_load) {
     // Procedure table read port: synchronous, addressed by this cycle's
-    // registers (writes happen only while idle, reads only while loading a stage).
-    if (r_.state == State::stage_load) d.table_rd = table_[table_read_address()];
+    // registers (writes happen only while idle, reads only while running),
+    // then one more register before the load uses the word.
+    if (r_.state != State::idle) d.table_rd = table_[table_read_address()];
+    d.table_w = r_.table_rd;
+    // an entry's word (load cycles 1-4) loses its tree bit in single-tree mode
+    if (r_.single && r_.state == State::stage_load && r_.ld != 0) d.table_w &= ~2u;
+    d.hint_adv = false;
     for (std::uint32_t t = 0; t < 2; ++t) {
       d.t_len0[t] = block_len(t, 0) & ((1u << div_steps) - 1);
       d.t_any[t] = stream_blocks(t) != 0;
       d.t_last0[t] = stream_blocks(t) <= 1;
+      d.t_quot1[t] = (r_.quot[t] + 1) & ((1u << div_steps) - 1);
+      d.t_rem1[t] = (r_.rem[t] - 1) & 0x7ffu;
+      d.t_rem_nz[t] = r_.rem[t] != 0;
+      d.t_sb[t] = stream_blocks(t) & 0x7ffu;
+      d.t_sb2[t] = (r_.t_sb[t] - 2) & 0x7ffu;
+      d.t_sb_le2[t] = r_.t_sb[t] <= 2;
+    }
+    // every stream's compares for its block k + 1, from the registers that
+    // follow the division (current whenever the stream fires: it fires at
+    // most every other cycle, and not in the cycle after its load)
+    for (std::size_t i = 0; i < 4; ++i) {
+      const Stream& s = r_.streams[i];
+      d.streams[i].long1 = r_.t_rem_nz[s.tree] && s.k < r_.t_rem1[s.tree];
+      d.streams[i].last1 = r_.t_sb_le2[s.tree] || s.k >= r_.t_sb2[s.tree];
     }
     for (std::size_t j = 0; j < 4; ++j) {
       d.dst_base[2 * j] = r_.slot_base[j] & 0xfffffu;
       d.dst_base[2 * j + 1] = (r_.slot_base[j] + r_.tree_base[1]) & 0xfffffu;
     }
     const EngineLoad out = descriptor_step(d, can_load);
-    // Hint table read port: synchronous, addressed by the next pointer, so
-    // that hint_rd holds HINT[hint_ptr] in every cycle of a run (no read in
-    // a cycle that writes the table).
-    if (!hint_written_) d.hint_rd = hints_[d.hint_ptr];
+    // Hint table read ports: synchronous, addressed by this cycle's pointer
+    // and the pointer + 1 (two copies of the table), so that HINT[hint_ptr]
+    // is hint_rd or, after a SEND, hint_rd1 in every cycle of a run (no read
+    // in a cycle that writes the table).
+    if (!hint_written_) {
+      d.hint_rd = hints_[r_.hint_ptr];
+      d.hint_rd1 = hints_[(r_.hint_ptr + 1) & (hint_entries - 1)];
+    }
     hint_written_ = false;
     return out;
   }
 
   EngineLoad descriptor_step(Registers& d, bool can_load) const {
-    const std::uint32_t tag = (r_.base_phase + r_.q) & 0xffffu;
+    const std::uint32_t tag = r_.tag;
     switch (r_.state) {
       case State::idle: break;
       case State::divide: divide_step(d); break;
@@ -213,13 +261,13 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
         if (can_load) {
           // spec twotree-leafspine: fixed-order reduction, one arrival at a time
           d.state = State::combine_wait;
-          return make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, local_tag + tag, r_.op, true, 0);
+          return make(Opcode::send, r_.self, r_.comb_src, r_.comb_dst, r_.comb_len, (local_tag + tag) & 0xffffu, r_.op, true, 0);
         }
         break;
       case State::combine_wait:
         if (can_load) {
           next_phase(d);
-          return make(Opcode::wait, 0, 0, 0, 1, local_tag + tag, 0, false, 0);
+          return make(Opcode::wait, 0, 0, 0, 1, (local_tag + tag) & 0xffffu, 0, false, 0);
         }
         break;
       case State::end:
@@ -237,8 +285,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     if (e >= 0) {
       if (!can_load) return {};
       const Stream& s = r_.streams[static_cast<std::size_t>(e)];
-      out = make(Opcode::send, s.partner, s.off, r_.broadcast ? s.off : s.dst, s.len, tag, 0, true, r_.hint_rd);
+      out = make(Opcode::send, s.partner, s.off, s.dst, s.len, tag, 0, true,
+                 r_.hint_adv ? r_.hint_rd1 : r_.hint_rd);
       d.hint_ptr = (r_.hint_ptr + 1) & (hint_entries - 1);
+      d.hint_adv = true;
       fire(d, e);
     }
     if (firing(2) >= 0) d.state = State::phase_recv;
@@ -284,15 +334,17 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     return r_.slot_base[((r_.reduce_index & 1u) << 1) | (slot & 1u)];
   }
 
-  // Load cycle 0 reads STAGE s, cycles 1-4 read entries 4s + 0..3; the word
-  // read in cycle c is in table_rd in cycle c + 1.
+  // A cycle ahead of the load: load cycles 0-3 read entries 4s + 0..3, every
+  // other cycle of a run STAGE s + 1 (the setup: STAGE 0), the first word of
+  // the next stage's load; the word read in cycle c is in table_rd in cycle
+  // c + 1 and in table_w in cycle c + 2.
   [[nodiscard]] std::uint32_t table_read_address() const {
-    const std::uint32_t s = r_.stage & 3u;
-    return r_.ld == 0 ? table_stage0 + s : 4 * s + ((r_.ld - 1) & 3u);
+    if (r_.state == State::stage_load && r_.ld < 4) return 4 * (r_.stage & 3u) + r_.ld;
+    return table_stage0 + (r_.state == State::setup ? 0u : (r_.stage + 1) & 3u);
   }
 
   void load_stage(Registers& d) const {
-    const std::uint32_t w = r_.table_rd;
+    const std::uint32_t w = r_.table_w;
     if (r_.ld == 1) {
       d.broadcast = w & 1u;
       d.reduce_index = (w >> 1) & 1u;
@@ -300,7 +352,7 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     } else if (r_.ld >= 2) {
       const std::uint32_t e = r_.ld - 2;
       Stream& st = d.streams[e];
-      st.tree = r_.single ? 0 : (w >> 1) & 1u;
+      st.tree = (w >> 1) & 1u;  // (cleared in single-tree mode)
       st.slot = (w >> 2) & 1u;
       st.partner = w >> 16;
       st.next = 2 * ((w >> 3) & 0x3ffu) + (e & 1u);  // color = e mod 2
@@ -309,7 +361,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
       st.len = r_.t_len0[st.tree];
       st.active = (w & 1u) && r_.t_any[st.tree];
       st.last = r_.t_last0[st.tree];
-      st.dst = r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
+      // a broadcast sends to the block's offset: dst follows off
+      st.dst = r_.broadcast ? st.off : r_.dst_base[2 * (((r_.reduce_index & 1u) << 1) | (st.slot & 1u)) + st.tree];
     }
     // every stream's match against the phase the stage starts with (q = 0)
     for (Stream& s : d.streams) s.match = s.next == 0;
@@ -320,6 +373,8 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = 0;
+    d.tag = r_.base_phase;
+    d.q1 = 1;
     if (any) {
       d.state = State::phase_send;
     } else {
@@ -347,10 +402,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     Stream& n = d.streams[static_cast<std::size_t>(e)];
     n.off = s.off + s.len;
     n.k = s.k + 1;
-    n.len = block_len(s.tree, s.k + 1);
+    // block k + 1: one more word when k + 1 < H_t mod B; the last when
+    // k + 2 >= min(B, H_t) (the stream's compares of the previous cycle)
+    n.len = s.long1 ? r_.t_quot1[s.tree] : r_.quot[s.tree];
     n.next = s.next + 2;
     n.active = !s.last;
-    n.last = s.k + 2 >= stream_blocks(s.tree);
+    n.last = s.last1;
     n.dst = (s.dst + s.len) & 0xfffffu;
     n.match = false;  // next + 2 is neither q nor q + 1
   }
@@ -361,10 +418,12 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
     bool any = false;
     for (const Stream& s : d.streams) any = any || s.active;
     d.q = r_.q + 1;
+    d.tag = (r_.tag + 1) & 0xffffu;
+    d.q1 = (r_.q1 + 1) & 0xffffu;
     // a stream that did not fire in this phase matches the next one at q + 1
     for (std::size_t i = 0; i < d.streams.size(); ++i)
       if (d.streams[i].next == r_.streams[i].next)
-        d.streams[i].match = r_.streams[i].next == ((r_.q + 1) & 0xffffu);
+        d.streams[i].match = r_.streams[i].next == r_.q1;
     if (any) d.state = State::phase_send;
     else advance_stage(d);
   }

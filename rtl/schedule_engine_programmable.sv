@@ -47,10 +47,12 @@ module schedule_engine_programmable #(
   logic [127:0] read_q;  // program_mem[r_q.pc] while running
 
   // ---- next state ----
-  logic mem_we, read_en;
+  logic mem_we, read_en, start;
   logic [PcWidth-1:0] read_addr;
-  logic [7:0] data_index;  // PROG_DATA<k>: k
-  assign data_index = cfg_addr_i - schedule_engine_programmable_regs_pkg::RegProgData0;
+  // PROG_DATA<k> decoded by equality with each address (no subtraction
+  // before the memory's write enable)
+  localparam logic [7:0] ProgData0 = schedule_engine_programmable_regs_pkg::RegProgData0;
+  localparam logic [7:0] ProgData3 = ProgData0 + 8'd3;
   logic load;
   collnet_descriptor_pkg::descriptor_t load_word;
 
@@ -60,41 +62,41 @@ module schedule_engine_programmable #(
     load = 1'b0;
     load_word = '0;
     mem_we = 1'b0;
+    start = 1'b0;
 
     // configuration port
     if (cfg_write) begin
       unique case (cfg_addr_i)
         schedule_engine_programmable_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
+            start = 1'b1;
             r_d.state = StateRun;
             r_d.pc = '0;
           end
         end
         schedule_engine_programmable_regs_pkg::RegProgAddr: r_d.prog_addr = cfg_wdata_i[PcWidth-1:0];
-        default: begin
-          // PROG_DATA0..3: 0..2 staged, 3 stores the word and advances PROG_ADDR
-          if (data_index < 8'(schedule_engine_programmable_regs_pkg::RegProgDataCount)) begin
-            if (data_index == 8'd3) begin
-              mem_we = 1'b1;
-              r_d.prog_addr = r_q.prog_addr + PcWidth'(1);
-            end else begin
-              r_d.data[data_index[1:0]] = cfg_wdata_i;
-            end
-          end
+        // PROG_DATA0..2 are staged, PROG_DATA3 stores the word and advances PROG_ADDR
+        ProgData0: r_d.data[0] = cfg_wdata_i;
+        ProgData0 + 8'd1: r_d.data[1] = cfg_wdata_i;
+        ProgData0 + 8'd2: r_d.data[2] = cfg_wdata_i;
+        ProgData3: begin
+          mem_we = 1'b1;
+          r_d.prog_addr = r_q.prog_addr + PcWidth'(1);
         end
+        default: ;
       endcase
     end
 
     unique case (r_q.state)
       StateRun: begin
         if (can_load) begin
+          // the word as read (END is the zero word); the program counter
+          // advances past END too, so that the read address does not wait
+          // for the END check of the word
           load = 1'b1;
-          if (read_q == '0) begin
-            r_d.state = StateIdle;  // END (the zero word) loaded: the engine is idle after it
-          end else begin
-            load_word = read_q;
-            r_d.pc = r_q.pc + PcWidth'(1);
-          end
+          load_word = read_q;
+          r_d.pc = r_q.pc + PcWidth'(1);
+          if (read_q == '0) r_d.state = StateIdle;  // END loaded: the engine is idle after it
         end
       end
       `SCHEDULE_ENGINE_IDLE_STATES
@@ -102,8 +104,9 @@ module schedule_engine_programmable #(
   end
 
   // The read port reads the word at the next program counter while the
-  // engine runs; the write port writes only while it is idle (cfg_write).
-  assign read_en = r_d.state == StateRun;
+  // engine runs and in the start cycle (the cycle of an END too: the word
+  // after it, unused); the write port writes only while it is idle (cfg_write).
+  assign read_en = start || r_q.state == StateRun;
   assign read_addr = r_d.pc;
 
   // ---- memory: one write port, one synchronous read port ----

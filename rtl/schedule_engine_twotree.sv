@@ -17,9 +17,8 @@
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
-// closing states: schedule_engine_states.svh.
-`include "schedule_engine_states.svh"
+// (instanced at the end, as schedule_engine_skeleton.svh does, with running = not idle as one bit).
+// closing states (END, idle): written here, the state register being one-hot.
 
 module schedule_engine_twotree (
 `include "schedule_engine_ports.svh"
@@ -33,9 +32,19 @@ module schedule_engine_twotree (
   localparam int unsigned PhaseWidth = 16;
   localparam int unsigned AddrWidth = 20;
   localparam logic [15:0] LocalTag = 16'h8000;
+  // STAGE (4 registers) and ENTRY (16) are aligned blocks of the map: their
+  // addresses are decoded by the upper bits (an equality, not two range
+  // compares); hls/schedule_engine_twotree.hpp checks the alignment
+  localparam logic [5:0] StageBlock = schedule_engine_twotree_regs_pkg::RegStage0[7:2];
+  localparam logic [3:0] EntryBlock = schedule_engine_twotree_regs_pkg::RegEntry0[7:4];
 
-  typedef enum logic [3:0] {StateIdle, StateDivide, StateSetup, StateStageLoad, StatePhaseSend, StatePhaseRecv,
-    StateCombine, StateCombineWait, StateEnd} state_e;
+  // The state is one-hot (idle too: busy is its inverse), so that a state's
+  // decode is its own flip-flop; S<name> is the bit of State<name>.
+  localparam int unsigned SIdle = 0, SDivide = 1, SSetup = 2, SStageLoad = 3, SPhaseSend = 4, SPhaseRecv = 5,
+    SCombine = 6, SCombineWait = 7, SEnd = 8;
+  typedef enum logic [8:0] {StateIdle = 9'd1 << SIdle, StateDivide = 9'd1 << SDivide, StateSetup = 9'd1 << SSetup,
+    StateStageLoad = 9'd1 << SStageLoad, StatePhaseSend = 9'd1 << SPhaseSend, StatePhaseRecv = 9'd1 << SPhaseRecv,
+    StateCombine = 9'd1 << SCombine, StateCombineWait = 9'd1 << SCombineWait, StateEnd = 9'd1 << SEnd} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -62,6 +71,16 @@ module schedule_engine_twotree (
     // and per slot base j and tree t (at [(2j + t)*W]) L(1 + j) + the tree's first word
     logic [2*CountWidth-1:0]    t_len0;
     logic [1:0]                 t_any, t_last0;
+    // and what a stream's next block needs, per tree t (no adder before a
+    // compare or after it when a block leaves): H_t div B + 1, H_t mod B - 1
+    // and whether H_t mod B is non-zero, min(B, H_t) - 2 and whether
+    // min(B, H_t) <= 2
+    logic [2*CountWidth-1:0]    t_quot1;
+    logic [2*BlockWidth-1:0]    t_rem1;
+    logic [1:0]                 t_rem_nz;
+    logic [2*BlockWidth-1:0]    t_sb;  // min(B, H_t), so that t_sb2, t_sb_le2 follow a register
+    logic [2*BlockWidth-1:0]    t_sb2;
+    logic [1:0]                 t_sb_le2;
     logic [8*AddrWidth-1:0]     dst_base;
     // walk: the stage being run
     logic [2:0]                 stage;
@@ -70,6 +89,8 @@ module schedule_engine_twotree (
     logic                       reduce;
     logic [PhaseWidth-1:0]      base_phase;
     logic [PhaseWidth-1:0]      q;
+    logic [15:0]                tag;  // base_phase + q, kept beside q (no adder before the output)
+    logic [PhaseWidth-1:0]      q1;   // q + 1, kept beside q (the next phase's match)
     logic [3:0]                 s_active;
     logic [3:0]                 s_tree;
     logic [3:0]                 s_slot;
@@ -80,12 +101,26 @@ module schedule_engine_twotree (
     logic [4*CountWidth-1:0]    s_len;  // words of the stream's next block
     logic [3:0]                 s_last;  // that block is the stream's last
     // kept with the streams: s_next == q (the stream's block leaves in this
-    // phase), and the block's address in the slot, slot base + offset
+    // phase), and the block's address in the slot, slot base + offset (a broadcast:
+    // the offset)
     logic [3:0]                 s_match;
+    // the stream's compares for its block k + 1 (k + 1 < H_t mod B: one more
+    // word; k + 2 >= min(B, H_t): the last block), a cycle after s_k: a
+    // stream fires at most every other cycle (its next block leaves two
+    // phases later) and not in the cycle after its load, so they are current
+    // whenever it fires
+    logic [3:0]                 s_long1;
+    logic [3:0]                 s_last1;
     logic [4*AddrWidth-1:0]     s_dst;
     logic [AddrWidth-1:0]       comb_src;
     logic [CountWidth-1:0]      comb_dst;
     logic [CountWidth-1:0]      comb_len;
+    // the procedure table's word one cycle after its read register (the
+    // stage's load takes it from flip-flops, not from the RAM's output), and
+    // whether hint_ptr advanced in the previous cycle (the hint then is the
+    // second hint RAM's, read at hint_ptr + 1)
+    logic [31:0]                table_w;
+    logic                       hint_adv;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
@@ -99,9 +134,16 @@ module schedule_engine_twotree (
   logic        table_re;
   logic [4:0]  table_raddr;
   logic [31:0] table_rd_q;
+  // the hint table twice (the same writes): one read at hint_ptr, one at
+  // hint_ptr + 1, both addressed by registers; a SEND takes the second's word
+  // when the pointer advanced in the previous cycle (hint_adv)
   logic [7:0]  hints_q [HintEntries];
+  logic [7:0]  hints1_q [HintEntries];
   logic        hint_we;
-  logic [7:0]  hint_rd_q;  // HINT[hint_ptr_q] in every cycle of a run
+  logic [7:0]  hint_rd_q;   // HINT[hint_ptr] of the previous cycle
+  logic [7:0]  hint_rd1_q;  // HINT[hint_ptr + 1] of the previous cycle
+  logic [7:0]  hint;        // HINT[hint_ptr] in every cycle of a run
+  assign hint = r_q.hint_adv ? hint_rd1_q : hint_rd_q;
 
   // ---- per-tree block counts: min(B, H_t) blocks, H_t div B (+1 below H_t mod B) words
   logic [CountWidth-1:0] quot0, quot1;
@@ -113,13 +155,16 @@ module schedule_engine_twotree (
   assign sb0 = quot0 != '0 ? r_q.blocks : rem0;
   assign sb1 = quot1 != '0 ? r_q.blocks : rem1;
 
-  // ---- procedure table read address: load cycle 0 reads STAGE s, cycles
-  // 1-4 read ENTRY 4s + 0..3 (the word is in table_rd_q one cycle later)
-  assign table_re = r_q.state == StateStageLoad;
-  assign table_raddr = r_q.ld == 3'd0 ? {3'b100, r_q.stage[1:0]} : {1'b0, r_q.stage[1:0], 2'(r_q.ld - 3'd1)};
+  // ---- procedure table read address, a cycle ahead of the load: load
+  // cycles 0-3 read ENTRY 4s + 0..3, every other cycle of a run STAGE s + 1
+  // (the setup: STAGE 0), the first word of the next stage's load (a word is
+  // in table_rd_q one cycle later and in r_q.table_w two cycles later)
+  assign table_re = !r_q.state[SIdle];
+  assign table_raddr = r_q.state[SStageLoad] && !r_q.ld[2] ? {1'b0, r_q.stage[1:0], r_q.ld[1:0]}
+                     : {3'b100, r_q.state[SSetup] ? 2'd0 : r_q.stage[1:0] + 2'd1};
 
   // ---- the firing streams ------------------------------------------------
-  logic [15:0]            tag;
+  logic [15:0]            tag, local_tag;  // the phase's tag, 0x8000 + tag
   logic                   send_fires, send_e;
   logic                   recv_fires, recv_e;
   logic [15:0]            send_partner;
@@ -127,7 +172,8 @@ module schedule_engine_twotree (
   logic [CountWidth-1:0]  send_len, recv_len;   // words of the firing block
   logic [CountWidth-1:0]  send_off, recv_off;
 
-  assign tag = r_q.base_phase + r_q.q;
+  assign tag = r_q.tag;
+  assign local_tag = r_q.tag ^ LocalTag;  // LocalTag + tag (mod 2^16): LocalTag is the top bit
 
   always_comb begin
     send_fires = 1'b0;
@@ -164,22 +210,33 @@ module schedule_engine_twotree (
   logic [3:0]              f_last;
   logic [4*AddrWidth-1:0]  f_dst;
   logic [3:0]              f_match1;  // s_next == q + 1: the stream fires in the next phase
+  logic [3:0]              c_long1, c_last1;  // s_long1 and s_last1 of this cycle's s_k
   always_comb begin
-    logic [CountWidth-1:0] fq;
-    logic [BlockWidth-1:0] fr, fb, fk;
+    logic [BlockWidth-1:0] fk, fr1, fb2;
+    logic [CountWidth-1:0] fq, fq1;
+    logic                  fnz, fle2;
     for (int i = 0; i < 4; i++) begin
+      // the stream's tree's registers (constant-index choices: a variable
+      // part-select of a struct member would become a shifter)
       fq = r_q.s_tree[i] ? quot1 : quot0;
-      fr = r_q.s_tree[i] ? rem1 : rem0;
-      fb = r_q.s_tree[i] ? sb1 : sb0;
+      fq1 = r_q.s_tree[i] ? r_q.t_quot1[CountWidth +: CountWidth] : r_q.t_quot1[0 +: CountWidth];
+      fr1 = r_q.s_tree[i] ? r_q.t_rem1[BlockWidth +: BlockWidth] : r_q.t_rem1[0 +: BlockWidth];
+      fb2 = r_q.s_tree[i] ? r_q.t_sb2[BlockWidth +: BlockWidth] : r_q.t_sb2[0 +: BlockWidth];
+      fnz = r_q.s_tree[i] ? r_q.t_rem_nz[1] : r_q.t_rem_nz[0];
+      fle2 = r_q.s_tree[i] ? r_q.t_sb_le2[1] : r_q.t_sb_le2[0];
       fk = r_q.s_k[i*BlockWidth +: BlockWidth];
       f_off[i*CountWidth +: CountWidth] = r_q.s_off[i*CountWidth +: CountWidth] + r_q.s_len[i*CountWidth +: CountWidth];
       f_k[i*BlockWidth +: BlockWidth] = fk + BlockWidth'(1);
-      f_len[i*CountWidth +: CountWidth] = fq + CountWidth'(fk + BlockWidth'(1) < fr);
+      // block k + 1 has one more word when k + 1 < H_t mod B
+      f_len[i*CountWidth +: CountWidth] = r_q.s_long1[i] ? fq1 : fq;
+      c_long1[i] = fnz && fk < fr1;
       f_next[i*PhaseWidth +: PhaseWidth] = r_q.s_next[i*PhaseWidth +: PhaseWidth] + PhaseWidth'(2);
-      f_last[i] = {1'b0, fk} + (BlockWidth+1)'(2) >= {1'b0, fb};
+      // block k + 1 is the last when k + 2 >= min(B, H_t)
+      f_last[i] = r_q.s_last1[i];
+      c_last1[i] = fle2 || fk >= fb2;
       f_dst[i*AddrWidth +: AddrWidth] = r_q.s_dst[i*AddrWidth +: AddrWidth] +
                                         AddrWidth'(r_q.s_len[i*CountWidth +: CountWidth]);
-      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q + PhaseWidth'(1);
+      f_match1[i] = r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q1;
     end
   end
 
@@ -199,15 +256,32 @@ module schedule_engine_twotree (
   always_comb begin
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
+    regs_reset.state = StateIdle;
     regs_reset.op = 3'd1; regs_reset.elements = CountWidth'(1); regs_reset.blocks = BlockWidth'(1);
     {table_we, table_waddr, hint_we} = '0;
     {load, load_word} = '0;
     {phase_end, fired, h1, rem_shift, w, t} = '0;
+    // an entry's word (load cycles 1-4 hold entries in table_rd_q) with its
+    // tree bit cleared in single-tree mode, so that the load takes the tree
+    // from the word alone
+    r_d.table_w = table_rd_q;
+    if (r_q.single && r_q.state[SStageLoad] && r_q.ld != 3'd0) r_d.table_w[1] = 1'b0;
+    r_d.s_long1 = c_long1;
+    r_d.s_last1 = c_last1;
+    r_d.hint_adv = 1'b0;
 
     // follow the division and the slot bases (constant while the stages run)
     r_d.t_len0 = {quot1 + CountWidth'(rem1 != '0), quot0 + CountWidth'(rem0 != '0)};
     r_d.t_any = {sb1 != '0, sb0 != '0};
     r_d.t_last0 = {sb1 <= BlockWidth'(1), sb0 <= BlockWidth'(1)};
+    r_d.t_quot1 = {quot1 + CountWidth'(1), quot0 + CountWidth'(1)};
+    r_d.t_rem1 = {rem1 - BlockWidth'(1), rem0 - BlockWidth'(1)};
+    r_d.t_rem_nz = {rem1 != '0, rem0 != '0};
+    // (two cycles after the division's last step: first read when a stream
+    // fires, at least seven cycles after it)
+    r_d.t_sb = {sb1, sb0};
+    r_d.t_sb2 = {r_q.t_sb[BlockWidth +: BlockWidth] - BlockWidth'(2), r_q.t_sb[0 +: BlockWidth] - BlockWidth'(2)};
+    r_d.t_sb_le2 = {r_q.t_sb[BlockWidth +: BlockWidth] <= BlockWidth'(2), r_q.t_sb[0 +: BlockWidth] <= BlockWidth'(2)};
     for (int j = 0; j < 4; j++) begin
       r_d.dst_base[(2*j)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth];
       r_d.dst_base[(2*j+1)*AddrWidth +: AddrWidth] = r_q.slot_base[j*AddrWidth +: AddrWidth] +
@@ -238,10 +312,10 @@ module schedule_engine_twotree (
         r_d.blocks = cfg_wdata_i[BlockWidth-1:0];
       end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegStages) begin
         r_d.stages = cfg_wdata_i[2:0];
-      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegStage0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegStage0 + 8'd4) begin
+      end else if (cfg_addr_i[7:2] == StageBlock) begin
         table_we = 1'b1;
         table_waddr = {3'b100, cfg_addr_i[1:0]};
-      end else if (cfg_addr_i >= schedule_engine_twotree_regs_pkg::RegEntry0 && cfg_addr_i < schedule_engine_twotree_regs_pkg::RegEntry0 + 8'd16) begin
+      end else if (cfg_addr_i[7:4] == EntryBlock) begin
         table_we = 1'b1;
         table_waddr = {1'b0, cfg_addr_i[3:0]};
       end else if (cfg_addr_i == schedule_engine_twotree_regs_pkg::RegHintAddr) begin
@@ -252,8 +326,8 @@ module schedule_engine_twotree (
       end
     end
 
-    unique case (r_q.state)
-      StateDivide: begin
+    unique case (1'b1)
+      r_q.state[SDivide]: begin
         // one restoring-division step for both trees: bit div_bit - 1 of H_t
         for (int tt = 0; tt < 2; tt++) begin
           rem_shift = {r_q.rem[tt*BlockWidth +: BlockWidth], r_q.half[tt*CountWidth + CountWidth - 1]};
@@ -269,7 +343,7 @@ module schedule_engine_twotree (
         r_d.div_bit = r_q.div_bit - 5'd1;
         if (r_q.div_bit == 5'd1) r_d.state = StateSetup;
       end
-      StateSetup: begin
+      r_q.state[SSetup]: begin
         // slot bases L(1 + 2r + j): 2L and 4L are shifts, 3L = 2L + L. Not
         // L + L: an adder whose two operands are one net puts that net on two
         // inputs of one carry LUT, and nextpnr-ice40 0.4's router then swaps
@@ -281,15 +355,15 @@ module schedule_engine_twotree (
         {r_d.stage, r_d.ld} = '0;
         r_d.state = r_q.stages == '0 ? StateEnd : StateStageLoad;
       end
-      StateStageLoad: begin
+      r_q.state[SStageLoad]: begin
         // the word read in the previous load cycle: STAGE s, then ENTRY 4s + e
-        w = table_rd_q;
+        w = r_q.table_w;
         if (r_q.ld == 3'd1) begin
           r_d.broadcast = w[0];
           r_d.reduce = w[1];
           r_d.base_phase = w[31:16];
         end else if (r_q.ld >= 3'd2) begin
-          t = r_q.single ? 1'b0 : w[1];
+          t = w[1];  // (cleared in single-tree mode)
           for (int i = 0; i < 4; i++) begin
             if (r_q.ld == 3'(i + 2)) begin
               r_d.s_tree[i] = t;
@@ -302,10 +376,13 @@ module schedule_engine_twotree (
                                                       : r_q.t_len0[0 +: CountWidth];
               r_d.s_active[i] = w[0] && (t ? r_q.t_any[1] : r_q.t_any[0]);
               r_d.s_last[i] = t ? r_q.t_last0[1] : r_q.t_last0[0];
-              // L(1 + 2r + slot) + offset
+              // L(1 + 2r + slot) + offset; a broadcast sends to the offset
+              // itself (so that the SEND takes s_dst in either stage)
               // (constant-index choices: a variable part-select would become a shifter)
-              for (int j = 0; j < 8; j++)
-                if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
+              if (r_q.broadcast) r_d.s_dst[i*AddrWidth +: AddrWidth] = t ? AddrWidth'(r_q.tree_base1) : '0;
+              else
+                for (int j = 0; j < 8; j++)
+                  if (3'(j) == {r_q.reduce, w[2], t}) r_d.s_dst[i*AddrWidth +: AddrWidth] = dst_base_q[j*AddrWidth +: AddrWidth];
             end
           end
         end
@@ -315,20 +392,21 @@ module schedule_engine_twotree (
           phase_end = 1'b1;  // the stage's first phase next
         end
       end
-      StatePhaseSend: if (!(send_fires && !can_load)) begin
+      r_q.state[SPhaseSend]: if (!(send_fires && !can_load)) begin
         if (send_fires) begin
           load = 1'b1;
           load_word = collnet_descriptor_pkg::send_descriptor(send_partner, AddrWidth'(send_off),
-              r_q.broadcast ? AddrWidth'(send_off) : send_dst, AddrWidth'(send_len), tag);
+              send_dst, AddrWidth'(send_len), tag);
           load_word.dtype = r_q.float64;
-          load_word.route_hint = hint_rd_q;
+          load_word.route_hint = hint;
           r_d.hint_ptr = r_q.hint_ptr + 10'd1;
+          r_d.hint_adv = 1'b1;
           fired[send_e ? 1 : 0] = 1'b1;
         end
         if (recv_fires) r_d.state = StatePhaseRecv;
         else phase_end = 1'b1;
       end
-      StatePhaseRecv: if (can_load) begin
+      r_q.state[SPhaseRecv]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::wait_descriptor(tag, AddrWidth'(1));
         r_d.comb_src = recv_dst;
@@ -338,21 +416,23 @@ module schedule_engine_twotree (
         if (r_q.broadcast) phase_end = 1'b1;
         else r_d.state = StateCombine;
       end
-      StateCombine: if (can_load) begin
+      r_q.state[SCombine]: if (can_load) begin
         // spec twotree-leafspine: fixed-order reduction, one arrival at a time
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.self, r_q.comb_src, AddrWidth'(r_q.comb_dst),
-                                                            AddrWidth'(r_q.comb_len), LocalTag + tag);
+                                                            AddrWidth'(r_q.comb_len), local_tag);
         load_word.op = r_q.op;
         load_word.dtype = r_q.float64;
         r_d.state = StateCombineWait;
       end
-      StateCombineWait: if (can_load) begin
+      r_q.state[SCombineWait]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::wait_descriptor(LocalTag + tag, AddrWidth'(1));
+        load_word = collnet_descriptor_pkg::wait_descriptor(local_tag, AddrWidth'(1));
         phase_end = 1'b1;
       end
-      `SCHEDULE_ENGINE_END_STATES
+      r_q.state[SEnd]: if (can_load) {load, r_d.state} = {1'b1, StateIdle};
+      r_q.state[SIdle]: ;
+      default: ;
     endcase
 
     // the stream that fired moves to its next block (hls: fire())
@@ -370,7 +450,9 @@ module schedule_engine_twotree (
     // the next phase, or the next stage once every stream of this one is
     // done (hls: next_phase(), advance_stage()); a stage starts at phase 0
     if (phase_end) begin
-      r_d.q = r_q.state == StateStageLoad ? '0 : r_q.q + PhaseWidth'(1);
+      r_d.q = r_q.state[SStageLoad] ? '0 : r_q.q + PhaseWidth'(1);
+      r_d.tag = r_q.state[SStageLoad] ? r_q.base_phase : r_q.tag + 16'd1;
+      r_d.q1 = r_q.state[SStageLoad] ? PhaseWidth'(1) : r_q.q1 + PhaseWidth'(1);
       if (|r_d.s_active) begin
         r_d.state = StatePhaseSend;
       end else begin
@@ -383,7 +465,7 @@ module schedule_engine_twotree (
     // phase it starts with); then a stream that fires leaves the phase
     // (s_next + 2), and a new phase matches the streams at q + 1
     for (int i = 0; i < 4; i++) begin
-      if (r_q.state == StateStageLoad) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
+      if (r_q.state[SStageLoad]) r_d.s_match[i] = r_d.s_next[i*PhaseWidth +: PhaseWidth] == '0;
       else if (fired[i]) r_d.s_match[i] = 1'b0;
       else if (phase_end) r_d.s_match[i] = f_match1[i];
     end
@@ -396,7 +478,11 @@ module schedule_engine_twotree (
   end
   always_ff @(posedge clk_i) begin
     if (hint_we) hints_q[r_q.hint_ptr] <= cfg_wdata_i[7:0];
-    if (!hint_we) hint_rd_q <= hints_q[r_d.hint_ptr];
+    if (!hint_we) hint_rd_q <= hints_q[r_q.hint_ptr];
+  end
+  always_ff @(posedge clk_i) begin
+    if (hint_we) hints1_q[r_q.hint_ptr] <= cfg_wdata_i[7:0];
+    if (!hint_we) hint_rd1_q <= hints1_q[r_q.hint_ptr + 10'd1];
   end
 
 `ifndef SYNTHESIS
@@ -407,11 +493,19 @@ module schedule_engine_twotree (
       assert (!(r_q.s_active[0] && r_q.s_active[1] && r_q.s_next[0 +: PhaseWidth] == r_q.q &&
                 r_q.s_next[PhaseWidth +: PhaseWidth] == r_q.q))
         else $error("schedule_engine_twotree: two send entries in phase %0d", r_q.q);
-    // s_match is s_next == q in every cycle of a phase
+    // s_match is s_next == q and tag is base_phase + q in every cycle of a phase
+    if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
+      assert (r_q.tag == r_q.base_phase + r_q.q && r_q.q1 == r_q.q + PhaseWidth'(1))
+        else $error("schedule_engine_twotree: tag is not base_phase + q or q1 not q + 1");
     if (rst_ni && r_q.state inside {StatePhaseSend, StatePhaseRecv, StateCombine, StateCombineWait})
       for (int i = 0; i < 4; i++)
         assert (r_q.s_match[i] == (r_q.s_next[i*PhaseWidth +: PhaseWidth] == r_q.q))
           else $error("schedule_engine_twotree: s_match[%0d] is not s_next == q", i);
+    // s_long1, s_last1 are current when a stream fires
+    for (int i = 0; i < 4; i++)
+      if (rst_ni && fired[i])
+        assert (r_q.s_long1[i] == c_long1[i] && r_q.s_last1[i] == c_last1[i])
+          else $error("schedule_engine_twotree: s_long1/s_last1[%0d] not current when the stream fires", i);
     // BLOCKS is 1..1024 (the divider divides by it)
     if (rst_ni && r_q.state == StateDivide)
       assert (r_q.blocks != '0) else $error("schedule_engine_twotree: BLOCKS = 0");
@@ -430,10 +524,15 @@ module schedule_engine_twotree (
               $past({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}));
     // and no table write through the port while busy
     if (rst_ni && busy_o) assert (!(table_we || hint_we));
+    // Induction strengthening: the state register is one-hot (E2, E3).
+    if (rst_ni) assert ($onehot(r_q.state));  // E3
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
-`include "schedule_engine_skeleton.svh"
+  // the registers, the output register, busy and the configuration gate (the
+  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
+      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
+      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule
