@@ -74,6 +74,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::uint32_t self_id = 0;      // rank
     std::uint32_t self_m = 0;       // rank x m
     std::uint32_t result_base = 0;  // N x m
+    // the current dimension's n_d and c_d, and count = c_d, count = n_d,
+    // count + 1 = n_d, each set a step ahead (rtl: u_strides)
+    std::uint32_t size_cur = 0, coord_cur = 0;
+    bool at_coord = false, at_size = false, at_last = false;
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
     std::array<std::uint32_t, dims> slot_size{};
     std::array<std::uint32_t, dims> slot_stride{};
@@ -178,19 +182,31 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.self_id = d.self_m = 0;
     d.controller = d.group = 0;
     d.all_last = d.all_one = true;
+    enter_dim(d, 0);
+  }
+
+  /// The current dimension's n_d and c_d and the flags of count = 0 in it.
+  void enter_dim(Registers& d, std::size_t dim) const {
+    d.size_cur = r_.size[dim] & mask(size_width);
+    d.coord_cur = r_.coord[dim] & mask(size_width);
+    d.at_coord = d.coord_cur == 0;
+    d.at_size = d.size_cur == 0;
+    d.at_last = d.size_cur == 1;
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
   /// 0..n_d with acc = count x stride_d; at count = c_d the node's own
-  /// contribution is taken, at count = n_d the next stride.
+  /// contribution is taken, at count = n_d the next stride. The compares
+  /// are the flags, set a step ahead.
   void init_step(Registers& d) const {
     const auto dim = static_cast<std::size_t>(r_.dim);
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
-    const std::uint32_t n_d = r_.size[dim];
-    const std::uint32_t c_d = r_.coord[dim];
-    d.prev_coord = r_.count == c_d;
+    const std::uint32_t n_d = r_.size_cur;
+    const std::uint32_t c_d = r_.coord_cur;
+    d.prev_coord = r_.at_coord;
     d.prev_first = r_.count == 0;
-    if (r_.count == n_d) {
+    if (r_.at_size) {
+      enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
       d.slot_size[slot] = n_d;
       d.slot_stride[slot] = r_.stride_cur;
       d.slot_mstride[slot] = r_.mstride_cur;
@@ -242,7 +258,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      if (r_.count == c_d) {
+      d.at_coord = ((r_.count + 1) & mask(size_width)) == c_d;
+      d.at_size = r_.at_last;
+      d.at_last = ((r_.count + 2) & mask(size_width)) == n_d;
+      if (r_.at_coord) {
         d.self_id = (r_.self_id + r_.acc) & mask(count_width);
         d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
         d.slot_part[slot] = r_.acc;

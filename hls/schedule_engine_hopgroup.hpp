@@ -69,6 +69,8 @@ namespace collnet::hls {
 class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
  public:
   static constexpr int max_dims = 4;
+  static constexpr unsigned size_width = 7;   // n_d (SIZE) and the fill's t
+  static constexpr unsigned coord_width = 6;  // c_d (COORD)
 
   enum class State : std::uint8_t {
     idle = 0,
@@ -97,6 +99,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t acc_m = 0;       // t * stride_d * m
     std::uint32_t stride_cur = 1;  // stride_d
     std::uint32_t mstride_cur = 0; // stride_d * m
+    // the current dimension's n_d and c_d, and t = c_d, t = n_d, t + 1 = n_d,
+    // each set a step ahead (rtl: u_strides)
+    std::uint32_t size_cur = 0, coord_cur = 0;
+    bool at_coord = false, at_size = false, at_last = false;
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
     std::uint32_t node_count = 0;  // N
@@ -310,27 +316,39 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group = 0;
     d.tag = 0;
     d.bank = 0;
+    enter_dim(d, 0);
+  }
+
+  /// The current dimension's n_d and c_d and the flags of t = 0 in it.
+  void enter_dim(Registers& d, std::size_t e) const {
+    d.size_cur = r_.size[e] & mask(size_width);
+    d.coord_cur = r_.coord[e] & mask(coord_width);
+    d.at_coord = d.coord_cur == 0;
+    d.at_size = d.size_cur == 0;
+    d.at_last = d.size_cur == 1;
   }
 
   /// One cycle of the table fill: t*stride_d and t*stride_d*m for t < n_d;
-  /// this node's share at t = c_d; the next stride at t = n_d.
+  /// this node's share at t = c_d; the next stride at t = n_d. The compares
+  /// are the flags, set a step ahead (t runs 0..n_d, so t < n_d is !at_size).
   void init_step(Registers& d) {
     const std::size_t e = r_.dim;
-    if (r_.t < r_.size[e]) {
+    if (!r_.at_size) {
       id_table_[e][r_.t & index_mask] = r_.acc;
       m_table_[e][r_.t & index_mask] = r_.acc_m;
     }
-    if (r_.t == r_.coord[e]) {
+    if (r_.at_coord) {
       d.self_id = (r_.self_id + r_.acc) & mask(id_width);
       d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
       own_id_[e] = r_.acc & mask(id_width);
       own_m_[e] = r_.acc_m;
     }
-    if (r_.t + 1 == r_.size[e]) {
+    if (r_.at_last) {
       last_id_[e] = r_.acc & mask(id_width);
       last_m_[e] = r_.acc_m;
     }
-    if (r_.t == r_.size[e]) {
+    if (r_.at_size) {
+      enter_dim(d, e + 1 == max_dims ? e : e + 1);
       stride_id_[e] = r_.stride_cur & mask(id_width);
       mstride_[e] = r_.mstride_cur;
       d.stride_cur = r_.acc;
@@ -346,6 +364,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
+      d.at_coord = ((r_.t + 1) & mask(size_width)) == r_.coord_cur;
+      d.at_size = r_.at_last;
+      d.at_last = ((r_.t + 2) & mask(size_width)) == r_.size_cur;
       d.t = r_.t + 1;
       d.acc = (r_.acc + r_.stride_cur) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.mstride_cur) & mask(addr_width);

@@ -79,17 +79,19 @@ module schedule_engine_a2a (
   // strides, rank and rank x m, in StateInit (hls: init_step())
   logic                  start;  // the CONTROL write that starts the engine
   logic [1:0]            dim;
-  logic [SizeWidth-1:0]  dim_size;
+  logic [SizeWidth-1:0]  dim_size, dim_coord;
   logic [CountWidth-1:0] acc, stride, self_id;
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, strides_done;
+  logic                  unused_at_last;  // hopgroup's flag
   assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
   logic [SizeWidth-1:0]  t_cur;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
     u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
-      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
-      .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .coord_o(dim_coord), .acc_o(acc),
+      .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size),
+      .at_last_o(unused_at_last), .done_o(strides_done),
       .self_id_o(self_id), .self_m_o(self_m));
 
   // The register map uses the low 20 bits of a write at most.
@@ -192,7 +194,7 @@ module schedule_engine_a2a (
             r_d.slot_stride[j*CountWidth +: CountWidth] = stride;
             r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
             r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
-            r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]);
+            r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(dim_coord);
             r_d.off_last[j] = r_q.prev_first;  // t = n_d and t - 1 = 0
             r_d.tgt_last[j] = r_q.prev_coord;  // t - 1 = n_d - 1 = c_d
           end

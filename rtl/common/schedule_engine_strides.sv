@@ -14,6 +14,15 @@
 // start_i (the engine's CONTROL start) restarts at dimension 0; m is read
 // then. The counter steps only while the engine holds step_i (its state of
 // the computation), so it takes sum_d (n_d + 1) steps.
+//
+// Timing: the current dimension's n_d and c_d are registers (size_cur,
+// coord_cur, loaded at start and when the dimension moves on), and the
+// compares t = c_d, t = n_d and t + 1 = n_d are registers set a step ahead
+// (at_coord, at_size, at_last: from t + 1 = c_d, the previous at_last and
+// t + 2 = n_d, or from the next dimension's n_d and c_d against 0 and 1), so
+// no choice by dimension and no compare sits before the enables that the
+// flags drive, here and in the engine. SIZE and COORD do not change while the
+// engine steps (configuration writes are ignored while it is busy).
 module schedule_engine_strides #(
   /// Bits of a size n_d and of t.
   parameter int unsigned SizeWidth = 16,
@@ -44,6 +53,8 @@ module schedule_engine_strides #(
   output logic [SizeWidth-1:0]        t_o,
   /// n_d, the size of dimension d.
   output logic [SizeWidth-1:0]        size_o,
+  /// c_d, the coordinate in dimension d.
+  output logic [CoordWidth-1:0]       coord_o,
   /// t x stride_d.
   output logic [CountWidth-1:0]       acc_o,
   /// t x stride_d x m.
@@ -56,6 +67,8 @@ module schedule_engine_strides #(
   output logic                        at_coord_o,
   /// t = n_d: acc_o, acc_m_o are stride_{d+1} and its multiple of m.
   output logic                        at_size_o,
+  /// t + 1 = n_d: acc_o, acc_m_o are (n_d - 1) x stride_d and its multiple of m.
+  output logic                        at_last_o,
   /// at_size_o in the last dimension: acc_o = N, acc_m_o = N x m.
   output logic                        done_o,
   /// The node's rank, sum c_d x stride_d over the dimensions passed.
@@ -69,34 +82,53 @@ module schedule_engine_strides #(
     logic [SizeWidth-1:0]   t;
     logic [CountWidth-1:0]  acc, stride, self_id;   // t x stride_d, stride_d, the rank
     logic [AddrWidth-1:0]   acc_m, mstride, self_m;  // each x m
+    logic [SizeWidth-1:0]   size_cur;   // n_d
+    logic [CoordWidth-1:0]  coord_cur;  // c_d
+    logic                   at_coord, at_size, at_last;  // t = c_d, t = n_d, t + 1 = n_d
   } regs_t;
   regs_t r_d, r_q;
 
-  // n_d and c_d of the current dimension, from the plain input vectors
-  logic [SizeWidth-1:0]  size_dim;
-  logic [CoordWidth-1:0] coord_dim;
-  assign size_dim = size_i[r_q.dim*SizeWidth +: SizeWidth];
-  assign coord_dim = coord_i[r_q.dim*CoordWidth +: CoordWidth];
+  // n_d and c_d of the dimension after the current one (the last stays), or
+  // of dimension 0 at start, from the plain input vectors
+  logic [1:0]            dim_next;
+  logic [SizeWidth-1:0]  size_next;
+  logic [CoordWidth-1:0] coord_next;
+  assign dim_next = start_i ? 2'd0 : r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
+  assign size_next = size_i[dim_next*SizeWidth +: SizeWidth];
+  assign coord_next = coord_i[dim_next*CoordWidth +: CoordWidth];
 
-  assign at_coord_o = r_q.t == SizeWidth'(coord_dim);
-  assign at_size_o = r_q.t == size_dim;
-  assign done_o = at_size_o && r_q.dim == 2'd3;
+  assign at_coord_o = r_q.at_coord;
+  assign at_size_o = r_q.at_size;
+  assign at_last_o = r_q.at_last;
+  assign done_o = r_q.at_size && r_q.dim == 2'd3;
 
   always_comb begin
     r_d = r_q;
+    if (start_i || (step_i && r_q.at_size)) begin
+      // the flags of t = 0 in the next dimension
+      r_d.size_cur = size_next;
+      r_d.coord_cur = coord_next;
+      r_d.at_coord = coord_next == '0;
+      r_d.at_size = size_next == '0;
+      r_d.at_last = size_next == SizeWidth'(1);
+    end
     if (start_i) begin
-      r_d = '0;
+      {r_d.dim, r_d.t, r_d.acc, r_d.self_id, r_d.acc_m, r_d.self_m} = '0;
       r_d.stride = CountWidth'(1);
       r_d.mstride = words_i;
     end else if (step_i) begin
-      if (at_size_o) begin
+      if (r_q.at_size) begin
         // the next dimension's stride; t starts again
         r_d.stride = r_q.acc;
         r_d.mstride = r_q.acc_m;
         {r_d.t, r_d.acc, r_d.acc_m} = '0;
-        if (r_q.dim != 2'd3) r_d.dim = r_q.dim + 2'd1;
+        r_d.dim = dim_next;
       end else begin
-        if (at_coord_o) begin
+        // the flags of t + 1
+        r_d.at_coord = r_q.t + SizeWidth'(1) == SizeWidth'(r_q.coord_cur);
+        r_d.at_size = r_q.at_last;
+        r_d.at_last = r_q.t + SizeWidth'(2) == r_q.size_cur;
+        if (r_q.at_coord) begin
           r_d.self_id = r_q.self_id + r_q.acc;
           r_d.self_m = r_q.self_m + r_q.acc_m;
         end
@@ -118,7 +150,8 @@ module schedule_engine_strides #(
 
   assign dim_o = r_q.dim;
   assign t_o = r_q.t;
-  assign size_o = size_dim;
+  assign size_o = r_q.size_cur;
+  assign coord_o = r_q.coord_cur;
   assign acc_o = r_q.acc;
   assign acc_m_o = r_q.acc_m;
   assign stride_o = r_q.stride;
