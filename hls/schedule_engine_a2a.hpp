@@ -154,10 +154,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       d.controller = (r_.controller + 1u) & 3u;
     }
     const bool last = advance(d);
+    // what a BARRIER after this send would carry, written with every send
+    d.barrier_tag = r_.group;
+    d.barrier_then_copy = last;
     if (r_.group_barriers && (group_full || last)) {
       d.state = State::barrier;  // the group's BARRIER, then on
-      d.barrier_tag = r_.group;
-      d.barrier_then_copy = last;
     } else if (last) {
       d.state = State::copy;
     }

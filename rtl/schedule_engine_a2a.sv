@@ -250,10 +250,12 @@ module schedule_engine_a2a (
         {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
         {r_d.slot_pinc, r_d.slot_mpinc, r_d.off_last, r_d.tgt_last} = {adv_pinc, adv_mpinc, adv_off_last, adv_tgt_last};
         {r_d.dest_sum, r_d.src_sum} = {adv_dest, adv_src};
+        // what a BARRIER after this send would carry, written with every send
+        // (so that the odometer's carry reaches the state only, not the enables)
+        r_d.barrier_tag = r_q.group;
+        r_d.barrier_then_copy = adv_done;
         if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
           r_d.state = StateBarrier;  // the group's BARRIER, then on
-          r_d.barrier_tag = r_q.group;
-          r_d.barrier_then_copy = adv_done;
         end else if (adv_done) begin
           r_d.state = StateCopy;
         end
