@@ -148,6 +148,21 @@ module schedule_engine_strides #(
     end
   end
 
+`ifdef FORMAL
+  // Formal property (scripts/formal.sh, inside the engines that use the
+  // module, where SIZE and COORD do not change while the engine steps):
+  // S1: while the engine steps, the current dimension's n_d and c_d are
+  // those of the inputs and the flags are the compares they stand for.
+  always @(posedge clk_i) begin
+    if (rst_ni && step_i) begin
+      assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
+              r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
+              r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) && r_q.at_size == (r_q.t == r_q.size_cur) &&
+              r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur));                                     // S1
+    end
+  end
+`endif
+
   assign dim_o = r_q.dim;
   assign t_o = r_q.t;
   assign size_o = r_q.size_cur;
