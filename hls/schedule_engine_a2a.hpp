@@ -79,7 +79,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::uint32_t size_cur = 0, coord_cur = 0;
     bool at_coord = false, at_size = false, at_last = false;
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
-    std::array<std::uint32_t, dims> slot_size{};
+    // a slot's size n as n - 2 (an offset or target there is followed by
+    // the last one) and n = 1: the compares of its next flags
+    std::array<std::uint32_t, dims> slot_nm2{};
+    std::array<bool, dims> slot_one{};
     std::array<std::uint32_t, dims> slot_stride{};
     std::array<std::uint32_t, dims> slot_mstride{};
     std::array<std::uint32_t, dims> slot_offset{};
@@ -208,7 +211,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.prev_first = r_.count == 0;
     if (r_.at_size) {
       enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
-      d.slot_size[slot] = n_d;
+      d.slot_nm2[slot] = (n_d - 2) & mask(count_width);
+      d.slot_one[slot] = r_.prev_first;  // n_d = 1
       d.slot_stride[slot] = r_.stride_cur;
       d.slot_mstride[slot] = r_.mstride_cur;
       d.slot_offset[slot] = 0;
@@ -230,7 +234,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
           // c_3 < n_3 was taken in an earlier cycle)
           for (std::size_t j = 1; j < dims; ++j) {
             COLLNET_HLS(UNROLL)
-            d.slot_size[j] = 1;
+            d.slot_nm2[j] = mask(count_width);  // 1 - 2
+            d.slot_one[j] = true;
             d.slot_stride[j] = 0;
             d.slot_mstride[j] = 0;
             d.slot_offset[j] = 0;
@@ -242,7 +247,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
             d.off_last[j] = true;
             d.tgt_last[j] = true;
           }
-          d.slot_size[0] = r_.acc;
+          d.slot_nm2[0] = (r_.acc - 2) & mask(count_width);
+          d.slot_one[0] = r_.all_one && r_.prev_first;
           d.slot_stride[0] = 1;
           d.slot_mstride[0] = r_.message_words;
           d.slot_offset[0] = 0;
@@ -286,11 +292,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     for (std::size_t j = 0; j < dims; ++j) {
       COLLNET_HLS(UNROLL)
       if (carry) {
-        const std::uint32_t n = r_.slot_size[j];
         d.slot_offset[j] = r_.off_last[j] ? 0 : r_.slot_offset[j] + 1;
-        d.off_last[j] = r_.off_last[j] ? n == 1 : r_.slot_offset[j] + 2 == n;
+        d.off_last[j] = r_.off_last[j] ? r_.slot_one[j] : r_.slot_offset[j] == r_.slot_nm2[j];  // offset + 2 == n
         d.slot_target[j] = r_.tgt_last[j] ? 0 : r_.slot_target[j] + 1;
-        d.tgt_last[j] = r_.tgt_last[j] ? n == 1 : r_.slot_target[j] + 2 == n;
+        d.tgt_last[j] = r_.tgt_last[j] ? r_.slot_one[j] : r_.slot_target[j] == r_.slot_nm2[j];
         d.slot_part[j] = r_.tgt_last[j] ? 0 : r_.slot_pinc[j];
         d.slot_pinc[j] = (r_.tgt_last[j] ? r_.slot_stride[j] : r_.slot_pinc[j] + r_.slot_stride[j]) & mask(count_width);
         d.slot_mpart[j] = r_.tgt_last[j] ? 0 : r_.slot_mpinc[j];

@@ -39,7 +39,10 @@ module schedule_engine_a2a (
     state_e                        state;
     logic [AddrWidth-1:0]          result_base;  // N x m
     // odometer slots
-    logic [Dims*CountWidth-1:0]    slot_size;
+    // a slot's size n as n - 2 (an offset or target there is followed by
+    // the last one) and n = 1: the compares of its next flags
+    logic [Dims*CountWidth-1:0]    slot_nm2;
+    logic [Dims-1:0]               slot_one;
     logic [Dims*CountWidth-1:0]    slot_stride;
     logic [Dims*AddrWidth-1:0]     slot_mstride;
     logic [Dims*CountWidth-1:0]    slot_offset;
@@ -110,7 +113,7 @@ module schedule_engine_a2a (
 
   always_comb begin
     logic carry;
-    logic [CountWidth-1:0] s_size, s_offset, s_target, s_stride;
+    logic [CountWidth-1:0] s_nm2, s_offset, s_target, s_stride;
     carry = 1'b1;
     adv_offset = r_q.slot_offset;
     adv_target = r_q.slot_target;
@@ -121,16 +124,16 @@ module schedule_engine_a2a (
     adv_off_last = r_q.off_last;
     adv_tgt_last = r_q.tgt_last;
     for (int j = 0; j < Dims; j++) begin
-      s_size = r_q.slot_size[j*CountWidth +: CountWidth];
+      s_nm2 = r_q.slot_nm2[j*CountWidth +: CountWidth];
       s_offset = r_q.slot_offset[j*CountWidth +: CountWidth];
       s_target = r_q.slot_target[j*CountWidth +: CountWidth];
       s_stride = r_q.slot_stride[j*CountWidth +: CountWidth];
       // slot j steps when the carry reaches it; a slot at its last value wraps to 0
       if (carry) begin
         adv_offset[j*CountWidth +: CountWidth] = r_q.off_last[j] ? '0 : s_offset + 1'b1;
-        adv_off_last[j] = r_q.off_last[j] ? s_size == CountWidth'(1) : s_offset + CountWidth'(2) == s_size;
+        adv_off_last[j] = r_q.off_last[j] ? r_q.slot_one[j] : s_offset == s_nm2;  // offset + 2 == n
         adv_target[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : s_target + 1'b1;
-        adv_tgt_last[j] = r_q.tgt_last[j] ? s_size == CountWidth'(1) : s_target + CountWidth'(2) == s_size;
+        adv_tgt_last[j] = r_q.tgt_last[j] ? r_q.slot_one[j] : s_target == s_nm2;
         adv_part[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_pinc[j*CountWidth +: CountWidth];
         adv_pinc[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? s_stride :
             r_q.slot_pinc[j*CountWidth +: CountWidth] + s_stride;
@@ -190,7 +193,8 @@ module schedule_engine_a2a (
         // stride_d, c_d and the node's share c_d x stride_d (and x m)
         for (int j = 0; j < Dims; j++) begin
           if (2'(j) == slot && at_size) begin
-            r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(dim_size);
+            r_d.slot_nm2[j*CountWidth +: CountWidth] = CountWidth'(dim_size) - CountWidth'(2);
+            r_d.slot_one[j] = r_q.prev_first;  // n_d = 1
             r_d.slot_stride[j*CountWidth +: CountWidth] = stride;
             r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
             r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
@@ -213,8 +217,8 @@ module schedule_engine_a2a (
           r_d.state = StateFirst;
           if (r_q.algorithm == AlgorithmSpread) begin
             // one dimension of size N at coordinate rank
-            r_d.slot_size = {{(Dims-1)*CountWidth{1'b0}}, acc};
-            for (int j = 1; j < Dims; j++) r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(1);
+            r_d.slot_nm2 = {{(Dims-1)*CountWidth{1'b1}}, acc - CountWidth'(2)};  // N - 2, and 1 - 2 in the others
+            r_d.slot_one = {3'b111, r_q.all_one && r_q.prev_first};
             r_d.slot_stride = {{(Dims-1)*CountWidth{1'b0}}, CountWidth'(1)};
             r_d.slot_mstride = {{(Dims-1)*AddrWidth{1'b0}}, r_q.message_words};
             r_d.slot_offset = '0;
