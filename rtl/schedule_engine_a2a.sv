@@ -144,38 +144,11 @@ module schedule_engine_a2a (
       carry = carry && r_q.off_last[j];
     end
     adv_done = carry;
-  end
-
-  // The next SEND's destination and source, the sums of the next parts: slot
-  // 0 always steps and slots 1..k with it (k from the off_last flags), so
-  // the sum is one of four, each a tree of two levels over the slots' parts
-  // and next parts (from registers), and the carry only chooses among them.
-  logic [Dims*CountWidth-1:0] nx_part;  // a slot's part after it steps
-  logic [Dims*AddrWidth-1:0]  nx_mpart;
-  logic [CountWidth-1:0]      sum_n01;
-  logic [AddrWidth-1:0]       sum_mn01;
-  always_comb begin
-    for (int j = 0; j < Dims; j++) begin
-      nx_part[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_pinc[j*CountWidth +: CountWidth];
-      nx_mpart[j*AddrWidth +: AddrWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_mpinc[j*AddrWidth +: AddrWidth];
-    end
-    sum_n01 = nx_part[0 +: CountWidth] + nx_part[CountWidth +: CountWidth];
-    sum_mn01 = nx_mpart[0 +: AddrWidth] + nx_mpart[AddrWidth +: AddrWidth];
-    if (!r_q.off_last[0]) begin  // slot 0 steps
-      adv_dest = (nx_part[0 +: CountWidth] + r_q.slot_part[CountWidth +: CountWidth]) +
-                 (r_q.slot_part[2*CountWidth +: CountWidth] + r_q.slot_part[3*CountWidth +: CountWidth]);
-      adv_src = (nx_mpart[0 +: AddrWidth] + r_q.slot_mpart[AddrWidth +: AddrWidth]) +
-                (r_q.slot_mpart[2*AddrWidth +: AddrWidth] + r_q.slot_mpart[3*AddrWidth +: AddrWidth]);
-    end else if (!r_q.off_last[1]) begin  // slots 0 and 1
-      adv_dest = sum_n01 + (r_q.slot_part[2*CountWidth +: CountWidth] + r_q.slot_part[3*CountWidth +: CountWidth]);
-      adv_src = sum_mn01 + (r_q.slot_mpart[2*AddrWidth +: AddrWidth] + r_q.slot_mpart[3*AddrWidth +: AddrWidth]);
-    end else if (!r_q.off_last[2]) begin  // slots 0..2
-      adv_dest = sum_n01 + (nx_part[2*CountWidth +: CountWidth] + r_q.slot_part[3*CountWidth +: CountWidth]);
-      adv_src = sum_mn01 + (nx_mpart[2*AddrWidth +: AddrWidth] + r_q.slot_mpart[3*AddrWidth +: AddrWidth]);
-    end else begin  // every slot
-      adv_dest = sum_n01 + (nx_part[2*CountWidth +: CountWidth] + nx_part[3*CountWidth +: CountWidth]);
-      adv_src = sum_mn01 + (nx_mpart[2*AddrWidth +: AddrWidth] + nx_mpart[3*AddrWidth +: AddrWidth]);
-    end
+    // the next SEND's destination and source: sums of the next parts, as a tree
+    adv_dest = (adv_part[0 +: CountWidth] + adv_part[CountWidth +: CountWidth]) +
+               (adv_part[2*CountWidth +: CountWidth] + adv_part[3*CountWidth +: CountWidth]);
+    adv_src = (adv_mpart[0 +: AddrWidth] + adv_mpart[AddrWidth +: AddrWidth]) +
+              (adv_mpart[2*AddrWidth +: AddrWidth] + adv_mpart[3*AddrWidth +: AddrWidth]);
   end
 
   logic [AddrWidth-1:0]  own_area;  // N*m + rank*m: where every receiver stores our data
