@@ -93,6 +93,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // wraps at its next step), part + stride and mpart + mstride (its next
     // part), and the sums of the parts (the SEND's destination and source)
     std::array<bool, dims> off_last{}, tgt_last{};
+    // the odometer's carry into slot j = 1..3 at [j - 1] (slot 0 always
+    // steps): the AND of off_last of slots 0..j-1, kept beside the flags
+    std::array<bool, dims - 1> carry_in{};
     std::array<std::uint32_t, dims> slot_pinc{}, slot_mpinc{};
     std::uint32_t dest_sum = 0, src_sum = 0;
     // the start-up's view of the flags: in the previous cycle count was c_d
@@ -116,6 +119,18 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       config_register(map, "GROUP_BARRIERS", &Registers::group_barriers)};
 
   EngineLoad next_state(Registers& d, bool can_load) const {
+    const EngineLoad out = state_step(d, can_load);
+    // the carries follow the flags written in this cycle
+    bool all = true;
+    for (std::size_t j = 1; j < dims; ++j) {
+      COLLNET_HLS(UNROLL)
+      all = all && d.off_last[j - 1];
+      d.carry_in[j - 1] = all;
+    }
+    return out;
+  }
+
+  EngineLoad state_step(Registers& d, bool can_load) const {
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -284,14 +299,13 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
 
   /// Steps the odometer in `d` (from the current registers) to the next
   /// offset, with the next SEND's destination and source; returns true when
-  /// it wrapped past the last offset (done). The carry is an AND of the
-  /// slots' off_last flags; each slot's next values and flags come from its
+  /// it wrapped past the last offset (done). The carries are registers
+  /// (carry_in: ANDs of the slots' off_last flags); each slot's next values and flags come from its
   /// own registers.
   bool advance(Registers& d) const {
-    bool carry = true;
     for (std::size_t j = 0; j < dims; ++j) {
       COLLNET_HLS(UNROLL)
-      if (carry) {
+      if (j == 0 || r_.carry_in[j - 1]) {
         d.slot_offset[j] = r_.off_last[j] ? 0 : r_.slot_offset[j] + 1;
         d.off_last[j] = r_.off_last[j] ? r_.slot_one[j] : r_.slot_offset[j] == r_.slot_nm2[j];  // offset + 2 == n
         d.slot_target[j] = r_.tgt_last[j] ? 0 : r_.slot_target[j] + 1;
@@ -301,12 +315,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.slot_mpart[j] = r_.tgt_last[j] ? 0 : r_.slot_mpinc[j];
         d.slot_mpinc[j] =
             (r_.tgt_last[j] ? r_.slot_mstride[j] : r_.slot_mpinc[j] + r_.slot_mstride[j]) & mask(addr_width);
-        carry = r_.off_last[j];
       }
     }
     d.dest_sum = sum(d.slot_part, count_width);
     d.src_sum = sum(d.slot_mpart, addr_width);
-    return carry;
+    return r_.carry_in[dims - 2] && r_.off_last[dims - 1];
   }
 
   [[nodiscard]] DescriptorWord send_word(std::uint32_t dest, std::uint32_t src, std::uint32_t controller,

@@ -53,6 +53,9 @@ module schedule_engine_a2a (
     // wraps at its next step), part + stride and mpart + mstride (its next
     // part), and the sums of the parts (the SEND's destination and source)
     logic [Dims-1:0]               off_last, tgt_last;
+    // the odometer's carry into slot j (slot 0 always steps): the AND of
+    // off_last of slots 0..j-1, kept beside the flags
+    logic [Dims-1:1]               carry_in;
     logic [Dims*CountWidth-1:0]    slot_pinc;
     logic [Dims*AddrWidth-1:0]     slot_mpinc;
     logic [CountWidth-1:0]         dest_sum;
@@ -102,8 +105,9 @@ module schedule_engine_a2a (
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
   // ---- the odometer's next offset, from the registers (hls: advance()) ----
-  // The carry is an AND of the slots' off_last flags; every slot's next
-  // values (and next flags) are computed beside it from its own registers.
+  // The carry into a slot is a register (carry_in, the AND of the off_last
+  // flags of the slots before it); every slot's next values (and next
+  // flags) are computed beside it from its own registers.
   logic                          adv_done;   // carry out of the last slot
   logic [Dims*CountWidth-1:0]    adv_offset, adv_target, adv_part, adv_pinc;
   logic [Dims*AddrWidth-1:0]     adv_mpart, adv_mpinc;
@@ -112,9 +116,8 @@ module schedule_engine_a2a (
   logic [AddrWidth-1:0]          adv_src;
 
   always_comb begin
-    logic carry;
+    logic carry;  // into slot j
     logic [CountWidth-1:0] s_nm2, s_offset, s_target, s_stride;
-    carry = 1'b1;
     adv_offset = r_q.slot_offset;
     adv_target = r_q.slot_target;
     adv_part = r_q.slot_part;
@@ -124,6 +127,7 @@ module schedule_engine_a2a (
     adv_off_last = r_q.off_last;
     adv_tgt_last = r_q.tgt_last;
     for (int j = 0; j < Dims; j++) begin
+      carry = j == 0 || r_q.carry_in[j];
       s_nm2 = r_q.slot_nm2[j*CountWidth +: CountWidth];
       s_offset = r_q.slot_offset[j*CountWidth +: CountWidth];
       s_target = r_q.slot_target[j*CountWidth +: CountWidth];
@@ -141,9 +145,8 @@ module schedule_engine_a2a (
         adv_mpinc[j*AddrWidth +: AddrWidth] = r_q.tgt_last[j] ? r_q.slot_mstride[j*AddrWidth +: AddrWidth] :
             r_q.slot_mpinc[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
       end
-      carry = carry && r_q.off_last[j];
     end
-    adv_done = carry;
+    adv_done = r_q.carry_in[Dims-1] && r_q.off_last[Dims-1];
     // the next SEND's destination and source: sums of the next parts, as a tree
     adv_dest = (adv_part[0 +: CountWidth] + adv_part[CountWidth +: CountWidth]) +
                (adv_part[2*CountWidth +: CountWidth] + adv_part[3*CountWidth +: CountWidth]);
@@ -278,6 +281,8 @@ module schedule_engine_a2a (
       end
       `SCHEDULE_ENGINE_END_STATES
     endcase
+    // the carries follow the flags written above
+    r_d.carry_in = {&r_d.off_last[2:0], &r_d.off_last[1:0], r_d.off_last[0]};
   end
 
 `ifndef SYNTHESIS
@@ -303,6 +308,11 @@ module schedule_engine_a2a (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q} ==
               $past({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}));
+  end
+  // A1: the odometer's carries are the ANDs of the flags they stand for.
+  always @(posedge clk_i) begin
+    if (rst_ni)
+      assert (r_q.carry_in == {&r_q.off_last[2:0], &r_q.off_last[1:0], r_q.off_last[0]});                   // A1
   end
 `endif
 
