@@ -89,13 +89,19 @@ module schedule_engine_strides #(
   regs_t r_d, r_q;
 
   // n_d and c_d of the dimension after the current one (the last stays), or
-  // of dimension 0 at start, from the plain input vectors
+  // of dimension 0 at start, from the plain input vectors (the choice by
+  // start_i comes last)
   logic [1:0]            dim_next;
-  logic [SizeWidth-1:0]  size_next;
-  logic [CoordWidth-1:0] coord_next;
-  assign dim_next = start_i ? 2'd0 : r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
+  logic [SizeWidth-1:0]  size_next, size_first;
+  logic [CoordWidth-1:0] coord_next, coord_first;
+  logic [2:0]            flags_next, flags_first;  // c = 0, n = 0, n = 1
+  assign dim_next = r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
   assign size_next = size_i[dim_next*SizeWidth +: SizeWidth];
   assign coord_next = coord_i[dim_next*CoordWidth +: CoordWidth];
+  assign size_first = size_i[0 +: SizeWidth];
+  assign coord_first = coord_i[0 +: CoordWidth];
+  assign flags_next = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
+  assign flags_first = {coord_first == '0, size_first == '0, size_first == SizeWidth'(1)};
 
   assign at_coord_o = r_q.at_coord;
   assign at_size_o = r_q.at_size;
@@ -106,11 +112,9 @@ module schedule_engine_strides #(
     r_d = r_q;
     if (start_i || (step_i && r_q.at_size)) begin
       // the flags of t = 0 in the next dimension
-      r_d.size_cur = size_next;
-      r_d.coord_cur = coord_next;
-      r_d.at_coord = coord_next == '0;
-      r_d.at_size = size_next == '0;
-      r_d.at_last = size_next == SizeWidth'(1);
+      r_d.size_cur = start_i ? size_first : size_next;
+      r_d.coord_cur = start_i ? coord_first : coord_next;
+      {r_d.at_coord, r_d.at_size, r_d.at_last} = start_i ? flags_first : flags_next;
     end
     if (start_i) begin
       {r_d.dim, r_d.t, r_d.acc, r_d.self_id, r_d.acc_m, r_d.self_m} = '0;
