@@ -77,6 +77,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // the current dimension's n_d and c_d, and count = c_d, count = n_d,
     // count + 1 = n_d, each set a step ahead (rtl: u_strides)
     std::uint32_t size_cur = 0, coord_cur = 0;
+    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
     bool at_coord = false, at_size = false, at_last = false;
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
     // a slot's size n as n - 2 (an offset or target there is followed by
@@ -211,6 +212,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.at_coord = d.coord_cur == 0;
     d.at_size = d.size_cur == 0;
     d.at_last = d.size_cur == 1;
+    d.size_m2 = (d.size_cur - 2) & mask(size_width);
+    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -280,9 +283,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      d.at_coord = ((r_.count + 1) & mask(size_width)) == c_d;
+      d.at_coord = r_.count == r_.coord_m1;  // count + 1 = c_d
       d.at_size = r_.at_last;
-      d.at_last = ((r_.count + 2) & mask(size_width)) == n_d;
+      d.at_last = r_.count == r_.size_m2;  // count + 2 = n_d
       if (r_.at_coord) {
         d.self_id = (r_.self_id + r_.acc) & mask(count_width);
         d.self_m = (r_.self_m + r_.macc) & mask(addr_width);

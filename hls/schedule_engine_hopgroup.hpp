@@ -102,6 +102,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // the current dimension's n_d and c_d, and t = c_d, t = n_d, t + 1 = n_d,
     // each set a step ahead (rtl: u_strides)
     std::uint32_t size_cur = 0, coord_cur = 0;
+    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
     bool at_coord = false, at_size = false, at_last = false;
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
@@ -326,6 +327,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.at_coord = d.coord_cur == 0;
     d.at_size = d.size_cur == 0;
     d.at_last = d.size_cur == 1;
+    d.size_m2 = (d.size_cur - 2) & mask(size_width);
+    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
   }
 
   /// One cycle of the table fill: t*stride_d and t*stride_d*m for t < n_d;
@@ -364,9 +367,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      d.at_coord = ((r_.t + 1) & mask(size_width)) == r_.coord_cur;
+      d.at_coord = r_.t == r_.coord_m1;  // t + 1 = c_d
       d.at_size = r_.at_last;
-      d.at_last = ((r_.t + 2) & mask(size_width)) == r_.size_cur;
+      d.at_last = r_.t == r_.size_m2;  // t + 2 = n_d
       d.t = r_.t + 1;
       d.acc = (r_.acc + r_.stride_cur) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.mstride_cur) & mask(addr_width);

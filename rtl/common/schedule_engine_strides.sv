@@ -16,10 +16,11 @@
 // the computation), so it takes sum_d (n_d + 1) steps.
 //
 // Timing: the current dimension's n_d and c_d are registers (size_cur,
-// coord_cur, loaded at start and when the dimension moves on), and the
-// compares t = c_d, t = n_d and t + 1 = n_d are registers set a step ahead
-// (at_coord, at_size, at_last: from t + 1 = c_d, the previous at_last and
-// t + 2 = n_d, or from the next dimension's n_d and c_d against 0 and 1), so
+// coord_cur, loaded at start and when the dimension moves on, with c_d - 1
+// and n_d - 2), and the compares t = c_d, t = n_d and t + 1 = n_d are
+// registers set a step ahead (at_coord, at_size, at_last: from t = c_d - 1,
+// the previous at_last and t = n_d - 2, or from the next dimension's n_d and
+// c_d against 0 and 1), so
 // no choice by dimension and no compare sits before the enables that the
 // flags drive, here and in the engine. SIZE and COORD do not change while the
 // engine steps (configuration writes are ignored while it is busy).
@@ -84,6 +85,7 @@ module schedule_engine_strides #(
     logic [AddrWidth-1:0]   acc_m, mstride, self_m;  // each x m
     logic [SizeWidth-1:0]   size_cur;   // n_d
     logic [CoordWidth-1:0]  coord_cur;  // c_d
+    logic [SizeWidth-1:0]   size_m2, coord_m1;  // n_d - 2 and c_d - 1: t + 2 = n_d and t + 1 = c_d, no adder
     logic                   at_coord, at_size, at_last;  // t = c_d, t = n_d, t + 1 = n_d
   } regs_t;
   regs_t r_d, r_q;
@@ -114,6 +116,8 @@ module schedule_engine_strides #(
       // the flags of t = 0 in the next dimension
       r_d.size_cur = start_i ? size_first : size_next;
       r_d.coord_cur = start_i ? coord_first : coord_next;
+      r_d.size_m2 = (start_i ? size_first : size_next) - SizeWidth'(2);
+      r_d.coord_m1 = (start_i ? SizeWidth'(coord_first) : SizeWidth'(coord_next)) - SizeWidth'(1);
       {r_d.at_coord, r_d.at_size, r_d.at_last} = start_i ? flags_first : flags_next;
     end
     if (start_i) begin
@@ -129,9 +133,9 @@ module schedule_engine_strides #(
         r_d.dim = dim_next;
       end else begin
         // the flags of t + 1
-        r_d.at_coord = r_q.t + SizeWidth'(1) == SizeWidth'(r_q.coord_cur);
+        r_d.at_coord = r_q.t == r_q.coord_m1;  // t + 1 = c_d
         r_d.at_size = r_q.at_last;
-        r_d.at_last = r_q.t + SizeWidth'(2) == r_q.size_cur;
+        r_d.at_last = r_q.t == r_q.size_m2;  // t + 2 = n_d
         if (r_q.at_coord) begin
           r_d.self_id = r_q.self_id + r_q.acc;
           r_d.self_m = r_q.self_m + r_q.acc_m;
@@ -156,13 +160,16 @@ module schedule_engine_strides #(
   // Formal property (scripts/formal.sh, inside the engines that use the
   // module, where SIZE and COORD do not change while the engine steps):
   // S1: while the engine steps, the current dimension's n_d and c_d are
-  // those of the inputs and the flags are the compares they stand for.
+  // those of the inputs, n_d - 2 and c_d - 1 follow them, and the flags are
+  // the compares they stand for.
   always @(posedge clk_i) begin
     if (rst_ni && step_i) begin
       assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
               r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
               r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) && r_q.at_size == (r_q.t == r_q.size_cur) &&
-              r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur));                                     // S1
+              r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur) &&
+              r_q.size_m2 == r_q.size_cur - SizeWidth'(2) &&
+              r_q.coord_m1 == SizeWidth'(r_q.coord_cur) - SizeWidth'(1));                                    // S1
     end
   end
 `endif
