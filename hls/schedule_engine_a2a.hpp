@@ -120,6 +120,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       config_register(map, "GROUP_BARRIERS", &Registers::group_barriers)};
 
   EngineLoad next_state(Registers& d, bool can_load) const {
+    // outside the stride computation: dimension 0's size, coordinate and
+    // flags, ready at start (rtl: u_strides)
+    if (r_.state != State::init) enter_dim(d, 0);
     const EngineLoad out = state_step(d, can_load);
     // the carries follow the flags written in this cycle
     bool all = true;
@@ -202,7 +205,6 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.self_id = d.self_m = 0;
     d.controller = d.group = 0;
     d.all_last = d.all_one = true;
-    enter_dim(d, 0);
   }
 
   /// The current dimension's n_d and c_d and the flags of count = 0 in it.

@@ -156,6 +156,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
+    // outside the table fill: dimension 0's size, coordinate and flags,
+    // ready at start (rtl: u_strides)
+    if (r_.state != State::init) enter_dim(d, 0);
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -317,7 +320,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group = 0;
     d.tag = 0;
     d.bank = 0;
-    enter_dim(d, 0);
   }
 
   /// The current dimension's n_d and c_d and the flags of t = 0 in it.

@@ -16,8 +16,9 @@
 // the computation), so it takes sum_d (n_d + 1) steps.
 //
 // Timing: the current dimension's n_d and c_d are registers (size_cur,
-// coord_cur, loaded at start and when the dimension moves on, with c_d - 1
-// and n_d - 2), and the compares t = c_d, t = n_d and t + 1 = n_d are
+// coord_cur, with c_d - 1 and n_d - 2: dimension 0's in every cycle
+// without step_i, so they are ready at start, and the next dimension's when
+// the dimension moves on), and the compares t = c_d, t = n_d and t + 1 = n_d are
 // registers set a step ahead (at_coord, at_size, at_last: from t = c_d - 1,
 // the previous at_last and t = n_d - 2, or from the next dimension's n_d and
 // c_d against 0 and 1), so
@@ -90,20 +91,16 @@ module schedule_engine_strides #(
   } regs_t;
   regs_t r_d, r_q;
 
-  // n_d and c_d of the dimension after the current one (the last stays), or
-  // of dimension 0 at start, from the plain input vectors (the choice by
-  // start_i comes last)
+  // n_d and c_d of the dimension the registers take next: dimension 0
+  // while the engine does not step (so they are ready at start), else the
+  // dimension after the current one (the last stays), from the plain input
+  // vectors
   logic [1:0]            dim_next;
-  logic [SizeWidth-1:0]  size_next, size_first;
-  logic [CoordWidth-1:0] coord_next, coord_first;
-  logic [2:0]            flags_next, flags_first;  // c = 0, n = 0, n = 1
-  assign dim_next = r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
+  logic [SizeWidth-1:0]  size_next;
+  logic [CoordWidth-1:0] coord_next;
+  assign dim_next = !step_i ? 2'd0 : r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
   assign size_next = size_i[dim_next*SizeWidth +: SizeWidth];
   assign coord_next = coord_i[dim_next*CoordWidth +: CoordWidth];
-  assign size_first = size_i[0 +: SizeWidth];
-  assign coord_first = coord_i[0 +: CoordWidth];
-  assign flags_next = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
-  assign flags_first = {coord_first == '0, size_first == '0, size_first == SizeWidth'(1)};
 
   assign at_coord_o = r_q.at_coord;
   assign at_size_o = r_q.at_size;
@@ -112,13 +109,13 @@ module schedule_engine_strides #(
 
   always_comb begin
     r_d = r_q;
-    if (start_i || (step_i && r_q.at_size)) begin
-      // the flags of t = 0 in the next dimension
-      r_d.size_cur = start_i ? size_first : size_next;
-      r_d.coord_cur = start_i ? coord_first : coord_next;
-      r_d.size_m2 = (start_i ? size_first : size_next) - SizeWidth'(2);
-      r_d.coord_m1 = (start_i ? SizeWidth'(coord_first) : SizeWidth'(coord_next)) - SizeWidth'(1);
-      {r_d.at_coord, r_d.at_size, r_d.at_last} = start_i ? flags_first : flags_next;
+    if (!step_i || r_q.at_size) begin
+      // the flags of t = 0 in the next dimension (dimension 0 until start)
+      r_d.size_cur = size_next;
+      r_d.coord_cur = coord_next;
+      r_d.size_m2 = size_next - SizeWidth'(2);
+      r_d.coord_m1 = SizeWidth'(coord_next) - SizeWidth'(1);
+      {r_d.at_coord, r_d.at_size, r_d.at_last} = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
     end
     if (start_i) begin
       {r_d.dim, r_d.t, r_d.acc, r_d.self_id, r_d.acc_m, r_d.self_m} = '0;
@@ -130,7 +127,7 @@ module schedule_engine_strides #(
         r_d.stride = r_q.acc;
         r_d.mstride = r_q.acc_m;
         {r_d.t, r_d.acc, r_d.acc_m} = '0;
-        r_d.dim = dim_next;
+        r_d.dim = dim_next;  // step_i: the next dimension
       end else begin
         // the flags of t + 1
         r_d.at_coord = r_q.t == r_q.coord_m1;  // t + 1 = c_d
