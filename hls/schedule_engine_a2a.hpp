@@ -79,6 +79,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::uint32_t size_cur = 0, coord_cur = 0;
     std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
     bool at_coord = false, at_size = false, at_last = false;
+    bool first = false;  // the next step is the first (the rank starts at 0)
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
     // a slot's size n as n - 2 (an offset or target there is followed by
     // the last one) and n = 1: the compares of its next flags
@@ -120,9 +121,15 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       config_register(map, "GROUP_BARRIERS", &Registers::group_barriers)};
 
   EngineLoad next_state(Registers& d, bool can_load) const {
-    // outside the stride computation: dimension 0's size, coordinate and
-    // flags, ready at start (rtl: u_strides)
-    if (r_.state != State::init) enter_dim(d, 0);
+    // outside the stride computation: dimension 0, t = 0, stride 1, ready
+    // at start (rtl: u_strides); the rank keeps its value until the first step
+    d.first = r_.state != State::init;
+    if (r_.state != State::init) {
+      enter_dim(d, 0);
+      d.dim = d.count = d.acc = d.macc = 0;
+      d.stride_cur = 1;
+      d.mstride_cur = r_.message_words;
+    }
     const EngineLoad out = state_step(d, can_load);
     // the carries follow the flags written in this cycle
     bool all = true;
@@ -198,11 +205,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   }
 
   void start(Registers& d) const {
-    d.state = State::init;
-    d.dim = d.count = d.acc = d.macc = 0;  // stride 1 of dimension 0, then m
-    d.stride_cur = 1;
-    d.mstride_cur = r_.message_words;
-    d.self_id = d.self_m = 0;
+    d.state = State::init;  // the stride computation stands at dimension 0
     d.controller = d.group = 0;
     d.all_last = d.all_one = true;
   }
@@ -229,6 +232,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     const std::uint32_t c_d = r_.coord_cur;
     d.prev_coord = r_.at_coord;
     d.prev_first = r_.count == 0;
+    if (r_.first) d.self_id = d.self_m = 0;  // count = 0 in dimension 0: the share is 0
     if (r_.at_size) {
       enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
       d.slot_nm2[slot] = (n_d - 2) & mask(count_width);
@@ -289,8 +293,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       d.at_size = r_.at_last;
       d.at_last = r_.count == r_.size_m2;  // count + 2 = n_d
       if (r_.at_coord) {
-        d.self_id = (r_.self_id + r_.acc) & mask(count_width);
-        d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+        if (!r_.first) {
+          d.self_id = (r_.self_id + r_.acc) & mask(count_width);
+          d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+        }
         d.slot_part[slot] = r_.acc;
         d.slot_mpart[slot] = r_.macc;
         d.slot_pinc[slot] = (r_.acc + r_.stride_cur) & mask(count_width);

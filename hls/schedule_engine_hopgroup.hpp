@@ -104,6 +104,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t size_cur = 0, coord_cur = 0;
     std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
     bool at_coord = false, at_size = false, at_last = false;
+    bool first = false;  // the next step is the first (the rank starts at 0)
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
     std::uint32_t node_count = 0;  // N
@@ -156,9 +157,17 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
-    // outside the table fill: dimension 0's size, coordinate and flags,
-    // ready at start (rtl: u_strides)
-    if (r_.state != State::init) enter_dim(d, 0);
+    // outside the table fill: dimension 0, t = 0, stride 1, ready at start
+    // (rtl: u_strides); the rank keeps its value until the first step
+    d.first = r_.state != State::init;
+    if (r_.state != State::init) {
+      enter_dim(d, 0);
+      d.dim = 0;  // (t: start clears it; it also counts the division)
+      d.acc = 0;
+      d.acc_m = 0;
+      d.stride_cur = 1;
+      d.mstride_cur = r_.message_words;
+    }
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -306,15 +315,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   static constexpr std::uint32_t index_mask = hopgroup_engine_reg::max_size - 1;
 
   void start(Registers& d) const {
-    d.state = State::init;
-    d.dim = 0;
+    d.state = State::init;  // the table fill stands at dimension 0
     d.t = 0;
-    d.acc = 0;
-    d.acc_m = 0;
-    d.stride_cur = 1;
-    d.mstride_cur = r_.message_words;
-    d.self_id = 0;
-    d.self_m = 0;
     d.rem = 0;
     d.quot = 0;
     d.group = 0;
@@ -342,9 +344,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       id_table_[e][r_.t & index_mask] = r_.acc;
       m_table_[e][r_.t & index_mask] = r_.acc_m;
     }
+    if (r_.first) {  // t = 0 in dimension 0: the share is 0
+      d.self_id = 0;
+      d.self_m = 0;
+    }
     if (r_.at_coord) {
-      d.self_id = (r_.self_id + r_.acc) & mask(id_width);
-      d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+      if (!r_.first) {
+        d.self_id = (r_.self_id + r_.acc) & mask(id_width);
+        d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+      }
       own_id_[e] = r_.acc & mask(id_width);
       own_m_[e] = r_.acc_m;
     }

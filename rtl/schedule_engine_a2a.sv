@@ -83,18 +83,16 @@ module schedule_engine_a2a (
       .coord_o(coord_q));
 
   // strides, rank and rank x m, in StateInit (hls: init_step())
-  logic                  start;  // the CONTROL write that starts the engine
   logic [1:0]            dim;
   logic [SizeWidth-1:0]  dim_size, dim_coord;
   logic [CountWidth-1:0] acc, stride, self_id;
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, strides_done;
   logic                  unused_at_last;  // hopgroup's flag
-  assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
   logic [SizeWidth-1:0]  t_cur;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
       .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .coord_o(dim_coord), .acc_o(acc),
       .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size),
       .at_last_o(unused_at_last), .done_o(strides_done),
@@ -177,7 +175,7 @@ module schedule_engine_a2a (
       unique case (cfg_addr_i)
         schedule_engine_a2a_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
-            r_d.state = StateInit;  // and u_strides restarts
+            r_d.state = StateInit;  // u_strides stands at dimension 0
             {r_d.controller, r_d.group} = '0;
             {r_d.all_last, r_d.all_one} = 2'b11;
           end

@@ -137,7 +137,6 @@ module schedule_engine_hopgroup (
 
   // strides, rank and rank x m, in StateInit; t x stride_d and t x stride_d x m
   // also fill the coordinate tables
-  logic                  start;  // the CONTROL write that starts the engine
   logic [1:0]            init_dim;
   /* verilator lint_off UNUSEDSIGNAL */  // bit 6: t < n_d <= 64 addresses the tables
   logic [SizeWidth-1:0]  init_t;
@@ -151,10 +150,9 @@ module schedule_engine_hopgroup (
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, at_last, strides_done;  // t = c_d, t = n_d, t + 1 = n_d
   logic [IdWidth-1:0]    self_id;
-  assign start = cfg_write && cfg_addr_i == schedule_engine_hopgroup_regs_pkg::RegControl && cfg_wdata_i[0];
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
       .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(unused_size),
       .coord_o(unused_coord), .acc_o(acc), .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride),
       .at_coord_o(at_coord), .at_size_o(at_size), .at_last_o(at_last), .done_o(strides_done),
@@ -394,7 +392,7 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // and u_strides restarts
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];

@@ -11,9 +11,11 @@
 // what it keeps of them (strides, the node's share per dimension, ...) into
 // its own registers.
 //
-// start_i (the engine's CONTROL start) restarts at dimension 0; m is read
-// then. The counter steps only while the engine holds step_i (its state of
-// the computation), so it takes sum_d (n_d + 1) steps.
+// In every cycle without step_i the module stands at dimension 0, t = 0,
+// stride 1 and stride x m = words_i (m), ready for the engine's start; the
+// rank and rank x m keep their values until the first step clears them. The
+// counter steps only while the engine holds step_i (its state of the
+// computation, entered at start), so it takes sum_d (n_d + 1) steps.
 //
 // Timing: the current dimension's n_d and c_d are registers (size_cur,
 // coord_cur, with c_d - 1 and n_d - 2: dimension 0's in every cycle
@@ -39,9 +41,7 @@ module schedule_engine_strides #(
   input  logic                        clk_i,
   /// Reset, active low, synchronous to clk_i.
   input  logic                        rst_ni,
-  /// Restart at dimension 0, t = 0, with stride 1 and stride x m = words_i.
-  input  logic                        start_i,
-  /// m, the words of one message (read with start_i).
+  /// m, the words of one message (read in the cycles without step_i).
   input  logic [AddrWidth-1:0]        words_i,
   /// Step to the next t (or the next dimension after t = n_d).
   input  logic                        step_i,
@@ -88,6 +88,7 @@ module schedule_engine_strides #(
     logic [CoordWidth-1:0]  coord_cur;  // c_d
     logic [SizeWidth-1:0]   size_m2, coord_m1;  // n_d - 2 and c_d - 1: t + 2 = n_d and t + 1 = c_d, no adder
     logic                   at_coord, at_size, at_last;  // t = c_d, t = n_d, t + 1 = n_d
+    logic                   first;  // the next step is the first (the rank starts at 0)
   } regs_t;
   regs_t r_d, r_q;
 
@@ -117,11 +118,15 @@ module schedule_engine_strides #(
       r_d.coord_m1 = SizeWidth'(coord_next) - SizeWidth'(1);
       {r_d.at_coord, r_d.at_size, r_d.at_last} = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
     end
-    if (start_i) begin
-      {r_d.dim, r_d.t, r_d.acc, r_d.self_id, r_d.acc_m, r_d.self_m} = '0;
+    r_d.first = !step_i;
+    if (!step_i) begin
+      // ready for the first step: dimension 0, t = 0, stride 1 (the rank
+      // and its multiple of m are kept for the engine until then)
+      {r_d.dim, r_d.t, r_d.acc, r_d.acc_m} = '0;
       r_d.stride = CountWidth'(1);
       r_d.mstride = words_i;
-    end else if (step_i) begin
+    end else begin
+      if (r_q.first) {r_d.self_id, r_d.self_m} = '0;  // t = 0 in dimension 0: the share is 0
       if (r_q.at_size) begin
         // the next dimension's stride; t starts again
         r_d.stride = r_q.acc;
@@ -133,7 +138,7 @@ module schedule_engine_strides #(
         r_d.at_coord = r_q.t == r_q.coord_m1;  // t + 1 = c_d
         r_d.at_size = r_q.at_last;
         r_d.at_last = r_q.t == r_q.size_m2;  // t + 2 = n_d
-        if (r_q.at_coord) begin
+        if (r_q.at_coord && !r_q.first) begin
           r_d.self_id = r_q.self_id + r_q.acc;
           r_d.self_m = r_q.self_m + r_q.acc_m;
         end
