@@ -74,8 +74,17 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::uint32_t self_id = 0;      // rank
     std::uint32_t self_m = 0;       // rank x m
     std::uint32_t result_base = 0;  // N x m
+    // the current dimension's n_d and c_d, and count = c_d, count = n_d,
+    // count + 1 = n_d, each set a step ahead (rtl: u_strides)
+    std::uint32_t size_cur = 0, coord_cur = 0;
+    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
+    bool at_coord = false, at_size = false, at_last = false;
+    bool first = false;  // the next step is the first (the rank starts at 0)
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
-    std::array<std::uint32_t, dims> slot_size{};
+    // a slot's size n as n - 2 (an offset or target there is followed by
+    // the last one) and n = 1: the compares of its next flags
+    std::array<std::uint32_t, dims> slot_nm2{};
+    std::array<bool, dims> slot_one{};
     std::array<std::uint32_t, dims> slot_stride{};
     std::array<std::uint32_t, dims> slot_mstride{};
     std::array<std::uint32_t, dims> slot_offset{};
@@ -86,6 +95,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // wraps at its next step), part + stride and mpart + mstride (its next
     // part), and the sums of the parts (the SEND's destination and source)
     std::array<bool, dims> off_last{}, tgt_last{};
+    // the odometer's carry into slot j = 1..3 at [j - 1] (slot 0 always
+    // steps): the AND of off_last of slots 0..j-1, kept beside the flags
+    std::array<bool, dims - 1> carry_in{};
     std::array<std::uint32_t, dims> slot_pinc{}, slot_mpinc{};
     std::uint32_t dest_sum = 0, src_sum = 0;
     // the start-up's view of the flags: in the previous cycle count was c_d
@@ -109,6 +121,27 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       config_register(map, "GROUP_BARRIERS", &Registers::group_barriers)};
 
   EngineLoad next_state(Registers& d, bool can_load) const {
+    // outside the stride computation: dimension 0, t = 0, stride 1, ready
+    // at start (rtl: u_strides); the rank keeps its value until the first step
+    d.first = r_.state != State::init;
+    if (r_.state != State::init) {
+      enter_dim(d, 0);
+      d.dim = d.count = d.acc = d.macc = 0;
+      d.stride_cur = 1;
+      d.mstride_cur = r_.message_words;
+    }
+    const EngineLoad out = state_step(d, can_load);
+    // the carries follow the flags written in this cycle
+    bool all = true;
+    for (std::size_t j = 1; j < dims; ++j) {
+      COLLNET_HLS(UNROLL)
+      all = all && d.off_last[j - 1];
+      d.carry_in[j - 1] = all;
+    }
+    return out;
+  }
+
+  EngineLoad state_step(Registers& d, bool can_load) const {
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -150,10 +183,11 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
       d.controller = (r_.controller + 1u) & 3u;
     }
     const bool last = advance(d);
+    // what a BARRIER after this send would carry, written with every send
+    d.barrier_tag = r_.group;
+    d.barrier_then_copy = last;
     if (r_.group_barriers && (group_full || last)) {
       d.state = State::barrier;  // the group's BARRIER, then on
-      d.barrier_tag = r_.group;
-      d.barrier_then_copy = last;
     } else if (last) {
       d.state = State::copy;
     }
@@ -171,27 +205,38 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   }
 
   void start(Registers& d) const {
-    d.state = State::init;
-    d.dim = d.count = d.acc = d.macc = 0;  // stride 1 of dimension 0, then m
-    d.stride_cur = 1;
-    d.mstride_cur = r_.message_words;
-    d.self_id = d.self_m = 0;
+    d.state = State::init;  // the stride computation stands at dimension 0
     d.controller = d.group = 0;
     d.all_last = d.all_one = true;
   }
 
+  /// The current dimension's n_d and c_d and the flags of count = 0 in it.
+  void enter_dim(Registers& d, std::size_t dim) const {
+    d.size_cur = r_.size[dim] & mask(size_width);
+    d.coord_cur = r_.coord[dim] & mask(size_width);
+    d.at_coord = d.coord_cur == 0;
+    d.at_size = d.size_cur == 0;
+    d.at_last = d.size_cur == 1;
+    d.size_m2 = (d.size_cur - 2) & mask(size_width);
+    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
+  }
+
   /// One cycle of the stride computation for dimension dim: count runs
   /// 0..n_d with acc = count x stride_d; at count = c_d the node's own
-  /// contribution is taken, at count = n_d the next stride.
+  /// contribution is taken, at count = n_d the next stride. The compares
+  /// are the flags, set a step ahead.
   void init_step(Registers& d) const {
     const auto dim = static_cast<std::size_t>(r_.dim);
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
-    const std::uint32_t n_d = r_.size[dim];
-    const std::uint32_t c_d = r_.coord[dim];
-    d.prev_coord = r_.count == c_d;
+    const std::uint32_t n_d = r_.size_cur;
+    const std::uint32_t c_d = r_.coord_cur;
+    d.prev_coord = r_.at_coord;
     d.prev_first = r_.count == 0;
-    if (r_.count == n_d) {
-      d.slot_size[slot] = n_d;
+    if (r_.first) d.self_id = d.self_m = 0;  // count = 0 in dimension 0: the share is 0
+    if (r_.at_size) {
+      enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
+      d.slot_nm2[slot] = (n_d - 2) & mask(count_width);
+      d.slot_one[slot] = r_.prev_first;  // n_d = 1
       d.slot_stride[slot] = r_.stride_cur;
       d.slot_mstride[slot] = r_.mstride_cur;
       d.slot_offset[slot] = 0;
@@ -213,7 +258,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
           // c_3 < n_3 was taken in an earlier cycle)
           for (std::size_t j = 1; j < dims; ++j) {
             COLLNET_HLS(UNROLL)
-            d.slot_size[j] = 1;
+            d.slot_nm2[j] = mask(count_width);  // 1 - 2
+            d.slot_one[j] = true;
             d.slot_stride[j] = 0;
             d.slot_mstride[j] = 0;
             d.slot_offset[j] = 0;
@@ -225,7 +271,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
             d.off_last[j] = true;
             d.tgt_last[j] = true;
           }
-          d.slot_size[0] = r_.acc;
+          d.slot_nm2[0] = (r_.acc - 2) & mask(count_width);
+          d.slot_one[0] = r_.all_one && r_.prev_first;
           d.slot_stride[0] = 1;
           d.slot_mstride[0] = r_.message_words;
           d.slot_offset[0] = 0;
@@ -242,9 +289,14 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      if (r_.count == c_d) {
-        d.self_id = (r_.self_id + r_.acc) & mask(count_width);
-        d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+      d.at_coord = r_.count == r_.coord_m1;  // count + 1 = c_d
+      d.at_size = r_.at_last;
+      d.at_last = r_.count == r_.size_m2;  // count + 2 = n_d
+      if (r_.at_coord) {
+        if (!r_.first) {
+          d.self_id = (r_.self_id + r_.acc) & mask(count_width);
+          d.self_m = (r_.self_m + r_.macc) & mask(addr_width);
+        }
         d.slot_part[slot] = r_.acc;
         d.slot_mpart[slot] = r_.macc;
         d.slot_pinc[slot] = (r_.acc + r_.stride_cur) & mask(count_width);
@@ -258,30 +310,27 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
 
   /// Steps the odometer in `d` (from the current registers) to the next
   /// offset, with the next SEND's destination and source; returns true when
-  /// it wrapped past the last offset (done). The carry is an AND of the
-  /// slots' off_last flags; each slot's next values and flags come from its
+  /// it wrapped past the last offset (done). The carries are registers
+  /// (carry_in: ANDs of the slots' off_last flags); each slot's next values and flags come from its
   /// own registers.
   bool advance(Registers& d) const {
-    bool carry = true;
     for (std::size_t j = 0; j < dims; ++j) {
       COLLNET_HLS(UNROLL)
-      if (carry) {
-        const std::uint32_t n = r_.slot_size[j];
+      if (j == 0 || r_.carry_in[j - 1]) {
         d.slot_offset[j] = r_.off_last[j] ? 0 : r_.slot_offset[j] + 1;
-        d.off_last[j] = r_.off_last[j] ? n == 1 : r_.slot_offset[j] + 2 == n;
+        d.off_last[j] = r_.off_last[j] ? r_.slot_one[j] : r_.slot_offset[j] == r_.slot_nm2[j];  // offset + 2 == n
         d.slot_target[j] = r_.tgt_last[j] ? 0 : r_.slot_target[j] + 1;
-        d.tgt_last[j] = r_.tgt_last[j] ? n == 1 : r_.slot_target[j] + 2 == n;
+        d.tgt_last[j] = r_.tgt_last[j] ? r_.slot_one[j] : r_.slot_target[j] == r_.slot_nm2[j];
         d.slot_part[j] = r_.tgt_last[j] ? 0 : r_.slot_pinc[j];
         d.slot_pinc[j] = (r_.tgt_last[j] ? r_.slot_stride[j] : r_.slot_pinc[j] + r_.slot_stride[j]) & mask(count_width);
         d.slot_mpart[j] = r_.tgt_last[j] ? 0 : r_.slot_mpinc[j];
         d.slot_mpinc[j] =
             (r_.tgt_last[j] ? r_.slot_mstride[j] : r_.slot_mpinc[j] + r_.slot_mstride[j]) & mask(addr_width);
-        carry = r_.off_last[j];
       }
     }
     d.dest_sum = sum(d.slot_part, count_width);
     d.src_sum = sum(d.slot_mpart, addr_width);
-    return carry;
+    return r_.carry_in[dims - 2] && r_.off_last[dims - 1];
   }
 
   [[nodiscard]] DescriptorWord send_word(std::uint32_t dest, std::uint32_t src, std::uint32_t controller,

@@ -69,6 +69,8 @@ namespace collnet::hls {
 class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
  public:
   static constexpr int max_dims = 4;
+  static constexpr unsigned size_width = 7;   // n_d (SIZE) and the fill's t
+  static constexpr unsigned coord_width = 6;  // c_d (COORD)
 
   enum class State : std::uint8_t {
     idle = 0,
@@ -97,6 +99,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t acc_m = 0;       // t * stride_d * m
     std::uint32_t stride_cur = 1;  // stride_d
     std::uint32_t mstride_cur = 0; // stride_d * m
+    // the current dimension's n_d and c_d, and t = c_d, t = n_d, t + 1 = n_d,
+    // each set a step ahead (rtl: u_strides)
+    std::uint32_t size_cur = 0, coord_cur = 0;
+    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
+    bool at_coord = false, at_size = false, at_last = false;
+    bool first = false;  // the next step is the first (the rank starts at 0)
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
     std::uint32_t node_count = 0;  // N
@@ -149,6 +157,17 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
+    // outside the table fill: dimension 0, t = 0, stride 1, ready at start
+    // (rtl: u_strides); the rank keeps its value until the first step
+    d.first = r_.state != State::init;
+    if (r_.state != State::init) {
+      enter_dim(d, 0);
+      d.dim = 0;  // (t: start clears it; it also counts the division)
+      d.acc = 0;
+      d.acc_m = 0;
+      d.stride_cur = 1;
+      d.mstride_cur = r_.message_words;
+    }
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -296,15 +315,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   static constexpr std::uint32_t index_mask = hopgroup_engine_reg::max_size - 1;
 
   void start(Registers& d) const {
-    d.state = State::init;
-    d.dim = 0;
+    d.state = State::init;  // the table fill stands at dimension 0
     d.t = 0;
-    d.acc = 0;
-    d.acc_m = 0;
-    d.stride_cur = 1;
-    d.mstride_cur = r_.message_words;
-    d.self_id = 0;
-    d.self_m = 0;
     d.rem = 0;
     d.quot = 0;
     d.group = 0;
@@ -312,25 +324,44 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.bank = 0;
   }
 
+  /// The current dimension's n_d and c_d and the flags of t = 0 in it.
+  void enter_dim(Registers& d, std::size_t e) const {
+    d.size_cur = r_.size[e] & mask(size_width);
+    d.coord_cur = r_.coord[e] & mask(coord_width);
+    d.at_coord = d.coord_cur == 0;
+    d.at_size = d.size_cur == 0;
+    d.at_last = d.size_cur == 1;
+    d.size_m2 = (d.size_cur - 2) & mask(size_width);
+    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
+  }
+
   /// One cycle of the table fill: t*stride_d and t*stride_d*m for t < n_d;
-  /// this node's share at t = c_d; the next stride at t = n_d.
+  /// this node's share at t = c_d; the next stride at t = n_d. The compares
+  /// are the flags, set a step ahead (t runs 0..n_d, so t < n_d is !at_size).
   void init_step(Registers& d) {
     const std::size_t e = r_.dim;
-    if (r_.t < r_.size[e]) {
+    if (!r_.at_size) {
       id_table_[e][r_.t & index_mask] = r_.acc;
       m_table_[e][r_.t & index_mask] = r_.acc_m;
     }
-    if (r_.t == r_.coord[e]) {
-      d.self_id = (r_.self_id + r_.acc) & mask(id_width);
-      d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+    if (r_.first) {  // t = 0 in dimension 0: the share is 0
+      d.self_id = 0;
+      d.self_m = 0;
+    }
+    if (r_.at_coord) {
+      if (!r_.first) {
+        d.self_id = (r_.self_id + r_.acc) & mask(id_width);
+        d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
+      }
       own_id_[e] = r_.acc & mask(id_width);
       own_m_[e] = r_.acc_m;
     }
-    if (r_.t + 1 == r_.size[e]) {
+    if (r_.at_last) {
       last_id_[e] = r_.acc & mask(id_width);
       last_m_[e] = r_.acc_m;
     }
-    if (r_.t == r_.size[e]) {
+    if (r_.at_size) {
+      enter_dim(d, e + 1 == max_dims ? e : e + 1);
       stride_id_[e] = r_.stride_cur & mask(id_width);
       mstride_[e] = r_.mstride_cur;
       d.stride_cur = r_.acc;
@@ -346,6 +377,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
+      d.at_coord = r_.t == r_.coord_m1;  // t + 1 = c_d
+      d.at_size = r_.at_last;
+      d.at_last = r_.t == r_.size_m2;  // t + 2 = n_d
       d.t = r_.t + 1;
       d.acc = (r_.acc + r_.stride_cur) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.mstride_cur) & mask(addr_width);

@@ -39,7 +39,10 @@ module schedule_engine_a2a (
     state_e                        state;
     logic [AddrWidth-1:0]          result_base;  // N x m
     // odometer slots
-    logic [Dims*CountWidth-1:0]    slot_size;
+    // a slot's size n as n - 2 (an offset or target there is followed by
+    // the last one) and n = 1: the compares of its next flags
+    logic [Dims*CountWidth-1:0]    slot_nm2;
+    logic [Dims-1:0]               slot_one;
     logic [Dims*CountWidth-1:0]    slot_stride;
     logic [Dims*AddrWidth-1:0]     slot_mstride;
     logic [Dims*CountWidth-1:0]    slot_offset;
@@ -50,6 +53,9 @@ module schedule_engine_a2a (
     // wraps at its next step), part + stride and mpart + mstride (its next
     // part), and the sums of the parts (the SEND's destination and source)
     logic [Dims-1:0]               off_last, tgt_last;
+    // the odometer's carry into slot j (slot 0 always steps): the AND of
+    // off_last of slots 0..j-1, kept beside the flags
+    logic [Dims-1:1]               carry_in;
     logic [Dims*CountWidth-1:0]    slot_pinc;
     logic [Dims*AddrWidth-1:0]     slot_mpinc;
     logic [CountWidth-1:0]         dest_sum;
@@ -77,19 +83,19 @@ module schedule_engine_a2a (
       .coord_o(coord_q));
 
   // strides, rank and rank x m, in StateInit (hls: init_step())
-  logic                  start;  // the CONTROL write that starts the engine
   logic [1:0]            dim;
-  logic [SizeWidth-1:0]  dim_size;
+  logic [SizeWidth-1:0]  dim_size, dim_coord;
   logic [CountWidth-1:0] acc, stride, self_id;
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
   logic                  at_coord, at_size, strides_done;
-  assign start = cfg_write && cfg_addr_i == schedule_engine_a2a_regs_pkg::RegControl && cfg_wdata_i[0];
+  logic                  unused_at_last;  // hopgroup's flag
   logic [SizeWidth-1:0]  t_cur;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(SizeWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
-      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .acc_o(acc), .acc_m_o(acc_m),
-      .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(dim), .t_o(t_cur), .size_o(dim_size), .coord_o(dim_coord), .acc_o(acc),
+      .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size),
+      .at_last_o(unused_at_last), .done_o(strides_done),
       .self_id_o(self_id), .self_m_o(self_m));
 
   // The register map uses the low 20 bits of a write at most.
@@ -97,8 +103,9 @@ module schedule_engine_a2a (
   assign unused_cfg_wdata = ^cfg_wdata_i[31:AddrWidth];
 
   // ---- the odometer's next offset, from the registers (hls: advance()) ----
-  // The carry is an AND of the slots' off_last flags; every slot's next
-  // values (and next flags) are computed beside it from its own registers.
+  // The carry into a slot is a register (carry_in, the AND of the off_last
+  // flags of the slots before it); every slot's next values (and next
+  // flags) are computed beside it from its own registers.
   logic                          adv_done;   // carry out of the last slot
   logic [Dims*CountWidth-1:0]    adv_offset, adv_target, adv_part, adv_pinc;
   logic [Dims*AddrWidth-1:0]     adv_mpart, adv_mpinc;
@@ -107,9 +114,8 @@ module schedule_engine_a2a (
   logic [AddrWidth-1:0]          adv_src;
 
   always_comb begin
-    logic carry;
-    logic [CountWidth-1:0] s_size, s_offset, s_target, s_stride;
-    carry = 1'b1;
+    logic carry;  // into slot j
+    logic [CountWidth-1:0] s_nm2, s_offset, s_target, s_stride;
     adv_offset = r_q.slot_offset;
     adv_target = r_q.slot_target;
     adv_part = r_q.slot_part;
@@ -119,16 +125,17 @@ module schedule_engine_a2a (
     adv_off_last = r_q.off_last;
     adv_tgt_last = r_q.tgt_last;
     for (int j = 0; j < Dims; j++) begin
-      s_size = r_q.slot_size[j*CountWidth +: CountWidth];
+      carry = j == 0 || r_q.carry_in[j];
+      s_nm2 = r_q.slot_nm2[j*CountWidth +: CountWidth];
       s_offset = r_q.slot_offset[j*CountWidth +: CountWidth];
       s_target = r_q.slot_target[j*CountWidth +: CountWidth];
       s_stride = r_q.slot_stride[j*CountWidth +: CountWidth];
       // slot j steps when the carry reaches it; a slot at its last value wraps to 0
       if (carry) begin
         adv_offset[j*CountWidth +: CountWidth] = r_q.off_last[j] ? '0 : s_offset + 1'b1;
-        adv_off_last[j] = r_q.off_last[j] ? s_size == CountWidth'(1) : s_offset + CountWidth'(2) == s_size;
+        adv_off_last[j] = r_q.off_last[j] ? r_q.slot_one[j] : s_offset == s_nm2;  // offset + 2 == n
         adv_target[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : s_target + 1'b1;
-        adv_tgt_last[j] = r_q.tgt_last[j] ? s_size == CountWidth'(1) : s_target + CountWidth'(2) == s_size;
+        adv_tgt_last[j] = r_q.tgt_last[j] ? r_q.slot_one[j] : s_target == s_nm2;
         adv_part[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? '0 : r_q.slot_pinc[j*CountWidth +: CountWidth];
         adv_pinc[j*CountWidth +: CountWidth] = r_q.tgt_last[j] ? s_stride :
             r_q.slot_pinc[j*CountWidth +: CountWidth] + s_stride;
@@ -136,9 +143,8 @@ module schedule_engine_a2a (
         adv_mpinc[j*AddrWidth +: AddrWidth] = r_q.tgt_last[j] ? r_q.slot_mstride[j*AddrWidth +: AddrWidth] :
             r_q.slot_mpinc[j*AddrWidth +: AddrWidth] + r_q.slot_mstride[j*AddrWidth +: AddrWidth];
       end
-      carry = carry && r_q.off_last[j];
     end
-    adv_done = carry;
+    adv_done = r_q.carry_in[Dims-1] && r_q.off_last[Dims-1];
     // the next SEND's destination and source: sums of the next parts, as a tree
     adv_dest = (adv_part[0 +: CountWidth] + adv_part[CountWidth +: CountWidth]) +
                (adv_part[2*CountWidth +: CountWidth] + adv_part[3*CountWidth +: CountWidth]);
@@ -169,7 +175,7 @@ module schedule_engine_a2a (
       unique case (cfg_addr_i)
         schedule_engine_a2a_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
-            r_d.state = StateInit;  // and u_strides restarts
+            r_d.state = StateInit;  // u_strides stands at dimension 0
             {r_d.controller, r_d.group} = '0;
             {r_d.all_last, r_d.all_one} = 2'b11;
           end
@@ -188,11 +194,12 @@ module schedule_engine_a2a (
         // stride_d, c_d and the node's share c_d x stride_d (and x m)
         for (int j = 0; j < Dims; j++) begin
           if (2'(j) == slot && at_size) begin
-            r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(dim_size);
+            r_d.slot_nm2[j*CountWidth +: CountWidth] = CountWidth'(dim_size) - CountWidth'(2);
+            r_d.slot_one[j] = r_q.prev_first;  // n_d = 1
             r_d.slot_stride[j*CountWidth +: CountWidth] = stride;
             r_d.slot_mstride[j*AddrWidth +: AddrWidth] = mstride;
             r_d.slot_offset[j*CountWidth +: CountWidth] = '0;
-            r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(coord_q[dim*SizeWidth +: SizeWidth]);
+            r_d.slot_target[j*CountWidth +: CountWidth] = CountWidth'(dim_coord);
             r_d.off_last[j] = r_q.prev_first;  // t = n_d and t - 1 = 0
             r_d.tgt_last[j] = r_q.prev_coord;  // t - 1 = n_d - 1 = c_d
           end
@@ -211,8 +218,8 @@ module schedule_engine_a2a (
           r_d.state = StateFirst;
           if (r_q.algorithm == AlgorithmSpread) begin
             // one dimension of size N at coordinate rank
-            r_d.slot_size = {{(Dims-1)*CountWidth{1'b0}}, acc};
-            for (int j = 1; j < Dims; j++) r_d.slot_size[j*CountWidth +: CountWidth] = CountWidth'(1);
+            r_d.slot_nm2 = {{(Dims-1)*CountWidth{1'b1}}, acc - CountWidth'(2)};  // N - 2, and 1 - 2 in the others
+            r_d.slot_one = {3'b111, r_q.all_one && r_q.prev_first};
             r_d.slot_stride = {{(Dims-1)*CountWidth{1'b0}}, CountWidth'(1)};
             r_d.slot_mstride = {{(Dims-1)*AddrWidth{1'b0}}, r_q.message_words};
             r_d.slot_offset = '0;
@@ -248,10 +255,12 @@ module schedule_engine_a2a (
         {r_d.slot_offset, r_d.slot_target, r_d.slot_part, r_d.slot_mpart} = {adv_offset, adv_target, adv_part, adv_mpart};
         {r_d.slot_pinc, r_d.slot_mpinc, r_d.off_last, r_d.tgt_last} = {adv_pinc, adv_mpinc, adv_off_last, adv_tgt_last};
         {r_d.dest_sum, r_d.src_sum} = {adv_dest, adv_src};
+        // what a BARRIER after this send would carry, written with every send
+        // (so that the odometer's carry reaches the state only, not the enables)
+        r_d.barrier_tag = r_q.group;
+        r_d.barrier_then_copy = adv_done;
         if (r_q.group_barriers && (({1'b0, r_q.controller} + 3'd1) == r_q.nct || adv_done)) begin
           r_d.state = StateBarrier;  // the group's BARRIER, then on
-          r_d.barrier_tag = r_q.group;
-          r_d.barrier_then_copy = adv_done;
         end else if (adv_done) begin
           r_d.state = StateCopy;
         end
@@ -270,6 +279,8 @@ module schedule_engine_a2a (
       end
       `SCHEDULE_ENGINE_END_STATES
     endcase
+    // the carries follow the flags written above
+    r_d.carry_in = {&r_d.off_last[2:0], &r_d.off_last[1:0], r_d.off_last[0]};
   end
 
 `ifndef SYNTHESIS
@@ -295,6 +306,11 @@ module schedule_engine_a2a (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q} ==
               $past({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}));
+  end
+  // A1: the odometer's carries are the ANDs of the flags they stand for.
+  always @(posedge clk_i) begin
+    if (rst_ni)
+      assert (r_q.carry_in == {&r_q.off_last[2:0], &r_q.off_last[1:0], r_q.off_last[0]});                   // A1
   end
 `endif
 

@@ -137,23 +137,25 @@ module schedule_engine_hopgroup (
 
   // strides, rank and rank x m, in StateInit; t x stride_d and t x stride_d x m
   // also fill the coordinate tables
-  logic                  start;  // the CONTROL write that starts the engine
   logic [1:0]            init_dim;
-  logic [SizeWidth-1:0]  init_t, dim_size;
+  /* verilator lint_off UNUSEDSIGNAL */  // bit 6: t < n_d <= 64 addresses the tables
+  logic [SizeWidth-1:0]  init_t;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [SizeWidth-1:0]  unused_size;   // n_d and c_d: the flags below compare them
+  logic [CoordWidth-1:0] unused_coord;
   logic [CountWidth-1:0] acc;
   /* verilator lint_off UNUSEDSIGNAL */  // bit 16: node ids are 16 bits (N <= 65536)
   logic [CountWidth-1:0] stride, rank;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [AddrWidth-1:0]  acc_m, mstride, self_m;
-  logic                  at_coord, at_size, strides_done;
+  logic                  at_coord, at_size, at_last, strides_done;  // t = c_d, t = n_d, t + 1 = n_d
   logic [IdWidth-1:0]    self_id;
-  assign start = cfg_write && cfg_addr_i == schedule_engine_hopgroup_regs_pkg::RegControl && cfg_wdata_i[0];
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .start_i(start), .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
-      .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(dim_size), .acc_o(acc),
-      .acc_m_o(acc_m),
-      .stride_o(stride), .mstride_o(mstride), .at_coord_o(at_coord), .at_size_o(at_size), .done_o(strides_done),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+      .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(unused_size),
+      .coord_o(unused_coord), .acc_o(acc), .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride),
+      .at_coord_o(at_coord), .at_size_o(at_size), .at_last_o(at_last), .done_o(strides_done),
       .self_id_o(rank), .self_m_o(self_m));
   assign self_id = rank[IdWidth-1:0];  // node ids are 16 bits; N <= 65536
 
@@ -390,7 +392,7 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // and u_strides restarts
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -406,13 +408,13 @@ module schedule_engine_hopgroup (
       StateInit: begin
         // u_strides runs t = 0..n_d in dimension d: the tables take t x stride_d
         // for t < n_d, the registers c_d x stride_d, (n_d - 1) x stride_d and stride_d
-        table_we = init_t < dim_size;
+        table_we = !at_size;  // t < n_d: t runs 0..n_d
         for (int e = 0; e < Dims; e++) begin
           if (2'(e) == init_dim && at_coord) begin
             r_d.own_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
             r_d.own_m[e*AddrWidth +: AddrWidth] = acc_m;
           end
-          if (2'(e) == init_dim && init_t + SizeWidth'(1) == dim_size) begin
+          if (2'(e) == init_dim && at_last) begin
             r_d.last_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
             r_d.last_m[e*AddrWidth +: AddrWidth] = acc_m;
           end

@@ -58,7 +58,10 @@ proofs=(
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, the loaded word;K3=taken and not replaced: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset"
 )
 for e in a2a a2at hd hopgroup twotree; do
-  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine")
+  strides=""  # the engines with the shared strides module (common/schedule_engine_strides.sv)
+  case "$e" in a2a|hopgroup) strides=";S1=strides: current n_d, c_d and the flags t = c_d, t = n_d, t + 1 = n_d" ;; esac
+  [ "$e" = a2a ] && strides="$strides;A1=odometer carries = ANDs of the slots' off_last flags"
+  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine$strides")
 done
 proofs+=("schedule_engine_programmable|schedule_engine_programmable.sv|chparam -set Depth 4 schedule_engine_programmable|2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes (registers and descriptor memory) ignored while busy;K1=skeleton properties inside the engine")
 
@@ -105,6 +108,8 @@ prove() {
 failed_tag() {
   local where file line
   where="$(grep -ho "Assert failed in [^ ]*: [^ ]*" "$1.bmc" "$1.ind" 2>/dev/null | head -1 | sed 's/.*: //')"
+  # an assertion of a module instance: the instance's span, then the assertion's after '|'
+  where="${where##*|}"
   # the span's last line: Yosys 0.23 starts an assertion's span where the
   # statement before it ends
   file="${where%%:*}"; line="${where##*-}"; line="${line%%.*}"

@@ -11,9 +11,22 @@
 // what it keeps of them (strides, the node's share per dimension, ...) into
 // its own registers.
 //
-// start_i (the engine's CONTROL start) restarts at dimension 0; m is read
-// then. The counter steps only while the engine holds step_i (its state of
-// the computation), so it takes sum_d (n_d + 1) steps.
+// In every cycle without step_i the module stands at dimension 0, t = 0,
+// stride 1 and stride x m = words_i (m), ready for the engine's start; the
+// rank and rank x m keep their values until the first step clears them. The
+// counter steps only while the engine holds step_i (its state of the
+// computation, entered at start), so it takes sum_d (n_d + 1) steps.
+//
+// Timing: the current dimension's n_d and c_d are registers (size_cur,
+// coord_cur, with c_d - 1 and n_d - 2: dimension 0's in every cycle
+// without step_i, so they are ready at start, and the next dimension's when
+// the dimension moves on), and the compares t = c_d, t = n_d and t + 1 = n_d are
+// registers set a step ahead (at_coord, at_size, at_last: from t = c_d - 1,
+// the previous at_last and t = n_d - 2, or from the next dimension's n_d and
+// c_d against 0 and 1), so
+// no choice by dimension and no compare sits before the enables that the
+// flags drive, here and in the engine. SIZE and COORD do not change while the
+// engine steps (configuration writes are ignored while it is busy).
 module schedule_engine_strides #(
   /// Bits of a size n_d and of t.
   parameter int unsigned SizeWidth = 16,
@@ -28,9 +41,7 @@ module schedule_engine_strides #(
   input  logic                        clk_i,
   /// Reset, active low, synchronous to clk_i.
   input  logic                        rst_ni,
-  /// Restart at dimension 0, t = 0, with stride 1 and stride x m = words_i.
-  input  logic                        start_i,
-  /// m, the words of one message (read with start_i).
+  /// m, the words of one message (read in the cycles without step_i).
   input  logic [AddrWidth-1:0]        words_i,
   /// Step to the next t (or the next dimension after t = n_d).
   input  logic                        step_i,
@@ -44,6 +55,8 @@ module schedule_engine_strides #(
   output logic [SizeWidth-1:0]        t_o,
   /// n_d, the size of dimension d.
   output logic [SizeWidth-1:0]        size_o,
+  /// c_d, the coordinate in dimension d.
+  output logic [CoordWidth-1:0]       coord_o,
   /// t x stride_d.
   output logic [CountWidth-1:0]       acc_o,
   /// t x stride_d x m.
@@ -56,6 +69,8 @@ module schedule_engine_strides #(
   output logic                        at_coord_o,
   /// t = n_d: acc_o, acc_m_o are stride_{d+1} and its multiple of m.
   output logic                        at_size_o,
+  /// t + 1 = n_d: acc_o, acc_m_o are (n_d - 1) x stride_d and its multiple of m.
+  output logic                        at_last_o,
   /// at_size_o in the last dimension: acc_o = N, acc_m_o = N x m.
   output logic                        done_o,
   /// The node's rank, sum c_d x stride_d over the dimensions passed.
@@ -69,34 +84,61 @@ module schedule_engine_strides #(
     logic [SizeWidth-1:0]   t;
     logic [CountWidth-1:0]  acc, stride, self_id;   // t x stride_d, stride_d, the rank
     logic [AddrWidth-1:0]   acc_m, mstride, self_m;  // each x m
+    logic [SizeWidth-1:0]   size_cur;   // n_d
+    logic [CoordWidth-1:0]  coord_cur;  // c_d
+    logic [SizeWidth-1:0]   size_m2, coord_m1;  // n_d - 2 and c_d - 1: t + 2 = n_d and t + 1 = c_d, no adder
+    logic                   at_coord, at_size, at_last;  // t = c_d, t = n_d, t + 1 = n_d
+    logic                   first;  // the next step is the first (the rank starts at 0)
   } regs_t;
   regs_t r_d, r_q;
 
-  // n_d and c_d of the current dimension, from the plain input vectors
-  logic [SizeWidth-1:0]  size_dim;
-  logic [CoordWidth-1:0] coord_dim;
-  assign size_dim = size_i[r_q.dim*SizeWidth +: SizeWidth];
-  assign coord_dim = coord_i[r_q.dim*CoordWidth +: CoordWidth];
+  // n_d and c_d of the dimension the registers take next: dimension 0
+  // while the engine does not step (so they are ready at start), else the
+  // dimension after the current one (the last stays), from the plain input
+  // vectors
+  logic [1:0]            dim_next;
+  logic [SizeWidth-1:0]  size_next;
+  logic [CoordWidth-1:0] coord_next;
+  assign dim_next = !step_i ? 2'd0 : r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
+  assign size_next = size_i[dim_next*SizeWidth +: SizeWidth];
+  assign coord_next = coord_i[dim_next*CoordWidth +: CoordWidth];
 
-  assign at_coord_o = r_q.t == SizeWidth'(coord_dim);
-  assign at_size_o = r_q.t == size_dim;
-  assign done_o = at_size_o && r_q.dim == 2'd3;
+  assign at_coord_o = r_q.at_coord;
+  assign at_size_o = r_q.at_size;
+  assign at_last_o = r_q.at_last;
+  assign done_o = r_q.at_size && r_q.dim == 2'd3;
 
   always_comb begin
     r_d = r_q;
-    if (start_i) begin
-      r_d = '0;
+    if (!step_i || r_q.at_size) begin
+      // the flags of t = 0 in the next dimension (dimension 0 until start)
+      r_d.size_cur = size_next;
+      r_d.coord_cur = coord_next;
+      r_d.size_m2 = size_next - SizeWidth'(2);
+      r_d.coord_m1 = SizeWidth'(coord_next) - SizeWidth'(1);
+      {r_d.at_coord, r_d.at_size, r_d.at_last} = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
+    end
+    r_d.first = !step_i;
+    if (!step_i) begin
+      // ready for the first step: dimension 0, t = 0, stride 1 (the rank
+      // and its multiple of m are kept for the engine until then)
+      {r_d.dim, r_d.t, r_d.acc, r_d.acc_m} = '0;
       r_d.stride = CountWidth'(1);
       r_d.mstride = words_i;
-    end else if (step_i) begin
-      if (at_size_o) begin
+    end else begin
+      if (r_q.first) {r_d.self_id, r_d.self_m} = '0;  // t = 0 in dimension 0: the share is 0
+      if (r_q.at_size) begin
         // the next dimension's stride; t starts again
         r_d.stride = r_q.acc;
         r_d.mstride = r_q.acc_m;
         {r_d.t, r_d.acc, r_d.acc_m} = '0;
-        if (r_q.dim != 2'd3) r_d.dim = r_q.dim + 2'd1;
+        r_d.dim = dim_next;  // step_i: the next dimension
       end else begin
-        if (at_coord_o) begin
+        // the flags of t + 1
+        r_d.at_coord = r_q.t == r_q.coord_m1;  // t + 1 = c_d
+        r_d.at_size = r_q.at_last;
+        r_d.at_last = r_q.t == r_q.size_m2;  // t + 2 = n_d
+        if (r_q.at_coord && !r_q.first) begin
           r_d.self_id = r_q.self_id + r_q.acc;
           r_d.self_m = r_q.self_m + r_q.acc_m;
         end
@@ -116,9 +158,28 @@ module schedule_engine_strides #(
     end
   end
 
+`ifdef FORMAL
+  // Formal property (scripts/formal.sh, inside the engines that use the
+  // module, where SIZE and COORD do not change while the engine steps):
+  // S1: while the engine steps, the current dimension's n_d and c_d are
+  // those of the inputs, n_d - 2 and c_d - 1 follow them, and the flags are
+  // the compares they stand for.
+  always @(posedge clk_i) begin
+    if (rst_ni && step_i) begin
+      assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
+              r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
+              r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) && r_q.at_size == (r_q.t == r_q.size_cur) &&
+              r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur) &&
+              r_q.size_m2 == r_q.size_cur - SizeWidth'(2) &&
+              r_q.coord_m1 == SizeWidth'(r_q.coord_cur) - SizeWidth'(1));                                    // S1
+    end
+  end
+`endif
+
   assign dim_o = r_q.dim;
   assign t_o = r_q.t;
-  assign size_o = size_dim;
+  assign size_o = r_q.size_cur;
+  assign coord_o = r_q.coord_cur;
   assign acc_o = r_q.acc;
   assign acc_m_o = r_q.acc_m;
   assign stride_o = r_q.stride;
