@@ -65,18 +65,29 @@ class Link;
 /// What a worker could not do inside the parallel phase, applied by the main
 /// thread after it (in worker order, each worker's in the order they arose).
 struct Deferred {
-  enum Kind : std::uint8_t { flit, credit, notify, cancel, stop };
+  enum Kind : std::uint8_t { flit, credit, notify, cancel, stop, call };
+  /// `call`: a module's action on state another partition owns (a NIC's
+  /// acknowledgement to its source, a barrier entry), run by the main thread.
+  using Action = void (*)(Clocked& module, Cycle at, std::uint64_t arg);
   Kind kind;
   std::uint8_t vc = 0;
   Link* link = nullptr;
   Clocked* module = nullptr;
-  Cycle at = 0;  // flit, credit: arrival; notify: the wake-up cycle
+  Cycle at = 0;  // flit, credit: arrival; notify: the wake-up cycle; call: its argument
   Flit item{};
+  Action action = nullptr;
+  std::uint64_t arg = 0;
 };
 
 /// Ends the run (sc_stop) at the end of the current cycle's parallel phase,
 /// or now outside it.
 void request_stop();
+
+/// Runs `action(module, at, arg)` now, or, inside the parallel phase of a
+/// threaded cycle, after it on the main thread (in worker order, each
+/// worker's in the order they arose), unless `module` is the calling
+/// worker's own and `shared` is false.
+void run_or_defer(Deferred::Action action, Clocked& module, Cycle at, std::uint64_t arg, bool shared);
 
 /// Calendar of near wake-ups of the current kernel context (owned by the
 /// KernelSession).
