@@ -347,6 +347,12 @@ struct Elaboration {
     else if (s.flit_probe) threads_note = "a flit probe watches the links";
     else if (p.nic.blocks == NicBlocks::rtl) threads_note = "nic_blocks=rtl runs Verilated models";
     else if (s.link_faults.enabled) threads_note = "the links run under the fault model";
+    // The program monitor's verdict reads every NIC in the cycle it runs;
+    // inside the calendar (an interval below its horizon) a serial run's
+    // monitor sees part of that cycle, a threaded run's all of it.
+    else if (s.watchdog_cycles < WakeScheduler::kHorizon)
+      threads_note = "watchdog_cycles below " + std::to_string(WakeScheduler::kHorizon) +
+                     " runs the program monitor inside the wake-up calendar";
     if (!threads_note.empty()) return;
     workers = synthetic_threads(s.threads, network.router_count(), available_cores());
     if (workers == 1) return;

@@ -149,7 +149,8 @@ RunKeys::RunKeys()
                            "worker threads evaluating each cycle's routers, endpoints and NICs, every figure identical "
                            "to one thread (0: the cores available, capped by what pays for the network's size; "
                            "the default is 1 because 2 threads did not pay on the 2-core machine measured, see "
-                           "the performance page)",
+                           "the performance page); waveforms, message traces, nic_blocks=rtl, link faults and "
+                           "collectives with watchdog_cycles below 64 run on one thread",
                            1, 0, 256)
                   .accepting("0 (automatic) or 1..256")) {}
 

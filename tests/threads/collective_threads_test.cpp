@@ -103,5 +103,16 @@ TEST(CollectiveThreadsForcedToOne, RtlBlocksRunOnOneThreadAndSaySo) {
   EXPECT_TRUE(r.data_check);
 }
 
+TEST(CollectiveThreadsForcedToOne, AMonitorInsideTheCalendarRunsOnOneThreadAndSaysSo) {
+  Case c{"monitor", {{"algorithm", "a2a-optimal"}, {"topology", "torus:4x4"}, {"message_flits", "8"},
+                     {"watchdog_cycles", "50"}}};
+  const CollectiveResult r = run(c, 2);
+  EXPECT_EQ(r.threads, 1);
+  EXPECT_NE(r.threads_note.find("watchdog_cycles below 64"), std::string::npos) << r.threads_note;
+  EXPECT_TRUE(r.data_check);
+  c.keys.back().second = "64";
+  EXPECT_EQ(run(c, 2).threads, 2);
+}
+
 }  // namespace
 }  // namespace collnet::systemc
