@@ -35,8 +35,10 @@
 // phase; the main thread is worker 0), a barrier, then the main thread
 // applies, worker by worker in a fixed order, what the parallel phase could
 // not do itself (the deferred actions: flits and credits on links between
-// two partitions, the modules' own SystemC events, sc_stop) and evaluates the
-// serial partition's modules. Because nothing a module does in cycle t is
+// two partitions, the modules' own SystemC events, sc_stop, and a module's
+// actions on state another partition owns, run_or_defer: a NIC's delivery
+// acknowledgement to a source on another worker, barrier entries) and
+// evaluates the serial partition's modules. Because nothing a module does in cycle t is
 // visible to another module before t + 1 (link.hpp), applying a link's
 // sends after the cycle gives the run that evaluating the receiver first
 // would have given; the figures are those of one thread.
