@@ -93,16 +93,11 @@ TEST_P(CollectiveThreads, EveryThreadCountGivesTheFiguresOfOne) {
 INSTANTIATE_TEST_SUITE_P(Scenarios, CollectiveThreads, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& c) { return c.param.name; });
 
-// What one thread must do stays on one, and the run says why.
-TEST(CollectiveThreadsForcedToOne, RtlBlocksRunOnOneThreadAndSaySo) {
-  Case c{"rtl", {{"algorithm", "a2a-optimal"}, {"topology", "torus:4x4"}, {"message_flits", "8"},
-                 {"nic_blocks", "rtl"}}};
-  const CollectiveResult r = run(c, 2);
-  EXPECT_EQ(r.threads, 1);
-  EXPECT_NE(r.threads_note.find("nic_blocks=rtl"), std::string::npos) << r.threads_note;
-  EXPECT_TRUE(r.data_check);
-}
-
+// What one thread must do stays on one, and the run says why. (The
+// nic_blocks=rtl runs are checked by GoldenThreads in tests/cli: Verilator's
+// own thread pool writes its global context pointer from its threads, which
+// ThreadSanitizer reports in any run that builds a Verilated model, so this
+// suite builds none.)
 TEST(CollectiveThreadsForcedToOne, AMonitorInsideTheCalendarRunsOnOneThreadAndSaysSo) {
   Case c{"monitor", {{"algorithm", "a2a-optimal"}, {"topology", "torus:4x4"}, {"message_flits", "8"},
                      {"watchdog_cycles", "50"}}};
