@@ -24,6 +24,19 @@ void request_stop() {
   sc_core::sc_stop();
 }
 
+void run_or_defer(Deferred::Action action, Clocked& module, Cycle at, std::uint64_t arg, bool shared) {
+  if (auto* out = WakeScheduler::outbox(); out != nullptr && (shared || module.partition() != current_worker)) {
+    Deferred d{Deferred::call};
+    d.module = &module;
+    d.at = at;
+    d.action = action;
+    d.arg = arg;
+    out->push_back(d);
+    return;
+  }
+  action(module, at, arg);
+}
+
 namespace {
 WakeScheduler::Order requested_order() {
   const char* env = std::getenv("COLLNET_EVALUATION_ORDER");
@@ -147,6 +160,9 @@ void WakeScheduler::apply(const Deferred& d) {
       break;
     case Deferred::stop:
       sc_core::sc_stop();
+      break;
+    case Deferred::call:
+      d.action(*d.module, d.at, d.arg);
       break;
   }
 }

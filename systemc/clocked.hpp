@@ -35,8 +35,10 @@
 // phase; the main thread is worker 0), a barrier, then the main thread
 // applies, worker by worker in a fixed order, what the parallel phase could
 // not do itself (the deferred actions: flits and credits on links between
-// two partitions, the modules' own SystemC events, sc_stop) and evaluates the
-// serial partition's modules. Because nothing a module does in cycle t is
+// two partitions, the modules' own SystemC events, sc_stop, and a module's
+// actions on state another partition owns, run_or_defer: a NIC's delivery
+// acknowledgement to a source on another worker, barrier entries) and
+// evaluates the serial partition's modules. Because nothing a module does in cycle t is
 // visible to another module before t + 1 (link.hpp), applying a link's
 // sends after the cycle gives the run that evaluating the receiver first
 // would have given; the figures are those of one thread.
@@ -65,18 +67,29 @@ class Link;
 /// What a worker could not do inside the parallel phase, applied by the main
 /// thread after it (in worker order, each worker's in the order they arose).
 struct Deferred {
-  enum Kind : std::uint8_t { flit, credit, notify, cancel, stop };
+  enum Kind : std::uint8_t { flit, credit, notify, cancel, stop, call };
+  /// `call`: a module's action on state another partition owns (a NIC's
+  /// acknowledgement to its source, a barrier entry), run by the main thread.
+  using Action = void (*)(Clocked& module, Cycle at, std::uint64_t arg);
   Kind kind;
   std::uint8_t vc = 0;
   Link* link = nullptr;
   Clocked* module = nullptr;
-  Cycle at = 0;  // flit, credit: arrival; notify: the wake-up cycle
+  Cycle at = 0;  // flit, credit: arrival; notify: the wake-up cycle; call: its argument
   Flit item{};
+  Action action = nullptr;
+  std::uint64_t arg = 0;
 };
 
 /// Ends the run (sc_stop) at the end of the current cycle's parallel phase,
 /// or now outside it.
 void request_stop();
+
+/// Runs `action(module, at, arg)` now, or, inside the parallel phase of a
+/// threaded cycle, after it on the main thread (in worker order, each
+/// worker's in the order they arose), unless `module` is the calling
+/// worker's own and `shared` is false.
+void run_or_defer(Deferred::Action action, Clocked& module, Cycle at, std::uint64_t arg, bool shared);
 
 /// Calendar of near wake-ups of the current kernel context (owned by the
 /// KernelSession).

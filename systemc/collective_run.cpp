@@ -6,6 +6,8 @@
 #include <memory>
 #include <sstream>
 
+#include <x86intrin.h>
+
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "systemc/kernel.hpp"
@@ -13,6 +15,7 @@
 #include "systemc/message_trace.hpp"
 #include "systemc/model_keys.hpp"
 #include "systemc/network.hpp"
+#include "systemc/synthetic.hpp"
 #include "systemc/waveform.hpp"
 #include "topology/boards.hpp"
 #include "topology/grid.hpp"
@@ -98,6 +101,7 @@ CollectiveScenario collective_from(const Params& params) {
   s.watchdog_cycles = static_cast<Cycle>(declared<RunKeys>().watchdog_cycles.integer(params));
   s.max_cycles = static_cast<Cycle>(collective_key("max_cycles").integer(params));
   s.vcd_flow_window = static_cast<Cycle>(declared<RunKeys>().vcd_flow_window.integer(params));
+  s.threads = static_cast<int>(declared<RunKeys>().threads.integer(params));
   return s;
 }
 
@@ -150,12 +154,13 @@ class ProgramMonitor final : public Clocked {
     if (book_.finished) return kNever;
     const bool idle = activity_.flits() == 0 &&
                       std::none_of(book_.nics.begin(), book_.nics.end(), [](const Nic* n) { return n->busy(); });
-    if (idle && book_.progress == last_progress_ && now > 0) {
+    const std::uint64_t progress = book_.total(&CollectiveBook::Lane::progress);
+    if (idle && progress == last_progress_ && now > 0) {
       stuck_ = true;
       sc_core::sc_stop();
       return kNever;
     }
-    last_progress_ = book_.progress;
+    last_progress_ = progress;
     return now + interval_;
   }
 
@@ -301,7 +306,6 @@ struct Elaboration {
       message_trace = std::make_unique<MessageTrace>(sends);
       book.trace = message_trace.get();
     }
-    book.unfinished = p.endpoints;
     book.nics.assign(p.endpoints, nullptr);
     nics.reserve(p.endpoints);
     for (std::size_t e = 0; e < p.endpoints; ++e) {
@@ -328,6 +332,51 @@ struct Elaboration {
           network, tracer ? static_cast<LinkObserver*>(tracer.get()) : static_cast<LinkObserver*>(probe.get()));
       network.set_link_observer(link_trace.get());
     }
+    partition(s, p);
+  }
+
+  /// Key `threads`: the partitions of a threaded run (docs/performance.md,
+  /// threads), as for synthetic traffic: contiguous ranges of node numbers,
+  /// each router with its endpoints' NICs; the watchdog and the program
+  /// monitor in the serial partition. What only one thread can do keeps the
+  /// run on one, and threads_note says why.
+  void partition(const CollectiveScenario& s, const CollectivePlan& p) {
+    if (s.threads == 1) return;
+    if (!s.vcd_path.empty()) threads_note = "a waveform (--vcd) is written";
+    else if (!s.trace_path.empty()) threads_note = "a message trace (--trace) is written";
+    else if (s.flit_probe) threads_note = "a flit probe watches the links";
+    else if (p.nic.blocks == NicBlocks::rtl) threads_note = "nic_blocks=rtl runs Verilated models";
+    else if (s.link_faults.enabled) threads_note = "the links run under the fault model";
+    // The program monitor's verdict reads every NIC in the cycle it runs;
+    // inside the calendar (an interval below its horizon) a serial run's
+    // monitor sees part of that cycle, a threaded run's all of it.
+    else if (s.watchdog_cycles < WakeScheduler::kHorizon)
+      threads_note = "watchdog_cycles below " + std::to_string(WakeScheduler::kHorizon) +
+                     " runs the program monitor inside the wake-up calendar";
+    if (!threads_note.empty()) return;
+    workers = synthetic_threads(s.threads, network.router_count(), available_cores());
+    if (workers == 1) return;
+    WakeScheduler& scheduler = WakeScheduler::current();
+    scheduler.set_workers(workers, [] { Router::fit_thread_scratch(); });
+    network.packets().set_workers(workers);
+    network.activity().set_workers(workers);
+    book.set_workers(workers);
+    const std::size_t nodes = network.router_count();
+    auto part = [&](topology::NodeId n) {
+      return static_cast<std::uint16_t>(static_cast<std::size_t>(n) * static_cast<std::size_t>(workers) / nodes);
+    };
+    for (std::size_t n = 0; n < nodes; ++n)
+      network.router(static_cast<topology::NodeId>(n)).set_partition(part(static_cast<topology::NodeId>(n)));
+    const topology::Graph& g = p.topo->graph();
+    for (std::size_t l = 0; l < network.link_count(); ++l) {
+      const topology::Link& gl = g.link(static_cast<topology::LinkId>(l));
+      network.link(static_cast<topology::LinkId>(l)).set_cross(part(gl.src) != part(gl.dst));
+    }
+    for (std::size_t e = 0; e < nics.size(); ++e)
+      nics[e]->set_partition(part(g.endpoint_node(static_cast<topology::EndpointId>(e))));
+    watchdog->set_partition(scheduler.serial_partition());
+    monitor->set_partition(scheduler.serial_partition());
+    scheduler.add_cycle_end([this](Cycle now) { book.cycle_end(now); });
   }
   Elaboration(const Elaboration&) = delete;
   Elaboration& operator=(const Elaboration&) = delete;
@@ -355,6 +404,8 @@ struct Elaboration {
   std::unique_ptr<ProbeObserver> probe;
   std::unique_ptr<MessageTrace> message_trace;  // --trace
   std::unique_ptr<LinkBusyTrace> link_trace;    // --trace-links
+  int workers = 1;           // key `threads`: the run's worker threads
+  std::string threads_note;  // why a run asking for threads runs on one
 };
 
 struct Timing {
@@ -366,6 +417,7 @@ struct Timing {
   double trace_write_cpu_seconds = 0;
   std::uint64_t traced_messages = 0;
   std::uint64_t traced_link_intervals = 0;
+  std::uint64_t sim_ticks = 0;  // time-stamp-counter ticks of the simulation (WakeScheduler::Profile)
   // The functional executor's result, one digest per node (empty: the
   // programs deadlock in the executor too).
   std::vector<std::uint64_t> reference_digests;
@@ -416,18 +468,20 @@ void write_traces(Elaboration& m, const CollectiveScenario& s, Timing& t) {
 /// monitor fired, or an error; or at max_cycles. With a progress callback
 /// the kernel runs in slices and reports between them.
 Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
+  const std::uint64_t tsc0 = __rdtsc();
   if (s.progress)
     run_for(s.max_cycles, progress_slice(m.network.router_count()), [&] {
-      s.progress({Clocked::now(), m.book.delivered_messages, m.network.router_count()});
+      s.progress({Clocked::now(), m.book.total(&CollectiveBook::Lane::delivered_messages), m.network.router_count()});
     });
   else
     run_for(s.max_cycles);
+  t.sim_ticks = __rdtsc() - tsc0;
   const Cycle end = Clocked::now();
   if (m.tracer) m.tracer->finish(end);
   write_traces(m, s, t);
-  if (!m.book.error.empty()) {
-    if (m.book.error.rfind("key '", 0) == 0) throw ConfigError(m.book.error);
-    throw collectives::ExecutionError(m.book.error);
+  if (const std::string error = m.book.error(); !error.empty()) {
+    if (error.rfind("key '", 0) == 0) throw ConfigError(error);
+    throw collectives::ExecutionError(error);
   }
   return end;
 }
@@ -488,10 +542,10 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
   for (topology::LinkId l : r.bisection_links)
     r.bisection_link_utilization += r.link_utilization[static_cast<std::size_t>(l)];
   if (!r.bisection_links.empty()) r.bisection_link_utilization /= static_cast<double>(r.bisection_links.size());
-  r.messages = m.book.network_messages;
-  r.local_copies = m.book.local_copies;
-  r.packets = m.book.packets;
-  r.flits = m.book.flits;
+  r.messages = m.book.total(&CollectiveBook::Lane::network_messages);
+  r.local_copies = m.book.total(&CollectiveBook::Lane::local_copies);
+  r.packets = m.book.total(&CollectiveBook::Lane::packets);
+  r.flits = m.book.total(&CollectiveBook::Lane::flits);
 }
 
 CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, Elaboration& m, const Timing& t) {
@@ -537,6 +591,16 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.traced_messages = t.traced_messages;
   r.traced_link_intervals = t.traced_link_intervals;
   r.trace_write_seconds = t.trace_write_seconds;
+  r.threads = m.workers;
+  r.threads_note = m.threads_note;
+  {
+    const auto& prof = WakeScheduler::current().profile();
+    const double total = t.sim_ticks > 0 ? static_cast<double>(t.sim_ticks) : 1.0;
+    r.evaluate_share = static_cast<double>(prof.evaluate) / total;
+    r.wait_share = static_cast<double>(prof.wait) / total;
+    r.serial_share = static_cast<double>(prof.serial) / total;
+    r.calendar_cycles = prof.cycles;
+  }
   r.router_cycles_per_second =
       r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(t.end) / r.sim_seconds : 0.0;
   return r;

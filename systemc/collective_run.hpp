@@ -65,6 +65,7 @@ struct CollectiveScenario {
   std::string vcd_path;    // empty: no waveform
   RunProgressFn progress;  // empty: none (systemc/run_progress.hpp)
   Cycle vcd_flow_window = 100;
+  int threads = 1;          // key `threads` (0: automatic, synthetic_threads)
   std::string trace_path;   // --trace: message trace CSV (message_trace.hpp); empty: none
   bool trace_links = false;  // --trace-links: also the links' busy intervals (LinkBusyTrace::path_for)
   /// Tests: replaces the algorithm's schedule (algorithm then only names it).
@@ -136,6 +137,16 @@ struct CollectiveResult {
   std::uint64_t traced_messages = 0;  // rows written to the message trace (--trace)
   std::uint64_t traced_link_intervals = 0;  // rows written to the links file (--trace-links)
   double trace_write_seconds = 0;     // writing the trace files after the run
+  int threads = 1;                // worker threads the run used
+  std::string threads_note;       // why a run asked for more threads ran on one (empty: it did not)
+  // Shares of the simulation's time-stamp-counter ticks spent evaluating the
+  // partitions' modules, waiting at a threaded cycle's barrier and in its
+  // serial phase (WakeScheduler::Profile; on one thread 1 - evaluate_share
+  // is the serial fraction), and the calendar cycles dispatched.
+  double evaluate_share = 0;
+  double wait_share = 0;
+  double serial_share = 0;
+  std::uint64_t calendar_cycles = 0;
   double sim_seconds = 0;
   double sim_cpu_seconds = 0;     // process CPU time of the simulation (machine load aside)
   double elaboration_seconds = 0;

@@ -162,9 +162,17 @@ RunKeys::RunKeys()
                         "random seed: the traffic sources of a synthetic run and, in both kinds of run, the "
                         "per-packet random words of randomized routing (valiant, nca-random, ugal); the same seed "
                         "gives the same run",
-                        1, 0, kMaxSeed)) {}
+                        1, 0, kMaxSeed)),
+      threads(Key::integer("threads",
+                           "worker threads evaluating each cycle's routers, endpoints and NICs, every figure identical "
+                           "to one thread (0: the cores available, capped by what pays for the network's size; "
+                           "the default is 1 because 2 threads did not pay on the 2-core machine measured, see "
+                           "the performance page); waveforms, message traces, nic_blocks=rtl, link faults and "
+                           "collectives with watchdog_cycles below 64 run on one thread",
+                           1, 0, 256)
+                  .accepting("0 (automatic) or 1..256")) {}
 
-std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed}; }
+std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed, threads}; }
 
 SyntheticKeys::SyntheticKeys()
     : traffic(Key::choice("traffic", "synthetic traffic pattern of `collnet run`", "uniform", pattern_names())),
@@ -195,19 +203,12 @@ SyntheticKeys::SyntheticKeys()
                                "a packet the pattern sends to its own source (the diagonal of transpose): drop (never "
                                "created, not offered) or inject (offered and measured; it goes through the source's "
                                "own router from its injection port to its ejection port, as in BookSim2)",
-                               "drop", {"drop", "inject"})),
-      threads(Key::integer("threads",
-                           "worker threads evaluating each cycle's routers and endpoints, every figure identical "
-                           "to one thread (0: the cores available, capped by what pays for the network's size; "
-                           "the default is 1 because 2 threads did not pay on the 2-core machine measured, see "
-                           "the performance page)",
-                           1, 0, 256)
-                  .accepting("0 (automatic) or 1..256")) {}
+                               "drop", {"drop", "inject"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
           drain_cycles,   packets_per_node, route_direction,   traffic_shift,
-          hotspot_node,   hotspot_fraction, self_packets,      threads};
+          hotspot_node,   hotspot_fraction, self_packets};
 }
 
 NicKeys::NicKeys()

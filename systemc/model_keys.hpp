@@ -28,7 +28,7 @@ struct RouterKeys {
 /// Keys both kinds of run (synthetic traffic and collectives) read.
 struct RunKeys {
   const Key& packet_flits;  // collectives::packet_flits_key(): a2a-optimal reads it too
-  Key watchdog_cycles, vcd_flow_window, seed;
+  Key watchdog_cycles, vcd_flow_window, seed, threads;
   RunKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };
@@ -37,7 +37,7 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, threads;
+      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

@@ -9,8 +9,25 @@
 namespace collnet::systemc {
 
 void CollectiveBook::fail(const std::string& what) {
-  if (error.empty()) error = what;
-  sc_core::sc_stop();
+  Lane& l = lane();
+  if (l.error.empty()) l.error = what;
+  request_stop();
+}
+
+void CollectiveBook::node_finished(Cycle now) {
+  ++lane().finished_nodes;
+  // Inside a threaded cycle's parallel phase the main thread checks after it.
+  if (WakeScheduler::outbox() == nullptr) cycle_end(now);
+}
+
+void CollectiveBook::cycle_end(Cycle now) {
+  if (finished) return;
+  std::size_t done = 0;
+  for (const Lane& l : lanes) done += l.finished_nodes;
+  if (done != nics.size()) return;
+  finished = true;
+  finish_cycle = now;
+  request_stop();
 }
 
 Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network& network, const NicConfig& config,
@@ -155,15 +172,16 @@ void Nic::arrived(std::uint32_t tag) {
 void Nic::message_done(std::uint32_t id, Cycle now) {
   const Message& m = book_.messages[id];
   if (book_.trace != nullptr) [[unlikely]] book_.trace->delivered(id, now);
-  ++book_.progress;
-  ++book_.delivered_messages;
+  ++book_.lane().progress;
+  ++book_.lane().delivered_messages;
   arrived(m.tag);
   Nic& source = *book_.nics[static_cast<std::size_t>(m.source)];
   if (&source == this) {
     --outstanding_;
   } else {
     // Side-band delivery acknowledgement: the source sees it next cycle.
-    source.delivered(now);
+    run_or_defer([](Clocked& nic, Cycle at, std::uint64_t) { static_cast<Nic&>(nic).delivered(at); }, source, now, 0,
+                 /*shared=*/false);
     // A receipt-driven source (the forwarding rule) acts on the arrival.
     if (const std::string error = source_->arrived(m.source, m.tag, now); !error.empty()) book_.fail(error);
   }
@@ -179,7 +197,7 @@ void Nic::receive(Cycle now) {
       const Flit f = link.pop_flit();
       link.send_credit(f.vc, now);
       network_.activity().left(now);
-      ++book_.progress;
+      ++book_.lane().progress;
       Packet& p = packets[f.packet];
       if (!p.live || p.header.destination != self_ || f.index != p.received) {
         book_.fail("endpoint " + std::to_string(self_) + " cycle " + std::to_string(now) +
@@ -341,7 +359,13 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
           blocked = {Blocked::barrier_release, d.tag};
           return false;  // the barrier network wakes the NIC
         }
-        barrier_.leave(self_);
+        // The barrier network is every node's: a threaded cycle enters and
+        // leaves it after the parallel phase (the node reads it again in a
+        // later cycle at the earliest).
+        run_or_defer([](Clocked& nic, Cycle, std::uint64_t) {
+          Nic& n = static_cast<Nic&>(nic);
+          n.barrier_.leave(n.self_);
+        }, *this, now, 0, /*shared=*/true);
         if (observer_ != nullptr) observer_->on_barrier(self_, d.tag, false, now);
         break;
       }
@@ -349,10 +373,13 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
         blocked = {Blocked::delivery_before_barrier, d.tag};
         return false;  // the last delivery acknowledgement wakes the NIC
       }
-      barrier_.enter(self_, d.tag, now);
+      run_or_defer([](Clocked& nic, Cycle at, std::uint64_t tag) {
+        Nic& n = static_cast<Nic&>(nic);
+        n.barrier_.enter(n.self_, static_cast<std::uint32_t>(tag), at);
+        if (!n.barrier_.error().empty()) n.book_.fail(n.barrier_.error());
+      }, *this, now, d.tag, /*shared=*/true);
       if (observer_ != nullptr) observer_->on_barrier(self_, d.tag, true, now);
-      ++book_.progress;
-      if (!barrier_.error().empty()) book_.fail(barrier_.error());
+      ++book_.lane().progress;
       blocked = {Blocked::barrier_release, d.tag};
       return false;
     }
@@ -367,7 +394,7 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
       break;
   }
   source_->take_stream(now, stream);
-  ++book_.progress;
+  ++book_.lane().progress;
   if (state_ == State::running) {
     blocked = {};
     next = std::min(next, now + 1);
@@ -386,7 +413,6 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
                " which does not exist");
     return false;
   }
-  const auto id = static_cast<std::uint32_t>(book_.messages.size());
   Message m;
   m.source = self_;
   m.destination = static_cast<topology::EndpointId>(d.dest);
@@ -395,9 +421,9 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
   m.dtype = d.dtype;
   const auto p = static_cast<std::uint32_t>(config_.packet_flits);
   m.packets_left = d.dest == static_cast<std::uint32_t>(self_) ? 1 : (d.length + p - 1) / p;
-  book_.messages.push_back(m);
+  const std::uint32_t id = book_.messages.add(m);
   ++outstanding_;
-  ++book_.progress;
+  ++book_.lane().progress;
   if (observer_ != nullptr) observer_->on_send_start(self_, index_of(c), d.tag, d.length != 0, now);
   if (d.length == 0) {
     // Nothing to move: the message exists (it counts for WAIT) and has arrived.
@@ -409,7 +435,9 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
     } else {
       // The destination counts it from the next cycle, whether it runs
       // before or after this NIC in this one (settle).
-      dest.arrive_next_cycle(d.tag, now);
+      run_or_defer([](Clocked& nic, Cycle at, std::uint64_t tag) {
+        static_cast<Nic&>(nic).arrive_next_cycle(static_cast<std::uint32_t>(tag), at);
+      }, dest, now, d.tag, /*shared=*/false);
       if (--outstanding_ == 0) wake_at(now + 1);  // acknowledged at once (nothing travelled)
     }
     return true;
@@ -428,10 +456,10 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
     c.copy = true;
     const auto rate = d.op == ReceiveOp::copy ? 1u : static_cast<std::uint32_t>(config_.reduce_words_per_cycle);
     c.copy_done = now + (d.length + rate - 1) / rate;
-    ++book_.local_copies;
+    ++book_.lane().local_copies;
   } else {
     c.copy = false;
-    ++book_.network_messages;
+    ++book_.lane().network_messages;
   }
   return true;
 }
@@ -446,7 +474,7 @@ void Nic::finish_copy(Controller& c, Cycle now) {
   } catch (const collectives::ExecutionError& e) {
     book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
   }
-  book_.copied_words += d.length;
+  book_.lane().copied_words += d.length;
   c.busy = false;
   if (observer_ != nullptr) observer_->on_send_end(self_, index_of(c), c.copy_done);
   book_.messages[c.message].packets_left = 0;
@@ -539,7 +567,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
       if (book_.trace != nullptr) [[unlikely]]
         book_.trace->packet_injected(c.message, network_.packets()[c.packet].header.hops, now);
       c.vc = vc;
-      ++book_.packets;
+      ++book_.lane().packets;
     }
     Flit f;
     f.packet = c.packet;
@@ -550,8 +578,8 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     c.channel.spend(c.vc);
     c.injection->send(f, now);
     network_.activity().entered(now);
-    ++book_.flits;
-    ++book_.progress;
+    ++book_.lane().flits;
+    ++book_.lane().progress;
     if (++c.word == d.length) c.busy = false;
     if (observer_ != nullptr) [[unlikely]] {
       observer_->on_inject(self_, index_of(c), now);
@@ -627,12 +655,8 @@ Cycle Nic::evaluate(Cycle now) {
     state_ = State::finished;
     finish_cycle_ = now;
     for (Blocked& b : blocked_) b = {};
-    ++book_.progress;
-    if (--book_.unfinished == 0) {
-      book_.finished = true;
-      book_.finish_cycle = now;
-      sc_core::sc_stop();
-    }
+    ++book_.lane().progress;
+    book_.node_finished(now);
     next = kNever;  // only receiving from now on (below)
   }
   // Only a controller sending a message can wait for a credit; otherwise the

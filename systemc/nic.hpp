@@ -82,6 +82,8 @@
 #pragma once
 
 #include <deque>
+#include <mutex>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -100,6 +102,7 @@
 #include "systemc/network.hpp"
 #include "systemc/tag_counter.hpp"
 #include "systemc/traffic_endpoint.hpp"
+#include "systemc/worker.hpp"
 
 namespace collnet::systemc {
 
@@ -143,28 +146,96 @@ class NicObserver {
   virtual void on_barrier(topology::EndpointId node, std::uint32_t tag, bool inside, Cycle now) = 0;
 };
 
-/// State shared by every NIC of a run (SystemC runs one process at a time).
+/// The message records of a run, one per SEND, in chunks that never move:
+/// in a threaded run a destination reads the record of a message while its
+/// source's worker adds others. Adding takes a lock (one per SEND).
+class MessageTable {
+ public:
+  MessageTable() : chunks_(new Message*[kMaxChunks]) {}
+  ~MessageTable() {
+    for (std::size_t c = 0; c < chunk_count_; ++c) delete[] chunks_[c];
+  }
+  MessageTable(const MessageTable&) = delete;
+  MessageTable& operator=(const MessageTable&) = delete;
+  /// Allocates the chunks for `n` records before the run.
+  void reserve(std::size_t n) {
+    while (chunk_count_ << kChunkBits < n && chunk_count_ < kMaxChunks)
+      chunks_[chunk_count_++] = new Message[std::size_t{1} << kChunkBits];
+  }
+  /// Adds a record; returns its id (0, 1, ... in the order of the calls).
+  std::uint32_t add(const Message& m) {
+    std::lock_guard<std::mutex> lock(grow_);
+    const std::size_t id = size_;
+    if ((id >> kChunkBits) >= kMaxChunks) throw std::length_error("more than 2^32 messages");
+    if ((id >> kChunkBits) == chunk_count_) chunks_[chunk_count_++] = new Message[std::size_t{1} << kChunkBits];
+    (*this)[static_cast<std::uint32_t>(id)] = m;
+    ++size_;
+    return static_cast<std::uint32_t>(id);
+  }
+  Message& operator[](std::uint32_t id) { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  const Message& operator[](std::uint32_t id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+
+ private:
+  static constexpr unsigned kChunkBits = 12;
+  static constexpr std::uint32_t kChunkMask = (std::uint32_t{1} << kChunkBits) - 1;
+  static constexpr std::size_t kMaxChunks = std::size_t{1} << (32 - kChunkBits);
+  std::unique_ptr<Message*[]> chunks_;
+  std::size_t chunk_count_ = 0;
+  std::size_t size_ = 0;
+  std::mutex grow_;
+};
+
+/// State shared by every NIC of a run. What the NICs count and the errors
+/// they find have one lane per worker thread (worker.hpp; one lane unless the
+/// run is threaded), summed when read; everything a NIC does to another
+/// node's NIC or to the barrier network goes through run_or_defer
+/// (clocked.hpp).
 struct CollectiveBook {
   std::uint32_t memory_words = 0;              // every endpoint's, unless node_memory_words is set
   std::vector<std::uint32_t> node_memory_words;  // per endpoint (Schedule::node_memory_words)
   [[nodiscard]] std::uint32_t memory_of(topology::EndpointId e) const {
     return node_memory_words.empty() ? memory_words : node_memory_words[static_cast<std::size_t>(e)];
   }
-  std::vector<Message> messages;
+  MessageTable messages;
   std::vector<Nic*> nics;
-  std::size_t unfinished = 0;   // nodes that have not finished
   bool finished = false;        // every node finished
   Cycle finish_cycle = 0;       // cycle the last node finished
-  std::string error;            // a program or input error found while running
-  std::uint64_t progress = 0;   // bumped by every state change of any NIC
   MessageTrace* trace = nullptr;  // --trace (message_trace.hpp); nullptr: none, one test per event
-  // statistics
-  std::uint64_t network_messages = 0;
-  std::uint64_t delivered_messages = 0;  // network messages and local copies done (progress display)
-  std::uint64_t local_copies = 0;
-  std::uint64_t packets = 0;
-  std::uint64_t flits = 0;       // payload flits injected
-  std::uint64_t copied_words = 0;
+
+  struct alignas(64) Lane {
+    std::uint64_t progress = 0;   // bumped by every state change of the lane's NICs
+    std::uint64_t network_messages = 0;
+    std::uint64_t delivered_messages = 0;  // network messages and local copies done (progress display)
+    std::uint64_t local_copies = 0;
+    std::uint64_t packets = 0;
+    std::uint64_t flits = 0;       // payload flits injected
+    std::uint64_t copied_words = 0;
+    std::size_t finished_nodes = 0;
+    std::string error;            // the lane's first program or input error
+  };
+  std::vector<Lane> lanes = std::vector<Lane>(1);
+  /// The calling worker's lane.
+  Lane& lane() { return lanes[current_worker]; }
+  /// One lane per worker (before the run).
+  void set_workers(int workers) { lanes.assign(static_cast<std::size_t>(workers), Lane{}); }
+  /// A counter summed over the lanes, e.g. total(&Lane::flits).
+  [[nodiscard]] std::uint64_t total(std::uint64_t Lane::*field) const {
+    std::uint64_t sum = 0;
+    for (const Lane& l : lanes) sum += l.*field;
+    return sum;
+  }
+  /// The first error of the run (lanes in worker order); empty: none.
+  [[nodiscard]] std::string error() const {
+    for (const Lane& l : lanes)
+      if (!l.error.empty()) return l.error;
+    return "";
+  }
+  /// A node finished in cycle `now`; the last one ends the run (inside the
+  /// parallel phase of a threaded cycle: cycle_end, after it).
+  void node_finished(Cycle now);
+  /// Ends the run in cycle `now` if every node has finished (the main
+  /// thread, after every threaded cycle).
+  void cycle_end(Cycle now);
   /// Records `what` (first error wins) and stops the simulation.
   void fail(const std::string& what);
 };

@@ -46,7 +46,7 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.load.inject_self = k.self_packets.choice(params) == "inject";
   s.router.routing_seed = s.load.seed;
   s.route_direction = direction;
-  s.threads = static_cast<int>(k.threads.integer(params));
+  s.threads = static_cast<int>(run.threads.integer(params));
   if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
     topology::RouteHint hint = 0;
@@ -81,7 +81,6 @@ int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
   return std::max(1, std::min<int>(requested, static_cast<int>(std::max<std::size_t>(routers, 1))));
 }
 
-namespace {
 // The cores this process may run on, less the ones other processes keep
 // busy (the one-minute load average): a worker thread waiting for a core at
 // every cycle's barrier makes a run several times slower than one thread
@@ -98,7 +97,6 @@ unsigned available_cores() {
   }
   return std::max(1u, cores);
 }
-}  // namespace
 
 SyntheticResult run_synthetic(const SyntheticScenario& s) {
   std::unique_ptr<topology::Topology> topo;

@@ -58,6 +58,9 @@ struct SyntheticScenario {
 /// Waveforms and per-packet records need one thread.
 inline constexpr int kRoutersPerThread = 128;
 int synthetic_threads(int requested, std::size_t routers, unsigned cores);
+/// The cores this process may run on, less the one-minute load average (at
+/// least 1): what `threads: 0` takes.
+unsigned available_cores();
 
 /// Reads a scenario (SyntheticKeys, RunKeys and RouterKeys of
 /// systemc/model_keys.hpp); throws

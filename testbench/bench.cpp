@@ -129,12 +129,13 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
 
 /// One collective point: the whole run (schedule, elaboration, simulation,
 /// data check) in its own process.
-nlohmann::json measure(const CollectivePoint& point) {
+nlohmann::json measure(const CollectivePoint& point, int threads) {
   return in_child(point.name, [&] {
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = cpu_seconds();
     Params params;
     for (const auto& [key, value] : point.keys) params.set(key, value);
+    params.set("threads", std::to_string(threads));
     const systemc::CollectiveResult r = systemc::run_collective(systemc::collective_from(params));
     if (!r.completed || r.deadlocked()) throw std::runtime_error("the collective did not complete");
     if (!r.data_check || r.reference_mismatch_words != 0) throw std::runtime_error("the data check failed");
@@ -155,6 +156,11 @@ nlohmann::json measure(const CollectivePoint& point) {
               {"flit_hops", r.flit_hops},
               {"router_evaluations", r.router_evaluations},
               {"nic_evaluations", r.nic_evaluations},
+              {"threads", r.threads},
+              {"evaluate_share", r.evaluate_share},
+              {"wait_share", r.wait_share},
+              {"serial_share", r.serial_share},
+              {"calendar_cycles", r.calendar_cycles},
               {"run_seconds", run_wall},
               {"run_cpu_seconds", run_cpu}});
     return j;
@@ -226,7 +232,7 @@ BenchOutcome run_bench(const BenchOptions& o) {
             row["router_cycles_per_cpu_second"].get<double>() / base["router_cycles_per_cpu_second"].get<double>();
   }
   nlohmann::json collective_rows = nlohmann::json::array();
-  for (const CollectivePoint* p : chosen) collective_rows.push_back(fastest(o.repeat, [&] { return measure(*p); }));
+  for (const CollectivePoint* p : chosen) collective_rows.push_back(fastest(o.repeat, [&] { return measure(*p, o.threads); }));
   out.json = {{"injection_rate", o.injection_rate},
               {"packet_flits", o.packet_flits},
               {"warmup_cycles", o.warmup_cycles},

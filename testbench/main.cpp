@@ -192,8 +192,8 @@ int main(int argc, char** argv) {
   run->add_flag("--trace-links", trace.links, "with --trace: also each network link's busy intervals to FILE.links.csv");
   int run_threads = -1;
   run->add_option("--threads", run_threads,
-                  "synthetic traffic: worker threads per cycle, the same figures as one (the key threads; 0: the cores "
-                  "available, capped by what pays for the network's size)")
+                  "worker threads per cycle, the same figures as one (the key threads; 0: the cores available, capped by "
+                  "what pays for the network's size; waveforms, traces and nic_blocks=rtl run on one)")
       ->check(CLI::Range(0, 256));
   bool run_progress = false;
   double progress_delay = 1.0;
@@ -223,7 +223,8 @@ int main(int argc, char** argv) {
   bench->add_flag("--no-synthetic", no_synthetic, "with --collectives: skip the synthetic points");
   bench->add_option("--json", json_path, "write the machine-readable report to FILE");
   bench->add_option("--threads", bench_options.threads,
-                    "worker threads of the synthetic points (0, the default: the cores available, capped by what pays)")
+                    "worker threads of the synthetic and collective points (0, the default: the cores available, capped by "
+                    "what pays)")
       ->check(CLI::Range(0, 256));
 
   cli::SweepOptions sweep_options;

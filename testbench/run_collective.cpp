@@ -1,6 +1,7 @@
 #include "testbench/run_collective.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -84,6 +85,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["nic_evaluations"] = r.nic_evaluations;
   j["sim_seconds"] = r.sim_seconds;
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
+  j["threads"] = r.threads;
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
   j["link_flits_corrupted"] = r.link_flits_corrupted;
@@ -137,9 +139,9 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
                    r.flits, r.local_copies);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
-                   "elaboration), {} flit-hops\n",
+                   "elaboration, {} thread{}), {} flit-hops\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
-                   r.flit_hops);
+                   r.threads, r.threads == 1 ? "" : "s", r.flit_hops);
   t += fmt::format("  evaluations       {} router, {} NIC ({:.2f} router evaluations per flit-hop)\n",
                    r.router_evaluations, r.nic_evaluations,
                    r.flit_hops > 0 ? static_cast<double>(r.router_evaluations) / static_cast<double>(r.flit_hops) : 0.0);
@@ -210,6 +212,9 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
     results.push_back(systemc::run_collective(scenarios[i], plans[i]));
     const auto& r = results.back();
+    // Asked for threads, ran on one: say why (the report's threads is 1).
+    if (!r.threads_note.empty())
+      std::cerr << fmt::format("collnet run: {} runs on one thread (key threads): {}\n", r.algorithm, r.threads_note);
     if (!r.data_check && !r.deadlocked() && out.exit_status == 0) out.exit_status = 1;
     if (r.deadlocked() || !r.completed) out.exit_status = 3;
   }
