@@ -95,6 +95,37 @@ constexpr std::uint32_t mask(unsigned width) {
   return width >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << width) - 1;
 }
 
+/// The current dimension of the stride computation the a2a and hopgroup
+/// engines share (rtl/common/schedule_engine_strides.sv): n_d and c_d, with
+/// n_d - 2 and c_d - 1 beside them, and the flags of the counter t (t = c_d,
+/// t = n_d, t + 1 = n_d), each set a step ahead so that no adder or compare
+/// precedes the enables they drive.
+struct StridesDim {
+  std::uint32_t size_cur = 0, coord_cur = 0;
+  std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
+  bool at_coord = false, at_size = false, at_last = false;
+
+  /// Entering a dimension of size `size` at coordinate `coord`: t = 0.
+  static StridesDim enter(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width) {
+    StridesDim s;
+    s.size_cur = size & mask(size_width);
+    s.coord_cur = coord & mask(coord_width);
+    s.at_coord = s.coord_cur == 0;
+    s.at_size = s.size_cur == 0;
+    s.at_last = s.size_cur == 1;
+    s.size_m2 = (s.size_cur - 2) & mask(size_width);
+    s.coord_m1 = (s.coord_cur - 1) & mask(size_width);
+    return s;
+  }
+
+  /// The flags of t + 1, from the registers `r` of t (this = the next registers).
+  void step(const StridesDim& r, std::uint32_t t) {
+    at_coord = t == r.coord_m1;  // t + 1 = c_d
+    at_size = r.at_last;
+    at_last = t == r.size_m2;  // t + 2 = n_d
+  }
+};
+
 /// The skeleton of a schedule engine. `Engine` derives from it, befriends
 /// it and defines `State` (with `idle` = not started), `struct Registers`
 /// (with `State state`), the registers `Registers r_`, its register `map`,

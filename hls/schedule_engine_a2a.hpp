@@ -76,9 +76,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     std::uint32_t result_base = 0;  // N x m
     // the current dimension's n_d and c_d, and count = c_d, count = n_d,
     // count + 1 = n_d, each set a step ahead (rtl: u_strides)
-    std::uint32_t size_cur = 0, coord_cur = 0;
-    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
-    bool at_coord = false, at_size = false, at_last = false;
+    StridesDim cur;  // the current dimension of the stride computation
     bool first = false;  // the next step is the first (the rank starts at 0)
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
     // a slot's size n as n - 2 (an offset or target there is followed by
@@ -212,13 +210,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
 
   /// The current dimension's n_d and c_d and the flags of count = 0 in it.
   void enter_dim(Registers& d, std::size_t dim) const {
-    d.size_cur = r_.size[dim] & mask(size_width);
-    d.coord_cur = r_.coord[dim] & mask(size_width);
-    d.at_coord = d.coord_cur == 0;
-    d.at_size = d.size_cur == 0;
-    d.at_last = d.size_cur == 1;
-    d.size_m2 = (d.size_cur - 2) & mask(size_width);
-    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
+    d.cur = StridesDim::enter(r_.size[dim], r_.coord[dim], size_width, size_width);
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -228,12 +220,12 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
   void init_step(Registers& d) const {
     const auto dim = static_cast<std::size_t>(r_.dim);
     const auto slot = static_cast<std::size_t>(dims - 1) - dim;
-    const std::uint32_t n_d = r_.size_cur;
-    const std::uint32_t c_d = r_.coord_cur;
-    d.prev_coord = r_.at_coord;
+    const std::uint32_t n_d = r_.cur.size_cur;
+    const std::uint32_t c_d = r_.cur.coord_cur;
+    d.prev_coord = r_.cur.at_coord;
     d.prev_first = r_.count == 0;
     if (r_.first) d.self_id = d.self_m = 0;  // count = 0 in dimension 0: the share is 0
-    if (r_.at_size) {
+    if (r_.cur.at_size) {
       enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
       d.slot_nm2[slot] = (n_d - 2) & mask(count_width);
       d.slot_one[slot] = r_.prev_first;  // n_d = 1
@@ -289,10 +281,8 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      d.at_coord = r_.count == r_.coord_m1;  // count + 1 = c_d
-      d.at_size = r_.at_last;
-      d.at_last = r_.count == r_.size_m2;  // count + 2 = n_d
-      if (r_.at_coord) {
+      d.cur.step(r_.cur, r_.count);
+      if (r_.cur.at_coord) {
         if (!r_.first) {
           d.self_id = (r_.self_id + r_.acc) & mask(count_width);
           d.self_m = (r_.self_m + r_.macc) & mask(addr_width);

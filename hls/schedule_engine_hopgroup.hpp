@@ -101,9 +101,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t mstride_cur = 0; // stride_d * m
     // the current dimension's n_d and c_d, and t = c_d, t = n_d, t + 1 = n_d,
     // each set a step ahead (rtl: u_strides)
-    std::uint32_t size_cur = 0, coord_cur = 0;
-    std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
-    bool at_coord = false, at_size = false, at_last = false;
+    StridesDim cur;  // the current dimension of the stride computation
     bool first = false;  // the next step is the first (the rank starts at 0)
     std::uint32_t self_id = 0;
     std::uint32_t self_m = 0;
@@ -326,13 +324,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
 
   /// The current dimension's n_d and c_d and the flags of t = 0 in it.
   void enter_dim(Registers& d, std::size_t e) const {
-    d.size_cur = r_.size[e] & mask(size_width);
-    d.coord_cur = r_.coord[e] & mask(coord_width);
-    d.at_coord = d.coord_cur == 0;
-    d.at_size = d.size_cur == 0;
-    d.at_last = d.size_cur == 1;
-    d.size_m2 = (d.size_cur - 2) & mask(size_width);
-    d.coord_m1 = (d.coord_cur - 1) & mask(size_width);
+    d.cur = StridesDim::enter(r_.size[e], r_.coord[e], size_width, coord_width);
   }
 
   /// One cycle of the table fill: t*stride_d and t*stride_d*m for t < n_d;
@@ -340,7 +332,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   /// are the flags, set a step ahead (t runs 0..n_d, so t < n_d is !at_size).
   void init_step(Registers& d) {
     const std::size_t e = r_.dim;
-    if (!r_.at_size) {
+    if (!r_.cur.at_size) {
       id_table_[e][r_.t & index_mask] = r_.acc;
       m_table_[e][r_.t & index_mask] = r_.acc_m;
     }
@@ -348,7 +340,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.self_id = 0;
       d.self_m = 0;
     }
-    if (r_.at_coord) {
+    if (r_.cur.at_coord) {
       if (!r_.first) {
         d.self_id = (r_.self_id + r_.acc) & mask(id_width);
         d.self_m = (r_.self_m + r_.acc_m) & mask(addr_width);
@@ -356,11 +348,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       own_id_[e] = r_.acc & mask(id_width);
       own_m_[e] = r_.acc_m;
     }
-    if (r_.at_last) {
+    if (r_.cur.at_last) {
       last_id_[e] = r_.acc & mask(id_width);
       last_m_[e] = r_.acc_m;
     }
-    if (r_.at_size) {
+    if (r_.cur.at_size) {
       enter_dim(d, e + 1 == max_dims ? e : e + 1);
       stride_id_[e] = r_.stride_cur & mask(id_width);
       mstride_[e] = r_.mstride_cur;
@@ -377,9 +369,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.dim = r_.dim + 1;
       }
     } else {
-      d.at_coord = r_.t == r_.coord_m1;  // t + 1 = c_d
-      d.at_size = r_.at_last;
-      d.at_last = r_.t == r_.size_m2;  // t + 2 = n_d
+      d.cur.step(r_.cur, r_.t);
       d.t = r_.t + 1;
       d.acc = (r_.acc + r_.stride_cur) & mask(id_width + 1);
       d.acc_m = (r_.acc_m + r_.mstride_cur) & mask(addr_width);

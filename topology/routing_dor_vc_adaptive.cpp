@@ -3,7 +3,7 @@
 // dimension-order escape classes, Duato's construction with the
 // dimension-order hop as the only adaptive output.
 //
-// VC classes as min-adaptive's (routing_min_adaptive.cpp): escape classes
+// VC classes as min-adaptive's (routing_escape.hpp): escape classes
 // first (mesh: class 0; torus: classes 0 and 1, the dateline classes), the
 // adaptive class last with every VC left over.
 //
@@ -20,31 +20,13 @@
 // they add one adaptive output per productive dimension, all at one priority,
 // to a route set that keeps a single output per priority, so only the lowest
 // dimension's survives (docs/validation.md).
-#include <cstdlib>
-
-#include "topology/grid.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing_escape.hpp"
 
 namespace collnet::topology {
 
 namespace {
 
-const Grid& grid_of(const Topology& t) { return static_cast<const Grid&>(t); }
-int escape_classes(const Topology& t) { return grid_of(t).torus() ? 2 : 1; }
-int classes(const Topology& t) { return escape_classes(t) + 1; }
-
-std::vector<std::pair<int, int>> layout(const Topology& t, int vcs) {
-  const int escape = escape_classes(t);
-  std::vector<std::pair<int, int>> blocks;
-  for (int c = 0; c < escape; ++c) blocks.emplace_back(c, c + 1);
-  blocks.emplace_back(escape, vcs);
-  return blocks;
-}
-
-int coordinate(const Grid& g, EndpointId id, int dim) {
-  for (int d = 0; d < dim; ++d) id /= g.size(d);
-  return id % g.size(dim);
-}
+using namespace escape;
 
 void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
   const Grid& g = grid_of(t);

@@ -22,29 +22,13 @@
 // a packet that crosses it, so neither class closes a cycle.
 #include <cstdlib>
 
-#include "topology/grid.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing_escape.hpp"
 
 namespace collnet::topology {
 
 namespace {
 
-const Grid& grid_of(const Topology& t) { return static_cast<const Grid&>(t); }
-int escape_classes(const Topology& t) { return grid_of(t).torus() ? 2 : 1; }
-int classes(const Topology& t) { return escape_classes(t) + 1; }
-
-std::vector<std::pair<int, int>> layout(const Topology& t, int vcs) {
-  const int escape = escape_classes(t);
-  std::vector<std::pair<int, int>> blocks;
-  for (int c = 0; c < escape; ++c) blocks.emplace_back(c, c + 1);
-  blocks.emplace_back(escape, vcs);
-  return blocks;
-}
-
-int coordinate(const Grid& g, EndpointId id, int dim) {
-  for (int d = 0; d < dim; ++d) id /= g.size(d);
-  return id % g.size(dim);
-}
+using namespace escape;
 
 void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
   const Grid& g = grid_of(t);
