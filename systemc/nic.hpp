@@ -100,6 +100,7 @@
 #include "systemc/descriptor_source.hpp"
 #include "systemc/link.hpp"
 #include "systemc/network.hpp"
+#include "systemc/stable_chunks.hpp"
 #include "systemc/tag_counter.hpp"
 #include "systemc/traffic_endpoint.hpp"
 #include "systemc/worker.hpp"
@@ -151,36 +152,25 @@ class NicObserver {
 /// source's worker adds others. Adding takes a lock (one per SEND).
 class MessageTable {
  public:
-  MessageTable() : chunks_(new Message*[kMaxChunks]) {}
-  ~MessageTable() {
-    for (std::size_t c = 0; c < chunk_count_; ++c) delete[] chunks_[c];
-  }
-  MessageTable(const MessageTable&) = delete;
-  MessageTable& operator=(const MessageTable&) = delete;
   /// Allocates the chunks for `n` records before the run.
   void reserve(std::size_t n) {
-    while (chunk_count_ << kChunkBits < n && chunk_count_ < kMaxChunks)
-      chunks_[chunk_count_++] = new Message[std::size_t{1} << kChunkBits];
+    if (n > 0) records_.ensure(n - 1, kTooMany);
   }
   /// Adds a record; returns its id (0, 1, ... in the order of the calls).
   std::uint32_t add(const Message& m) {
     std::lock_guard<std::mutex> lock(grow_);
     const std::size_t id = size_;
-    if ((id >> kChunkBits) >= kMaxChunks) throw std::length_error("more than 2^32 messages");
-    if ((id >> kChunkBits) == chunk_count_) chunks_[chunk_count_++] = new Message[std::size_t{1} << kChunkBits];
-    (*this)[static_cast<std::uint32_t>(id)] = m;
+    records_.ensure(id, kTooMany);
+    records_[id] = m;
     ++size_;
     return static_cast<std::uint32_t>(id);
   }
-  Message& operator[](std::uint32_t id) { return chunks_[id >> kChunkBits][id & kChunkMask]; }
-  const Message& operator[](std::uint32_t id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  Message& operator[](std::uint32_t id) { return records_[id]; }
+  const Message& operator[](std::uint32_t id) const { return records_[id]; }
 
  private:
-  static constexpr unsigned kChunkBits = 12;
-  static constexpr std::uint32_t kChunkMask = (std::uint32_t{1} << kChunkBits) - 1;
-  static constexpr std::size_t kMaxChunks = std::size_t{1} << (32 - kChunkBits);
-  std::unique_ptr<Message*[]> chunks_;
-  std::size_t chunk_count_ = 0;
+  static constexpr const char* kTooMany = "more than 2^32 messages";
+  StableChunks<Message, 12, std::size_t{1} << 20> records_;  // 4096 records a chunk, 2^32 at most
   std::size_t size_ = 0;
   std::mutex grow_;
 };

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "systemc/cycle.hpp"
+#include "systemc/stable_chunks.hpp"
 #include "systemc/worker.hpp"
 #include "topology/graph.hpp"
 
@@ -139,10 +140,7 @@ static_assert(sizeof(Packet) == 192, "a packet record is three cache lines");
 /// list. Which id a packet gets changes no figure: ids only name records.
 class PacketTable {
  public:
-  PacketTable() : chunks_(new Packet*[kMaxChunks]) {}
-  ~PacketTable() {
-    for (std::size_t c = 0; c < chunk_count_; ++c) delete[] chunks_[c];
-  }
+  PacketTable() = default;
   PacketTable(const PacketTable&) = delete;
   PacketTable& operator=(const PacketTable&) = delete;
 
@@ -171,8 +169,8 @@ class PacketTable {
     p.live = false;
     free_[current_worker].push_back(id);
   }
-  Packet& operator[](PacketId id) { return chunks_[id >> kChunkBits][id & kChunkMask]; }
-  const Packet& operator[](PacketId id) const { return chunks_[id >> kChunkBits][id & kChunkMask]; }
+  Packet& operator[](PacketId id) { return records_[id]; }
+  const Packet& operator[](PacketId id) const { return records_[id]; }
   [[nodiscard]] std::size_t live_count() const {
     std::size_t free = 0;
     for (const auto& f : free_) free += f.size();
@@ -180,22 +178,16 @@ class PacketTable {
   }
 
  private:
-  static constexpr unsigned kChunkBits = 10;  // 1024 records (192 KiB) per chunk
-  static constexpr PacketId kChunkMask = (PacketId{1} << kChunkBits) - 1;
-  static constexpr std::size_t kMaxChunks = std::size_t{1} << 16;  // 2^26 records (12 GiB) at most
-
   // A record never used before (the only step that takes a lock).
   PacketId fresh() {
     std::lock_guard<std::mutex> lock(grow_);
     const PacketId id = issued_.load(std::memory_order_relaxed);
-    if ((id >> kChunkBits) >= kMaxChunks) throw std::length_error("more than 2^26 packets in flight");
-    if ((id >> kChunkBits) == chunk_count_) chunks_[chunk_count_++] = new Packet[std::size_t{1} << kChunkBits];
+    records_.ensure(id, "more than 2^26 packets in flight");
     issued_.store(id + 1, std::memory_order_relaxed);
     return id;
   }
 
-  std::unique_ptr<Packet*[]> chunks_;  // kMaxChunks pointers; the first chunk_count_ are set
-  std::size_t chunk_count_ = 0;
+  StableChunks<Packet, 10, std::size_t{1} << 16> records_;  // 1024 records (192 KiB) a chunk, 2^26 at most
   std::atomic<PacketId> issued_{0};     // ids handed out so far
   std::mutex grow_;
   std::vector<std::vector<PacketId>> free_ = std::vector<std::vector<PacketId>>(1);  // per worker
