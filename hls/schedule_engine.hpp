@@ -1,6 +1,6 @@
 // What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
 // _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
-// configuration gate and decode, start, output register and reset, and the
+// configuration gate and decode, start, output buffer and reset, and the
 // register map type of each engine's constexpr table (rendered with the
 // engine's constants, its SystemVerilog package and docs/engine_registers.md
 // from hls/engine_registers.yaml).
@@ -18,8 +18,9 @@
 // the registers, copies every register (_d starts as its _q), decodes an
 // accepted configuration write, lets the engine compute its next state
 // (`next_state`, which returns the descriptor to load into the output
-// register, if any, and may load only when `can_load`: the output register is
-// empty or being taken), then commits. The write decode is the engine's table
+// buffer, if any, and may load only when `can_load`: the buffer's skid
+// register is empty, a register; OutputBuffer in hls/output_register.hpp),
+// then commits. The write decode is the engine's table
 // `config_registers` (which register, run or bit field of the map sets which
 // member of its `Registers`), CONTROL bit 0 calls the engine's `start`, and
 // the writes that store more than bits (a table RAM behind a data register, a
@@ -27,7 +28,7 @@
 // writes only these over its own `Registers` (with a `state` whose `idle`
 // value means not started).
 // rtl/common/schedule_engine_skeleton.sv is the same skeleton in
-// SystemVerilog (registers, output register, busy, gate).
+// SystemVerilog (registers, output buffer, busy, gate).
 #pragma once
 
 #include <array>
@@ -65,7 +66,7 @@ struct EngineWrite {
   std::uint32_t data = 0;
 };
 
-/// What next_state loads into the output register this cycle.
+/// What next_state loads into the output buffer this cycle.
 struct EngineLoad {
   bool valid = false;
   DescriptorWord word;
@@ -156,19 +157,23 @@ class ScheduleEngine {
     const EngineOutputs out = outputs();
     typename Engine::Registers d = e.r_;  // every _d starts as its _q
     if (in.cfg_we && !out.busy) decode_write(d, in.cfg_addr, in.cfg_wdata);
-    const EngineLoad next = e.next_state(d, out_.can_load(in.out_ready));
+    const EngineLoad next = e.next_state(d, out_.can_load());
     out_.clock(next.valid, next.word, in.out_ready);
     e.r_ = d;
     return out;
   }
 
-  /// Reset: the registers and the output register (tables keep their contents).
+  /// Reset: the registers and the output buffer (tables keep their contents).
   void reset() {
     engine().r_ = typename Engine::Registers{};
     out_.reset();
   }
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
+
+  /// The output buffer is full (its skid register holds a descriptor): the
+  /// engine cannot load.
+  [[nodiscard]] bool output_full() const { return !out_.can_load(); }
 
  protected:
   /// The END descriptor (the zero word); the engine is idle after it.
@@ -222,7 +227,7 @@ class ScheduleEngine {
     return true;
   }
 
-  OutputRegister<DescriptorWord> out_;
+  OutputBuffer<DescriptorWord> out_;
 };
 
 /// `writes`, then CONTROL = 1: every engine is loaded this way (start last).

@@ -55,15 +55,15 @@ regs_pkg="${support[1]}"
 proofs=(
   "packet_pacer|packet_pacer.sv|chparam -set PacketFlitsWidth 3 -set FlitWidth 8 packet_pacer|2|P1=gap between packets >= gap x P + slack, and no longer;P2=no flit lost, created or reordered (flits in - out = 0);P3=out_valid held until out_ready, data stable;P0=monitor invariants (hold_q against the monitor)"
   "tree_bcast_rule|tree_bcast_rule.sv||2|R1=mask never holds the arrival port;R2=physical root: every child but the sender, no parent;R3=from the parent: exactly the children;R4=from a child: parent and the other children;R5=logical root: parent and every child;R6=leaf: nothing from the parent, only the parent as logical root;H=answer held until out_ready, stable, none without a request"
-  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, the loaded word;K3=taken and not replaced: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, in the order loaded (output and skid registers);K3=taken and nothing following: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset;K6=skid register only behind an offered descriptor, can_load = skid empty"
 )
 for e in a2a a2at hd hopgroup twotree; do
   strides=""  # the engines with the shared strides module (common/schedule_engine_strides.sv)
   case "$e" in a2a|hopgroup) strides=";S1=strides: current n_d, c_d and the flags t = c_d, t = n_d, t + 1 = n_d" ;; esac
   [ "$e" = a2a ] && strides="$strides;A1=odometer carries = ANDs of the slots' off_last flags"
-  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine$strides")
+  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only while the output buffer has room, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine (K1..K6, K6 with END last in the buffer)$strides")
 done
-proofs+=("schedule_engine_programmable|schedule_engine_programmable.sv|chparam -set Depth 4 schedule_engine_programmable|2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes (registers and descriptor memory) ignored while busy;K1=skeleton properties inside the engine")
+proofs+=("schedule_engine_programmable|schedule_engine_programmable.sv|chparam -set Depth 4 schedule_engine_programmable|2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only while the output buffer has room, writes only while not busy;E5=configuration writes (registers and descriptor memory) ignored while busy;K1=skeleton properties inside the engine (K1..K6, K6 with END last in the buffer)")
 
 # Mutations: block | file | sed expression | the property it breaks
 mutations=(
