@@ -96,6 +96,18 @@ constexpr std::uint32_t mask(unsigned width) {
   return width >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << width) - 1;
 }
 
+/// n_d - 2, c_d - 1 and the flags of t = 0 (c_d = 0, n_d = 0, n_d = 1) of
+/// one dimension: what the stride computation takes on entering it, kept
+/// beside the dimension's SIZE and COORD registers (rtl/common/
+/// schedule_engine_strides.sv: dim_size_m2_q, ...; they follow SIZE and COORD
+/// a cycle later).
+struct StridesEntry {
+  std::uint32_t size_m2 = 0, coord_m1 = 0;
+  bool coord_zero = false, size_zero = false, size_one = false;
+
+  static StridesEntry of(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width);
+};
+
 /// The current dimension of the stride computation the a2a and hopgroup
 /// engines share (rtl/common/schedule_engine_strides.sv): n_d and c_d, with
 /// n_d - 2 and c_d - 1 beside them, and the flags of the counter t (t = c_d,
@@ -106,17 +118,24 @@ struct StridesDim {
   std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
   bool at_coord = false, at_size = false, at_last = false;
 
-  /// Entering a dimension of size `size` at coordinate `coord`: t = 0.
-  static StridesDim enter(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width) {
+  /// Entering a dimension of size `size` at coordinate `coord`, with its
+  /// values of t = 0 `e` (registers): t = 0.
+  static StridesDim enter(std::uint32_t size, std::uint32_t coord, const StridesEntry& e, unsigned size_width,
+                          unsigned coord_width) {
     StridesDim s;
     s.size_cur = size & mask(size_width);
     s.coord_cur = coord & mask(coord_width);
-    s.at_coord = s.coord_cur == 0;
-    s.at_size = s.size_cur == 0;
-    s.at_last = s.size_cur == 1;
-    s.size_m2 = (s.size_cur - 2) & mask(size_width);
-    s.coord_m1 = (s.coord_cur - 1) & mask(size_width);
+    s.at_coord = e.coord_zero;
+    s.at_size = e.size_zero;
+    s.at_last = e.size_one;
+    s.size_m2 = e.size_m2;
+    s.coord_m1 = e.coord_m1;
     return s;
+  }
+
+  /// Entering a dimension of size `size` at coordinate `coord`: t = 0.
+  static StridesDim enter(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width) {
+    return enter(size, coord, StridesEntry::of(size, coord, size_width, coord_width), size_width, coord_width);
   }
 
   /// The flags of t + 1, from the registers `r` of t (this = the next registers).
@@ -126,6 +145,12 @@ struct StridesDim {
     at_last = t == r.size_m2;  // t + 2 = n_d
   }
 };
+
+inline StridesEntry StridesEntry::of(std::uint32_t size, std::uint32_t coord, unsigned size_width,
+                                     unsigned coord_width) {
+  const std::uint32_t n = size & mask(size_width), c = coord & mask(coord_width);
+  return {(n - 2) & mask(size_width), (c - 1) & mask(size_width), c == 0, n == 0, n == 1};
+}
 
 /// The skeleton of a schedule engine. `Engine` derives from it, befriends
 /// it and defines `State` (with `idle` = not started), `struct Registers`

@@ -70,6 +70,8 @@ mutations=(
   "packet_pacer|packet_pacer.sv|s/hold_d = hold_q + HoldWidth'(gap_q);/hold_d = hold_q;/|P1 (a packet's gap counts its head flit only)"
   "tree_bcast_rule|tree_bcast_rule.sv|s/) \& ~from_bit;/);/|R1 (the arrival port is not removed)"
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/assign cfg_write_o = cfg_we_i \&\& !busy_o;/assign cfg_write_o = cfg_we_i;/|K4 (writes taken while busy)"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/out_q <= skid_valid_q ? skid_q : load_word_i;/out_q <= load_word_i;/|K2 (a load overtakes the descriptor waiting in the skid register)"
+  "schedule_engine_a2a|common/schedule_engine_strides.sv|s/r_d.size_m2 = size_m2_next;/r_d.size_m2 = size_m2_next - SizeWidth'(1);/|S1 (the next dimension's n_d - 2 taken wrong)"
   "schedule_engine_a2a|schedule_engine_a2a.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the engine ignores the configuration gate)"
   "schedule_engine_a2at|schedule_engine_a2at.sv|s/KindEnd: r_d.state = StateIdle;/KindEnd: ;/|E3 (the engine runs on after END)"
   "schedule_engine_hd|schedule_engine_hd.sv|s/r_q.state\\[SEnd\\]: if (can_load) begin/r_q.state[SEnd]: begin/|E1/E4 (END loaded over an offered descriptor)"
@@ -155,13 +157,14 @@ else
       printf '%-26s mutation of %-46s FAIL (the sed pattern no longer matches %s)\n' "$block" "$breaks" "$file"
       status=1; continue
     fi
-    k=""; pre=""
+    k=""; pre=""; pfile="$file"
     for p in "${proofs[@]}"; do
-      IFS='|' read -r pblock _ ppre pk _ <<<"$p"
-      [ "$pblock" = "$block" ] && { k="$pk"; pre="$ppre"; }
+      IFS='|' read -r pblock ppfile ppre pk _ <<<"$p"
+      [ "$pblock" = "$block" ] && { k="$pk"; pre="$ppre"; pfile="$ppfile"; }
     done
     start=$SECONDS
-    result="$(prove "$mdir" "$block" "$file" "$pre" "$k" "$scratch/m_$block")"
+    # (the block's own file: a mutation may be in a shared module it reads)
+    result="$(prove "$mdir" "$block" "$pfile" "$pre" "$k" "$scratch/m_$block")"
     secs=$((SECONDS - start))
     case "$result" in
       fail-bmc|fail-induction)
