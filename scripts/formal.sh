@@ -55,7 +55,7 @@ regs_pkg="${support[1]}"
 proofs=(
   "packet_pacer|packet_pacer.sv|chparam -set PacketFlitsWidth 3 -set FlitWidth 8 packet_pacer|2|P1=gap between packets >= gap x P + slack, and no longer;P2=no flit lost, created or reordered (flits in - out = 0);P3=out_valid held until out_ready, data stable;P0=monitor invariants (hold_q against the monitor)"
   "tree_bcast_rule|tree_bcast_rule.sv||2|R1=mask never holds the arrival port;R2=physical root: every child but the sender, no parent;R3=from the parent: exactly the children;R4=from a child: parent and the other children;R5=logical root: parent and every child;R6=leaf: nothing from the parent, only the parent as logical root;H=answer held until out_ready, stable, none without a request"
-  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, in the order loaded (output and skid registers);K3=taken and nothing following: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset;K6=skid register only behind an offered descriptor, can_load = skid empty"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, in the order loaded (two entries);K3=taken and nothing following: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset;K6=full only with a head, can_load = not full"
 )
 for e in a2a a2at hd hopgroup twotree; do
   strides=""  # the engines with the shared strides module (common/schedule_engine_strides.sv)
@@ -70,7 +70,7 @@ mutations=(
   "packet_pacer|packet_pacer.sv|s/hold_d = hold_q + HoldWidth'(gap_q);/hold_d = hold_q;/|P1 (a packet's gap counts its head flit only)"
   "tree_bcast_rule|tree_bcast_rule.sv|s/) \& ~from_bit;/);/|R1 (the arrival port is not removed)"
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/assign cfg_write_o = cfg_we_i \&\& !busy_o;/assign cfg_write_o = cfg_we_i;/|K4 (writes taken while busy)"
-  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/out_q <= skid_valid_q ? skid_q : load_word_i;/out_q <= load_word_i;/|K2 (a load overtakes the descriptor waiting in the skid register)"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/if (!(rd_q ? out_valid_q : full_q)) ent1_q <= load_word_i;/if (!rd_q \&\& !full_q) ent1_q <= load_word_i;/|K2 (entry 1 misses a load into an empty buffer)"
   "schedule_engine_a2a|common/schedule_engine_strides.sv|s/r_d.size_m2 = size_m2_next;/r_d.size_m2 = size_m2_next - SizeWidth'(1);/|S1 (the next dimension's n_d - 2 taken wrong)"
   "schedule_engine_a2a|schedule_engine_a2a.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the engine ignores the configuration gate)"
   "schedule_engine_a2at|schedule_engine_a2at.sv|s/KindEnd: r_d.state = StateIdle;/KindEnd: ;/|E3 (the engine runs on after END)"
