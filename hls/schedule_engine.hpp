@@ -1,6 +1,6 @@
 // What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
 // _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
-// configuration gate and decode, start, output register and reset, and the
+// configuration gate and decode, start, output buffer and reset, and the
 // register map type of each engine's constexpr table (rendered with the
 // engine's constants, its SystemVerilog package and docs/engine_registers.md
 // from hls/engine_registers.yaml).
@@ -18,8 +18,9 @@
 // the registers, copies every register (_d starts as its _q), decodes an
 // accepted configuration write, lets the engine compute its next state
 // (`next_state`, which returns the descriptor to load into the output
-// register, if any, and may load only when `can_load`: the output register is
-// empty or being taken), then commits. The write decode is the engine's table
+// buffer, if any, and may load only when `can_load`: the buffer's skid
+// register is empty, a register; OutputBuffer in hls/output_register.hpp),
+// then commits. The write decode is the engine's table
 // `config_registers` (which register, run or bit field of the map sets which
 // member of its `Registers`), CONTROL bit 0 calls the engine's `start`, and
 // the writes that store more than bits (a table RAM behind a data register, a
@@ -27,7 +28,7 @@
 // writes only these over its own `Registers` (with a `state` whose `idle`
 // value means not started).
 // rtl/common/schedule_engine_skeleton.sv is the same skeleton in
-// SystemVerilog (registers, output register, busy, gate).
+// SystemVerilog (registers, output buffer, busy, gate).
 #pragma once
 
 #include <array>
@@ -65,7 +66,7 @@ struct EngineWrite {
   std::uint32_t data = 0;
 };
 
-/// What next_state loads into the output register this cycle.
+/// What next_state loads into the output buffer this cycle.
 struct EngineLoad {
   bool valid = false;
   DescriptorWord word;
@@ -95,6 +96,18 @@ constexpr std::uint32_t mask(unsigned width) {
   return width >= 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << width) - 1;
 }
 
+/// n_d - 2, c_d - 1 and the flags of t = 0 (c_d = 0, n_d = 0, n_d = 1) of
+/// one dimension: what the stride computation takes on entering it, kept
+/// beside the dimension's SIZE and COORD registers (rtl/common/
+/// schedule_engine_strides.sv: dim_size_m2_q, ...; they follow SIZE and COORD
+/// a cycle later).
+struct StridesEntry {
+  std::uint32_t size_m2 = 0, coord_m1 = 0;
+  bool coord_zero = false, size_zero = false, size_one = false;
+
+  static StridesEntry of(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width);
+};
+
 /// The current dimension of the stride computation the a2a and hopgroup
 /// engines share (rtl/common/schedule_engine_strides.sv): n_d and c_d, with
 /// n_d - 2 and c_d - 1 beside them, and the flags of the counter t (t = c_d,
@@ -105,17 +118,24 @@ struct StridesDim {
   std::uint32_t size_m2 = 0, coord_m1 = 0;  // n_d - 2 and c_d - 1
   bool at_coord = false, at_size = false, at_last = false;
 
-  /// Entering a dimension of size `size` at coordinate `coord`: t = 0.
-  static StridesDim enter(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width) {
+  /// Entering a dimension of size `size` at coordinate `coord`, with its
+  /// values of t = 0 `e` (registers): t = 0.
+  static StridesDim enter(std::uint32_t size, std::uint32_t coord, const StridesEntry& e, unsigned size_width,
+                          unsigned coord_width) {
     StridesDim s;
     s.size_cur = size & mask(size_width);
     s.coord_cur = coord & mask(coord_width);
-    s.at_coord = s.coord_cur == 0;
-    s.at_size = s.size_cur == 0;
-    s.at_last = s.size_cur == 1;
-    s.size_m2 = (s.size_cur - 2) & mask(size_width);
-    s.coord_m1 = (s.coord_cur - 1) & mask(size_width);
+    s.at_coord = e.coord_zero;
+    s.at_size = e.size_zero;
+    s.at_last = e.size_one;
+    s.size_m2 = e.size_m2;
+    s.coord_m1 = e.coord_m1;
     return s;
+  }
+
+  /// Entering a dimension of size `size` at coordinate `coord`: t = 0.
+  static StridesDim enter(std::uint32_t size, std::uint32_t coord, unsigned size_width, unsigned coord_width) {
+    return enter(size, coord, StridesEntry::of(size, coord, size_width, coord_width), size_width, coord_width);
   }
 
   /// The flags of t + 1, from the registers `r` of t (this = the next registers).
@@ -125,6 +145,12 @@ struct StridesDim {
     at_last = t == r.size_m2;  // t + 2 = n_d
   }
 };
+
+inline StridesEntry StridesEntry::of(std::uint32_t size, std::uint32_t coord, unsigned size_width,
+                                     unsigned coord_width) {
+  const std::uint32_t n = size & mask(size_width), c = coord & mask(coord_width);
+  return {(n - 2) & mask(size_width), (c - 1) & mask(size_width), c == 0, n == 0, n == 1};
+}
 
 /// The skeleton of a schedule engine. `Engine` derives from it, befriends
 /// it and defines `State` (with `idle` = not started), `struct Registers`
@@ -156,19 +182,23 @@ class ScheduleEngine {
     const EngineOutputs out = outputs();
     typename Engine::Registers d = e.r_;  // every _d starts as its _q
     if (in.cfg_we && !out.busy) decode_write(d, in.cfg_addr, in.cfg_wdata);
-    const EngineLoad next = e.next_state(d, out_.can_load(in.out_ready));
+    const EngineLoad next = e.next_state(d, out_.can_load());
     out_.clock(next.valid, next.word, in.out_ready);
     e.r_ = d;
     return out;
   }
 
-  /// Reset: the registers and the output register (tables keep their contents).
+  /// Reset: the registers and the output buffer (tables keep their contents).
   void reset() {
     engine().r_ = typename Engine::Registers{};
     out_.reset();
   }
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
+
+  /// The output buffer is full (its skid register holds a descriptor): the
+  /// engine cannot load.
+  [[nodiscard]] bool output_full() const { return !out_.can_load(); }
 
  protected:
   /// The END descriptor (the zero word); the engine is idle after it.
@@ -222,7 +252,7 @@ class ScheduleEngine {
     return true;
   }
 
-  OutputRegister<DescriptorWord> out_;
+  OutputBuffer<DescriptorWord> out_;
 };
 
 /// `writes`, then CONTROL = 1: every engine is loaded this way (start last).

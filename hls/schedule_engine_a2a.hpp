@@ -77,6 +77,9 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // the current dimension's n_d and c_d, and count = c_d, count = n_d,
     // count + 1 = n_d, each set a step ahead (rtl: u_strides)
     StridesDim cur;  // the current dimension of the stride computation
+    // every dimension's values of t = 0, a cycle after SIZE and COORD: the
+    // change of dimension takes them (rtl: u_strides dim_size_m2_q, ...)
+    std::array<StridesEntry, dims> entry{};
     bool first = false;  // the next step is the first (the rank starts at 0)
     // odometer, slot j = dimension 3 - j (slot 0 is the fastest)
     // a slot's size n as n - 2 (an offset or target there is followed by
@@ -122,6 +125,10 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     // outside the stride computation: dimension 0, t = 0, stride 1, ready
     // at start (rtl: u_strides); the rank keeps its value until the first step
     d.first = r_.state != State::init;
+    for (std::size_t e = 0; e < dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      d.entry[e] = StridesEntry::of(r_.size[e], r_.coord[e], size_width, size_width);
+    }
     if (r_.state != State::init) {
       enter_dim(d, 0);
       d.dim = d.count = d.acc = d.macc = 0;
@@ -208,9 +215,16 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.all_last = d.all_one = true;
   }
 
-  /// The current dimension's n_d and c_d and the flags of count = 0 in it.
+  /// Dimension 0's n_d and c_d and the flags of count = 0 in it, from SIZE0
+  /// and COORD0 (outside the stride computation, ready at start).
   void enter_dim(Registers& d, std::size_t dim) const {
     d.cur = StridesDim::enter(r_.size[dim], r_.coord[dim], size_width, size_width);
+  }
+
+  /// The next dimension's, from its registers of count = 0 (the change of
+  /// dimension in the stride computation).
+  void next_dim(Registers& d, std::size_t dim) const {
+    d.cur = StridesDim::enter(r_.size[dim], r_.coord[dim], r_.entry[dim], size_width, size_width);
   }
 
   /// One cycle of the stride computation for dimension dim: count runs
@@ -226,7 +240,7 @@ class A2aScheduleEngine : public ScheduleEngine<A2aScheduleEngine> {
     d.prev_first = r_.count == 0;
     if (r_.first) d.self_id = d.self_m = 0;  // count = 0 in dimension 0: the share is 0
     if (r_.cur.at_size) {
-      enter_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
+      next_dim(d, r_.dim == dims - 1 ? dim : dim + 1);
       d.slot_nm2[slot] = (n_d - 2) & mask(count_width);
       d.slot_one[slot] = r_.prev_first;  // n_d = 1
       d.slot_stride[slot] = r_.stride_cur;

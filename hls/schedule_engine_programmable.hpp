@@ -51,10 +51,12 @@ class ProgrammableScheduleEngine : public ScheduleEngine<ProgrammableScheduleEng
   static constexpr std::uint32_t pc_mask = program_entries - 1;
   static_assert((program_entries & pc_mask) == 0, "the descriptor memory has a power-of-two depth");
 
-  /// An idle cycle (no write, ready low) changes nothing: the engine holds
-  /// an offer (it cannot load, and the read register re-reads its word) or
-  /// is idle. (For the NIC's source, which skips such cycles.)
-  [[nodiscard]] bool idle_step_is_no_op() const { return outputs().out_valid || r_.state == State::idle; }
+  /// An idle cycle (no write, ready low) changes nothing: the engine's
+  /// output buffer is full (it cannot load, the offered descriptor stays and
+  /// the read register re-reads its word) or the engine is idle (it loads
+  /// nothing, and with ready low the buffer keeps what it holds).
+  /// (For the NIC's source, which skips such cycles.)
+  [[nodiscard]] bool idle_step_is_no_op() const { return output_full() || r_.state == State::idle; }
 
  private:
   struct Registers {

@@ -11,7 +11,7 @@
 //
 // Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
 // closing states: schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
@@ -314,7 +314,7 @@ module schedule_engine_a2a (
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
+  // the registers, the output buffer, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 
 endmodule

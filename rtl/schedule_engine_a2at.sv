@@ -12,7 +12,7 @@
 //
 // Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
 // (instance: schedule_engine_skeleton.svh).
 // closing states: schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
@@ -78,7 +78,7 @@ module schedule_engine_a2at (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-  logic  can_load;   // the output register can take a descriptor
+  logic  can_load;   // the output buffer can take a descriptor
   logic [EntryWidth-1:0] a_entry_q;
   logic [IdWidth-1:0]    b_row_id_q;
   logic [AddrWidth-1:0]  b_col_m_q;
@@ -360,7 +360,7 @@ module schedule_engine_a2at (
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
+  // the registers, the output buffer, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 
 endmodule

@@ -15,7 +15,7 @@
 // Register map: package schedule_engine_programmable_regs_pkg
 // (schedule_engine_regs_pkg.sv, generated from hls/engine_registers.yaml into
 // build/generated/rtl/); ports: schedule_engine_ports.svh; registers and
-// output register: common/schedule_engine_skeleton.sv (instance:
+// output buffer: common/schedule_engine_skeleton.sv (instance:
 // schedule_engine_skeleton.svh); closing states: schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
 
@@ -39,7 +39,7 @@ module schedule_engine_programmable #(
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-  logic  can_load;   // the output register is empty or being taken
+  logic  can_load;   // the output buffer has room (a register)
 
   // Plain vectors: Yosys 0.23 does not infer a memory from an array of the
   // packed descriptor struct.
@@ -141,7 +141,7 @@ module schedule_engine_programmable #(
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
+  // the registers, the output buffer, busy and the configuration gate
 `include "schedule_engine_skeleton.svh"
 
 endmodule

@@ -16,7 +16,7 @@
 //
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
-// ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
+// ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
 // (instanced at the end, as schedule_engine_skeleton.svh does, with running = not idle as one bit).
 // closing states (END, idle): written here, the state register being one-hot.
 
@@ -529,7 +529,7 @@ module schedule_engine_twotree (
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate (the
+  // the registers, the output buffer, busy and the configuration gate (the
   // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
   schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
       .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),

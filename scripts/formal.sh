@@ -55,28 +55,30 @@ regs_pkg="${support[1]}"
 proofs=(
   "packet_pacer|packet_pacer.sv|chparam -set PacketFlitsWidth 3 -set FlitWidth 8 packet_pacer|2|P1=gap between packets >= gap x P + slack, and no longer;P2=no flit lost, created or reordered (flits in - out = 0);P3=out_valid held until out_ready, data stable;P0=monitor invariants (hold_q against the monitor)"
   "tree_bcast_rule|tree_bcast_rule.sv||2|R1=mask never holds the arrival port;R2=physical root: every child but the sender, no parent;R3=from the parent: exactly the children;R4=from a child: parent and the other children;R5=logical root: parent and every child;R6=leaf: nothing from the parent, only the parent as logical root;H=answer held until out_ready, stable, none without a request"
-  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, the loaded word;K3=taken and not replaced: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|K1=descriptor held until out_ready, stable;K2=offered only after a load, in the order loaded (two entries);K3=taken and nothing following: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset;K6=full only with a head, can_load = not full"
 )
 for e in a2a a2at hd hopgroup twotree; do
   strides=""  # the engines with the shared strides module (common/schedule_engine_strides.sv)
   case "$e" in a2a|hopgroup) strides=";S1=strides: current n_d, c_d and the flags t = c_d, t = n_d, t + 1 = n_d" ;; esac
   [ "$e" = a2a ] && strides="$strides;A1=odometer carries = ANDs of the slots' off_last flags"
-  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine$strides")
+  proofs+=("schedule_engine_$e|schedule_engine_$e.sv||2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only while the output buffer has room, writes only while not busy;E5=configuration writes ignored while busy;K1=skeleton properties inside the engine (K1..K6, K6 with END last in the buffer)$strides")
 done
-proofs+=("schedule_engine_programmable|schedule_engine_programmable.sv|chparam -set Depth 4 schedule_engine_programmable|2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only into a free output register, writes only while not busy;E5=configuration writes (registers and descriptor memory) ignored while busy;K1=skeleton properties inside the engine")
+proofs+=("schedule_engine_programmable|schedule_engine_programmable.sv|chparam -set Depth 4 schedule_engine_programmable|2|E1=descriptor held until out_ready, stable;E2=nothing before start;E3=nothing after END until the next start;E4=load only while the output buffer has room, writes only while not busy;E5=configuration writes (registers and descriptor memory) ignored while busy;K1=skeleton properties inside the engine (K1..K6, K6 with END last in the buffer)")
 
 # Mutations: block | file | sed expression | the property it breaks
 mutations=(
   "packet_pacer|packet_pacer.sv|s/hold_d = hold_q + HoldWidth'(gap_q);/hold_d = hold_q;/|P1 (a packet's gap counts its head flit only)"
   "tree_bcast_rule|tree_bcast_rule.sv|s/) \& ~from_bit;/);/|R1 (the arrival port is not removed)"
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/assign cfg_write_o = cfg_we_i \&\& !busy_o;/assign cfg_write_o = cfg_we_i;/|K4 (writes taken while busy)"
+  "schedule_engine_skeleton|common/schedule_engine_skeleton.sv|s/if (!(rd_q ? out_valid_q : full_q)) ent1_q <= load_word_i;/if (!rd_q \&\& !full_q) ent1_q <= load_word_i;/|K2 (entry 1 misses a load into an empty buffer)"
+  "schedule_engine_a2a|common/schedule_engine_strides.sv|s/r_d.size_m2 = size_m2_next;/r_d.size_m2 = size_m2_next - SizeWidth'(1);/|S1 (the next dimension's n_d - 2 taken wrong)"
   "schedule_engine_a2a|schedule_engine_a2a.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the engine ignores the configuration gate)"
   "schedule_engine_a2at|schedule_engine_a2at.sv|s/KindEnd: r_d.state = StateIdle;/KindEnd: ;/|E3 (the engine runs on after END)"
-  "schedule_engine_hd|schedule_engine_hd.sv|s/r_q.state\\[SEnd\\]: if (can_load) begin/r_q.state[SEnd]: begin/|E1/E4 (END loaded over an offered descriptor)"
+  "schedule_engine_hd|schedule_engine_hd.sv|s/r_q.state\\[SEnd\\]: if (can_load) begin/r_q.state[SEnd]: begin/|E1/E4 (END loaded into a full output buffer)"
   "schedule_engine_hopgroup|schedule_engine_hopgroup.sv|s/regs_reset = '0;  \/\/ but/regs_reset = '0; regs_reset.state = StateInit;  \/\/ but/|E2 (the engine starts by itself after reset)"
-  "schedule_engine_twotree|schedule_engine_twotree.sv|s/r_q.state\\[SPhaseRecv\\]: if (can_load) begin/r_q.state[SPhaseRecv]: begin/|E1/E4 (a WAIT loaded over an offered descriptor)"
+  "schedule_engine_twotree|schedule_engine_twotree.sv|s/r_q.state\\[SPhaseRecv\\]: if (can_load) begin/r_q.state[SPhaseRecv]: begin/|E1/E4 (a WAIT loaded into a full output buffer)"
   "schedule_engine_programmable|schedule_engine_programmable.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the memory and registers written while busy)"
-  "schedule_engine_programmable|schedule_engine_programmable.sv|s/        if (can_load) begin/        begin/|E1/E4 (a word loaded over an offered descriptor)"
+  "schedule_engine_programmable|schedule_engine_programmable.sv|s/        if (can_load) begin/        begin/|E1/E4 (a word loaded into a full output buffer)"
 )
 
 # prove DIR BLOCK FILE PRE K LOG: BMC from reset to depth K, then induction
@@ -155,13 +157,14 @@ else
       printf '%-26s mutation of %-46s FAIL (the sed pattern no longer matches %s)\n' "$block" "$breaks" "$file"
       status=1; continue
     fi
-    k=""; pre=""
+    k=""; pre=""; pfile="$file"
     for p in "${proofs[@]}"; do
-      IFS='|' read -r pblock _ ppre pk _ <<<"$p"
-      [ "$pblock" = "$block" ] && { k="$pk"; pre="$ppre"; }
+      IFS='|' read -r pblock ppfile ppre pk _ <<<"$p"
+      [ "$pblock" = "$block" ] && { k="$pk"; pre="$ppre"; pfile="$ppfile"; }
     done
     start=$SECONDS
-    result="$(prove "$mdir" "$block" "$file" "$pre" "$k" "$scratch/m_$block")"
+    # (the block's own file: a mutation may be in a shared module it reads)
+    result="$(prove "$mdir" "$block" "$pfile" "$pre" "$k" "$scratch/m_$block")"
     secs=$((SECONDS - start))
     case "$result" in
       fail-bmc|fail-induction)

@@ -1,14 +1,31 @@
 // What every schedule engine shares (hls/schedule_engine.hpp,
 // ScheduleEngine::step): its registers (a packed struct regs_t of the engine,
 // passed flat: the engine computes regs_d_i from regs_q_o and the inputs),
-// their reset, the output register with the descriptor offered on the
+// their reset, the two-entry output buffer with the descriptor offered on the
 // valid/ready port, busy, and the configuration gate.
 //
-// A cycle in which the engine loads a descriptor (load_i, only while
-// can_load_o) offers it from the next cycle on; a descriptor taken
-// (out_ready_i) and not replaced leaves the port empty. busy_o is 1 while the
-// engine runs (running_i: its state is not idle) or a descriptor is offered;
-// a configuration write is taken (cfg_write_o) only while busy_o is 0.
+// The output buffer holds two descriptors in two entry registers (ent0_q,
+// ent1_q), offered in the order loaded: rd_q names the entry offered (the
+// head), out_valid_q says the buffer holds one descriptor or more, full_q
+// that it holds two. The engine may load while the buffer is not full
+// (can_load_o = !full_q, a register: neither out_ready_i nor the engine's
+// own decision reaches it); the word goes into the entry behind the head
+// (the head's entry when the buffer is empty) and is offered from the next
+// cycle on when nothing waits before it. A taken head passes rd_q to the
+// other entry. So descriptors leave one per cycle in the order loaded, and
+// with a consumer that is always ready the buffer never fills and the port
+// is the same, cycle for cycle, as a single output register. A descriptor
+// taken and not followed by one leaves the port empty.
+//
+// Timing: an entry takes the engine's word in every cycle in which it is
+// empty (what it takes without a load is not offered), so its enable is a
+// decode of registers and neither load_i nor out_ready_i reaches it, and
+// the engine's word goes into the entries' flip-flops without a choice
+// before them; the port's descriptor is a choice of the two entries by
+// rd_q. load_i and out_ready_i decide the four state bits only. busy_o is 1
+// while the engine runs (running_i: its state is not idle) or a descriptor
+// is offered; a configuration write is taken (cfg_write_o) only while
+// busy_o is 0.
 module schedule_engine_skeleton #(
   /// Width of the engine's register struct ($bits(r_q)).
   parameter int unsigned RegsWidth = 1
@@ -21,7 +38,7 @@ module schedule_engine_skeleton #(
   input  logic                                cfg_we_i,
   /// The engine's state is not idle.
   input  logic                                running_i,
-  /// Load load_word_i into the output register (only while can_load_o).
+  /// Load load_word_i into the output buffer (only while can_load_o).
   input  logic                                load_i,
   /// The descriptor to load.
   input  collnet_descriptor_pkg::descriptor_t load_word_i,
@@ -35,7 +52,7 @@ module schedule_engine_skeleton #(
   output logic                                busy_o,
   /// The configuration write of this cycle is taken.
   output logic                                cfg_write_o,
-  /// The output register is empty or being taken: the engine may load.
+  /// The output buffer is not full: the engine may load (a register).
   output logic                                can_load_o,
   /// The engine's registers: next value.
   input  logic [RegsWidth-1:0]                regs_d_i,
@@ -45,30 +62,43 @@ module schedule_engine_skeleton #(
   output logic [RegsWidth-1:0]                regs_q_o
 );
 
-  logic                                out_valid_q;
-  collnet_descriptor_pkg::descriptor_t out_q;
+  logic                                out_valid_q;  // one descriptor or more: the head is offered
+  logic                                full_q;       // two descriptors: the second waits behind the head
+  logic                                rd_q;         // the head's entry
+  collnet_descriptor_pkg::descriptor_t ent0_q, ent1_q;
+  logic                                take;         // the head is taken in this cycle
 
   assign out_valid_o = out_valid_q;
-  assign out_desc_o  = out_q;
+  assign out_desc_o  = rd_q ? ent1_q : ent0_q;
   assign busy_o      = running_i || out_valid_q;
   assign cfg_write_o = cfg_we_i && !busy_o;
-  assign can_load_o  = !out_valid_q || out_ready_i;
+  assign can_load_o  = !full_q;
+  assign take        = out_valid_q && out_ready_i;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) regs_q_o <= regs_reset_i;
     else regs_q_o <= regs_d_i;
   end
 
+  // The state: one more descriptor on a load (only while not full), one
+  // fewer on a take, which passes the head to the other entry.
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'b0;
-      out_q       <= '0;
-    end else if (load_i) begin
-      out_valid_q <= 1'b1;
-      out_q       <= load_word_i;
-    end else if (out_ready_i) begin
-      out_valid_q <= 1'b0;
+      {out_valid_q, full_q, rd_q} <= '0;
+    end else begin
+      out_valid_q <= full_q || load_i || (out_valid_q && !out_ready_i);
+      full_q      <= !take && (full_q || (out_valid_q && load_i));
+      if (take) rd_q <= !rd_q;
     end
+  end
+
+  // The entries take the engine's word while empty: entry rd_q holds the
+  // head (valid with out_valid_q), the other entry the second (with full_q).
+  always_ff @(posedge clk_i) begin
+    if (!(rd_q ? full_q : out_valid_q)) ent0_q <= load_word_i;
+  end
+  always_ff @(posedge clk_i) begin
+    if (!(rd_q ? out_valid_q : full_q)) ent1_q <= load_word_i;
   end
 
 `ifndef SYNTHESIS
@@ -77,9 +107,9 @@ module schedule_engine_skeleton #(
       (out_valid_o && !out_ready_i) |=> (out_valid_o && $stable(out_desc_o)))
     else $error("%m: descriptor withdrawn or changed before out_ready_i");
 
-  // The engine loads only into an empty or departing output register.
+  // The engine loads only while the output buffer is not full.
   assert property (@(posedge clk_i) disable iff (!rst_ni) load_i |-> can_load_o)
-    else $error("%m: load while a descriptor is offered and not taken");
+    else $error("%m: load while the output buffer is full");
 `endif
 
 `ifdef FORMAL
@@ -90,6 +120,9 @@ module schedule_engine_skeleton #(
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   initial assume (!rst_ni);
+  // the descriptor behind the head (valid with full_q)
+  collnet_descriptor_pkg::descriptor_t f_second;
+  assign f_second = rd_q ? ent0_q : ent1_q;
 
   always @(posedge clk_i) begin
     // The engine's contract: assumed for the skeleton alone
@@ -99,18 +132,40 @@ module schedule_engine_skeleton #(
 `else
     if (rst_ni && load_i) assert (can_load_o);
 `endif
+    if (rst_ni) begin
+      // K6 the buffer: full only with a head, and the engine may load exactly
+      // while it is not full.
+      if (full_q) assert (out_valid_o);
+      assert (can_load_o == !full_q);
+`ifndef FORMAL_SKELETON_ALONE
+      // K6 END (the zero word) is the engine's last word: the engine is idle
+      // while END waits behind the head, and nothing follows an offered END.
+      if (full_q && f_second == '0) assert (!running_i);
+      if (out_valid_o && out_desc_o == '0) assert (!full_q);
+`endif
+    end
     if (f_past_valid && $past(rst_ni) && rst_ni) begin
       // K1 handshake: an offered descriptor stays offered and unchanged until taken.
       if ($past(out_valid_o && !out_ready_i)) assert (out_valid_o && out_desc_o == $past(out_desc_o));
-      // K2 a descriptor is offered only after a load, and it is the loaded word.
-      if ($past(load_i)) assert (out_valid_o && out_desc_o == $past(load_word_i));
-      else if (!$past(out_valid_o)) assert (!out_valid_o);
-      // K3 a taken descriptor that is not replaced leaves the port empty.
-      if ($past(out_valid_o && out_ready_i && !load_i)) assert (!out_valid_o);
+      // K2 a descriptor is offered only after a load, in the order loaded:
+      // a taken (or absent) head is followed by the descriptor waiting behind
+      // it, else by the word loaded, else by nothing; a load behind a head
+      // that stays waits behind it.
+      if ($past(!out_valid_o || out_ready_i)) begin
+        if ($past(full_q)) assert (out_valid_o && out_desc_o == $past(f_second) && !full_q);
+        else if ($past(load_i)) assert (out_valid_o && out_desc_o == $past(load_word_i) && !full_q);
+        else assert (!out_valid_o && !full_q);
+      end else begin
+        if ($past(load_i)) assert (full_q && f_second == $past(load_word_i));
+        else if ($past(full_q)) assert (full_q && f_second == $past(f_second));
+        else assert (!full_q);
+      end
+      // K3 a taken descriptor that nothing follows leaves the port empty.
+      if ($past(out_valid_o && out_ready_i && !full_q && !load_i)) assert (!out_valid_o);
       // K5 the registers follow regs_d_i.
       assert (regs_q_o == $past(regs_d_i));
     end
-    if (f_past_valid && !$past(rst_ni)) assert (!out_valid_o && regs_q_o == $past(regs_reset_i));
+    if (f_past_valid && !$past(rst_ni)) assert (!out_valid_o && !full_q && regs_q_o == $past(regs_reset_i));
     // K4 configuration gate: a write is taken only while not busy, and busy
     // covers a running engine and an offered descriptor.
     assert (cfg_write_o == (cfg_we_i && !running_i && !out_valid_o));

@@ -26,7 +26,13 @@
 // c_d against 0 and 1), so
 // no choice by dimension and no compare sits before the enables that the
 // flags drive, here and in the engine. SIZE and COORD do not change while the
-// engine steps (configuration writes are ignored while it is busy).
+// engine steps (configuration writes are ignored while it is busy), so every
+// dimension's n_d - 2, c_d - 1 and flags of t = 0 are registers too
+// (dim_size_m2_q, ...: they follow SIZE and COORD a cycle later, and are first
+// read at the first change of dimension, two cycles or more after the start
+// write, which changes neither), and the change of dimension is a choice of
+// registers by the current dimension, with neither step_i nor an adder before
+// it.
 module schedule_engine_strides #(
   /// Bits of a size n_d and of t.
   parameter int unsigned SizeWidth = 16,
@@ -92,16 +98,40 @@ module schedule_engine_strides #(
   } regs_t;
   regs_t r_d, r_q;
 
-  // n_d and c_d of the dimension the registers take next: dimension 0
-  // while the engine does not step (so they are ready at start), else the
-  // dimension after the current one (the last stays), from the plain input
-  // vectors
+  // Every dimension's n_d - 2, c_d - 1 and the flags of t = 0 (c_d = 0,
+  // n_d = 0, n_d = 1), a cycle after SIZE and COORD.
+  logic [4*SizeWidth-1:0] dim_size_m2_q, dim_coord_m1_q;
+  logic [3:0]             dim_coord_zero_q, dim_size_zero_q, dim_size_one_q;
+  always_ff @(posedge clk_i) begin
+    for (int d = 0; d < 4; d++) begin
+      dim_size_m2_q[d*SizeWidth +: SizeWidth] <= size_i[d*SizeWidth +: SizeWidth] - SizeWidth'(2);
+      dim_coord_m1_q[d*SizeWidth +: SizeWidth] <= SizeWidth'(coord_i[d*CoordWidth +: CoordWidth]) - SizeWidth'(1);
+      dim_coord_zero_q[d] <= coord_i[d*CoordWidth +: CoordWidth] == '0;
+      dim_size_zero_q[d] <= size_i[d*SizeWidth +: SizeWidth] == '0;
+      dim_size_one_q[d] <= size_i[d*SizeWidth +: SizeWidth] == SizeWidth'(1);
+    end
+  end
+
+  // The dimension after the current one (the last stays), which the
+  // registers take when the dimension moves on, chosen from registers.
   logic [1:0]            dim_next;
-  logic [SizeWidth-1:0]  size_next;
+  logic [SizeWidth-1:0]  size_next, size_m2_next, coord_m1_next;
   logic [CoordWidth-1:0] coord_next;
-  assign dim_next = !step_i ? 2'd0 : r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
+  logic [2:0]            flags_next;  // at_coord, at_size, at_last of t = 0
+  assign dim_next = r_q.dim == 2'd3 ? 2'd3 : r_q.dim + 2'd1;
   assign size_next = size_i[dim_next*SizeWidth +: SizeWidth];
   assign coord_next = coord_i[dim_next*CoordWidth +: CoordWidth];
+  assign size_m2_next = dim_size_m2_q[dim_next*SizeWidth +: SizeWidth];
+  assign coord_m1_next = dim_coord_m1_q[dim_next*SizeWidth +: SizeWidth];
+  assign flags_next = {dim_coord_zero_q[dim_next], dim_size_zero_q[dim_next], dim_size_one_q[dim_next]};
+
+  // Dimension 0's, taken in every cycle without step_i (so that they are
+  // ready at start): from SIZE0 and COORD0 themselves, which the cycle
+  // before the start write may have written.
+  logic [SizeWidth-1:0]  size0;
+  logic [CoordWidth-1:0] coord0;
+  assign size0 = size_i[SizeWidth-1:0];
+  assign coord0 = coord_i[CoordWidth-1:0];
 
   assign at_coord_o = r_q.at_coord;
   assign at_size_o = r_q.at_size;
@@ -110,13 +140,20 @@ module schedule_engine_strides #(
 
   always_comb begin
     r_d = r_q;
-    if (!step_i || r_q.at_size) begin
-      // the flags of t = 0 in the next dimension (dimension 0 until start)
+    if (!step_i) begin
+      // dimension 0 and the flags of t = 0 in it, ready at start
+      r_d.size_cur = size0;
+      r_d.coord_cur = coord0;
+      r_d.size_m2 = size0 - SizeWidth'(2);
+      r_d.coord_m1 = SizeWidth'(coord0) - SizeWidth'(1);
+      {r_d.at_coord, r_d.at_size, r_d.at_last} = {coord0 == '0, size0 == '0, size0 == SizeWidth'(1)};
+    end else if (r_q.at_size) begin
+      // the next dimension and the flags of t = 0 in it: registers
       r_d.size_cur = size_next;
       r_d.coord_cur = coord_next;
-      r_d.size_m2 = size_next - SizeWidth'(2);
-      r_d.coord_m1 = SizeWidth'(coord_next) - SizeWidth'(1);
-      {r_d.at_coord, r_d.at_size, r_d.at_last} = {coord_next == '0, size_next == '0, size_next == SizeWidth'(1)};
+      r_d.size_m2 = size_m2_next;
+      r_d.coord_m1 = coord_m1_next;
+      {r_d.at_coord, r_d.at_size, r_d.at_last} = flags_next;
     end
     r_d.first = !step_i;
     if (!step_i) begin
@@ -163,9 +200,17 @@ module schedule_engine_strides #(
   // module, where SIZE and COORD do not change while the engine steps):
   // S1: while the engine steps, the current dimension's n_d and c_d are
   // those of the inputs, n_d - 2 and c_d - 1 follow them, and the flags are
-  // the compares they stand for.
+  // the compares they stand for; every dimension's registers of t = 0 are
+  // those of its n_d and c_d.
   always @(posedge clk_i) begin
     if (rst_ni && step_i) begin
+      for (int d = 0; d < 4; d++)
+        assert (dim_size_m2_q[d*SizeWidth +: SizeWidth] == size_i[d*SizeWidth +: SizeWidth] - SizeWidth'(2) &&
+                dim_coord_m1_q[d*SizeWidth +: SizeWidth] ==
+                    SizeWidth'(coord_i[d*CoordWidth +: CoordWidth]) - SizeWidth'(1) &&
+                dim_coord_zero_q[d] == (coord_i[d*CoordWidth +: CoordWidth] == '0) &&
+                dim_size_zero_q[d] == (size_i[d*SizeWidth +: SizeWidth] == '0) &&
+                dim_size_one_q[d] == (size_i[d*SizeWidth +: SizeWidth] == SizeWidth'(1)));                  // S1
       assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
               r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
               r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) && r_q.at_size == (r_q.t == r_q.size_cur) &&
