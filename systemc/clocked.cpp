@@ -303,7 +303,19 @@ Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)
     : sc_core::sc_module(name),
       creation_(WakeScheduler::current().next_creation_number()),
       scheduler_(WakeScheduler::current()) {
-  SC_METHOD(process);
+  // The module's method process is a child of the scheduler, not of the
+  // module: SystemC keeps a destroyed module's processes alive as top-level
+  // objects, one appended per module, which made tearing down a large network
+  // quadratic (TeardownSentinel: the order it relies on is kept only while
+  // destroying a module removes the module alone).
+  sc_core::sc_simcontext* context = sc_core::sc_get_curr_simcontext();
+  context->hierarchy_push(&scheduler_);
+  std::string process_name = std::string(sc_core::sc_module::name()) + "_process";
+  std::replace(process_name.begin(), process_name.end(), '.', '_');
+  const sc_core::sc_process_handle handle = context->create_method_process(
+      process_name.c_str(), false, static_cast<sc_core::SC_ENTRY_FUNC>(&Clocked::process), this, nullptr);
+  context->hierarchy_pop();
+  sensitive << handle;
   sensitive << wake_;
   if (!run_at_start) dont_initialize();
 }

@@ -103,12 +103,14 @@ class TeardownSentinel::Channel final : public sc_core::sc_prim_channel {
 
 TeardownSentinel::TeardownSentinel()
     : module_(std::make_unique<Module>("teardown_sentinel")),
+      kernel_module_(std::make_unique<Module>("teardown_sentinel_kernel")),
       channel_(std::make_unique<Channel>("teardown_sentinel_channel")) {}
 
 TeardownSentinel::~TeardownSentinel() { release(); }
 
 void TeardownSentinel::release() {
   module_.reset();
+  kernel_module_.reset();
   channel_.reset();
 }
 

@@ -36,7 +36,13 @@ namespace collnet::systemc {
 /// reverse construction order: removing the sentinel moves the newest object
 /// into its (front) place, and from then on every object destroyed sits at
 /// the front and the next one to go is the last. The port registry searches
-/// from the back, which reverse order suits as well.
+/// from the back, which reverse order suits as well. Two things would break
+/// that order, and are kept out of it: SystemC adds one module of its own to
+/// the module registry after the run's modules (when the simulation starts)
+/// and keeps it past them, so the sentinel has a second module whose removal
+/// parks that one in the front; and a destroyed module's processes stay
+/// alive, appended to the top-level objects, so the modules' method processes
+/// are children of the calendar (Clocked), not of their modules.
 class TeardownSentinel {
  public:
   class Module;
@@ -50,6 +56,7 @@ class TeardownSentinel {
 
  private:
   std::unique_ptr<Module> module_;
+  std::unique_ptr<Module> kernel_module_;
   std::unique_ptr<Channel> channel_;
 };
 
