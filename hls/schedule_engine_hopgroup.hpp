@@ -83,7 +83,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d_copy = 7,    // direct: local copy
     d_send = 8,    // direct: SEND of one offset
     d_barrier = 9, // direct: BARRIER after it
-    end = 10
+    end = 10,
+    plan = 11,     // hopgroup: the group's steps (maximum over its slots)
+    setup = 12     // hopgroup: target coordinate and table read of a run
   };
 
  private:
@@ -109,6 +111,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t bank_words = 0;  // N * m: bank 1 / result region base
     std::uint32_t rem = 0;
     std::uint32_t quot = 0;        // m / 3
+    // steps of a phase in dimension d; follows SIZE and OPTIONS
+    std::array<std::uint32_t, max_dims> dim_steps{};
     // hopgroup sequencing
     std::uint32_t group = 0;       // gi
     std::uint32_t group_steps = 0;
@@ -117,7 +121,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
     std::uint32_t sub = 0;         // 0 local copy, 1 offset A, 2 offset B
-    // plan of the current group, per phase slot (written by group_step)
+    // plan of the current group, per phase slot (written by group_step; words
+    // and offset by plan_step)
     std::array<std::uint32_t, 3> plan_valid{};
     std::array<std::uint32_t, 3> plan_dim{};
     std::array<std::uint32_t, 3> plan_piece{};
@@ -126,8 +131,14 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
     std::array<std::uint32_t, 3> plan_words{};  // piece words
     std::array<std::uint32_t, 3> plan_poff{};   // piece offset
-    // current run
+    // current run (the candidate's registers: select_step; the rest: setup_step)
     std::uint32_t run_dim = 0;
+    std::uint32_t run_n = 0;     // n_d
+    std::uint32_t run_c = 0;     // c_d
+    std::uint32_t run_nc = 0;    // n_d - c_d
+    std::uint32_t run_cn = 0;    // c_d + n_d
+    std::uint32_t run_hops = 0;
+    std::uint32_t run_neg = 0;   // offset -hops
     std::uint32_t run_dest = 0;
     std::uint32_t run_src = 0;
     std::uint32_t run_dst = 0;
@@ -166,12 +177,19 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.stride_cur = 1;
       d.mstride_cur = r_.message_words;
     }
+    // (rtl: every cycle; first read in the first group, after the division)
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
+    }
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
       case State::divide: divide_step(d); break;
       case State::group: group_step(d); break;
+      case State::plan: plan_step(d); break;
       case State::select: select_step(d); break;
+      case State::setup: setup_step(d); break;
       case State::barrier:
         if (!can_load) break;
         d.state = State::select;
@@ -411,25 +429,18 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // spec a2a-hopgroup: M/3 words, the first M mod 3 pieces one word longer
     return r_.quot + (piece < r_.rem ? 1u : 0u);
   }
+  /// Words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2).
   [[nodiscard]] std::uint32_t piece_offset(std::uint32_t piece) const {
-    std::uint32_t o = 0;
-    for (std::uint32_t q = 0; q < 2; ++q)
-      if (q < piece) o += piece_words(q);
-    return o;
+    if (piece == 0) return 0;
+    if (piece == 1) return r_.quot + (r_.rem != 0 ? 1u : 0u);
+    return 2 * r_.quot + r_.rem;
   }
 
+  /// The phases of the group's slots and their step counts (the group's
+  /// steps, their maximum, in plan_step).
   void group_step(Registers& d) const {
     if (r_.group == group_count()) {
       d.state = State::end;
-      return;
-    }
-    std::uint32_t steps = 0;
-    for (std::uint32_t s = 0; s < 3; ++s) {
-      const PhaseSlot p = phase_of(r_.group, s);
-      if (p.valid && phase_steps(r_.size[p.dim]) > steps) steps = phase_steps(r_.size[p.dim]);
-    }
-    if (steps == 0) {
-      d.group = r_.group + 1;  // no phase: no step
       return;
     }
     for (std::uint32_t s = 0; s < 3; ++s) {
@@ -440,9 +451,24 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_piece[s] = p.piece;
       d.plan_n[s] = r_.size[p.dim];
       d.plan_c[s] = r_.coord[p.dim];
-      d.plan_steps[s] = p.valid ? phase_steps(r_.size[p.dim]) : 0;
-      d.plan_words[s] = piece_words(p.piece) & mask(addr_width);
-      d.plan_poff[s] = piece_offset(p.piece) & mask(addr_width);
+      d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
+    }
+    d.state = State::plan;
+  }
+
+  /// The group's steps (0: the group has no phase) and the pieces' words and offsets.
+  void plan_step(Registers& d) const {
+    std::uint32_t steps = 0;
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      COLLNET_HLS(UNROLL)
+      steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
+      d.plan_words[s] = piece_words(r_.plan_piece[s]) & mask(addr_width);
+      d.plan_poff[s] = piece_offset(r_.plan_piece[s]) & mask(addr_width);
+    }
+    if (steps == 0) {
+      d.group = r_.group + 1;  // no phase: no step
+      d.state = State::group;
+      return;
     }
     d.group_steps = steps;
     d.step = 0;
@@ -451,9 +477,48 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.state = r_.tag > 0 ? State::barrier : State::select;
   }
 
-  /// Finds the next run of the step (one setup cycle per candidate).
+  /// The next candidate run of the step (one cycle per candidate): its
+  /// registers, the tests that need no coordinate, hops and direction.
   void select_step(Registers& d) const {
     namespace R = hopgroup_engine_reg;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const bool descending = (r_.options & R::opt_descending) != 0;
+    // the candidate's registers, in every cycle of this state (slot 3 reads slot 0's)
+    const std::uint32_t slot = r_.slot < 3 ? r_.slot : 0;
+    const std::uint32_t dim = r_.plan_dim[slot];
+    const std::uint32_t n = r_.plan_n[slot];
+    const std::uint32_t c = r_.plan_c[slot];
+    const std::uint32_t steps = r_.plan_steps[slot];
+    const std::uint32_t words = r_.plan_words[slot];
+    const std::uint32_t from = (r_.bank >> r_.plan_piece[slot]) & 1u;
+    const std::uint32_t poff = r_.plan_poff[slot];
+    // hops of index i = step (ascending) or steps - 1 - step (descending):
+    // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
+    std::uint32_t hops = 0, negative = 0;
+    bool exists = true;
+    if (r_.sub == 0) {
+      exists = r_.step == 0;  // the local copy, in the phase's first step
+    } else if (!torus) {
+      exists = r_.sub == 1;
+      hops = descending ? (steps >> 1) - (r_.step >> 1) : (r_.step >> 1) + 1;
+      negative = (r_.step & 1u) ^ (descending ? 1u : 0u);
+    } else {
+      const bool both = (r_.options & R::opt_both) != 0;
+      exists = both || r_.sub == 1;  // both: -h unless 2h = n (setup_step)
+      hops = descending ? steps - r_.step : r_.step + 1;
+      negative = both && r_.sub != 1 ? 1u : 0u;
+    }
+    d.run_dim = dim;
+    d.run_words = words;
+    d.run_n = n;
+    d.run_c = c;
+    d.run_nc = (n - c) & mask(size_width);
+    d.run_cn = (c + n) & mask(size_width);
+    d.run_hops = hops & mask(8);
+    d.run_neg = negative;
+    d.run_dest = (r_.self_id - own_id_[dim]) & mask(id_width);
+    d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
+    d.run_dst = ((from ? 0 : r_.bank_words) + own_m_[dim] + poff) & mask(addr_width);
     if (r_.slot == 3) {
       // step done
       d.tag = (r_.tag + 1) & mask(tag_width);
@@ -472,69 +537,51 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       }
       return;
     }
-    const std::uint32_t slot = r_.slot;
-    const PhaseSlot p{r_.plan_valid[slot] != 0, r_.plan_dim[slot], r_.plan_piece[slot]};
-    const std::uint32_t n = r_.plan_n[slot];
-    const std::uint32_t steps = r_.plan_steps[slot];
-    const std::uint32_t words = r_.plan_words[slot];
-    const bool phase_active = p.valid && r_.step < steps && words != 0;
-    const auto next_slot = [&] {
+    const bool phase_active = r_.plan_valid[slot] != 0 && r_.step < steps && words != 0;
+    if (!phase_active || r_.sub > 2) {
       d.slot = r_.slot + 1;
       d.sub = 0;
-    };
-    if (!phase_active || r_.sub > 2) {
-      next_slot();
-      return;
-    }
-    const bool torus = (r_.options & R::opt_torus) != 0;
-    const std::uint32_t i = (r_.options & R::opt_descending) ? steps - 1 - r_.step : r_.step;
-    const std::uint32_t c = r_.plan_c[slot];
-    int k = 0;
-    std::uint32_t hops = 0;
-    bool exists = true;
-    if (r_.sub == 0) {
-      exists = r_.step == 0;  // the local copy, in the phase's first step
-    } else if (!torus) {
-      exists = r_.sub == 1;
-      hops = i / 2 + 1;
-      k = (i & 1u) ? -static_cast<int>(hops) : static_cast<int>(hops);
-    } else if (r_.options & R::opt_both) {
-      hops = i + 1;
-      k = r_.sub == 1 ? static_cast<int>(hops) : -static_cast<int>(hops);
-      exists = r_.sub == 1 || 2 * hops != n;
+    } else if (!exists) {
+      d.sub = r_.sub + 1;
     } else {
-      exists = r_.sub == 1;
-      hops = i + 1;
-      k = static_cast<int>(hops);
+      d.state = State::setup;
     }
-    int v = static_cast<int>(c) + k;
-    if (torus) v = v < 0 ? v + static_cast<int>(n) : (v >= static_cast<int>(n) ? v - static_cast<int>(n) : v);
-    else if (v < 0 || v >= static_cast<int>(n)) exists = false;  // mesh: n_d + k does not exist
+  }
+
+  /// The run's target coordinate v = c_d +- hops (mod n_d on a torus; a mesh
+  /// run without it is dropped) and the tables' read of entry v.
+  void setup_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const std::uint32_t h = r_.run_hops, c = r_.run_c, n = r_.run_n;
+    const bool over = h >= r_.run_nc;  // c + h >= n
+    const bool under = h > c;          // c - h < 0
+    std::uint32_t v = 0;
+    if (r_.run_neg) v = under ? r_.run_cn - h : c - h;
+    else v = over ? h - r_.run_nc : c + h;
+    bool exists = true;
+    if (r_.sub == 0) exists = true;
+    else if (torus) exists = r_.sub == 1 || 2 * h != n;
+    else exists = r_.run_neg ? !under : !over;  // mesh: n_d + k does not exist
     if (!exists) {
       d.sub = r_.sub + 1;
+      d.state = State::select;
       return;
     }
-    const auto vu = static_cast<std::uint32_t>(v);
-    const std::uint32_t from = (r_.bank >> p.piece) & 1u;
-    const std::uint32_t poff = r_.plan_poff[slot];
-    d.run_dim = p.dim;
-    d.run_words = words;
     // one synchronous read of each table (entry v); the entry c_d is a register
-    d.rd_id = id_table_[p.dim][vu & index_mask];
-    d.rd_m = m_table_[p.dim][vu & index_mask];
-    d.run_dest = (r_.self_id - own_id_[p.dim]) & mask(id_width);
-    d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
-    d.run_dst = ((from ? 0 : r_.bank_words) + own_m_[p.dim] + poff) & mask(addr_width);
+    d.rd_id = id_table_[r_.run_dim][v & index_mask];
+    d.rd_m = m_table_[r_.run_dim][v & index_mask];
     if (r_.sub == 0) {
       d.run_hint = 0;
       d.run_gap = 0;
       d.run_slack = 0;
     } else {
       const bool pacing = (r_.options & R::opt_pacing) != 0;
-      d.run_hint = (k > 0 ? 1u : 2u) << (2 * p.dim);
-      // gap = flows on a link - 1: hops on a torus, min(hops, N_d - hops) on a mesh
-      const std::uint32_t flows = !torus && n - hops < hops ? n - hops : hops;
-      d.run_gap = pacing ? flows - 1 : 0;
+      d.run_hint = (r_.run_neg ? 2u : 1u) << (2 * r_.run_dim);
+      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a mesh
+      const std::uint32_t rest = (n - h) & mask(8);
+      const std::uint32_t flows = !torus && rest < h ? rest : h;
+      d.run_gap = pacing ? (flows - 1) & mask(8) : 0;
       d.run_slack = pacing ? r_.gap_slack : 0;
     }
     for (std::size_t e = 0; e < max_dims; ++e) {

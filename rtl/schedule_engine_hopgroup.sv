@@ -44,7 +44,7 @@ module schedule_engine_hopgroup (
   localparam int unsigned OptBarriers = 5;
 
   typedef enum logic [3:0] {StateIdle, StateInit, StateDivide, StateGroup, StateBarrier, StateSelect, StateRun,
-    StateDCopy, StateDSend, StateDBarrier, StateEnd} state_e;
+    StateDCopy, StateDSend, StateDBarrier, StateEnd, StatePlan, StateSetup} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -62,6 +62,7 @@ module schedule_engine_hopgroup (
     logic [Dims*AddrWidth-1:0]  own_m;          // c_d * stride_d * m
     logic [Dims*IdWidth-1:0]    last_id;      // (n_d - 1) * stride_d
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
+    logic [Dims*8-1:0]          dim_steps;     // steps of a phase in dimension d (follows SIZE, OPTIONS)
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
     logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
@@ -75,7 +76,8 @@ module schedule_engine_hopgroup (
     logic [2:0]                 bank;
     logic [1:0]                 slot;
     logic [1:0]                 sub;
-    // plan of the current group, per phase slot s at [s*W +: W] (StateGroup)
+    // plan of the current group, per phase slot s at [s*W +: W] (StateGroup;
+    // words and offset of the piece in StatePlan)
     logic [2:0]                 plan_valid;
     logic [3*2-1:0]             plan_dim;
     logic [3*2-1:0]             plan_piece;
@@ -84,8 +86,12 @@ module schedule_engine_hopgroup (
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
     logic [3*AddrWidth-1:0]     plan_words; // piece words
     logic [3*AddrWidth-1:0]     plan_poff;   // piece offset
-    // current run
+    // current run (the candidate's registers: StateSelect; the rest: StateSetup)
     logic [1:0]                 run_dim;
+    logic [SizeWidth-1:0]       run_n, run_nc, run_cn;  // n_d, n_d - c_d, c_d + n_d
+    logic [CoordWidth-1:0]      run_c;                  // c_d
+    logic [7:0]                 run_hops;
+    logic                       run_neg;                // offset -hops
     logic [IdWidth-1:0]         run_dest;
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
@@ -119,7 +125,9 @@ module schedule_engine_hopgroup (
   logic [Dims*AddrWidth-1:0]  own_m_q;
   logic [2:0]                 bank_q;
   logic [AddrWidth-1:0]       message_words_q;
-  assign {own_id_q, own_m_q, bank_q, message_words_q} = {r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words};
+  logic [Dims*8-1:0]          dim_steps_q;
+  assign {own_id_q, own_m_q, bank_q, message_words_q, dim_steps_q} =
+      {r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words, r_q.dim_steps};
 
   // SIZE e and COORD e: n_e and c_e, dimension e at [e*W +: W]
   logic [Dims*SizeWidth-1:0]  size_q;
@@ -204,17 +212,22 @@ module schedule_engine_hopgroup (
     else piece_words = r_q.quot + AddrWidth'(piece < r_q.rem);  // the first m mod 3 pieces one word longer
   endfunction
 
-  // ---- group planning: steps of the group (max over its phases) ----
-  logic [7:0] plan_steps;
+  // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2)
+  function automatic logic [AddrWidth-1:0] piece_offset(input logic [1:0] piece);
+    if (piece == 2'd0) piece_offset = '0;
+    else if (piece == 2'd1) piece_offset = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
+    else piece_offset = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
+  endfunction
+
+  // ---- group planning (StatePlan): steps of the group, the maximum over the
+  // slots' step counts registered in StateGroup (0 for a slot without phase) ----
+  logic [7:0] plan_max;
+  logic       plan_none;
   always_comb begin
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [4:0] p;  // the piece is not needed here
-    /* verilator lint_on UNUSEDSIGNAL */
-    plan_steps = '0;
-    for (int s = 0; s < 3; s++) begin
-      p = phase_of(r_q.group, 2'(s));
-      if (p[4] && phase_steps(size_of(size_q, p[3:2])) > plan_steps) plan_steps = phase_steps(size_of(size_q, p[3:2]));
-    end
+    plan_max = r_q.plan_steps[0 +: 8];
+    for (int s = 1; s < 3; s++)
+      if (r_q.plan_steps[s*8 +: 8] > plan_max) plan_max = r_q.plan_steps[s*8 +: 8];
+    plan_none = r_q.plan_steps == '0;
   end
 
   // bank bits flipped at the end of the group
@@ -225,19 +238,18 @@ module schedule_engine_hopgroup (
       if (r_q.plan_valid[s]) group_flip[r_q.plan_piece[s*2 +: 2]] = 1'b1;
   end
 
-  // ---- run setup (hls: select_step) ----
+  // ---- candidate of the run setup (hls: select_step): the slot's phase from
+  // the plan registers, the existence tests that need no coordinate, the hop
+  // count and direction ----
   logic                  sel_valid;
   logic [1:0]            sel_dim, sel_piece;
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
-  logic [7:0]            sel_steps, sel_i, sel_hops;
-  logic [7:0]            sel_rest, sel_flows;  // flows on a link: the pacing gap is sel_flows - 1
+  logic [7:0]            sel_steps, sel_hops;
   logic [AddrWidth-1:0]  sel_words, sel_poff;
   logic                  sel_active, sel_exists, sel_negative;
-  logic signed [9:0]     sel_v;
-  logic [5:0]            sel_vu;
   always_comb begin
-    // the phase of the slot, from the plan registers (slot 3 is not read)
+    // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
     sel_valid = r_q.plan_valid[0];
     sel_dim = r_q.plan_dim[0 +: 2];
     sel_piece = r_q.plan_piece[0 +: 2];
@@ -259,7 +271,8 @@ module schedule_engine_hopgroup (
       end
     end
     sel_active = sel_valid && r_q.step < sel_steps && sel_words != '0;
-    sel_i = r_q.options[OptDescending] ? sel_steps - 8'd1 - r_q.step : r_q.step;
+    // hops of index i = step (ascending) or steps - 1 - step (descending):
+    // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
     sel_hops = '0;
     sel_negative = 1'b0;
     sel_exists = 1'b1;
@@ -267,29 +280,39 @@ module schedule_engine_hopgroup (
       sel_exists = r_q.step == 8'd0;  // the local copy, in the phase's first step
     end else if (!torus) begin
       sel_exists = r_q.sub == 2'd1;
-      sel_hops = {1'b0, sel_i[7:1]} + 8'd1;
-      sel_negative = sel_i[0];
-    end else if (r_q.options[OptBoth]) begin
-      sel_hops = sel_i + 8'd1;
-      sel_negative = r_q.sub != 2'd1;
-      sel_exists = r_q.sub == 2'd1 || {sel_hops, 1'b0} != {2'b00, sel_n};
+      sel_hops = r_q.options[OptDescending] ? {1'b0, sel_steps[7:1]} - {1'b0, r_q.step[7:1]}
+                                            : {1'b0, r_q.step[7:1]} + 8'd1;
+      sel_negative = r_q.step[0] ^ r_q.options[OptDescending];
     end else begin
-      sel_exists = r_q.sub == 2'd1;
-      sel_hops = sel_i + 8'd1;
+      sel_exists = r_q.options[OptBoth] || r_q.sub == 2'd1;  // both: -h unless 2h = n (StateSetup)
+      sel_hops = r_q.options[OptDescending] ? sel_steps - r_q.step : r_q.step + 8'd1;
+      sel_negative = r_q.options[OptBoth] && r_q.sub != 2'd1;
     end
+  end
+
+  // ---- run setup (StateSetup): the target coordinate c_d +- hops, wrapped
+  // on a torus, tested on a mesh, from the candidate's registers ----
+  logic [7:0]            set_flows;  // flows on a link: the pacing gap is set_flows - 1
+  /* verilator lint_off UNUSEDSIGNAL */  // bits 7:6: v < n_d <= 64 addresses the tables
+  logic [7:0]            set_v;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [7:0]            set_rest;
+  logic                  set_over, set_under, set_exists;
+  logic [5:0]            set_vu;
+  always_comb begin
+    // c + h >= n and c - h < 0, compared beside the sums
+    set_over = r_q.run_hops >= {1'b0, r_q.run_nc};
+    set_under = r_q.run_hops > {2'b00, r_q.run_c};
+    if (r_q.run_neg) set_v = set_under ? {1'b0, r_q.run_cn} - r_q.run_hops : {2'b00, r_q.run_c} - r_q.run_hops;
+    else set_v = set_over ? r_q.run_hops - {1'b0, r_q.run_nc} : {2'b00, r_q.run_c} + r_q.run_hops;
+    if (r_q.sub == 2'd0) set_exists = 1'b1;
+    else if (torus) set_exists = r_q.sub == 2'd1 || {r_q.run_hops, 1'b0} != {2'b00, r_q.run_n};
+    else set_exists = r_q.run_neg ? !set_under : !set_over;  // mesh: n_d + k does not exist
     // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
     // nodes have a destination); a torus one with h
-    sel_rest = {1'b0, sel_n} - sel_hops;
-    sel_flows = (!torus && sel_rest < sel_hops) ? sel_rest : sel_hops;
-    sel_v = sel_negative ? $signed({4'b0000, sel_c}) - $signed({2'b00, sel_hops})
-                         : $signed({4'b0000, sel_c}) + $signed({2'b00, sel_hops});
-    if (torus) begin
-      if (sel_v < 0) sel_v = sel_v + $signed({3'b000, sel_n});
-      else if (sel_v >= $signed({3'b000, sel_n})) sel_v = sel_v - $signed({3'b000, sel_n});
-    end else if (sel_v < 0 || sel_v >= $signed({3'b000, sel_n})) begin
-      sel_exists = 1'b0;  // mesh: n_d + k does not exist
-    end
-    sel_vu = sel_v[5:0];
+    set_rest = {1'b0, r_q.run_n} - r_q.run_hops;
+    set_flows = (!torus && set_rest < r_q.run_hops) ? set_rest : r_q.run_hops;
+    set_vu = set_v[5:0];
   end
 
   // ---- run emission: labels of the hyperplane, odometer skipping run_dim ----
@@ -385,6 +408,9 @@ module schedule_engine_hopgroup (
     div_index = 5'(AddrWidth - 1) - r_q.div_step;
     div_bit = message_words_q[div_index];
     div_rem = {r_q.rem, div_bit};
+    // every dimension's phase step count follows SIZE and OPTIONS (written
+    // before CONTROL; first read in the first StateGroup, after the division)
+    for (int e = 0; e < Dims; e++) r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
 
     // configuration port
     if (cfg_write) begin
@@ -454,12 +480,11 @@ module schedule_engine_hopgroup (
         end
       end
       StateGroup: begin
+        // the phases of the group's slots and their step counts; the group's
+        // steps (their maximum) in StatePlan
         if (r_q.group == group_count) begin
           r_d.state = StateEnd;
-        end else if (plan_steps == 8'd0) begin
-          r_d.group = r_q.group + 4'd1;  // no phase: no step
         end else begin
-          r_d.group_steps = plan_steps;
           for (int s = 0; s < 3; s++) begin
             plan_p = phase_of(r_q.group, 2'(s));
             r_d.plan_valid[s] = plan_p[4];
@@ -467,11 +492,21 @@ module schedule_engine_hopgroup (
             r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
             r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
             r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
-            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(size_q, plan_p[3:2])) : 8'd0;
-            r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
-            r_d.plan_poff[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
-                                                    (plan_p[1:0] >= 2'd2 ? piece_words(2'd1) : '0);
+            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
           end
+          r_d.state = StatePlan;
+        end
+      end
+      StatePlan: begin
+        for (int s = 0; s < 3; s++) begin
+          r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
+          r_d.plan_poff[s*AddrWidth +: AddrWidth] = piece_offset(r_q.plan_piece[s*2 +: 2]);
+        end
+        if (plan_none) begin
+          r_d.group = r_q.group + 4'd1;  // no phase: no step
+          r_d.state = StateGroup;
+        end else begin
+          r_d.group_steps = plan_max;
           {r_d.step, r_d.slot, r_d.sub} = '0;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
@@ -482,6 +517,18 @@ module schedule_engine_hopgroup (
         r_d.state = StateSelect;
       end
       StateSelect: begin
+        // the candidate's registers, in every cycle of this state (StateSetup reads them)
+        r_d.run_dim = sel_dim;
+        r_d.run_words = sel_words;
+        r_d.run_n = sel_n;
+        r_d.run_c = sel_c;
+        r_d.run_nc = sel_n - {1'b0, sel_c};
+        r_d.run_cn = sel_n + {1'b0, sel_c};
+        r_d.run_hops = sel_hops;
+        r_d.run_neg = sel_negative;
+        r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
+        r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
+        r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
@@ -500,18 +547,21 @@ module schedule_engine_hopgroup (
         end else if (!sel_exists) begin
           r_d.sub = r_q.sub + 2'd1;
         end else begin
-          r_d.run_dim = sel_dim;
-          r_d.run_words = sel_words;
+          r_d.state = StateSetup;
+        end
+      end
+      StateSetup: begin
+        if (!set_exists) begin
+          r_d.sub = r_q.sub + 2'd1;
+          r_d.state = StateSelect;
+        end else begin
           // one synchronous read of each table (entry v); the entry c_d is a register
           table_re = 1'b1;
-          r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
-          r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
-          r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
           if (r_q.sub == 2'd0) begin
             {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
           end else begin
-            r_d.run_hint = (sel_negative ? 8'd2 : 8'd1) << {sel_dim, 1'b0};
-            r_d.run_gap = pacing ? sel_flows - 8'd1 : 8'd0;
+            r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
+            r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
             r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
           end
           {r_d.digit, r_d.part} = '0;
@@ -571,11 +621,11 @@ module schedule_engine_hopgroup (
   // ---- coordinate tables: one write port, one synchronous read port ----
   always_ff @(posedge clk_i) begin
     if (table_we) id_mem[{init_dim, init_t[5:0]}] <= acc[IdWidth-1:0];
-    if (table_re) rd_id_q <= id_mem[{sel_dim, sel_vu}];
+    if (table_re) rd_id_q <= id_mem[{r_q.run_dim, set_vu}];
   end
   always_ff @(posedge clk_i) begin
     if (table_we) m_mem[{init_dim, init_t[5:0]}] <= acc_m;
-    if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
+    if (table_re) rd_m_q <= m_mem[{r_q.run_dim, set_vu}];
   end
 
 `ifndef SYNTHESIS
