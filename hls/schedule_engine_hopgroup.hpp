@@ -146,6 +146,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_hint = 0;
     std::uint32_t run_gap = 0;
     std::uint32_t run_slack = 0;
+    std::uint32_t run_jump = 0;  // m + (n_d - 1) x stride_d x m of run_dim
     // odometers (hopgroup labels: digit/part; direct offsets: digit/target)
     std::array<std::uint32_t, max_dims> digit{};
     std::array<std::uint32_t, max_dims> part{};
@@ -245,30 +246,29 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   }
 
   /// hopgroup: the SEND to the run's current label, then the next label
-  /// (odometer over the dimensions other than run_dim, lowest fastest).
+  /// (odometer over the dimensions other than run_dim, lowest fastest). The
+  /// next label's addresses are m further, or run_jump further where the
+  /// digits below run_dim all wrap (the carry reaches run_dim).
   EngineLoad run_step(Registers& d) const {
-    std::uint32_t part = 0;
-    for (std::size_t e = 0; e < max_dims; ++e) {
-      COLLNET_HLS(UNROLL)
-      part += r_.part[e];
-    }
     Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
-                                    (r_.run_src + r_.rd_m + part) & mask(addr_width),
-                                    (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
+                                    (r_.run_src + r_.rd_m) & mask(addr_width), r_.run_dst, r_.run_words, r_.tag);
     s.controller = static_cast<std::uint8_t>(r_.run_dim);
     s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
     s.gap = static_cast<std::uint8_t>(r_.run_gap);
     s.slack = static_cast<std::uint8_t>(r_.run_slack);
-    bool carry = true;
+    bool carry = true, carry_dim = false;
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
+      if (e == r_.run_dim) carry_dim = carry;
       if (carry && e != r_.run_dim) {
         const bool wraps = r_.digit[e] + 1 == r_.size[e];
         d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
-        d.part[e] = wraps ? 0 : (r_.part[e] + mstride_[e]) & mask(addr_width);
         carry = wraps;
       }
     }
+    const std::uint32_t delta = carry_dim ? r_.run_jump : r_.message_words;
+    d.run_src = (r_.run_src + delta) & mask(addr_width);
+    d.run_dst = (r_.run_dst + delta) & mask(addr_width);
     if (carry) {
       d.state = State::select;
       d.sub = r_.sub + 1;
@@ -518,7 +518,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_neg = negative;
     d.run_dest = (r_.self_id - own_id_[dim]) & mask(id_width);
     d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
-    d.run_dst = ((from ? 0 : r_.bank_words) + own_m_[dim] + poff) & mask(addr_width);
+    d.run_dst = ((from ? 0 : r_.bank_words) + poff) & mask(addr_width);  // + c_d x stride_d x m: setup_step
     if (r_.slot == 3) {
       // step done
       d.tag = (r_.tag + 1) & mask(tag_width);
@@ -563,14 +563,13 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     if (r_.sub == 0) exists = true;
     else if (torus) exists = r_.sub == 1 || 2 * h != n;
     else exists = r_.run_neg ? !under : !over;  // mesh: n_d + k does not exist
-    if (!exists) {
-      d.sub = r_.sub + 1;
-      d.state = State::select;
-      return;
-    }
+    // the run's registers in every cycle of this state (run_step reads them; a
+    // dropped candidate goes back to select_step, which sets them again)
     // one synchronous read of each table (entry v); the entry c_d is a register
     d.rd_id = id_table_[r_.run_dim][v & index_mask];
     d.rd_m = m_table_[r_.run_dim][v & index_mask];
+    d.run_dst = (r_.run_dst + own_m_[r_.run_dim]) & mask(addr_width);
+    d.run_jump = (r_.message_words + last_m_[r_.run_dim]) & mask(addr_width);
     if (r_.sub == 0) {
       d.run_hint = 0;
       d.run_gap = 0;
@@ -587,7 +586,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       d.digit[e] = 0;
-      d.part[e] = 0;
+    }
+    if (!exists) {
+      d.sub = r_.sub + 1;
+      d.state = State::select;
+      return;
     }
     d.state = State::run;
   }

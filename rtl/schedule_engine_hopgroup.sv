@@ -95,6 +95,7 @@ module schedule_engine_hopgroup (
     logic [IdWidth-1:0]         run_dest;
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
+    logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
     // odometers
     logic [Dims*SizeWidth-1:0]  digit;
     logic [Dims*AddrWidth-1:0]  part;
@@ -122,12 +123,12 @@ module schedule_engine_hopgroup (
   // Fields written at a variable index are written in a loop over
   // constant ones (StateInit) for the same reason.
   logic [Dims*IdWidth-1:0]    own_id_q;
-  logic [Dims*AddrWidth-1:0]  own_m_q;
+  logic [Dims*AddrWidth-1:0]  own_m_q, last_m_q;
   logic [2:0]                 bank_q;
   logic [AddrWidth-1:0]       message_words_q;
   logic [Dims*8-1:0]          dim_steps_q;
-  assign {own_id_q, own_m_q, bank_q, message_words_q, dim_steps_q} =
-      {r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words, r_q.dim_steps};
+  assign {own_id_q, own_m_q, last_m_q, bank_q, message_words_q, dim_steps_q} =
+      {r_q.own_id, r_q.own_m, r_q.last_m, r_q.bank, r_q.message_words, r_q.dim_steps};
 
   // SIZE e and COORD e: n_e and c_e, dimension e at [e*W +: W]
   logic [Dims*SizeWidth-1:0]  size_q;
@@ -316,28 +317,28 @@ module schedule_engine_hopgroup (
   end
 
   // ---- run emission: labels of the hyperplane, odometer skipping run_dim ----
-  logic [AddrWidth-1:0]      run_part;
+  // The next label is the next in increasing order: its addresses are m
+  // further, or m + (n_d - 1) x stride_d x m further (run_jump) where the
+  // digits below run_dim all wrap (the carry reaches run_dim).
   logic [Dims*SizeWidth-1:0] run_digit_next;
-  logic [Dims*AddrWidth-1:0] run_part_next;
-  logic                      run_done;
+  logic                      run_done, run_carry_dim;
+  logic [AddrWidth-1:0]      run_delta;
   always_comb begin
     logic carry, wraps;
-    run_part = '0;
-    for (int e = 0; e < Dims; e++) run_part = run_part + r_q.part[e*AddrWidth +: AddrWidth];
     run_digit_next = r_q.digit;
-    run_part_next = r_q.part;
     carry = 1'b1;
     wraps = 1'b0;
+    run_carry_dim = 1'b0;
     for (int e = 0; e < Dims; e++) begin
+      if (2'(e) == r_q.run_dim) run_carry_dim = carry;
       if (carry && 2'(e) != r_q.run_dim) begin
         wraps = r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1) == size_q[e*SizeWidth +: SizeWidth];
         run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? '0 : r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1);
-        run_part_next[e*AddrWidth +: AddrWidth] =
-            wraps ? '0 : r_q.part[e*AddrWidth +: AddrWidth] + r_q.mstride[e*AddrWidth +: AddrWidth];
         carry = wraps;
       end
     end
     run_done = carry;
+    run_delta = run_carry_dim ? r_q.run_jump : r_q.message_words;
   end
 
   // ---- direct: the SEND of the current offset and the next offset ----
@@ -528,7 +529,7 @@ module schedule_engine_hopgroup (
         r_d.run_neg = sel_negative;
         r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
         r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
-        r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
+        r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + sel_poff;  // + c_d x stride_d x m: StateSetup
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
@@ -551,33 +552,37 @@ module schedule_engine_hopgroup (
         end
       end
       StateSetup: begin
+        // the run's registers in every cycle of this state (StateRun reads them;
+        // a dropped candidate goes back to StateSelect, which sets them again)
+        table_re = 1'b1;  // one synchronous read of each table (entry v); the entry c_d is a register
+        r_d.run_dst = r_q.run_dst + own_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        r_d.run_jump = r_q.message_words + last_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        if (r_q.sub == 2'd0) begin
+          {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
+        end else begin
+          r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
+          r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
+          r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
+        end
+        r_d.digit = '0;
         if (!set_exists) begin
           r_d.sub = r_q.sub + 2'd1;
           r_d.state = StateSelect;
         end else begin
-          // one synchronous read of each table (entry v); the entry c_d is a register
-          table_re = 1'b1;
-          if (r_q.sub == 2'd0) begin
-            {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
-          end else begin
-            r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
-            r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
-            r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
-          end
-          {r_d.digit, r_d.part} = '0;
           r_d.state = StateRun;
         end
       end
       StateRun: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q + run_part,
-                                                            r_q.run_dst + run_part, r_q.run_words, r_q.tag);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q,
+                                                            r_q.run_dst, r_q.run_words, r_q.tag);
         load_word.controller = {1'b0, r_q.run_dim};
         load_word.route_hint = r_q.run_hint;
         load_word.gap = r_q.run_gap;
         load_word.slack = r_q.run_slack;
         r_d.digit = run_digit_next;
-        r_d.part = run_part_next;
+        r_d.run_src = r_q.run_src + run_delta;
+        r_d.run_dst = r_q.run_dst + run_delta;
         if (run_done) begin
           r_d.state = StateSelect;
           r_d.sub = r_q.sub + 2'd1;
