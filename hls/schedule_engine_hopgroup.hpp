@@ -153,6 +153,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, max_dims> target{};
     std::array<std::uint32_t, max_dims> part_id{};  // direct: target x stride (part: x stride x m)
     std::uint32_t remaining = 0;  // direct: offsets still to send
+    // direct: the next SEND's dest, src and hops, per pair of dimensions (0 + 1, 2 + 3)
+    std::array<std::uint32_t, 2> dir_dest{};
+    std::array<std::uint32_t, 2> dir_src{};
+    std::array<std::uint32_t, 2> dir_hops{};
     // table read port (hopgroup run: entry v of dimension run_dim)
     std::uint32_t rd_id = 0;
     std::uint32_t rd_m = 0;
@@ -202,6 +206,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         if (!can_load) break;
         d.tag = 0;
         d.state = r_.remaining == 0 ? State::end : State::d_send;
+        direct_advance(d);
         return load(Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
                                      r_.message_words, 0));
       case State::d_send:
@@ -276,27 +281,29 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     return load(s);
   }
 
-  /// direct: the SEND of the current offset, then the next offset
-  /// (descending odometer, last dimension fastest).
-  EngineLoad direct_send_step(Registers& d) const {
+  /// direct: the pair sums of the odometer's offset (the next SEND's), then
+  /// the odometer's next offset (descending, last dimension fastest). The
+  /// odometer runs an offset ahead of the SEND.
+  void direct_advance(Registers& d) const {
     namespace R = hopgroup_engine_reg;
     const bool torus = (r_.options & R::opt_torus) != 0;
-    const bool pacing = (r_.options & R::opt_pacing) != 0;
-    std::uint32_t dest = 0, src = 0, hops = 0;
+    for (std::size_t q = 0; q < 2; ++q) {
+      COLLNET_HLS(UNROLL)
+      d.dir_dest[q] = 0;
+      d.dir_src[q] = 0;
+      d.dir_hops[q] = 0;
+    }
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       const std::uint32_t t = r_.target[e];
-      dest += r_.part_id[e];
-      src += r_.part[e];
+      d.dir_dest[e / 2] = (d.dir_dest[e / 2] + r_.part_id[e]) & mask(id_width);
+      d.dir_src[e / 2] = (d.dir_src[e / 2] + r_.part[e]) & mask(addr_width);
       // hops of dimension e: the shorter way round a torus, the distance on a mesh
       const std::uint32_t o = r_.digit[e];
       const std::uint32_t c = r_.coord[e];
-      hops += torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o) : (t >= c ? t - c : c - t);
+      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + (torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o)
+                                                      : (t >= c ? t - c : c - t))) & mask(8);
     }
-    Descriptor s = Descriptor::send(dest & mask(id_width), src & mask(addr_width),
-                                    (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
-    s.gap = static_cast<std::uint8_t>(pacing ? hops - 1 : 0);
-    s.slack = static_cast<std::uint8_t>(pacing ? r_.gap_slack : 0);
     bool borrow = true;
     for (std::size_t j = 0; j < max_dims; ++j) {
       COLLNET_HLS(UNROLL)
@@ -310,6 +317,18 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         borrow = r_.digit[e] == 0;
       }
     }
+  }
+
+  /// direct: the SEND of the current offset (its pair sums), then the next offset's.
+  EngineLoad direct_send_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const bool pacing = (r_.options & R::opt_pacing) != 0;
+    Descriptor s = Descriptor::send((r_.dir_dest[0] + r_.dir_dest[1]) & mask(id_width),
+                                    (r_.dir_src[0] + r_.dir_src[1]) & mask(addr_width),
+                                    (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
+    s.gap = static_cast<std::uint8_t>(pacing ? r_.dir_hops[0] + r_.dir_hops[1] - 1 : 0);
+    s.slack = static_cast<std::uint8_t>(pacing ? r_.gap_slack : 0);
+    direct_advance(d);
     d.remaining = r_.remaining - 1;
     if (r_.options & R::opt_barriers) {
       d.state = State::d_barrier;

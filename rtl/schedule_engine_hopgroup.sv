@@ -102,6 +102,10 @@ module schedule_engine_hopgroup (
     logic [Dims*SizeWidth-1:0]  target;
     logic [Dims*IdWidth-1:0]    part_id;  // direct: target * stride
     logic [CountWidth-1:0]      remaining;
+    // direct: the next SEND's dest, src and hops, per pair of dimensions (0 + 1, 2 + 3)
+    logic [2*IdWidth-1:0]       dir_dest;
+    logic [2*AddrWidth-1:0]     dir_src;
+    logic [2*8-1:0]             dir_hops;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
@@ -342,9 +346,12 @@ module schedule_engine_hopgroup (
   end
 
   // ---- direct: the SEND of the current offset and the next offset ----
-  logic [IdWidth-1:0]        direct_dest;
-  logic [AddrWidth-1:0]      direct_src;
-  logic [7:0]                direct_hops;
+  // The odometer runs an offset ahead of the SEND: each load takes the pair
+  // sums of the odometer's offset into dir_* (the next SEND adds the pairs)
+  // and moves the odometer on.
+  logic [2*IdWidth-1:0]      direct_dest;  // dimensions 0 + 1, 2 + 3
+  logic [2*AddrWidth-1:0]    direct_src;
+  logic [2*8-1:0]            direct_hops;
   logic [Dims*SizeWidth-1:0] direct_digit_next, direct_target_next;
   logic [Dims*IdWidth-1:0]   direct_part_id_next;
   logic [Dims*AddrWidth-1:0] direct_part_next;
@@ -359,12 +366,12 @@ module schedule_engine_hopgroup (
       o = r_q.digit[e*SizeWidth +: SizeWidth];
       n = size_q[e*SizeWidth +: SizeWidth];
       c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
-      direct_dest = direct_dest + r_q.part_id[e*IdWidth +: IdWidth];
-      direct_src = direct_src + r_q.part[e*AddrWidth +: AddrWidth];
+      direct_dest[(e/2)*IdWidth +: IdWidth] = direct_dest[(e/2)*IdWidth +: IdWidth] + r_q.part_id[e*IdWidth +: IdWidth];
+      direct_src[(e/2)*AddrWidth +: AddrWidth] = direct_src[(e/2)*AddrWidth +: AddrWidth] + r_q.part[e*AddrWidth +: AddrWidth];
       // the shorter way round a torus, the distance on a mesh
       if (torus) h = o <= n - o ? o : n - o;
       else h = t >= c ? t - c : c - t;
-      direct_hops = direct_hops + {1'b0, h};
+      direct_hops[(e/2)*8 +: 8] = direct_hops[(e/2)*8 +: 8] + {1'b0, h};
     end
     direct_digit_next = r_q.digit;
     direct_target_next = r_q.target;
@@ -594,13 +601,20 @@ module schedule_engine_hopgroup (
                                                             r_q.message_words, '0);
         r_d.tag = '0;
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
+        {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
+        r_d.digit = direct_digit_next;
+        r_d.target = direct_target_next;
+        r_d.part_id = direct_part_id_next;
+        r_d.part = direct_part_next;
       end
       StateDSend: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(direct_dest, direct_src, r_q.bank_words + self_m,
-                                                            r_q.message_words, r_q.tag);
-        load_word.gap = pacing ? direct_hops - 8'd1 : 8'd0;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.dir_dest[0 +: IdWidth] + r_q.dir_dest[IdWidth +: IdWidth],
+                                                            r_q.dir_src[0 +: AddrWidth] + r_q.dir_src[AddrWidth +: AddrWidth],
+                                                            r_q.bank_words + self_m, r_q.message_words, r_q.tag);
+        load_word.gap = pacing ? r_q.dir_hops[0 +: 8] + r_q.dir_hops[8 +: 8] - 8'd1 : 8'd0;
         load_word.slack = pacing ? r_q.gap_slack : 8'd0;
+        {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
         r_d.digit = direct_digit_next;
         r_d.target = direct_target_next;
         r_d.part_id = direct_part_id_next;
