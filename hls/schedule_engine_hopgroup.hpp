@@ -115,6 +115,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, max_dims> dim_steps{};
     // hopgroup sequencing
     std::uint32_t group = 0;       // gi
+    std::uint32_t group_round = 0; // gi / 3
+    std::uint32_t group_j = 0;     // gi mod 3
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
     std::uint32_t tag = 0;         // global step number (direct: offset number)
@@ -124,6 +126,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // plan of the current group, per phase slot (written by group_step; words
     // and offset by plan_step)
     std::array<std::uint32_t, 3> plan_valid{};
+    std::array<std::uint32_t, 3> plan_live{};   // valid and a piece of words (plan_step)
     std::array<std::uint32_t, 3> plan_dim{};
     std::array<std::uint32_t, 3> plan_piece{};
     std::array<std::uint32_t, 3> plan_n{};      // n_d
@@ -261,19 +264,20 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
     s.gap = static_cast<std::uint8_t>(r_.run_gap);
     s.slack = static_cast<std::uint8_t>(r_.run_slack);
+    // the digits count down (n_e - 1 - the label's digit e)
     bool carry = true, carry_dim = false;
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       if (e == r_.run_dim) carry_dim = carry;
       if (carry && e != r_.run_dim) {
-        const bool wraps = r_.digit[e] + 1 == r_.size[e];
-        d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
+        const bool wraps = r_.digit[e] == 0;
+        d.digit[e] = (wraps ? r_.size[e] - 1 : r_.digit[e] - 1) & mask(size_width);
         carry = wraps;
       }
     }
-    const std::uint32_t delta = carry_dim ? r_.run_jump : r_.message_words;
-    d.run_src = (r_.run_src + delta) & mask(addr_width);
-    d.run_dst = (r_.run_dst + delta) & mask(addr_width);
+    // both sums are formed, the carry chooses (rtl)
+    d.run_src = (r_.run_src + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
+    d.run_dst = (r_.run_dst + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
     if (carry) {
       d.state = State::select;
       d.sub = r_.sub + 1;
@@ -355,6 +359,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.rem = 0;
     d.quot = 0;
     d.group = 0;
+    d.group_round = 0;
+    d.group_j = 0;
     d.tag = 0;
     d.bank = 0;
   }
@@ -428,7 +434,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else if (r_.options & hopgroup_engine_reg::opt_concurrent) {
       p = {true, slot, (gi + slot) % 3};
     } else {
-      const std::uint32_t round = gi / 3, j = gi % 3;
+      const std::uint32_t round = r_.group_round, j = r_.group_j;  // gi / 3, gi mod 3
       const std::uint32_t dim = j == 0 ? 0 : (j == 1 ? 2 : 1);
       p = {slot == 0, dim, (round + dim) % 3};
     }
@@ -453,6 +459,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     if (piece == 0) return 0;
     if (piece == 1) return r_.quot + (r_.rem != 0 ? 1u : 0u);
     return 2 * r_.quot + r_.rem;
+  }
+
+  /// gi / 3 and gi mod 3 of the next group (registers beside the group).
+  void next_group_rj(Registers& d) const {
+    d.group_round = r_.group_j == 2 ? (r_.group_round + 1) & 3u : r_.group_round;
+    d.group_j = r_.group_j == 2 ? 0 : r_.group_j + 1;
   }
 
   /// The phases of the group's slots and their step counts (the group's
@@ -483,9 +495,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
       d.plan_words[s] = piece_words(r_.plan_piece[s]) & mask(addr_width);
       d.plan_poff[s] = piece_offset(r_.plan_piece[s]) & mask(addr_width);
+      d.plan_live[s] = r_.plan_valid[s] != 0 && (piece_words(r_.plan_piece[s]) & mask(addr_width)) != 0 ? 1u : 0u;
     }
     if (steps == 0) {
       d.group = r_.group + 1;  // no phase: no step
+      next_group_rj(d);
       d.state = State::group;
       return;
     }
@@ -549,6 +563,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
           if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
         d.bank = r_.bank ^ flip;
         d.group = r_.group + 1;
+        next_group_rj(d);
         d.state = State::group;
       } else {
         d.step = r_.step + 1;
@@ -556,7 +571,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       }
       return;
     }
-    const bool phase_active = r_.plan_valid[slot] != 0 && r_.step < steps && words != 0;
+    const bool phase_active = r_.plan_live[slot] != 0 && r_.step < steps;
     if (!phase_active || r_.sub > 2) {
       d.slot = r_.slot + 1;
       d.sub = 0;
@@ -604,7 +619,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     }
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      d.digit[e] = 0;
+      d.digit[e] = (r_.size[e] - 1) & mask(size_width);  // counting down
     }
     if (!exists) {
       d.sub = r_.sub + 1;

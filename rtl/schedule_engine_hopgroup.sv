@@ -70,6 +70,7 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
     logic [3:0]                 group;
+    logic [1:0]                 group_round, group_j;  // group / 3 and group mod 3
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
     logic [TagWidth-1:0]        tag;
@@ -79,6 +80,7 @@ module schedule_engine_hopgroup (
     // plan of the current group, per phase slot s at [s*W +: W] (StateGroup;
     // words and offset of the piece in StatePlan)
     logic [2:0]                 plan_valid;
+    logic [2:0]                 plan_live;  // valid and a piece of words (StatePlan)
     logic [3*2-1:0]             plan_dim;
     logic [3*2-1:0]             plan_piece;
     logic [3*SizeWidth-1:0]     plan_n;        // n_d
@@ -181,20 +183,20 @@ module schedule_engine_hopgroup (
   assign group_count = !three_d ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
 
   /// Phase `slot` of group `gi`: {valid, dim[1:0], piece[1:0]}.
-  function automatic logic [4:0] phase_of(input logic [3:0] gi, input logic [1:0] slot);
+  function automatic logic [4:0] phase_of(input logic [1:0] gi, input logic [1:0] slot);  // gi mod 4
     logic       valid;
     logic [1:0] dim, piece, round, j;
     logic [2:0] sum;
-    round = gi >= 4'd6 ? 2'd2 : (gi >= 4'd3 ? 2'd1 : 2'd0);
-    j = 2'(gi - {round, 1'b0} - {2'b00, round});
+    round = r_q.group_round;  // gi / 3 and gi mod 3, registers beside the group
+    j = r_q.group_j;
     if (!three_d) begin
       valid = slot == 2'd0;
-      dim = gi[1:0];
+      dim = gi;
       piece = 2'd0;
     end else if (r_q.options[OptConcurrent]) begin
       valid = 1'b1;
       dim = slot;
-      sum = {1'b0, gi[1:0]} + {1'b0, slot};
+      sum = {1'b0, gi} + {1'b0, slot};
       piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
     end else begin
       valid = slot == 2'd0;
@@ -235,6 +237,10 @@ module schedule_engine_hopgroup (
     plan_none = r_q.plan_steps == '0;
   end
 
+  // group / 3 and group mod 3 of the next group
+  logic [3:0] group_next_rj;
+  assign group_next_rj = r_q.group_j == 2'd2 ? {r_q.group_round + 2'd1, 2'd0} : {r_q.group_round, r_q.group_j + 2'd1};
+
   // bank bits flipped at the end of the group
   logic [2:0] group_flip;
   always_comb begin
@@ -246,7 +252,7 @@ module schedule_engine_hopgroup (
   // ---- candidate of the run setup (hls: select_step): the slot's phase from
   // the plan registers, the existence tests that need no coordinate, the hop
   // count and direction ----
-  logic                  sel_valid;
+  logic                  sel_live;
   logic [1:0]            sel_dim, sel_piece;
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
@@ -255,7 +261,7 @@ module schedule_engine_hopgroup (
   logic                  sel_active, sel_exists, sel_negative;
   always_comb begin
     // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
-    sel_valid = r_q.plan_valid[0];
+    sel_live = r_q.plan_live[0];
     sel_dim = r_q.plan_dim[0 +: 2];
     sel_piece = r_q.plan_piece[0 +: 2];
     sel_n = r_q.plan_n[0 +: SizeWidth];
@@ -265,7 +271,7 @@ module schedule_engine_hopgroup (
     sel_poff = r_q.plan_poff[0 +: AddrWidth];
     for (int s = 1; s < 3; s++) begin
       if (r_q.slot == 2'(s)) begin
-        sel_valid = r_q.plan_valid[s];
+        sel_live = r_q.plan_live[s];
         sel_dim = r_q.plan_dim[s*2 +: 2];
         sel_piece = r_q.plan_piece[s*2 +: 2];
         sel_n = r_q.plan_n[s*SizeWidth +: SizeWidth];
@@ -275,7 +281,7 @@ module schedule_engine_hopgroup (
         sel_poff = r_q.plan_poff[s*AddrWidth +: AddrWidth];
       end
     end
-    sel_active = sel_valid && r_q.step < sel_steps && sel_words != '0;
+    sel_active = sel_live && r_q.step < sel_steps;
     // hops of index i = step (ascending) or steps - 1 - step (descending):
     // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
     sel_hops = '0;
@@ -321,12 +327,14 @@ module schedule_engine_hopgroup (
   end
 
   // ---- run emission: labels of the hyperplane, odometer skipping run_dim ----
-  // The next label is the next in increasing order: its addresses are m
-  // further, or m + (n_d - 1) x stride_d x m further (run_jump) where the
-  // digits below run_dim all wrap (the carry reaches run_dim).
+  // The digits count down (n_e - 1 - the label's digit e), so that a digit
+  // wraps at 0. The next label is the next in increasing order: its
+  // addresses are m further, or m + (n_d - 1) x stride_d x m further
+  // (run_jump) where the digits below run_dim all wrap (the carry reaches
+  // run_dim); both sums are formed, the carry chooses.
   logic [Dims*SizeWidth-1:0] run_digit_next;
   logic                      run_done, run_carry_dim;
-  logic [AddrWidth-1:0]      run_delta;
+  logic [AddrWidth-1:0]      run_src_m, run_src_jump, run_dst_m, run_dst_jump;
   always_comb begin
     logic carry, wraps;
     run_digit_next = r_q.digit;
@@ -336,13 +344,17 @@ module schedule_engine_hopgroup (
     for (int e = 0; e < Dims; e++) begin
       if (2'(e) == r_q.run_dim) run_carry_dim = carry;
       if (carry && 2'(e) != r_q.run_dim) begin
-        wraps = r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1) == size_q[e*SizeWidth +: SizeWidth];
-        run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? '0 : r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1);
+        wraps = r_q.digit[e*SizeWidth +: SizeWidth] == '0;
+        run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
+                                                         : r_q.digit[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
         carry = wraps;
       end
     end
     run_done = carry;
-    run_delta = run_carry_dim ? r_q.run_jump : r_q.message_words;
+    run_src_m = r_q.run_src + r_q.message_words;
+    run_src_jump = r_q.run_src + r_q.run_jump;
+    run_dst_m = r_q.run_dst + r_q.message_words;
+    run_dst_jump = r_q.run_dst + r_q.run_jump;
   end
 
   // ---- direct: the SEND of the current offset and the next offset ----
@@ -426,7 +438,7 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -494,7 +506,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateEnd;
         end else begin
           for (int s = 0; s < 3; s++) begin
-            plan_p = phase_of(r_q.group, 2'(s));
+            plan_p = phase_of(r_q.group[1:0], 2'(s));
             r_d.plan_valid[s] = plan_p[4];
             r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
             r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
@@ -509,9 +521,11 @@ module schedule_engine_hopgroup (
         for (int s = 0; s < 3; s++) begin
           r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
           r_d.plan_poff[s*AddrWidth +: AddrWidth] = piece_offset(r_q.plan_piece[s*2 +: 2]);
+          r_d.plan_live[s] = r_q.plan_valid[s] && piece_words(r_q.plan_piece[s*2 +: 2]) != '0;
         end
         if (plan_none) begin
           r_d.group = r_q.group + 4'd1;  // no phase: no step
+          {r_d.group_round, r_d.group_j} = group_next_rj;
           r_d.state = StateGroup;
         end else begin
           r_d.group_steps = plan_max;
@@ -544,6 +558,7 @@ module schedule_engine_hopgroup (
           if (r_q.step + 8'd1 == r_q.group_steps) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
+            {r_d.group_round, r_d.group_j} = group_next_rj;
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
@@ -571,7 +586,8 @@ module schedule_engine_hopgroup (
           r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
           r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
         end
-        r_d.digit = '0;
+        for (int e = 0; e < Dims; e++)
+          r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
         if (!set_exists) begin
           r_d.sub = r_q.sub + 2'd1;
           r_d.state = StateSelect;
@@ -588,8 +604,8 @@ module schedule_engine_hopgroup (
         load_word.gap = r_q.run_gap;
         load_word.slack = r_q.run_slack;
         r_d.digit = run_digit_next;
-        r_d.run_src = r_q.run_src + run_delta;
-        r_d.run_dst = r_q.run_dst + run_delta;
+        r_d.run_src = run_carry_dim ? run_src_jump : run_src_m;
+        r_d.run_dst = run_carry_dim ? run_dst_jump : run_dst_m;
         if (run_done) begin
           r_d.state = StateSelect;
           r_d.sub = r_q.sub + 2'd1;
