@@ -134,6 +134,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
     std::array<std::uint32_t, 3> plan_words{};  // piece words
     std::array<std::uint32_t, 3> plan_poff{};   // piece offset
+    std::array<std::uint32_t, 3> plan_src{};    // source bank base + piece offset (plan_step)
+    std::array<std::uint32_t, 3> plan_dst{};    // the other bank's base + piece offset (plan_step)
     // current run (the candidate's registers: select_step; the rest: setup_step)
     std::uint32_t run_dim = 0;
     std::uint32_t run_n = 0;     // n_d
@@ -483,6 +485,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_n[s] = r_.size[p.dim];
       d.plan_c[s] = r_.coord[p.dim];
       d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
+      d.plan_words[s] = piece_words(p.piece) & mask(addr_width);
+      d.plan_poff[s] = piece_offset(p.piece) & mask(addr_width);
     }
     d.state = State::plan;
   }
@@ -493,9 +497,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     for (std::uint32_t s = 0; s < 3; ++s) {
       COLLNET_HLS(UNROLL)
       steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
-      d.plan_words[s] = piece_words(r_.plan_piece[s]) & mask(addr_width);
-      d.plan_poff[s] = piece_offset(r_.plan_piece[s]) & mask(addr_width);
-      d.plan_live[s] = r_.plan_valid[s] != 0 && (piece_words(r_.plan_piece[s]) & mask(addr_width)) != 0 ? 1u : 0u;
+      d.plan_live[s] = r_.plan_valid[s] != 0 && r_.plan_words[s] != 0 ? 1u : 0u;
+      const std::uint32_t from = (r_.bank >> r_.plan_piece[s]) & 1u;
+      d.plan_src[s] = ((from ? r_.bank_words : 0) + r_.plan_poff[s]) & mask(addr_width);
+      d.plan_dst[s] = ((from ? 0 : r_.bank_words) + r_.plan_poff[s]) & mask(addr_width);
     }
     if (steps == 0) {
       d.group = r_.group + 1;  // no phase: no step
@@ -523,8 +528,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     const std::uint32_t c = r_.plan_c[slot];
     const std::uint32_t steps = r_.plan_steps[slot];
     const std::uint32_t words = r_.plan_words[slot];
-    const std::uint32_t from = (r_.bank >> r_.plan_piece[slot]) & 1u;
-    const std::uint32_t poff = r_.plan_poff[slot];
     // hops of index i = step (ascending) or steps - 1 - step (descending):
     // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
     std::uint32_t hops = 0, negative = 0;
@@ -549,9 +552,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_cn = (c + n) & mask(size_width);
     d.run_hops = hops & mask(8);
     d.run_neg = negative;
-    d.run_dest = (r_.self_id - own_id_[dim]) & mask(id_width);
-    d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
-    d.run_dst = ((from ? 0 : r_.bank_words) + poff) & mask(addr_width);  // + c_d x stride_d x m: setup_step
+    d.run_src = r_.plan_src[slot];
+    d.run_dst = r_.plan_dst[slot];  // + c_d x stride_d x m: setup_step
     if (r_.slot == 3) {
       // step done
       d.tag = (r_.tag + 1) & mask(tag_width);
@@ -603,6 +605,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.rd_id = id_table_[r_.run_dim][v & index_mask];
     d.rd_m = m_table_[r_.run_dim][v & index_mask];
     d.run_dst = (r_.run_dst + own_m_[r_.run_dim]) & mask(addr_width);
+    d.run_dest = (r_.self_id - own_id_[r_.run_dim]) & mask(id_width);
     d.run_jump = (r_.message_words + last_m_[r_.run_dim]) & mask(addr_width);
     if (r_.sub == 0) {
       d.run_hint = 0;

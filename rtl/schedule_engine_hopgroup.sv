@@ -88,6 +88,8 @@ module schedule_engine_hopgroup (
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
     logic [3*AddrWidth-1:0]     plan_words; // piece words
     logic [3*AddrWidth-1:0]     plan_poff;   // piece offset
+    logic [3*AddrWidth-1:0]     plan_src;    // source bank base + piece offset (StatePlan)
+    logic [3*AddrWidth-1:0]     plan_dst;    // the other bank's base + piece offset (StatePlan)
     // current run (the candidate's registers: StateSelect; the rest: StateSetup)
     logic [1:0]                 run_dim;
     logic [SizeWidth-1:0]       run_n, run_nc, run_cn;  // n_d, n_d - c_d, c_d + n_d
@@ -216,7 +218,7 @@ module schedule_engine_hopgroup (
 
   function automatic logic [AddrWidth-1:0] piece_words(input logic [1:0] piece);
     if (!three_d) piece_words = r_q.message_words;
-    else piece_words = r_q.quot + AddrWidth'(piece < r_q.rem);  // the first m mod 3 pieces one word longer
+    else piece_words = piece < r_q.rem ? r_q.quot + AddrWidth'(1) : r_q.quot;  // the first m mod 3 pieces one word longer
   endfunction
 
   // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2)
@@ -253,32 +255,32 @@ module schedule_engine_hopgroup (
   // the plan registers, the existence tests that need no coordinate, the hop
   // count and direction ----
   logic                  sel_live;
-  logic [1:0]            sel_dim, sel_piece;
+  logic [1:0]            sel_dim;
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
   logic [7:0]            sel_steps, sel_hops;
-  logic [AddrWidth-1:0]  sel_words, sel_poff;
+  logic [AddrWidth-1:0]  sel_words, sel_src, sel_dst;
   logic                  sel_active, sel_exists, sel_negative;
   always_comb begin
     // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
     sel_live = r_q.plan_live[0];
     sel_dim = r_q.plan_dim[0 +: 2];
-    sel_piece = r_q.plan_piece[0 +: 2];
     sel_n = r_q.plan_n[0 +: SizeWidth];
     sel_c = r_q.plan_c[0 +: CoordWidth];
     sel_steps = r_q.plan_steps[0 +: 8];
     sel_words = r_q.plan_words[0 +: AddrWidth];
-    sel_poff = r_q.plan_poff[0 +: AddrWidth];
+    sel_src = r_q.plan_src[0 +: AddrWidth];
+    sel_dst = r_q.plan_dst[0 +: AddrWidth];
     for (int s = 1; s < 3; s++) begin
       if (r_q.slot == 2'(s)) begin
         sel_live = r_q.plan_live[s];
         sel_dim = r_q.plan_dim[s*2 +: 2];
-        sel_piece = r_q.plan_piece[s*2 +: 2];
         sel_n = r_q.plan_n[s*SizeWidth +: SizeWidth];
         sel_c = r_q.plan_c[s*CoordWidth +: CoordWidth];
         sel_steps = r_q.plan_steps[s*8 +: 8];
         sel_words = r_q.plan_words[s*AddrWidth +: AddrWidth];
-        sel_poff = r_q.plan_poff[s*AddrWidth +: AddrWidth];
+        sel_src = r_q.plan_src[s*AddrWidth +: AddrWidth];
+        sel_dst = r_q.plan_dst[s*AddrWidth +: AddrWidth];
       end
     end
     sel_active = sel_live && r_q.step < sel_steps;
@@ -513,15 +515,19 @@ module schedule_engine_hopgroup (
             r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
             r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
             r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
+            r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
+            r_d.plan_poff[s*AddrWidth +: AddrWidth] = piece_offset(plan_p[1:0]);
           end
           r_d.state = StatePlan;
         end
       end
       StatePlan: begin
         for (int s = 0; s < 3; s++) begin
-          r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
-          r_d.plan_poff[s*AddrWidth +: AddrWidth] = piece_offset(r_q.plan_piece[s*2 +: 2]);
-          r_d.plan_live[s] = r_q.plan_valid[s] && piece_words(r_q.plan_piece[s*2 +: 2]) != '0;
+          r_d.plan_live[s] = r_q.plan_valid[s] && r_q.plan_words[s*AddrWidth +: AddrWidth] != '0;
+          r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
+                                                   r_q.plan_poff[s*AddrWidth +: AddrWidth];
+          r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
+                                                   r_q.plan_poff[s*AddrWidth +: AddrWidth];
         end
         if (plan_none) begin
           r_d.group = r_q.group + 4'd1;  // no phase: no step
@@ -548,9 +554,8 @@ module schedule_engine_hopgroup (
         r_d.run_cn = sel_n + {1'b0, sel_c};
         r_d.run_hops = sel_hops;
         r_d.run_neg = sel_negative;
-        r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
-        r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
-        r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + sel_poff;  // + c_d x stride_d x m: StateSetup
+        r_d.run_src = sel_src;
+        r_d.run_dst = sel_dst;  // + c_d x stride_d x m: StateSetup
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
@@ -578,6 +583,7 @@ module schedule_engine_hopgroup (
         // a dropped candidate goes back to StateSelect, which sets them again)
         table_re = 1'b1;  // one synchronous read of each table (entry v); the entry c_d is a register
         r_d.run_dst = r_q.run_dst + own_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        r_d.run_dest = self_id - own_id_q[r_q.run_dim*IdWidth +: IdWidth];
         r_d.run_jump = r_q.message_words + last_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
         if (r_q.sub == 2'd0) begin
           {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
