@@ -42,14 +42,21 @@
 // Timing: after start, sum_d (n_d + 1) cycles fill the tables (also giving
 // self, self*m, N*m), 20 cycles divide m by 3; counting the CONTROL write as
 // cycle 0, the first descriptor of a2a-hopgroup-direct is offered in cycle
-// sum_d (n_d + 1) + 22. Then a2a-hopgroup spends one
-// cycle per group to plan it, one setup cycle per (phase, copy or offset) of
-// a step, and emits one descriptor per cycle within a run and per barrier;
-// a2a-hopgroup-direct emits one descriptor per cycle (II = 1). The group's
-// planning cycle also stores, per phase slot, the phase (valid, dimension,
-// piece) and what the run setup needs of it (n_d, c_d, steps, piece words
-// and offset) in plan registers, so that the run setup starts from registers
-// instead of recomputing the plan (it was the critical path on iCE40).
+// sum_d (n_d + 1) + 22. Then a2a-hopgroup spends two cycles per group to
+// plan it (group_step: per phase slot the phase (valid, dimension, piece),
+// n_d, c_d, the phase's step count from dim_steps and the piece's words and
+// offset, into plan registers; plan_step: the group's steps, their maximum,
+// and per slot the source and destination bases), one cycle per (phase,
+// copy or offset) candidate of a step (select_step: the candidate's hops and
+// direction into the run registers) and one more for each candidate the
+// tests without a coordinate leave (setup_step: the target coordinate, its
+// wrap or, on a mesh, whether it exists, and the tables' read), and emits one
+// descriptor per cycle within a run and per barrier; a2a-hopgroup-direct
+// emits one descriptor per cycle (II = 1), its odometer an offset ahead of
+// the SEND. Every stage starts from registers (the iCE40 critical paths,
+// docs/synthesis.md): a run's addresses advance by m, or by run_jump where
+// the digits below run_dim wrap, instead of summing the odometer's shares,
+// and the direct SEND adds two pair sums taken at the previous load.
 //
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_hopgroup.sv.
@@ -152,7 +159,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_gap = 0;
     std::uint32_t run_slack = 0;
     std::uint32_t run_jump = 0;  // m + (n_d - 1) x stride_d x m of run_dim
-    // odometers (hopgroup labels: digit/part; direct offsets: digit/target)
+    // odometers (hopgroup labels: digit, counting down; direct offsets: digit/target/part_id/part)
     std::array<std::uint32_t, max_dims> digit{};
     std::array<std::uint32_t, max_dims> part{};
     std::array<std::uint32_t, max_dims> target{};

@@ -10,9 +10,10 @@
 // stride_d * m (4 x 64 entries each), one write port and one synchronous
 // read port (block RAM), read only by the run setup. The plan registers
 // (plan_*) hold, per phase slot of the current group, what the run setup
-// needs of the phase, written in the group's planning cycle: the run setup
-// starts from registers instead of recomputing the plan (iCE40 critical
-// path). Arrays of registers are flat vectors
+// needs of the phase, written in the group's two planning cycles
+// (StateGroup, StatePlan); a run candidate takes two cycles (StateSelect,
+// StateSetup), each from registers (iCE40 critical paths; the HLS header
+// gives the timing). Arrays of registers are flat vectors
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 //
@@ -100,7 +101,7 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
     logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
-    // odometers
+    // odometers (hopgroup labels: digit, counting down; direct offsets: digit, target, part_id, part)
     logic [Dims*SizeWidth-1:0]  digit;
     logic [Dims*AddrWidth-1:0]  part;
     logic [Dims*SizeWidth-1:0]  target;
