@@ -139,8 +139,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, 3> plan_n{};      // n_d
     std::array<std::uint32_t, 3> plan_c{};      // c_d
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
-    std::array<std::uint32_t, 3> plan_words{};  // piece words
-    std::array<std::uint32_t, 3> plan_poff{};   // piece offset
+    std::array<std::uint32_t, 3> plan_words{};  // piece words (plan_step)
     std::array<std::uint32_t, 3> plan_src{};    // source bank base + piece offset (plan_step)
     std::array<std::uint32_t, 3> plan_dst{};    // the other bank's base + piece offset (plan_step)
     // current run (the candidate's registers: select_step; the rest: setup_step)
@@ -151,6 +150,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_cn = 0;    // c_d + n_d
     std::uint32_t run_hops = 0;
     std::uint32_t run_neg = 0;   // offset -hops
+    std::uint32_t run_skip = 0;  // bit run_dim: the odometer skips it
     std::uint32_t run_dest = 0;
     std::uint32_t run_src = 0;
     std::uint32_t run_dst = 0;
@@ -161,6 +161,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_jump = 0;  // m + (n_d - 1) x stride_d x m of run_dim
     // odometers (hopgroup labels: digit, counting down; direct offsets: digit/target/part_id/part)
     std::array<std::uint32_t, max_dims> digit{};
+    std::array<std::uint32_t, max_dims> digit_zero{};  // hopgroup: digit e is 0 (it wraps next)
     std::array<std::uint32_t, max_dims> part{};
     std::array<std::uint32_t, max_dims> target{};
     std::array<std::uint32_t, max_dims> part_id{};  // direct: target x stride (part: x stride x m)
@@ -277,10 +278,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     bool carry = true, carry_dim = false;
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      if (e == r_.run_dim) carry_dim = carry;
-      if (carry && e != r_.run_dim) {
-        const bool wraps = r_.digit[e] == 0;
+      const bool skip = ((r_.run_skip >> e) & 1u) != 0;
+      if (skip) carry_dim = carry;
+      if (carry && !skip) {
+        const bool wraps = r_.digit_zero[e] != 0;
         d.digit[e] = (wraps ? r_.size[e] - 1 : r_.digit[e] - 1) & mask(size_width);
+        d.digit_zero[e] = (wraps ? r_.size[e] == 1 : r_.digit[e] == 1) ? 1u : 0u;
         carry = wraps;
       }
     }
@@ -492,8 +495,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_n[s] = r_.size[p.dim];
       d.plan_c[s] = r_.coord[p.dim];
       d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
-      d.plan_words[s] = piece_words(p.piece) & mask(addr_width);
-      d.plan_poff[s] = piece_offset(p.piece) & mask(addr_width);
     }
     d.state = State::plan;
   }
@@ -504,10 +505,14 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     for (std::uint32_t s = 0; s < 3; ++s) {
       COLLNET_HLS(UNROLL)
       steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
-      d.plan_live[s] = r_.plan_valid[s] != 0 && r_.plan_words[s] != 0 ? 1u : 0u;
-      const std::uint32_t from = (r_.bank >> r_.plan_piece[s]) & 1u;
-      d.plan_src[s] = ((from ? r_.bank_words : 0) + r_.plan_poff[s]) & mask(addr_width);
-      d.plan_dst[s] = ((from ? 0 : r_.bank_words) + r_.plan_poff[s]) & mask(addr_width);
+      const std::uint32_t piece = r_.plan_piece[s];
+      d.plan_words[s] = piece_words(piece) & mask(addr_width);
+      // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
+      const bool words = !three_d() ? r_.message_words != 0 : (r_.quot != 0 || piece < r_.rem);
+      d.plan_live[s] = r_.plan_valid[s] != 0 && words ? 1u : 0u;
+      const std::uint32_t from = (r_.bank >> piece) & 1u;
+      d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
+      d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
     }
     if (steps == 0) {
       d.group = r_.group + 1;  // no phase: no step
@@ -558,6 +563,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_nc = (n - c) & mask(size_width);
     d.run_cn = (c + n) & mask(size_width);
     d.run_hops = hops & mask(8);
+    d.run_skip = 1u << dim;
     d.run_neg = negative;
     d.run_src = r_.plan_src[slot];
     d.run_dst = r_.plan_dst[slot];  // + c_d x stride_d x m: setup_step
@@ -630,6 +636,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       d.digit[e] = (r_.size[e] - 1) & mask(size_width);  // counting down
+      d.digit_zero[e] = r_.size[e] == 1 ? 1u : 0u;
     }
     if (!exists) {
       d.sub = r_.sub + 1;

@@ -79,7 +79,7 @@ module schedule_engine_hopgroup (
     logic [1:0]                 slot;
     logic [1:0]                 sub;
     // plan of the current group, per phase slot s at [s*W +: W] (StateGroup;
-    // words and offset of the piece in StatePlan)
+    // what follows the piece in StatePlan)
     logic [2:0]                 plan_valid;
     logic [2:0]                 plan_live;  // valid and a piece of words (StatePlan)
     logic [3*2-1:0]             plan_dim;
@@ -87,8 +87,7 @@ module schedule_engine_hopgroup (
     logic [3*SizeWidth-1:0]     plan_n;        // n_d
     logic [3*CoordWidth-1:0]    plan_c;        // c_d
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
-    logic [3*AddrWidth-1:0]     plan_words; // piece words
-    logic [3*AddrWidth-1:0]     plan_poff;   // piece offset
+    logic [3*AddrWidth-1:0]     plan_words; // piece words (StatePlan)
     logic [3*AddrWidth-1:0]     plan_src;    // source bank base + piece offset (StatePlan)
     logic [3*AddrWidth-1:0]     plan_dst;    // the other bank's base + piece offset (StatePlan)
     // current run (the candidate's registers: StateSelect; the rest: StateSetup)
@@ -96,6 +95,7 @@ module schedule_engine_hopgroup (
     logic [SizeWidth-1:0]       run_n, run_nc, run_cn;  // n_d, n_d - c_d, c_d + n_d
     logic [CoordWidth-1:0]      run_c;                  // c_d
     logic [7:0]                 run_hops;
+    logic [Dims-1:0]            run_skip;               // one-hot run_dim: the odometer skips it
     logic                       run_neg;                // offset -hops
     logic [IdWidth-1:0]         run_dest;
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
@@ -103,6 +103,7 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
     // odometers (hopgroup labels: digit, counting down; direct offsets: digit, target, part_id, part)
     logic [Dims*SizeWidth-1:0]  digit;
+    logic [Dims-1:0]            digit_zero;  // hopgroup: digit e is 0 (it wraps next)
     logic [Dims*AddrWidth-1:0]  part;
     logic [Dims*SizeWidth-1:0]  target;
     logic [Dims*IdWidth-1:0]    part_id;  // direct: target * stride
@@ -336,6 +337,7 @@ module schedule_engine_hopgroup (
   // (run_jump) where the digits below run_dim all wrap (the carry reaches
   // run_dim); both sums are formed, the carry chooses.
   logic [Dims*SizeWidth-1:0] run_digit_next;
+  logic [Dims-1:0]           run_digit_zero_next;
   logic                      run_done, run_carry_dim;
   logic [AddrWidth-1:0]      run_src_m, run_src_jump, run_dst_m, run_dst_jump;
   always_comb begin
@@ -344,12 +346,15 @@ module schedule_engine_hopgroup (
     carry = 1'b1;
     wraps = 1'b0;
     run_carry_dim = 1'b0;
+    run_digit_zero_next = r_q.digit_zero;
     for (int e = 0; e < Dims; e++) begin
-      if (2'(e) == r_q.run_dim) run_carry_dim = carry;
-      if (carry && 2'(e) != r_q.run_dim) begin
-        wraps = r_q.digit[e*SizeWidth +: SizeWidth] == '0;
+      if (r_q.run_skip[e]) run_carry_dim = carry;
+      if (carry && !r_q.run_skip[e]) begin
+        wraps = r_q.digit_zero[e];
         run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
                                                          : r_q.digit[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+        run_digit_zero_next[e] = wraps ? size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1)
+                                       : r_q.digit[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
         carry = wraps;
       end
     end
@@ -516,19 +521,20 @@ module schedule_engine_hopgroup (
             r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
             r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
             r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
-            r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
-            r_d.plan_poff[s*AddrWidth +: AddrWidth] = piece_offset(plan_p[1:0]);
           end
           r_d.state = StatePlan;
         end
       end
       StatePlan: begin
         for (int s = 0; s < 3; s++) begin
-          r_d.plan_live[s] = r_q.plan_valid[s] && r_q.plan_words[s*AddrWidth +: AddrWidth] != '0;
+          r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
+          // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
+          r_d.plan_live[s] = r_q.plan_valid[s] && (!three_d ? r_q.message_words != '0
+                                                            : r_q.quot != '0 || r_q.plan_piece[s*2 +: 2] < r_q.rem);
           r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
-                                                   r_q.plan_poff[s*AddrWidth +: AddrWidth];
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
           r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
-                                                   r_q.plan_poff[s*AddrWidth +: AddrWidth];
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
         end
         if (plan_none) begin
           r_d.group = r_q.group + 4'd1;  // no phase: no step
@@ -554,6 +560,7 @@ module schedule_engine_hopgroup (
         r_d.run_nc = sel_n - {1'b0, sel_c};
         r_d.run_cn = sel_n + {1'b0, sel_c};
         r_d.run_hops = sel_hops;
+        r_d.run_skip = Dims'(1) << sel_dim;
         r_d.run_neg = sel_negative;
         r_d.run_src = sel_src;
         r_d.run_dst = sel_dst;  // + c_d x stride_d x m: StateSetup
@@ -593,8 +600,10 @@ module schedule_engine_hopgroup (
           r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
           r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
         end
-        for (int e = 0; e < Dims; e++)
+        for (int e = 0; e < Dims; e++) begin
           r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+          r_d.digit_zero[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+        end
         if (!set_exists) begin
           r_d.sub = r_q.sub + 2'd1;
           r_d.state = StateSelect;
@@ -611,6 +620,7 @@ module schedule_engine_hopgroup (
         load_word.gap = r_q.run_gap;
         load_word.slack = r_q.run_slack;
         r_d.digit = run_digit_next;
+        r_d.digit_zero = run_digit_zero_next;
         r_d.run_src = run_carry_dim ? run_src_jump : run_src_m;
         r_d.run_dst = run_carry_dim ? run_dst_jump : run_dst_m;
         if (run_done) begin
