@@ -101,6 +101,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t algorithm = 0, message_words = 1, options = 0, gap_slack = 0, dims = 1;
     std::array<std::uint32_t, max_dims> size{1, 1, 1, 1}, coord{};  // n_d, c_d
     State state = State::idle;
+    std::uint32_t in_init = 0;  // state is init (rtl: u_strides's step input)
     // table fill (dimension dim, t = 0..n_d) and division
     std::uint32_t dim = 0;
     std::uint32_t t = 0;
@@ -120,10 +121,13 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t quot = 0;        // m / 3
     // steps of a phase in dimension d; follows SIZE and OPTIONS
     std::array<std::uint32_t, max_dims> dim_steps{};
+    std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
     // hopgroup sequencing
     std::uint32_t group = 0;       // gi
     std::uint32_t group_round = 0; // gi / 3
     std::uint32_t group_j = 0;     // gi mod 3
+    std::uint32_t group_dim = 0;   // 3-D literal: the group's phase (dimension, piece)
+    std::uint32_t group_piece = 0;
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
     std::uint32_t tag = 0;         // global step number (direct: offset number)
@@ -184,10 +188,16 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
+    const EngineLoad l = program_step(d, can_load);
+    d.in_init = d.state == State::init ? 1u : 0u;
+    return l;
+  }
+
+  EngineLoad program_step(Registers& d, bool can_load) {
     // outside the table fill: dimension 0, t = 0, stride 1, ready at start
     // (rtl: u_strides); the rank keeps its value until the first step
-    d.first = r_.state != State::init;
-    if (r_.state != State::init) {
+    d.first = r_.in_init == 0;
+    if (r_.in_init == 0) {
       enter_dim(d, 0);
       d.dim = 0;  // (t: start clears it; it also counts the division)
       d.acc = 0;
@@ -199,6 +209,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
+      d.dim_one[e] = r_.size[e] == 1 ? 1u : 0u;
     }
     switch (r_.state) {
       case State::idle: break;
@@ -373,6 +384,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group = 0;
     d.group_round = 0;
     d.group_j = 0;
+    d.group_dim = 0;
+    d.group_piece = 0;
     d.tag = 0;
     d.bank = 0;
   }
@@ -446,11 +459,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else if (r_.options & hopgroup_engine_reg::opt_concurrent) {
       p = {true, slot, (gi + slot) % 3};
     } else {
-      const std::uint32_t round = r_.group_round, j = r_.group_j;  // gi / 3, gi mod 3
-      const std::uint32_t dim = j == 0 ? 0 : (j == 1 ? 2 : 1);
-      p = {slot == 0, dim, (round + dim) % 3};
+      p = {slot == 0, r_.group_dim, r_.group_piece};  // registers beside the group
     }
-    if (p.valid && r_.size[p.dim] == 1) p.valid = false;  // nothing to cross
+    if (p.valid && r_.dim_one[p.dim] != 0) p.valid = false;  // nothing to cross
     return p;
   }
 
@@ -474,9 +485,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   }
 
   /// gi / 3 and gi mod 3 of the next group (registers beside the group).
+  /// And the 3-D literal group's phase: j = 0 -> (0, r), 1 -> (2, r+2), 2 -> (1, r+1).
   void next_group_rj(Registers& d) const {
     d.group_round = r_.group_j == 2 ? (r_.group_round + 1) & 3u : r_.group_round;
     d.group_j = r_.group_j == 2 ? 0 : r_.group_j + 1;
+    d.group_dim = d.group_j == 0 ? 0 : (d.group_j == 1 ? 2 : 1);
+    d.group_piece = (d.group_round + d.group_dim) % 3;
   }
 
   /// The phases of the group's slots and their step counts (the group's

@@ -56,6 +56,7 @@ module schedule_engine_hopgroup (
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
     state_e                     state;
+    logic                       in_init;       // state is StateInit (u_strides steps)
     // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
     logic [Dims*IdWidth-1:0]    stride_id;  // stride_d
@@ -64,6 +65,7 @@ module schedule_engine_hopgroup (
     logic [Dims*IdWidth-1:0]    last_id;      // (n_d - 1) * stride_d
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
     logic [Dims*8-1:0]          dim_steps;     // steps of a phase in dimension d (follows SIZE, OPTIONS)
+    logic [Dims-1:0]            dim_one;       // n_d = 1 (follows SIZE)
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
     logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
@@ -72,6 +74,7 @@ module schedule_engine_hopgroup (
     // hopgroup sequencing
     logic [3:0]                 group;
     logic [1:0]                 group_round, group_j;  // group / 3 and group mod 3
+    logic [1:0]                 group_dim, group_piece; // 3-D literal: the group's phase
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
     logic [TagWidth-1:0]        tag;
@@ -171,7 +174,7 @@ module schedule_engine_hopgroup (
   logic [IdWidth-1:0]    self_id;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.in_init),
       .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(unused_size),
       .coord_o(unused_coord), .acc_o(acc), .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride),
       .at_coord_o(at_coord), .at_size_o(at_size), .at_last_o(at_last), .done_o(strides_done),
@@ -189,10 +192,8 @@ module schedule_engine_hopgroup (
   /// Phase `slot` of group `gi`: {valid, dim[1:0], piece[1:0]}.
   function automatic logic [4:0] phase_of(input logic [1:0] gi, input logic [1:0] slot);  // gi mod 4
     logic       valid;
-    logic [1:0] dim, piece, round, j;
+    logic [1:0] dim, piece;
     logic [2:0] sum;
-    round = r_q.group_round;  // gi / 3 and gi mod 3, registers beside the group
-    j = r_q.group_j;
     if (!three_d) begin
       valid = slot == 2'd0;
       dim = gi;
@@ -204,11 +205,10 @@ module schedule_engine_hopgroup (
       piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
     end else begin
       valid = slot == 2'd0;
-      dim = j == 2'd0 ? 2'd0 : (j == 2'd1 ? 2'd2 : 2'd1);
-      sum = {1'b0, round} + {1'b0, dim};
-      piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
+      dim = r_q.group_dim;  // registers beside the group
+      piece = r_q.group_piece;
     end
-    if (size_of(size_q, dim) == SizeWidth'(1)) valid = 1'b0;  // nothing to cross
+    if (r_q.dim_one[dim]) valid = 1'b0;  // nothing to cross
     phase_of = {valid, dim, piece};
   endfunction
 
@@ -242,8 +242,16 @@ module schedule_engine_hopgroup (
   end
 
   // group / 3 and group mod 3 of the next group
-  logic [3:0] group_next_rj;
-  assign group_next_rj = r_q.group_j == 2'd2 ? {r_q.group_round + 2'd1, 2'd0} : {r_q.group_round, r_q.group_j + 2'd1};
+  // and the 3-D literal group's phase: j = 0 -> (0, r), 1 -> (2, r+2), 2 -> (1, r+1)
+  logic [7:0] group_next_rj;
+  always_comb begin
+    logic [1:0] r, j, dim;
+    logic [2:0] sum;
+    {r, j} = r_q.group_j == 2'd2 ? {r_q.group_round + 2'd1, 2'd0} : {r_q.group_round, r_q.group_j + 2'd1};
+    dim = j == 2'd0 ? 2'd0 : (j == 2'd1 ? 2'd2 : 2'd1);
+    sum = {1'b0, r} + {1'b0, dim};
+    group_next_rj = {r, j, dim, sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0]};
+  end
 
   // bank bits flipped at the end of the group
   logic [2:0] group_flip;
@@ -438,7 +446,10 @@ module schedule_engine_hopgroup (
     div_rem = {r_q.rem, div_bit};
     // every dimension's phase step count follows SIZE and OPTIONS (written
     // before CONTROL; first read in the first StateGroup, after the division)
-    for (int e = 0; e < Dims; e++) r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
+    for (int e = 0; e < Dims; e++) begin
+      r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
+      r_d.dim_one[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+    end
 
     // configuration port
     if (cfg_write) begin
@@ -446,7 +457,8 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece,
+             r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -538,7 +550,7 @@ module schedule_engine_hopgroup (
         end
         if (plan_none) begin
           r_d.group = r_q.group + 4'd1;  // no phase: no step
-          {r_d.group_round, r_d.group_j} = group_next_rj;
+          {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
           r_d.state = StateGroup;
         end else begin
           r_d.group_steps = plan_max;
@@ -571,7 +583,7 @@ module schedule_engine_hopgroup (
           if (r_q.step + 8'd1 == r_q.group_steps) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
-            {r_d.group_round, r_d.group_j} = group_next_rj;
+            {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
@@ -668,6 +680,7 @@ module schedule_engine_hopgroup (
       end
       `SCHEDULE_ENGINE_END_STATES
     endcase
+    r_d.in_init = r_d.state == StateInit;
   end
 
   // ---- coordinate tables: one write port, one synchronous read port ----
