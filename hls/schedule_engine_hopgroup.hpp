@@ -138,6 +138,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // and offset by plan_step)
     std::array<std::uint32_t, 3> plan_valid{};
     std::array<std::uint32_t, 3> plan_live{};   // valid and a piece of words (plan_step)
+    std::array<std::uint32_t, 3> plan_act{};    // live and step < its steps (set with step)
     std::array<std::uint32_t, 3> plan_dim{};
     std::array<std::uint32_t, 3> plan_piece{};
     std::array<std::uint32_t, 3> plan_n{};      // n_d
@@ -524,6 +525,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
       const bool words = !three_d() ? r_.message_words != 0 : (r_.quot != 0 || piece < r_.rem);
       d.plan_live[s] = r_.plan_valid[s] != 0 && words ? 1u : 0u;
+      d.plan_act[s] = d.plan_live[s] != 0 && r_.plan_steps[s] != 0 ? 1u : 0u;  // step 0
       const std::uint32_t from = (r_.bank >> piece) & 1u;
       d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
       d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
@@ -596,11 +598,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.state = State::group;
       } else {
         d.step = r_.step + 1;
+        for (std::uint32_t s = 0; s < 3; ++s) {
+          COLLNET_HLS(UNROLL)
+          d.plan_act[s] = r_.plan_live[s] != 0 && ((r_.step + 1) & mask(8)) < r_.plan_steps[s] ? 1u : 0u;
+        }
         d.state = State::barrier;
       }
       return;
     }
-    const bool phase_active = r_.plan_live[slot] != 0 && r_.step < steps;
+    const bool phase_active = r_.plan_act[slot] != 0;  // live, and step < steps
     if (!phase_active || r_.sub > 2) {
       d.slot = r_.slot + 1;
       d.sub = 0;

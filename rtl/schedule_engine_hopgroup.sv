@@ -85,6 +85,7 @@ module schedule_engine_hopgroup (
     // what follows the piece in StatePlan)
     logic [2:0]                 plan_valid;
     logic [2:0]                 plan_live;  // valid and a piece of words (StatePlan)
+    logic [2:0]                 plan_act;   // live and step < its steps (set with step)
     logic [3*2-1:0]             plan_dim;
     logic [3*2-1:0]             plan_piece;
     logic [3*SizeWidth-1:0]     plan_n;        // n_d
@@ -264,7 +265,7 @@ module schedule_engine_hopgroup (
   // ---- candidate of the run setup (hls: select_step): the slot's phase from
   // the plan registers, the existence tests that need no coordinate, the hop
   // count and direction ----
-  logic                  sel_live;
+  logic                  sel_act;
   logic [1:0]            sel_dim;
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
@@ -273,7 +274,7 @@ module schedule_engine_hopgroup (
   logic                  sel_active, sel_exists, sel_negative;
   always_comb begin
     // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
-    sel_live = r_q.plan_live[0];
+    sel_act = r_q.plan_act[0];
     sel_dim = r_q.plan_dim[0 +: 2];
     sel_n = r_q.plan_n[0 +: SizeWidth];
     sel_c = r_q.plan_c[0 +: CoordWidth];
@@ -283,7 +284,7 @@ module schedule_engine_hopgroup (
     sel_dst = r_q.plan_dst[0 +: AddrWidth];
     for (int s = 1; s < 3; s++) begin
       if (r_q.slot == 2'(s)) begin
-        sel_live = r_q.plan_live[s];
+        sel_act = r_q.plan_act[s];
         sel_dim = r_q.plan_dim[s*2 +: 2];
         sel_n = r_q.plan_n[s*SizeWidth +: SizeWidth];
         sel_c = r_q.plan_c[s*CoordWidth +: CoordWidth];
@@ -293,7 +294,7 @@ module schedule_engine_hopgroup (
         sel_dst = r_q.plan_dst[s*AddrWidth +: AddrWidth];
       end
     end
-    sel_active = sel_live && r_q.step < sel_steps;
+    sel_active = sel_act;  // the slot's phase is live and has a step `step`
     // hops of index i = step (ascending) or steps - 1 - step (descending):
     // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
     sel_hops = '0;
@@ -543,6 +544,7 @@ module schedule_engine_hopgroup (
           // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
           r_d.plan_live[s] = r_q.plan_valid[s] && (!three_d ? r_q.message_words != '0
                                                             : r_q.quot != '0 || r_q.plan_piece[s*2 +: 2] < r_q.rem);
+          r_d.plan_act[s] = r_d.plan_live[s] && r_q.plan_steps[s*8 +: 8] != 8'd0;  // step 0
           r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
                                                    piece_offset(r_q.plan_piece[s*2 +: 2]);
           r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
@@ -587,6 +589,8 @@ module schedule_engine_hopgroup (
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
+            for (int s = 0; s < 3; s++)
+              r_d.plan_act[s] = r_q.plan_live[s] && r_q.step + 8'd1 < r_q.plan_steps[s*8 +: 8];
             r_d.state = StateBarrier;
           end
         end else if (!sel_active || r_q.sub == 2'd3) begin
