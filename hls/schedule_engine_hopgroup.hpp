@@ -155,7 +155,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_cn = 0;    // c_d + n_d
     std::uint32_t run_hops = 0;
     std::uint32_t run_neg = 0;   // offset -hops
-    std::uint32_t run_ok = 0;    // the target exists (select_step's test)
     std::uint32_t run_skip = 0;  // bit run_dim: the odometer skips it
     std::uint32_t run_dest = 0;
     std::uint32_t run_src = 0;
@@ -578,14 +577,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_n = n;
     d.run_c = c;
     d.run_nc = (n - c) & mask(size_width);
-    // whether the target exists, for setup_step: a torus drops -h where 2h = n, a
-    // mesh every target beyond its edge (c + h >= n, c - h < 0)
-    const std::uint32_t h8 = hops & mask(8);
-    bool ok = true;
-    if (r_.sub == 0) ok = true;
-    else if (torus) ok = r_.sub == 1 || 2 * h8 != n;
-    else ok = negative ? h8 <= c : h8 < d.run_nc;
-    d.run_ok = ok ? 1u : 0u;
     d.run_cn = (c + n) & mask(size_width);
     d.run_hops = hops & mask(8);
     d.run_skip = 1u << dim;
@@ -637,7 +628,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t v = 0;
     if (r_.run_neg) v = under ? r_.run_cn - h : c - h;
     else v = over ? h - r_.run_nc : c + h;
-    const bool exists = r_.run_ok != 0;
+    bool exists = true;
+    if (r_.sub == 0) exists = true;
+    else if (torus) exists = r_.sub == 1 || 2 * h != n;
+    else exists = r_.run_neg ? !under : !over;  // mesh: n_d + k does not exist
     // the run's registers in every cycle of this state (run_step reads them; a
     // dropped candidate goes back to select_step, which sets them again)
     // one synchronous read of each table (entry v); the entry c_d is a register

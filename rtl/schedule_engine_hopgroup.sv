@@ -101,7 +101,6 @@ module schedule_engine_hopgroup (
     logic [7:0]                 run_hops;
     logic [Dims-1:0]            run_skip;               // one-hot run_dim: the odometer skips it
     logic                       run_neg;                // offset -hops
-    logic                       run_ok;                 // the target exists (StateSelect's test)
     logic [IdWidth-1:0]         run_dest;
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
@@ -272,8 +271,7 @@ module schedule_engine_hopgroup (
   logic [CoordWidth-1:0] sel_c;
   logic [7:0]            sel_steps, sel_hops;
   logic [AddrWidth-1:0]  sel_words, sel_src, sel_dst;
-  logic                  sel_active, sel_exists, sel_negative, sel_ok;
-  logic [SizeWidth-1:0]  sel_nc;
+  logic                  sel_active, sel_exists, sel_negative;
   always_comb begin
     // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
     sel_act = r_q.plan_act[0];
@@ -314,12 +312,6 @@ module schedule_engine_hopgroup (
       sel_hops = r_q.options[OptDescending] ? sel_steps - r_q.step : r_q.step + 8'd1;
       sel_negative = r_q.options[OptBoth] && r_q.sub != 2'd1;
     end
-    // whether the target exists, for StateSetup: a torus drops -h where 2h = n, a
-    // mesh every target beyond its edge (c + h >= n, c - h < 0)
-    sel_nc = sel_n - {1'b0, sel_c};
-    if (r_q.sub == 2'd0) sel_ok = 1'b1;
-    else if (torus) sel_ok = r_q.sub == 2'd1 || {sel_hops, 1'b0} != {2'b00, sel_n};
-    else sel_ok = sel_negative ? sel_hops <= {2'b00, sel_c} : sel_hops < {1'b0, sel_nc};
   end
 
   // ---- run setup (StateSetup): the target coordinate c_d +- hops, wrapped
@@ -329,7 +321,7 @@ module schedule_engine_hopgroup (
   logic [7:0]            set_v;
   /* verilator lint_on UNUSEDSIGNAL */
   logic [7:0]            set_rest;
-  logic                  set_over, set_under;
+  logic                  set_over, set_under, set_exists;
   logic [5:0]            set_vu;
   always_comb begin
     // c + h >= n and c - h < 0, compared beside the sums
@@ -337,6 +329,9 @@ module schedule_engine_hopgroup (
     set_under = r_q.run_hops > {2'b00, r_q.run_c};
     if (r_q.run_neg) set_v = set_under ? {1'b0, r_q.run_cn} - r_q.run_hops : {2'b00, r_q.run_c} - r_q.run_hops;
     else set_v = set_over ? r_q.run_hops - {1'b0, r_q.run_nc} : {2'b00, r_q.run_c} + r_q.run_hops;
+    if (r_q.sub == 2'd0) set_exists = 1'b1;
+    else if (torus) set_exists = r_q.sub == 2'd1 || {r_q.run_hops, 1'b0} != {2'b00, r_q.run_n};
+    else set_exists = r_q.run_neg ? !set_under : !set_over;  // mesh: n_d + k does not exist
     // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
     // nodes have a destination); a torus one with h
     set_rest = {1'b0, r_q.run_n} - r_q.run_hops;
@@ -576,8 +571,7 @@ module schedule_engine_hopgroup (
         r_d.run_words = sel_words;
         r_d.run_n = sel_n;
         r_d.run_c = sel_c;
-        r_d.run_nc = sel_nc;
-        r_d.run_ok = sel_ok;
+        r_d.run_nc = sel_n - {1'b0, sel_c};
         r_d.run_cn = sel_n + {1'b0, sel_c};
         r_d.run_hops = sel_hops;
         r_d.run_skip = Dims'(1) << sel_dim;
@@ -626,7 +620,7 @@ module schedule_engine_hopgroup (
           r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
           r_d.digit_zero[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
         end
-        if (!r_q.run_ok) begin
+        if (!set_exists) begin
           r_d.sub = r_q.sub + 2'd1;
           r_d.state = StateSelect;
         end else begin
