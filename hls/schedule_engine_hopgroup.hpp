@@ -42,14 +42,21 @@
 // Timing: after start, sum_d (n_d + 1) cycles fill the tables (also giving
 // self, self*m, N*m), 20 cycles divide m by 3; counting the CONTROL write as
 // cycle 0, the first descriptor of a2a-hopgroup-direct is offered in cycle
-// sum_d (n_d + 1) + 22. Then a2a-hopgroup spends one
-// cycle per group to plan it, one setup cycle per (phase, copy or offset) of
-// a step, and emits one descriptor per cycle within a run and per barrier;
-// a2a-hopgroup-direct emits one descriptor per cycle (II = 1). The group's
-// planning cycle also stores, per phase slot, the phase (valid, dimension,
-// piece) and what the run setup needs of it (n_d, c_d, steps, piece words
-// and offset) in plan registers, so that the run setup starts from registers
-// instead of recomputing the plan (it was the critical path on iCE40).
+// sum_d (n_d + 1) + 22. Then a2a-hopgroup spends two cycles per group to
+// plan it (group_step: per phase slot the phase (valid, dimension, piece),
+// n_d, c_d, the phase's step count from dim_steps and the piece's words and
+// offset, into plan registers; plan_step: the group's steps, their maximum,
+// and per slot the source and destination bases), one cycle per (phase,
+// copy or offset) candidate of a step (select_step: the candidate's hops and
+// direction into the run registers) and one more for each candidate the
+// tests without a coordinate leave (setup_step: the target coordinate, its
+// wrap or, on a mesh, whether it exists, and the tables' read), and emits one
+// descriptor per cycle within a run and per barrier; a2a-hopgroup-direct
+// emits one descriptor per cycle (II = 1), its odometer an offset ahead of
+// the SEND. Every stage starts from registers (the iCE40 critical paths,
+// docs/synthesis.md): a run's addresses advance by m, or by run_jump where
+// the digits below run_dim wrap, instead of summing the odometer's shares,
+// and the direct SEND adds two pair sums taken at the previous load.
 //
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_hopgroup.sv.
@@ -83,7 +90,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d_copy = 7,    // direct: local copy
     d_send = 8,    // direct: SEND of one offset
     d_barrier = 9, // direct: BARRIER after it
-    end = 10
+    end = 10,
+    plan = 11,     // hopgroup: the group's steps (maximum over its slots)
+    setup = 12     // hopgroup: target coordinate and table read of a run
   };
 
  private:
@@ -92,6 +101,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t algorithm = 0, message_words = 1, options = 0, gap_slack = 0, dims = 1;
     std::array<std::uint32_t, max_dims> size{1, 1, 1, 1}, coord{};  // n_d, c_d
     State state = State::idle;
+    std::uint32_t in_init = 0;  // state is init (rtl: u_strides's step input)
     // table fill (dimension dim, t = 0..n_d) and division
     std::uint32_t dim = 0;
     std::uint32_t t = 0;
@@ -109,25 +119,43 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t bank_words = 0;  // N * m: bank 1 / result region base
     std::uint32_t rem = 0;
     std::uint32_t quot = 0;        // m / 3
+    // steps of a phase in dimension d; follows SIZE and OPTIONS
+    std::array<std::uint32_t, max_dims> dim_steps{};
+    std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
     // hopgroup sequencing
     std::uint32_t group = 0;       // gi
+    std::uint32_t group_round = 0; // gi / 3
+    std::uint32_t group_j = 0;     // gi mod 3
+    std::uint32_t group_dim = 0;   // 3-D literal: the group's phase (dimension, piece)
+    std::uint32_t group_piece = 0;
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
     std::uint32_t tag = 0;         // global step number (direct: offset number)
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
     std::uint32_t sub = 0;         // 0 local copy, 1 offset A, 2 offset B
-    // plan of the current group, per phase slot (written by group_step)
+    // plan of the current group, per phase slot (written by group_step; words
+    // and offset by plan_step)
     std::array<std::uint32_t, 3> plan_valid{};
+    std::array<std::uint32_t, 3> plan_live{};   // valid and a piece of words (plan_step)
+    std::array<std::uint32_t, 3> plan_act{};    // live and step < its steps (set with step)
     std::array<std::uint32_t, 3> plan_dim{};
     std::array<std::uint32_t, 3> plan_piece{};
     std::array<std::uint32_t, 3> plan_n{};      // n_d
     std::array<std::uint32_t, 3> plan_c{};      // c_d
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
-    std::array<std::uint32_t, 3> plan_words{};  // piece words
-    std::array<std::uint32_t, 3> plan_poff{};   // piece offset
-    // current run
+    std::array<std::uint32_t, 3> plan_words{};  // piece words (plan_step)
+    std::array<std::uint32_t, 3> plan_src{};    // source bank base + piece offset (plan_step)
+    std::array<std::uint32_t, 3> plan_dst{};    // the other bank's base + piece offset (plan_step)
+    // current run (the candidate's registers: select_step; the rest: setup_step)
     std::uint32_t run_dim = 0;
+    std::uint32_t run_n = 0;     // n_d
+    std::uint32_t run_c = 0;     // c_d
+    std::uint32_t run_nc = 0;    // n_d - c_d
+    std::uint32_t run_cn = 0;    // c_d + n_d
+    std::uint32_t run_hops = 0;
+    std::uint32_t run_neg = 0;   // offset -hops
+    std::uint32_t run_skip = 0;  // bit run_dim: the odometer skips it
     std::uint32_t run_dest = 0;
     std::uint32_t run_src = 0;
     std::uint32_t run_dst = 0;
@@ -135,12 +163,18 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_hint = 0;
     std::uint32_t run_gap = 0;
     std::uint32_t run_slack = 0;
-    // odometers (hopgroup labels: digit/part; direct offsets: digit/target)
+    std::uint32_t run_jump = 0;  // m + (n_d - 1) x stride_d x m of run_dim
+    // odometers (hopgroup labels: digit, counting down; direct offsets: digit/target/part_id/part)
     std::array<std::uint32_t, max_dims> digit{};
+    std::array<std::uint32_t, max_dims> digit_zero{};  // hopgroup: digit e is 0 (it wraps next)
     std::array<std::uint32_t, max_dims> part{};
     std::array<std::uint32_t, max_dims> target{};
     std::array<std::uint32_t, max_dims> part_id{};  // direct: target x stride (part: x stride x m)
     std::uint32_t remaining = 0;  // direct: offsets still to send
+    // direct: the next SEND's dest, src and hops, per pair of dimensions (0 + 1, 2 + 3)
+    std::array<std::uint32_t, 2> dir_dest{};
+    std::array<std::uint32_t, 2> dir_src{};
+    std::array<std::uint32_t, 2> dir_hops{};
     // table read port (hopgroup run: entry v of dimension run_dim)
     std::uint32_t rd_id = 0;
     std::uint32_t rd_m = 0;
@@ -155,10 +189,16 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       config_register(map, "COORD", &Registers::coord)};
 
   EngineLoad next_state(Registers& d, bool can_load) {
+    const EngineLoad l = program_step(d, can_load);
+    d.in_init = d.state == State::init ? 1u : 0u;
+    return l;
+  }
+
+  EngineLoad program_step(Registers& d, bool can_load) {
     // outside the table fill: dimension 0, t = 0, stride 1, ready at start
     // (rtl: u_strides); the rank keeps its value until the first step
-    d.first = r_.state != State::init;
-    if (r_.state != State::init) {
+    d.first = r_.in_init == 0;
+    if (r_.in_init == 0) {
       enter_dim(d, 0);
       d.dim = 0;  // (t: start clears it; it also counts the division)
       d.acc = 0;
@@ -166,12 +206,20 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.stride_cur = 1;
       d.mstride_cur = r_.message_words;
     }
+    // (rtl: every cycle; first read in the first group, after the division)
+    for (std::size_t e = 0; e < max_dims; ++e) {
+      COLLNET_HLS(UNROLL)
+      d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
+      d.dim_one[e] = r_.size[e] == 1 ? 1u : 0u;
+    }
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
       case State::divide: divide_step(d); break;
       case State::group: group_step(d); break;
+      case State::plan: plan_step(d); break;
       case State::select: select_step(d); break;
+      case State::setup: setup_step(d); break;
       case State::barrier:
         if (!can_load) break;
         d.state = State::select;
@@ -183,6 +231,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         if (!can_load) break;
         d.tag = 0;
         d.state = r_.remaining == 0 ? State::end : State::d_send;
+        direct_advance(d);
         return load(Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
                                      r_.message_words, 0));
       case State::d_send:
@@ -227,30 +276,32 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   }
 
   /// hopgroup: the SEND to the run's current label, then the next label
-  /// (odometer over the dimensions other than run_dim, lowest fastest).
+  /// (odometer over the dimensions other than run_dim, lowest fastest). The
+  /// next label's addresses are m further, or run_jump further where the
+  /// digits below run_dim all wrap (the carry reaches run_dim).
   EngineLoad run_step(Registers& d) const {
-    std::uint32_t part = 0;
-    for (std::size_t e = 0; e < max_dims; ++e) {
-      COLLNET_HLS(UNROLL)
-      part += r_.part[e];
-    }
     Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
-                                    (r_.run_src + r_.rd_m + part) & mask(addr_width),
-                                    (r_.run_dst + part) & mask(addr_width), r_.run_words, r_.tag);
+                                    (r_.run_src + r_.rd_m) & mask(addr_width), r_.run_dst, r_.run_words, r_.tag);
     s.controller = static_cast<std::uint8_t>(r_.run_dim);
     s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
     s.gap = static_cast<std::uint8_t>(r_.run_gap);
     s.slack = static_cast<std::uint8_t>(r_.run_slack);
-    bool carry = true;
+    // the digits count down (n_e - 1 - the label's digit e)
+    bool carry = true, carry_dim = false;
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      if (carry && e != r_.run_dim) {
-        const bool wraps = r_.digit[e] + 1 == r_.size[e];
-        d.digit[e] = wraps ? 0 : r_.digit[e] + 1;
-        d.part[e] = wraps ? 0 : (r_.part[e] + mstride_[e]) & mask(addr_width);
+      const bool skip = ((r_.run_skip >> e) & 1u) != 0;
+      if (skip) carry_dim = carry;
+      if (carry && !skip) {
+        const bool wraps = r_.digit_zero[e] != 0;
+        d.digit[e] = (wraps ? r_.size[e] - 1 : r_.digit[e] - 1) & mask(size_width);
+        d.digit_zero[e] = (wraps ? r_.size[e] == 1 : r_.digit[e] == 1) ? 1u : 0u;
         carry = wraps;
       }
     }
+    // both sums are formed, the carry chooses (rtl)
+    d.run_src = (r_.run_src + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
+    d.run_dst = (r_.run_dst + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
     if (carry) {
       d.state = State::select;
       d.sub = r_.sub + 1;
@@ -258,27 +309,29 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     return load(s);
   }
 
-  /// direct: the SEND of the current offset, then the next offset
-  /// (descending odometer, last dimension fastest).
-  EngineLoad direct_send_step(Registers& d) const {
+  /// direct: the pair sums of the odometer's offset (the next SEND's), then
+  /// the odometer's next offset (descending, last dimension fastest). The
+  /// odometer runs an offset ahead of the SEND.
+  void direct_advance(Registers& d) const {
     namespace R = hopgroup_engine_reg;
     const bool torus = (r_.options & R::opt_torus) != 0;
-    const bool pacing = (r_.options & R::opt_pacing) != 0;
-    std::uint32_t dest = 0, src = 0, hops = 0;
+    for (std::size_t q = 0; q < 2; ++q) {
+      COLLNET_HLS(UNROLL)
+      d.dir_dest[q] = 0;
+      d.dir_src[q] = 0;
+      d.dir_hops[q] = 0;
+    }
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       const std::uint32_t t = r_.target[e];
-      dest += r_.part_id[e];
-      src += r_.part[e];
+      d.dir_dest[e / 2] = (d.dir_dest[e / 2] + r_.part_id[e]) & mask(id_width);
+      d.dir_src[e / 2] = (d.dir_src[e / 2] + r_.part[e]) & mask(addr_width);
       // hops of dimension e: the shorter way round a torus, the distance on a mesh
       const std::uint32_t o = r_.digit[e];
       const std::uint32_t c = r_.coord[e];
-      hops += torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o) : (t >= c ? t - c : c - t);
+      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + (torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o)
+                                                      : (t >= c ? t - c : c - t))) & mask(8);
     }
-    Descriptor s = Descriptor::send(dest & mask(id_width), src & mask(addr_width),
-                                    (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
-    s.gap = static_cast<std::uint8_t>(pacing ? hops - 1 : 0);
-    s.slack = static_cast<std::uint8_t>(pacing ? r_.gap_slack : 0);
     bool borrow = true;
     for (std::size_t j = 0; j < max_dims; ++j) {
       COLLNET_HLS(UNROLL)
@@ -292,6 +345,18 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         borrow = r_.digit[e] == 0;
       }
     }
+  }
+
+  /// direct: the SEND of the current offset (its pair sums), then the next offset's.
+  EngineLoad direct_send_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const bool pacing = (r_.options & R::opt_pacing) != 0;
+    Descriptor s = Descriptor::send((r_.dir_dest[0] + r_.dir_dest[1]) & mask(id_width),
+                                    (r_.dir_src[0] + r_.dir_src[1]) & mask(addr_width),
+                                    (r_.bank_words + r_.self_m) & mask(addr_width), r_.message_words, r_.tag);
+    s.gap = static_cast<std::uint8_t>(pacing ? r_.dir_hops[0] + r_.dir_hops[1] - 1 : 0);
+    s.slack = static_cast<std::uint8_t>(pacing ? r_.gap_slack : 0);
+    direct_advance(d);
     d.remaining = r_.remaining - 1;
     if (r_.options & R::opt_barriers) {
       d.state = State::d_barrier;
@@ -318,6 +383,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.rem = 0;
     d.quot = 0;
     d.group = 0;
+    d.group_round = 0;
+    d.group_j = 0;
+    d.group_dim = 0;
+    d.group_piece = 0;
     d.tag = 0;
     d.bank = 0;
   }
@@ -391,11 +460,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else if (r_.options & hopgroup_engine_reg::opt_concurrent) {
       p = {true, slot, (gi + slot) % 3};
     } else {
-      const std::uint32_t round = gi / 3, j = gi % 3;
-      const std::uint32_t dim = j == 0 ? 0 : (j == 1 ? 2 : 1);
-      p = {slot == 0, dim, (round + dim) % 3};
+      p = {slot == 0, r_.group_dim, r_.group_piece};  // registers beside the group
     }
-    if (p.valid && r_.size[p.dim] == 1) p.valid = false;  // nothing to cross
+    if (p.valid && r_.dim_one[p.dim] != 0) p.valid = false;  // nothing to cross
     return p;
   }
 
@@ -411,25 +478,27 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // spec a2a-hopgroup: M/3 words, the first M mod 3 pieces one word longer
     return r_.quot + (piece < r_.rem ? 1u : 0u);
   }
+  /// Words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2).
   [[nodiscard]] std::uint32_t piece_offset(std::uint32_t piece) const {
-    std::uint32_t o = 0;
-    for (std::uint32_t q = 0; q < 2; ++q)
-      if (q < piece) o += piece_words(q);
-    return o;
+    if (piece == 0) return 0;
+    if (piece == 1) return r_.quot + (r_.rem != 0 ? 1u : 0u);
+    return 2 * r_.quot + r_.rem;
   }
 
+  /// gi / 3 and gi mod 3 of the next group (registers beside the group).
+  /// And the 3-D literal group's phase: j = 0 -> (0, r), 1 -> (2, r+2), 2 -> (1, r+1).
+  void next_group_rj(Registers& d) const {
+    d.group_round = r_.group_j == 2 ? (r_.group_round + 1) & 3u : r_.group_round;
+    d.group_j = r_.group_j == 2 ? 0 : r_.group_j + 1;
+    d.group_dim = d.group_j == 0 ? 0 : (d.group_j == 1 ? 2 : 1);
+    d.group_piece = (d.group_round + d.group_dim) % 3;
+  }
+
+  /// The phases of the group's slots and their step counts (the group's
+  /// steps, their maximum, in plan_step).
   void group_step(Registers& d) const {
     if (r_.group == group_count()) {
       d.state = State::end;
-      return;
-    }
-    std::uint32_t steps = 0;
-    for (std::uint32_t s = 0; s < 3; ++s) {
-      const PhaseSlot p = phase_of(r_.group, s);
-      if (p.valid && phase_steps(r_.size[p.dim]) > steps) steps = phase_steps(r_.size[p.dim]);
-    }
-    if (steps == 0) {
-      d.group = r_.group + 1;  // no phase: no step
       return;
     }
     for (std::uint32_t s = 0; s < 3; ++s) {
@@ -440,9 +509,32 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_piece[s] = p.piece;
       d.plan_n[s] = r_.size[p.dim];
       d.plan_c[s] = r_.coord[p.dim];
-      d.plan_steps[s] = p.valid ? phase_steps(r_.size[p.dim]) : 0;
-      d.plan_words[s] = piece_words(p.piece) & mask(addr_width);
-      d.plan_poff[s] = piece_offset(p.piece) & mask(addr_width);
+      d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
+    }
+    d.state = State::plan;
+  }
+
+  /// The group's steps (0: the group has no phase) and the pieces' words and offsets.
+  void plan_step(Registers& d) const {
+    std::uint32_t steps = 0;
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      COLLNET_HLS(UNROLL)
+      steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
+      const std::uint32_t piece = r_.plan_piece[s];
+      d.plan_words[s] = piece_words(piece) & mask(addr_width);
+      // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
+      const bool words = !three_d() ? r_.message_words != 0 : (r_.quot != 0 || piece < r_.rem);
+      d.plan_live[s] = r_.plan_valid[s] != 0 && words ? 1u : 0u;
+      d.plan_act[s] = d.plan_live[s] != 0 && r_.plan_steps[s] != 0 ? 1u : 0u;  // step 0
+      const std::uint32_t from = (r_.bank >> piece) & 1u;
+      d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
+      d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
+    }
+    if (steps == 0) {
+      d.group = r_.group + 1;  // no phase: no step
+      next_group_rj(d);
+      d.state = State::group;
+      return;
     }
     d.group_steps = steps;
     d.step = 0;
@@ -451,9 +543,46 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.state = r_.tag > 0 ? State::barrier : State::select;
   }
 
-  /// Finds the next run of the step (one setup cycle per candidate).
+  /// The next candidate run of the step (one cycle per candidate): its
+  /// registers, the tests that need no coordinate, hops and direction.
   void select_step(Registers& d) const {
     namespace R = hopgroup_engine_reg;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const bool descending = (r_.options & R::opt_descending) != 0;
+    // the candidate's registers, in every cycle of this state (slot 3 reads slot 0's)
+    const std::uint32_t slot = r_.slot < 3 ? r_.slot : 0;
+    const std::uint32_t dim = r_.plan_dim[slot];
+    const std::uint32_t n = r_.plan_n[slot];
+    const std::uint32_t c = r_.plan_c[slot];
+    const std::uint32_t steps = r_.plan_steps[slot];
+    const std::uint32_t words = r_.plan_words[slot];
+    // hops of index i = step (ascending) or steps - 1 - step (descending):
+    // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
+    std::uint32_t hops = 0, negative = 0;
+    bool exists = true;
+    if (r_.sub == 0) {
+      exists = r_.step == 0;  // the local copy, in the phase's first step
+    } else if (!torus) {
+      exists = r_.sub == 1;
+      hops = descending ? (steps >> 1) - (r_.step >> 1) : (r_.step >> 1) + 1;
+      negative = (r_.step & 1u) ^ (descending ? 1u : 0u);
+    } else {
+      const bool both = (r_.options & R::opt_both) != 0;
+      exists = both || r_.sub == 1;  // both: -h unless 2h = n (setup_step)
+      hops = descending ? steps - r_.step : r_.step + 1;
+      negative = both && r_.sub != 1 ? 1u : 0u;
+    }
+    d.run_dim = dim;
+    d.run_words = words;
+    d.run_n = n;
+    d.run_c = c;
+    d.run_nc = (n - c) & mask(size_width);
+    d.run_cn = (c + n) & mask(size_width);
+    d.run_hops = hops & mask(8);
+    d.run_skip = 1u << dim;
+    d.run_neg = negative;
+    d.run_src = r_.plan_src[slot];
+    d.run_dst = r_.plan_dst[slot];  // + c_d x stride_d x m: setup_step
     if (r_.slot == 3) {
       // step done
       d.tag = (r_.tag + 1) & mask(tag_width);
@@ -465,82 +594,74 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
           if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
         d.bank = r_.bank ^ flip;
         d.group = r_.group + 1;
+        next_group_rj(d);
         d.state = State::group;
       } else {
         d.step = r_.step + 1;
+        for (std::uint32_t s = 0; s < 3; ++s) {
+          COLLNET_HLS(UNROLL)
+          d.plan_act[s] = r_.plan_live[s] != 0 && ((r_.step + 1) & mask(8)) < r_.plan_steps[s] ? 1u : 0u;
+        }
         d.state = State::barrier;
       }
       return;
     }
-    const std::uint32_t slot = r_.slot;
-    const PhaseSlot p{r_.plan_valid[slot] != 0, r_.plan_dim[slot], r_.plan_piece[slot]};
-    const std::uint32_t n = r_.plan_n[slot];
-    const std::uint32_t steps = r_.plan_steps[slot];
-    const std::uint32_t words = r_.plan_words[slot];
-    const bool phase_active = p.valid && r_.step < steps && words != 0;
-    const auto next_slot = [&] {
+    const bool phase_active = r_.plan_act[slot] != 0;  // live, and step < steps
+    if (!phase_active || r_.sub > 2) {
       d.slot = r_.slot + 1;
       d.sub = 0;
-    };
-    if (!phase_active || r_.sub > 2) {
-      next_slot();
-      return;
-    }
-    const bool torus = (r_.options & R::opt_torus) != 0;
-    const std::uint32_t i = (r_.options & R::opt_descending) ? steps - 1 - r_.step : r_.step;
-    const std::uint32_t c = r_.plan_c[slot];
-    int k = 0;
-    std::uint32_t hops = 0;
-    bool exists = true;
-    if (r_.sub == 0) {
-      exists = r_.step == 0;  // the local copy, in the phase's first step
-    } else if (!torus) {
-      exists = r_.sub == 1;
-      hops = i / 2 + 1;
-      k = (i & 1u) ? -static_cast<int>(hops) : static_cast<int>(hops);
-    } else if (r_.options & R::opt_both) {
-      hops = i + 1;
-      k = r_.sub == 1 ? static_cast<int>(hops) : -static_cast<int>(hops);
-      exists = r_.sub == 1 || 2 * hops != n;
-    } else {
-      exists = r_.sub == 1;
-      hops = i + 1;
-      k = static_cast<int>(hops);
-    }
-    int v = static_cast<int>(c) + k;
-    if (torus) v = v < 0 ? v + static_cast<int>(n) : (v >= static_cast<int>(n) ? v - static_cast<int>(n) : v);
-    else if (v < 0 || v >= static_cast<int>(n)) exists = false;  // mesh: n_d + k does not exist
-    if (!exists) {
+    } else if (!exists) {
       d.sub = r_.sub + 1;
-      return;
+    } else {
+      d.state = State::setup;
     }
-    const auto vu = static_cast<std::uint32_t>(v);
-    const std::uint32_t from = (r_.bank >> p.piece) & 1u;
-    const std::uint32_t poff = r_.plan_poff[slot];
-    d.run_dim = p.dim;
-    d.run_words = words;
+  }
+
+  /// The run's target coordinate v = c_d +- hops (mod n_d on a torus; a mesh
+  /// run without it is dropped) and the tables' read of entry v.
+  void setup_step(Registers& d) const {
+    namespace R = hopgroup_engine_reg;
+    const bool torus = (r_.options & R::opt_torus) != 0;
+    const std::uint32_t h = r_.run_hops, c = r_.run_c, n = r_.run_n;
+    const bool over = h >= r_.run_nc;  // c + h >= n
+    const bool under = h > c;          // c - h < 0
+    std::uint32_t v = 0;
+    if (r_.run_neg) v = under ? r_.run_cn - h : c - h;
+    else v = over ? h - r_.run_nc : c + h;
+    bool exists = true;
+    if (r_.sub == 0) exists = true;
+    else if (torus) exists = r_.sub == 1 || 2 * h != n;
+    else exists = r_.run_neg ? !under : !over;  // mesh: n_d + k does not exist
+    // the run's registers in every cycle of this state (run_step reads them; a
+    // dropped candidate goes back to select_step, which sets them again)
     // one synchronous read of each table (entry v); the entry c_d is a register
-    d.rd_id = id_table_[p.dim][vu & index_mask];
-    d.rd_m = m_table_[p.dim][vu & index_mask];
-    d.run_dest = (r_.self_id - own_id_[p.dim]) & mask(id_width);
-    d.run_src = ((from ? r_.bank_words : 0) + poff) & mask(addr_width);
-    d.run_dst = ((from ? 0 : r_.bank_words) + own_m_[p.dim] + poff) & mask(addr_width);
+    d.rd_id = id_table_[r_.run_dim][v & index_mask];
+    d.rd_m = m_table_[r_.run_dim][v & index_mask];
+    d.run_dst = (r_.run_dst + own_m_[r_.run_dim]) & mask(addr_width);
+    d.run_dest = (r_.self_id - own_id_[r_.run_dim]) & mask(id_width);
+    d.run_jump = (r_.message_words + last_m_[r_.run_dim]) & mask(addr_width);
     if (r_.sub == 0) {
       d.run_hint = 0;
       d.run_gap = 0;
       d.run_slack = 0;
     } else {
       const bool pacing = (r_.options & R::opt_pacing) != 0;
-      d.run_hint = (k > 0 ? 1u : 2u) << (2 * p.dim);
-      // gap = flows on a link - 1: hops on a torus, min(hops, N_d - hops) on a mesh
-      const std::uint32_t flows = !torus && n - hops < hops ? n - hops : hops;
-      d.run_gap = pacing ? flows - 1 : 0;
+      d.run_hint = (r_.run_neg ? 2u : 1u) << (2 * r_.run_dim);
+      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a mesh
+      const std::uint32_t rest = (n - h) & mask(8);
+      const std::uint32_t flows = !torus && rest < h ? rest : h;
+      d.run_gap = pacing ? (flows - 1) & mask(8) : 0;
       d.run_slack = pacing ? r_.gap_slack : 0;
     }
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      d.digit[e] = 0;
-      d.part[e] = 0;
+      d.digit[e] = (r_.size[e] - 1) & mask(size_width);  // counting down
+      d.digit_zero[e] = r_.size[e] == 1 ? 1u : 0u;
+    }
+    if (!exists) {
+      d.sub = r_.sub + 1;
+      d.state = State::select;
+      return;
     }
     d.state = State::run;
   }

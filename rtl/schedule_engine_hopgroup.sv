@@ -10,9 +10,10 @@
 // stride_d * m (4 x 64 entries each), one write port and one synchronous
 // read port (block RAM), read only by the run setup. The plan registers
 // (plan_*) hold, per phase slot of the current group, what the run setup
-// needs of the phase, written in the group's planning cycle: the run setup
-// starts from registers instead of recomputing the plan (iCE40 critical
-// path). Arrays of registers are flat vectors
+// needs of the phase, written in the group's two planning cycles
+// (StateGroup, StatePlan); a run candidate takes two cycles (StateSelect,
+// StateSetup), each from registers (iCE40 critical paths; the HLS header
+// gives the timing). Arrays of registers are flat vectors
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 //
@@ -44,7 +45,7 @@ module schedule_engine_hopgroup (
   localparam int unsigned OptBarriers = 5;
 
   typedef enum logic [3:0] {StateIdle, StateInit, StateDivide, StateGroup, StateBarrier, StateSelect, StateRun,
-    StateDCopy, StateDSend, StateDBarrier, StateEnd} state_e;
+    StateDCopy, StateDSend, StateDBarrier, StateEnd, StatePlan, StateSetup} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -55,6 +56,7 @@ module schedule_engine_hopgroup (
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
     state_e                     state;
+    logic                       in_init;       // state is StateInit (u_strides steps)
     // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
     logic [Dims*IdWidth-1:0]    stride_id;  // stride_d
@@ -62,6 +64,8 @@ module schedule_engine_hopgroup (
     logic [Dims*AddrWidth-1:0]  own_m;          // c_d * stride_d * m
     logic [Dims*IdWidth-1:0]    last_id;      // (n_d - 1) * stride_d
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
+    logic [Dims*8-1:0]          dim_steps;     // steps of a phase in dimension d (follows SIZE, OPTIONS)
+    logic [Dims-1:0]            dim_one;       // n_d = 1 (follows SIZE)
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
     logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
@@ -69,32 +73,49 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
     logic [3:0]                 group;
+    logic [1:0]                 group_round, group_j;  // group / 3 and group mod 3
+    logic [1:0]                 group_dim, group_piece; // 3-D literal: the group's phase
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
     logic [TagWidth-1:0]        tag;
     logic [2:0]                 bank;
     logic [1:0]                 slot;
     logic [1:0]                 sub;
-    // plan of the current group, per phase slot s at [s*W +: W] (StateGroup)
+    // plan of the current group, per phase slot s at [s*W +: W] (StateGroup;
+    // what follows the piece in StatePlan)
     logic [2:0]                 plan_valid;
+    logic [2:0]                 plan_live;  // valid and a piece of words (StatePlan)
+    logic [2:0]                 plan_act;   // live and step < its steps (set with step)
     logic [3*2-1:0]             plan_dim;
     logic [3*2-1:0]             plan_piece;
     logic [3*SizeWidth-1:0]     plan_n;        // n_d
     logic [3*CoordWidth-1:0]    plan_c;        // c_d
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
-    logic [3*AddrWidth-1:0]     plan_words; // piece words
-    logic [3*AddrWidth-1:0]     plan_poff;   // piece offset
-    // current run
+    logic [3*AddrWidth-1:0]     plan_words; // piece words (StatePlan)
+    logic [3*AddrWidth-1:0]     plan_src;    // source bank base + piece offset (StatePlan)
+    logic [3*AddrWidth-1:0]     plan_dst;    // the other bank's base + piece offset (StatePlan)
+    // current run (the candidate's registers: StateSelect; the rest: StateSetup)
     logic [1:0]                 run_dim;
+    logic [SizeWidth-1:0]       run_n, run_nc, run_cn;  // n_d, n_d - c_d, c_d + n_d
+    logic [CoordWidth-1:0]      run_c;                  // c_d
+    logic [7:0]                 run_hops;
+    logic [Dims-1:0]            run_skip;               // one-hot run_dim: the odometer skips it
+    logic                       run_neg;                // offset -hops
     logic [IdWidth-1:0]         run_dest;
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
-    // odometers
+    logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
+    // odometers (hopgroup labels: digit, counting down; direct offsets: digit, target, part_id, part)
     logic [Dims*SizeWidth-1:0]  digit;
+    logic [Dims-1:0]            digit_zero;  // hopgroup: digit e is 0 (it wraps next)
     logic [Dims*AddrWidth-1:0]  part;
     logic [Dims*SizeWidth-1:0]  target;
     logic [Dims*IdWidth-1:0]    part_id;  // direct: target * stride
     logic [CountWidth-1:0]      remaining;
+    // direct: the next SEND's dest, src and hops, per pair of dimensions (0 + 1, 2 + 3)
+    logic [2*IdWidth-1:0]       dir_dest;
+    logic [2*AddrWidth-1:0]     dir_src;
+    logic [2*8-1:0]             dir_hops;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
@@ -116,10 +137,12 @@ module schedule_engine_hopgroup (
   // Fields written at a variable index are written in a loop over
   // constant ones (StateInit) for the same reason.
   logic [Dims*IdWidth-1:0]    own_id_q;
-  logic [Dims*AddrWidth-1:0]  own_m_q;
+  logic [Dims*AddrWidth-1:0]  own_m_q, last_m_q;
   logic [2:0]                 bank_q;
   logic [AddrWidth-1:0]       message_words_q;
-  assign {own_id_q, own_m_q, bank_q, message_words_q} = {r_q.own_id, r_q.own_m, r_q.bank, r_q.message_words};
+  logic [Dims*8-1:0]          dim_steps_q;
+  assign {own_id_q, own_m_q, last_m_q, bank_q, message_words_q, dim_steps_q} =
+      {r_q.own_id, r_q.own_m, r_q.last_m, r_q.bank, r_q.message_words, r_q.dim_steps};
 
   // SIZE e and COORD e: n_e and c_e, dimension e at [e*W +: W]
   logic [Dims*SizeWidth-1:0]  size_q;
@@ -152,7 +175,7 @@ module schedule_engine_hopgroup (
   logic [IdWidth-1:0]    self_id;
   schedule_engine_strides #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth), .CountWidth(CountWidth),
       .AddrWidth(AddrWidth))
-    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.state == StateInit),
+    u_strides (.clk_i, .rst_ni, .words_i(r_q.message_words), .step_i(r_q.in_init),
       .size_i(size_q), .coord_i(coord_q), .dim_o(init_dim), .t_o(init_t), .size_o(unused_size),
       .coord_o(unused_coord), .acc_o(acc), .acc_m_o(acc_m), .stride_o(stride), .mstride_o(mstride),
       .at_coord_o(at_coord), .at_size_o(at_size), .at_last_o(at_last), .done_o(strides_done),
@@ -168,28 +191,25 @@ module schedule_engine_hopgroup (
   assign group_count = !three_d ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
 
   /// Phase `slot` of group `gi`: {valid, dim[1:0], piece[1:0]}.
-  function automatic logic [4:0] phase_of(input logic [3:0] gi, input logic [1:0] slot);
+  function automatic logic [4:0] phase_of(input logic [1:0] gi, input logic [1:0] slot);  // gi mod 4
     logic       valid;
-    logic [1:0] dim, piece, round, j;
+    logic [1:0] dim, piece;
     logic [2:0] sum;
-    round = gi >= 4'd6 ? 2'd2 : (gi >= 4'd3 ? 2'd1 : 2'd0);
-    j = 2'(gi - {round, 1'b0} - {2'b00, round});
     if (!three_d) begin
       valid = slot == 2'd0;
-      dim = gi[1:0];
+      dim = gi;
       piece = 2'd0;
     end else if (r_q.options[OptConcurrent]) begin
       valid = 1'b1;
       dim = slot;
-      sum = {1'b0, gi[1:0]} + {1'b0, slot};
+      sum = {1'b0, gi} + {1'b0, slot};
       piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
     end else begin
       valid = slot == 2'd0;
-      dim = j == 2'd0 ? 2'd0 : (j == 2'd1 ? 2'd2 : 2'd1);
-      sum = {1'b0, round} + {1'b0, dim};
-      piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
+      dim = r_q.group_dim;  // registers beside the group
+      piece = r_q.group_piece;
     end
-    if (size_of(size_q, dim) == SizeWidth'(1)) valid = 1'b0;  // nothing to cross
+    if (r_q.dim_one[dim]) valid = 1'b0;  // nothing to cross
     phase_of = {valid, dim, piece};
   endfunction
 
@@ -201,20 +221,37 @@ module schedule_engine_hopgroup (
 
   function automatic logic [AddrWidth-1:0] piece_words(input logic [1:0] piece);
     if (!three_d) piece_words = r_q.message_words;
-    else piece_words = r_q.quot + AddrWidth'(piece < r_q.rem);  // the first m mod 3 pieces one word longer
+    else piece_words = piece < r_q.rem ? r_q.quot + AddrWidth'(1) : r_q.quot;  // the first m mod 3 pieces one word longer
   endfunction
 
-  // ---- group planning: steps of the group (max over its phases) ----
-  logic [7:0] plan_steps;
+  // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2)
+  function automatic logic [AddrWidth-1:0] piece_offset(input logic [1:0] piece);
+    if (piece == 2'd0) piece_offset = '0;
+    else if (piece == 2'd1) piece_offset = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
+    else piece_offset = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
+  endfunction
+
+  // ---- group planning (StatePlan): steps of the group, the maximum over the
+  // slots' step counts registered in StateGroup (0 for a slot without phase) ----
+  logic [7:0] plan_max;
+  logic       plan_none;
   always_comb begin
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [4:0] p;  // the piece is not needed here
-    /* verilator lint_on UNUSEDSIGNAL */
-    plan_steps = '0;
-    for (int s = 0; s < 3; s++) begin
-      p = phase_of(r_q.group, 2'(s));
-      if (p[4] && phase_steps(size_of(size_q, p[3:2])) > plan_steps) plan_steps = phase_steps(size_of(size_q, p[3:2]));
-    end
+    plan_max = r_q.plan_steps[0 +: 8];
+    for (int s = 1; s < 3; s++)
+      if (r_q.plan_steps[s*8 +: 8] > plan_max) plan_max = r_q.plan_steps[s*8 +: 8];
+    plan_none = r_q.plan_steps == '0;
+  end
+
+  // group / 3 and group mod 3 of the next group
+  // and the 3-D literal group's phase: j = 0 -> (0, r), 1 -> (2, r+2), 2 -> (1, r+1)
+  logic [7:0] group_next_rj;
+  always_comb begin
+    logic [1:0] r, j, dim;
+    logic [2:0] sum;
+    {r, j} = r_q.group_j == 2'd2 ? {r_q.group_round + 2'd1, 2'd0} : {r_q.group_round, r_q.group_j + 2'd1};
+    dim = j == 2'd0 ? 2'd0 : (j == 2'd1 ? 2'd2 : 2'd1);
+    sum = {1'b0, r} + {1'b0, dim};
+    group_next_rj = {r, j, dim, sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0]};
   end
 
   // bank bits flipped at the end of the group
@@ -225,41 +262,41 @@ module schedule_engine_hopgroup (
       if (r_q.plan_valid[s]) group_flip[r_q.plan_piece[s*2 +: 2]] = 1'b1;
   end
 
-  // ---- run setup (hls: select_step) ----
-  logic                  sel_valid;
-  logic [1:0]            sel_dim, sel_piece;
+  // ---- candidate of the run setup (hls: select_step): the slot's phase from
+  // the plan registers, the existence tests that need no coordinate, the hop
+  // count and direction ----
+  logic                  sel_act;
+  logic [1:0]            sel_dim;
   logic [SizeWidth-1:0]  sel_n;
   logic [CoordWidth-1:0] sel_c;
-  logic [7:0]            sel_steps, sel_i, sel_hops;
-  logic [7:0]            sel_rest, sel_flows;  // flows on a link: the pacing gap is sel_flows - 1
-  logic [AddrWidth-1:0]  sel_words, sel_poff;
+  logic [7:0]            sel_steps, sel_hops;
+  logic [AddrWidth-1:0]  sel_words, sel_src, sel_dst;
   logic                  sel_active, sel_exists, sel_negative;
-  logic signed [9:0]     sel_v;
-  logic [5:0]            sel_vu;
   always_comb begin
-    // the phase of the slot, from the plan registers (slot 3 is not read)
-    sel_valid = r_q.plan_valid[0];
+    // the phase of the slot, from the plan registers (slot 3 reads slot 0's)
+    sel_act = r_q.plan_act[0];
     sel_dim = r_q.plan_dim[0 +: 2];
-    sel_piece = r_q.plan_piece[0 +: 2];
     sel_n = r_q.plan_n[0 +: SizeWidth];
     sel_c = r_q.plan_c[0 +: CoordWidth];
     sel_steps = r_q.plan_steps[0 +: 8];
     sel_words = r_q.plan_words[0 +: AddrWidth];
-    sel_poff = r_q.plan_poff[0 +: AddrWidth];
+    sel_src = r_q.plan_src[0 +: AddrWidth];
+    sel_dst = r_q.plan_dst[0 +: AddrWidth];
     for (int s = 1; s < 3; s++) begin
       if (r_q.slot == 2'(s)) begin
-        sel_valid = r_q.plan_valid[s];
+        sel_act = r_q.plan_act[s];
         sel_dim = r_q.plan_dim[s*2 +: 2];
-        sel_piece = r_q.plan_piece[s*2 +: 2];
         sel_n = r_q.plan_n[s*SizeWidth +: SizeWidth];
         sel_c = r_q.plan_c[s*CoordWidth +: CoordWidth];
         sel_steps = r_q.plan_steps[s*8 +: 8];
         sel_words = r_q.plan_words[s*AddrWidth +: AddrWidth];
-        sel_poff = r_q.plan_poff[s*AddrWidth +: AddrWidth];
+        sel_src = r_q.plan_src[s*AddrWidth +: AddrWidth];
+        sel_dst = r_q.plan_dst[s*AddrWidth +: AddrWidth];
       end
     end
-    sel_active = sel_valid && r_q.step < sel_steps && sel_words != '0;
-    sel_i = r_q.options[OptDescending] ? sel_steps - 8'd1 - r_q.step : r_q.step;
+    sel_active = sel_act;  // the slot's phase is live and has a step `step`
+    // hops of index i = step (ascending) or steps - 1 - step (descending):
+    // i + 1 on a torus, i / 2 + 1 on a mesh (steps = 2 (n - 1) is even there)
     sel_hops = '0;
     sel_negative = 1'b0;
     sel_exists = 1'b1;
@@ -267,60 +304,83 @@ module schedule_engine_hopgroup (
       sel_exists = r_q.step == 8'd0;  // the local copy, in the phase's first step
     end else if (!torus) begin
       sel_exists = r_q.sub == 2'd1;
-      sel_hops = {1'b0, sel_i[7:1]} + 8'd1;
-      sel_negative = sel_i[0];
-    end else if (r_q.options[OptBoth]) begin
-      sel_hops = sel_i + 8'd1;
-      sel_negative = r_q.sub != 2'd1;
-      sel_exists = r_q.sub == 2'd1 || {sel_hops, 1'b0} != {2'b00, sel_n};
+      sel_hops = r_q.options[OptDescending] ? {1'b0, sel_steps[7:1]} - {1'b0, r_q.step[7:1]}
+                                            : {1'b0, r_q.step[7:1]} + 8'd1;
+      sel_negative = r_q.step[0] ^ r_q.options[OptDescending];
     end else begin
-      sel_exists = r_q.sub == 2'd1;
-      sel_hops = sel_i + 8'd1;
+      sel_exists = r_q.options[OptBoth] || r_q.sub == 2'd1;  // both: -h unless 2h = n (StateSetup)
+      sel_hops = r_q.options[OptDescending] ? sel_steps - r_q.step : r_q.step + 8'd1;
+      sel_negative = r_q.options[OptBoth] && r_q.sub != 2'd1;
     end
+  end
+
+  // ---- run setup (StateSetup): the target coordinate c_d +- hops, wrapped
+  // on a torus, tested on a mesh, from the candidate's registers ----
+  logic [7:0]            set_flows;  // flows on a link: the pacing gap is set_flows - 1
+  /* verilator lint_off UNUSEDSIGNAL */  // bits 7:6: v < n_d <= 64 addresses the tables
+  logic [7:0]            set_v;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [7:0]            set_rest;
+  logic                  set_over, set_under, set_exists;
+  logic [5:0]            set_vu;
+  always_comb begin
+    // c + h >= n and c - h < 0, compared beside the sums
+    set_over = r_q.run_hops >= {1'b0, r_q.run_nc};
+    set_under = r_q.run_hops > {2'b00, r_q.run_c};
+    if (r_q.run_neg) set_v = set_under ? {1'b0, r_q.run_cn} - r_q.run_hops : {2'b00, r_q.run_c} - r_q.run_hops;
+    else set_v = set_over ? r_q.run_hops - {1'b0, r_q.run_nc} : {2'b00, r_q.run_c} + r_q.run_hops;
+    if (r_q.sub == 2'd0) set_exists = 1'b1;
+    else if (torus) set_exists = r_q.sub == 2'd1 || {r_q.run_hops, 1'b0} != {2'b00, r_q.run_n};
+    else set_exists = r_q.run_neg ? !set_under : !set_over;  // mesh: n_d + k does not exist
     // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
     // nodes have a destination); a torus one with h
-    sel_rest = {1'b0, sel_n} - sel_hops;
-    sel_flows = (!torus && sel_rest < sel_hops) ? sel_rest : sel_hops;
-    sel_v = sel_negative ? $signed({4'b0000, sel_c}) - $signed({2'b00, sel_hops})
-                         : $signed({4'b0000, sel_c}) + $signed({2'b00, sel_hops});
-    if (torus) begin
-      if (sel_v < 0) sel_v = sel_v + $signed({3'b000, sel_n});
-      else if (sel_v >= $signed({3'b000, sel_n})) sel_v = sel_v - $signed({3'b000, sel_n});
-    end else if (sel_v < 0 || sel_v >= $signed({3'b000, sel_n})) begin
-      sel_exists = 1'b0;  // mesh: n_d + k does not exist
-    end
-    sel_vu = sel_v[5:0];
+    set_rest = {1'b0, r_q.run_n} - r_q.run_hops;
+    set_flows = (!torus && set_rest < r_q.run_hops) ? set_rest : r_q.run_hops;
+    set_vu = set_v[5:0];
   end
 
   // ---- run emission: labels of the hyperplane, odometer skipping run_dim ----
-  logic [AddrWidth-1:0]      run_part;
+  // The digits count down (n_e - 1 - the label's digit e), so that a digit
+  // wraps at 0. The next label is the next in increasing order: its
+  // addresses are m further, or m + (n_d - 1) x stride_d x m further
+  // (run_jump) where the digits below run_dim all wrap (the carry reaches
+  // run_dim); both sums are formed, the carry chooses.
   logic [Dims*SizeWidth-1:0] run_digit_next;
-  logic [Dims*AddrWidth-1:0] run_part_next;
-  logic                      run_done;
+  logic [Dims-1:0]           run_digit_zero_next;
+  logic                      run_done, run_carry_dim;
+  logic [AddrWidth-1:0]      run_src_m, run_src_jump, run_dst_m, run_dst_jump;
   always_comb begin
     logic carry, wraps;
-    run_part = '0;
-    for (int e = 0; e < Dims; e++) run_part = run_part + r_q.part[e*AddrWidth +: AddrWidth];
     run_digit_next = r_q.digit;
-    run_part_next = r_q.part;
     carry = 1'b1;
     wraps = 1'b0;
+    run_carry_dim = 1'b0;
+    run_digit_zero_next = r_q.digit_zero;
     for (int e = 0; e < Dims; e++) begin
-      if (carry && 2'(e) != r_q.run_dim) begin
-        wraps = r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1) == size_q[e*SizeWidth +: SizeWidth];
-        run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? '0 : r_q.digit[e*SizeWidth +: SizeWidth] + SizeWidth'(1);
-        run_part_next[e*AddrWidth +: AddrWidth] =
-            wraps ? '0 : r_q.part[e*AddrWidth +: AddrWidth] + r_q.mstride[e*AddrWidth +: AddrWidth];
+      if (r_q.run_skip[e]) run_carry_dim = carry;
+      if (carry && !r_q.run_skip[e]) begin
+        wraps = r_q.digit_zero[e];
+        run_digit_next[e*SizeWidth +: SizeWidth] = wraps ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
+                                                         : r_q.digit[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+        run_digit_zero_next[e] = wraps ? size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1)
+                                       : r_q.digit[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
         carry = wraps;
       end
     end
     run_done = carry;
+    run_src_m = r_q.run_src + r_q.message_words;
+    run_src_jump = r_q.run_src + r_q.run_jump;
+    run_dst_m = r_q.run_dst + r_q.message_words;
+    run_dst_jump = r_q.run_dst + r_q.run_jump;
   end
 
   // ---- direct: the SEND of the current offset and the next offset ----
-  logic [IdWidth-1:0]        direct_dest;
-  logic [AddrWidth-1:0]      direct_src;
-  logic [7:0]                direct_hops;
+  // The odometer runs an offset ahead of the SEND: each load takes the pair
+  // sums of the odometer's offset into dir_* (the next SEND adds the pairs)
+  // and moves the odometer on.
+  logic [2*IdWidth-1:0]      direct_dest;  // dimensions 0 + 1, 2 + 3
+  logic [2*AddrWidth-1:0]    direct_src;
+  logic [2*8-1:0]            direct_hops;
   logic [Dims*SizeWidth-1:0] direct_digit_next, direct_target_next;
   logic [Dims*IdWidth-1:0]   direct_part_id_next;
   logic [Dims*AddrWidth-1:0] direct_part_next;
@@ -335,12 +395,12 @@ module schedule_engine_hopgroup (
       o = r_q.digit[e*SizeWidth +: SizeWidth];
       n = size_q[e*SizeWidth +: SizeWidth];
       c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
-      direct_dest = direct_dest + r_q.part_id[e*IdWidth +: IdWidth];
-      direct_src = direct_src + r_q.part[e*AddrWidth +: AddrWidth];
+      direct_dest[(e/2)*IdWidth +: IdWidth] = direct_dest[(e/2)*IdWidth +: IdWidth] + r_q.part_id[e*IdWidth +: IdWidth];
+      direct_src[(e/2)*AddrWidth +: AddrWidth] = direct_src[(e/2)*AddrWidth +: AddrWidth] + r_q.part[e*AddrWidth +: AddrWidth];
       // the shorter way round a torus, the distance on a mesh
       if (torus) h = o <= n - o ? o : n - o;
       else h = t >= c ? t - c : c - t;
-      direct_hops = direct_hops + {1'b0, h};
+      direct_hops[(e/2)*8 +: 8] = direct_hops[(e/2)*8 +: 8] + {1'b0, h};
     end
     direct_digit_next = r_q.digit;
     direct_target_next = r_q.target;
@@ -385,6 +445,12 @@ module schedule_engine_hopgroup (
     div_index = 5'(AddrWidth - 1) - r_q.div_step;
     div_bit = message_words_q[div_index];
     div_rem = {r_q.rem, div_bit};
+    // every dimension's phase step count follows SIZE and OPTIONS (written
+    // before CONTROL; first read in the first StateGroup, after the division)
+    for (int e = 0; e < Dims; e++) begin
+      r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
+      r_d.dim_one[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+    end
 
     // configuration port
     if (cfg_write) begin
@@ -392,7 +458,8 @@ module schedule_engine_hopgroup (
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
           if (cfg_wdata_i[0]) begin
             r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
+            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece,
+             r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
           end
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
@@ -454,24 +521,41 @@ module schedule_engine_hopgroup (
         end
       end
       StateGroup: begin
+        // the phases of the group's slots and their step counts; the group's
+        // steps (their maximum) in StatePlan
         if (r_q.group == group_count) begin
           r_d.state = StateEnd;
-        end else if (plan_steps == 8'd0) begin
-          r_d.group = r_q.group + 4'd1;  // no phase: no step
         end else begin
-          r_d.group_steps = plan_steps;
           for (int s = 0; s < 3; s++) begin
-            plan_p = phase_of(r_q.group, 2'(s));
+            plan_p = phase_of(r_q.group[1:0], 2'(s));
             r_d.plan_valid[s] = plan_p[4];
             r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
             r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
             r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
             r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
-            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? phase_steps(size_of(size_q, plan_p[3:2])) : 8'd0;
-            r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(plan_p[1:0]);
-            r_d.plan_poff[s*AddrWidth +: AddrWidth] = (plan_p[1:0] >= 2'd1 ? piece_words(2'd0) : '0) +
-                                                    (plan_p[1:0] >= 2'd2 ? piece_words(2'd1) : '0);
+            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
           end
+          r_d.state = StatePlan;
+        end
+      end
+      StatePlan: begin
+        for (int s = 0; s < 3; s++) begin
+          r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
+          // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
+          r_d.plan_live[s] = r_q.plan_valid[s] && (!three_d ? r_q.message_words != '0
+                                                            : r_q.quot != '0 || r_q.plan_piece[s*2 +: 2] < r_q.rem);
+          r_d.plan_act[s] = r_d.plan_live[s] && r_q.plan_steps[s*8 +: 8] != 8'd0;  // step 0
+          r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
+          r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
+        end
+        if (plan_none) begin
+          r_d.group = r_q.group + 4'd1;  // no phase: no step
+          {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
+          r_d.state = StateGroup;
+        end else begin
+          r_d.group_steps = plan_max;
           {r_d.step, r_d.slot, r_d.sub} = '0;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
@@ -482,6 +566,18 @@ module schedule_engine_hopgroup (
         r_d.state = StateSelect;
       end
       StateSelect: begin
+        // the candidate's registers, in every cycle of this state (StateSetup reads them)
+        r_d.run_dim = sel_dim;
+        r_d.run_words = sel_words;
+        r_d.run_n = sel_n;
+        r_d.run_c = sel_c;
+        r_d.run_nc = sel_n - {1'b0, sel_c};
+        r_d.run_cn = sel_n + {1'b0, sel_c};
+        r_d.run_hops = sel_hops;
+        r_d.run_skip = Dims'(1) << sel_dim;
+        r_d.run_neg = sel_negative;
+        r_d.run_src = sel_src;
+        r_d.run_dst = sel_dst;  // + c_d x stride_d x m: StateSetup
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
@@ -489,9 +585,12 @@ module schedule_engine_hopgroup (
           if (r_q.step + 8'd1 == r_q.group_steps) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
+            {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
+            for (int s = 0; s < 3; s++)
+              r_d.plan_act[s] = r_q.plan_live[s] && r_q.step + 8'd1 < r_q.plan_steps[s*8 +: 8];
             r_d.state = StateBarrier;
           end
         end else if (!sel_active || r_q.sub == 2'd3) begin
@@ -500,34 +599,46 @@ module schedule_engine_hopgroup (
         end else if (!sel_exists) begin
           r_d.sub = r_q.sub + 2'd1;
         end else begin
-          r_d.run_dim = sel_dim;
-          r_d.run_words = sel_words;
-          // one synchronous read of each table (entry v); the entry c_d is a register
-          table_re = 1'b1;
-          r_d.run_dest = self_id - own_id_q[sel_dim*IdWidth +: IdWidth];
-          r_d.run_src = (bank_q[sel_piece] ? r_q.bank_words : '0) + sel_poff;
-          r_d.run_dst = (bank_q[sel_piece] ? '0 : r_q.bank_words) + own_m_q[sel_dim*AddrWidth +: AddrWidth] + sel_poff;
-          if (r_q.sub == 2'd0) begin
-            {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
-          end else begin
-            r_d.run_hint = (sel_negative ? 8'd2 : 8'd1) << {sel_dim, 1'b0};
-            r_d.run_gap = pacing ? sel_flows - 8'd1 : 8'd0;
-            r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
-          end
-          {r_d.digit, r_d.part} = '0;
+          r_d.state = StateSetup;
+        end
+      end
+      StateSetup: begin
+        // the run's registers in every cycle of this state (StateRun reads them;
+        // a dropped candidate goes back to StateSelect, which sets them again)
+        table_re = 1'b1;  // one synchronous read of each table (entry v); the entry c_d is a register
+        r_d.run_dst = r_q.run_dst + own_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        r_d.run_dest = self_id - own_id_q[r_q.run_dim*IdWidth +: IdWidth];
+        r_d.run_jump = r_q.message_words + last_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        if (r_q.sub == 2'd0) begin
+          {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
+        end else begin
+          r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
+          r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
+          r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
+        end
+        for (int e = 0; e < Dims; e++) begin
+          r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+          r_d.digit_zero[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+        end
+        if (!set_exists) begin
+          r_d.sub = r_q.sub + 2'd1;
+          r_d.state = StateSelect;
+        end else begin
           r_d.state = StateRun;
         end
       end
       StateRun: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q + run_part,
-                                                            r_q.run_dst + run_part, r_q.run_words, r_q.tag);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q,
+                                                            r_q.run_dst, r_q.run_words, r_q.tag);
         load_word.controller = {1'b0, r_q.run_dim};
         load_word.route_hint = r_q.run_hint;
         load_word.gap = r_q.run_gap;
         load_word.slack = r_q.run_slack;
         r_d.digit = run_digit_next;
-        r_d.part = run_part_next;
+        r_d.digit_zero = run_digit_zero_next;
+        r_d.run_src = run_carry_dim ? run_src_jump : run_src_m;
+        r_d.run_dst = run_carry_dim ? run_dst_jump : run_dst_m;
         if (run_done) begin
           r_d.state = StateSelect;
           r_d.sub = r_q.sub + 2'd1;
@@ -539,13 +650,20 @@ module schedule_engine_hopgroup (
                                                             r_q.message_words, '0);
         r_d.tag = '0;
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
+        {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
+        r_d.digit = direct_digit_next;
+        r_d.target = direct_target_next;
+        r_d.part_id = direct_part_id_next;
+        r_d.part = direct_part_next;
       end
       StateDSend: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(direct_dest, direct_src, r_q.bank_words + self_m,
-                                                            r_q.message_words, r_q.tag);
-        load_word.gap = pacing ? direct_hops - 8'd1 : 8'd0;
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.dir_dest[0 +: IdWidth] + r_q.dir_dest[IdWidth +: IdWidth],
+                                                            r_q.dir_src[0 +: AddrWidth] + r_q.dir_src[AddrWidth +: AddrWidth],
+                                                            r_q.bank_words + self_m, r_q.message_words, r_q.tag);
+        load_word.gap = pacing ? r_q.dir_hops[0 +: 8] + r_q.dir_hops[8 +: 8] - 8'd1 : 8'd0;
         load_word.slack = pacing ? r_q.gap_slack : 8'd0;
+        {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
         r_d.digit = direct_digit_next;
         r_d.target = direct_target_next;
         r_d.part_id = direct_part_id_next;
@@ -566,16 +684,17 @@ module schedule_engine_hopgroup (
       end
       `SCHEDULE_ENGINE_END_STATES
     endcase
+    r_d.in_init = r_d.state == StateInit;
   end
 
   // ---- coordinate tables: one write port, one synchronous read port ----
   always_ff @(posedge clk_i) begin
     if (table_we) id_mem[{init_dim, init_t[5:0]}] <= acc[IdWidth-1:0];
-    if (table_re) rd_id_q <= id_mem[{sel_dim, sel_vu}];
+    if (table_re) rd_id_q <= id_mem[{r_q.run_dim, set_vu}];
   end
   always_ff @(posedge clk_i) begin
     if (table_we) m_mem[{init_dim, init_t[5:0]}] <= acc_m;
-    if (table_re) rd_m_q <= m_mem[{sel_dim, sel_vu}];
+    if (table_re) rd_m_q <= m_mem[{r_q.run_dim, set_vu}];
   end
 
 `ifndef SYNTHESIS
