@@ -194,6 +194,10 @@ const std::vector<CollectivePoint>& collective_points() {
       {"twotree-hier-leafspine:p=16",
        {{"topology", "leafspine:p=16"}, {"algorithm", "twotree-hier"}, {"collective", "allreduce"},
         {"elements", "65536"}}},
+      // Document 002's scale (6156 servers, 6669 switches): examples/twotree-p16.yaml on p=36.
+      {"twotree-hier-leafspine:p=36",
+       {{"topology", "leafspine:p=36"}, {"algorithm", "twotree-hier"}, {"collective", "allreduce"},
+        {"elements", "4096"}, {"blocks", "16"}, {"stage_pipelining", "true"}}},
   };
   return points;
 }

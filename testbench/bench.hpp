@@ -4,7 +4,8 @@
 // on 8x8, 16x16 and 32x32 meshes and tori, plus mesh:8x8 saturated (offered
 // 1.0). Collective points (--collectives): the collective runs at the documents' scales
 // (A2AT on torus:32x32 and torus:16x16, hd-allreduce on boards:4x4x4x4, the
-// hierarchical two-tree allreduce on leafspine:p=16), each with its full data
+// hierarchical two-tree allreduce on leafspine:p=16 and, at 4096 elements,
+// on leafspine:p=36 with 6156 servers), each with its full data
 // check. Each point runs in a child process so that its peak resident memory
 // (getrusage) is its own. Not a timed test: the figures depend on the machine
 // and its load, which the report records.

@@ -217,7 +217,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0001, 1.0));
   bench->add_flag("--collectives", bench_options.collectives,
                   "also run the collective points (A2AT on torus:32x32 and 16x16, hd-allreduce on boards:4x4x4x4, "
-                  "twotree-hier on leafspine:p=16), each with its data check");
+                  "twotree-hier on leafspine:p=16 and, at 4096 elements, on leafspine:p=36), each with its data check");
   bench->add_option("--point", bench_options.points, "with --collectives: only these collective points (repeatable)");
   bool no_synthetic = false;
   bench->add_flag("--no-synthetic", no_synthetic, "with --collectives: skip the synthetic points");
