@@ -482,7 +482,11 @@ module schedule_engine_hopgroup (
       r_q.state[SInit]: begin
         // u_strides runs t = 0..n_d in dimension d: the tables take t x stride_d
         // for t < n_d, the registers c_d x stride_d, (n_d - 1) x stride_d and stride_d
-        table_we = !at_size;  // t < n_d: t runs 0..n_d
+        // t < n_d: t runs 0..n_d. Not in StateSetup, which reads the tables:
+        // one-hot, the two states' bits are separate flip-flops, and Yosys
+        // builds read-during-write bypass logic for enables it cannot prove
+        // exclusive (80 flip-flops more)
+        table_we = !at_size && !r_q.state[SSetup];
         for (int e = 0; e < Dims; e++) begin
           if (2'(e) == init_dim && at_coord) begin
             r_d.own_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
