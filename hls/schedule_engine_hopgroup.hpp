@@ -59,7 +59,7 @@
 // and the direct SEND adds two pair sums taken at the previous load.
 //
 // Register names (_q, with _d the next value) are those of
-// rtl/schedule_engine_hopgroup.sv.
+// rtl/schedule_engine_hopgroup.sv. (The RTL's state register is one-hot.)
 #pragma once
 
 #include <array>

@@ -20,9 +20,9 @@
 // Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
-// closing states: schedule_engine_states.svh.
-`include "schedule_engine_states.svh"
+// (instance as in schedule_engine_skeleton.svh, running = not idle).
+// The state register is one-hot, so the engine writes its own closing states
+// (the END and idle states of schedule_engine_states.svh, with a bit test).
 
 module schedule_engine_hopgroup (
 `include "schedule_engine_ports.svh"
@@ -44,8 +44,15 @@ module schedule_engine_hopgroup (
   localparam int unsigned OptConcurrent = 4;
   localparam int unsigned OptBarriers = 5;
 
-  typedef enum logic [3:0] {StateIdle, StateInit, StateDivide, StateGroup, StateBarrier, StateSelect, StateRun,
-    StateDCopy, StateDSend, StateDBarrier, StateEnd, StatePlan, StateSetup} state_e;
+  // The state is one-hot (idle too: busy is its inverse), so that a state's
+  // decode is its own flip-flop; S<name> is the bit of State<name>.
+  localparam int unsigned SIdle = 0, SInit = 1, SDivide = 2, SGroup = 3, SBarrier = 4, SSelect = 5, SRun = 6,
+    SDCopy = 7, SDSend = 8, SDBarrier = 9, SEnd = 10, SPlan = 11, SSetup = 12;
+  typedef enum logic [12:0] {StateIdle = 13'd1 << SIdle, StateInit = 13'd1 << SInit,
+    StateDivide = 13'd1 << SDivide, StateGroup = 13'd1 << SGroup, StateBarrier = 13'd1 << SBarrier,
+    StateSelect = 13'd1 << SSelect, StateRun = 13'd1 << SRun, StateDCopy = 13'd1 << SDCopy,
+    StateDSend = 13'd1 << SDSend, StateDBarrier = 13'd1 << SDBarrier, StateEnd = 13'd1 << SEnd,
+    StatePlan = 13'd1 << SPlan, StateSetup = 13'd1 << SSetup} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -436,7 +443,7 @@ module schedule_engine_hopgroup (
   always_comb begin
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
-    regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1;
+    regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1; regs_reset.state = StateIdle;
     plan_p = '0;
     load = 1'b0;
     load_word = '0;
@@ -471,11 +478,15 @@ module schedule_engine_hopgroup (
       endcase
     end
 
-    unique case (r_q.state)
-      StateInit: begin
+    unique case (1'b1)
+      r_q.state[SInit]: begin
         // u_strides runs t = 0..n_d in dimension d: the tables take t x stride_d
         // for t < n_d, the registers c_d x stride_d, (n_d - 1) x stride_d and stride_d
-        table_we = !at_size;  // t < n_d: t runs 0..n_d
+        // t < n_d: t runs 0..n_d. Not in StateSetup, which reads the tables:
+        // one-hot, the two states' bits are separate flip-flops, and Yosys
+        // builds read-during-write bypass logic for enables it cannot prove
+        // exclusive (80 flip-flops more)
+        table_we = !at_size && !r_q.state[SSetup];
         for (int e = 0; e < Dims; e++) begin
           if (2'(e) == init_dim && at_coord) begin
             r_d.own_id[e*IdWidth +: IdWidth] = acc[IdWidth-1:0];
@@ -496,7 +507,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateDivide;
         end
       end
-      StateDivide: begin
+      r_q.state[SDivide]: begin
         // restoring division of m by 3, most significant bit first
         r_d.rem = div_rem >= 3'd3 ? 2'(div_rem - 3'd3) : div_rem[1:0];
         r_d.quot = {r_q.quot[AddrWidth-2:0], div_rem >= 3'd3};
@@ -520,7 +531,7 @@ module schedule_engine_hopgroup (
           end
         end
       end
-      StateGroup: begin
+      r_q.state[SGroup]: begin
         // the phases of the group's slots and their step counts; the group's
         // steps (their maximum) in StatePlan
         if (r_q.group == group_count) begin
@@ -538,7 +549,7 @@ module schedule_engine_hopgroup (
           r_d.state = StatePlan;
         end
       end
-      StatePlan: begin
+      r_q.state[SPlan]: begin
         for (int s = 0; s < 3; s++) begin
           r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
           // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
@@ -560,12 +571,12 @@ module schedule_engine_hopgroup (
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
       end
-      StateBarrier: if (can_load) begin
+      r_q.state[SBarrier]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.tag - 1'b1);
         r_d.state = StateSelect;
       end
-      StateSelect: begin
+      r_q.state[SSelect]: begin
         // the candidate's registers, in every cycle of this state (StateSetup reads them)
         r_d.run_dim = sel_dim;
         r_d.run_words = sel_words;
@@ -602,7 +613,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateSetup;
         end
       end
-      StateSetup: begin
+      r_q.state[SSetup]: begin
         // the run's registers in every cycle of this state (StateRun reads them;
         // a dropped candidate goes back to StateSelect, which sets them again)
         table_re = 1'b1;  // one synchronous read of each table (entry v); the entry c_d is a register
@@ -627,7 +638,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateRun;
         end
       end
-      StateRun: if (can_load) begin
+      r_q.state[SRun]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q,
                                                             r_q.run_dst, r_q.run_words, r_q.tag);
@@ -644,7 +655,7 @@ module schedule_engine_hopgroup (
           r_d.sub = r_q.sub + 2'd1;
         end
       end
-      StateDCopy: if (can_load) begin
+      r_q.state[SDCopy]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(self_id, self_m, r_q.bank_words + self_m,
                                                             r_q.message_words, '0);
@@ -656,7 +667,7 @@ module schedule_engine_hopgroup (
         r_d.part_id = direct_part_id_next;
         r_d.part = direct_part_next;
       end
-      StateDSend: if (can_load) begin
+      r_q.state[SDSend]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(r_q.dir_dest[0 +: IdWidth] + r_q.dir_dest[IdWidth +: IdWidth],
                                                             r_q.dir_src[0 +: AddrWidth] + r_q.dir_src[AddrWidth +: AddrWidth],
@@ -676,15 +687,17 @@ module schedule_engine_hopgroup (
           r_d.state = r_q.remaining == CountWidth'(1) ? StateEnd : StateDSend;
         end
       end
-      StateDBarrier: if (can_load) begin
+      r_q.state[SDBarrier]: if (can_load) begin
         load = 1'b1;
         load_word = collnet_descriptor_pkg::barrier_descriptor(r_q.tag);
         r_d.tag = r_q.tag + 1'b1;
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
       end
-      `SCHEDULE_ENGINE_END_STATES
+      r_q.state[SEnd]: if (can_load) {load, r_d.state} = {1'b1, StateIdle};
+      r_q.state[SIdle]: ;
+      default: ;
     endcase
-    r_d.in_init = r_d.state == StateInit;
+    r_d.in_init = r_d.state[SInit];
   end
 
   // ---- coordinate tables: one write port, one synchronous read port ----
@@ -701,7 +714,7 @@ module schedule_engine_hopgroup (
   // Register map contract (immediate assertions on the registers, as in
   // schedule_engine_a2a.sv): sizes 1..64 with coordinates below them; DIMS
   // 1..3 for a2a-hopgroup, 1..4 for the direct program.
-  always_ff @(posedge clk_i) if (rst_ni && r_q.state == StateInit) begin
+  always_ff @(posedge clk_i) if (rst_ni && r_q.state[SInit]) begin
     for (int e = 0; e < Dims; e++)
       assert (size_q[e*SizeWidth +: SizeWidth] >= SizeWidth'(1) &&
               size_q[e*SizeWidth +: SizeWidth] <= SizeWidth'(64) &&
@@ -722,10 +735,15 @@ module schedule_engine_hopgroup (
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
       assert ({r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q, coord_q} ==
               $past({r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q, coord_q}));
+    // Induction strengthening: the state register is one-hot (E2, E3).
+    if (rst_ni) assert ($onehot(r_q.state));  // E3
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate
-`include "schedule_engine_skeleton.svh"
+  // the registers, the output register, busy and the configuration gate (the
+  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
+  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
+      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
+      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule

@@ -75,7 +75,7 @@ mutations=(
   "schedule_engine_a2a|schedule_engine_a2a.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the engine ignores the configuration gate)"
   "schedule_engine_a2at|schedule_engine_a2at.sv|s/KindEnd: r_d.state = StateIdle;/KindEnd: ;/|E3 (the engine runs on after END)"
   "schedule_engine_hd|schedule_engine_hd.sv|s/r_q.state\\[SEnd\\]: if (can_load) begin/r_q.state[SEnd]: begin/|E1/E4 (END loaded into a full output buffer)"
-  "schedule_engine_hopgroup|schedule_engine_hopgroup.sv|s/regs_reset = '0;  \/\/ but/regs_reset = '0; regs_reset.state = StateInit;  \/\/ but/|E2 (the engine starts by itself after reset)"
+  "schedule_engine_hopgroup|schedule_engine_hopgroup.sv|s/regs_reset.state = StateIdle;/regs_reset.state = StateInit;/|E2 (the engine starts by itself after reset)"
   "schedule_engine_twotree|schedule_engine_twotree.sv|s/r_q.state\\[SPhaseRecv\\]: if (can_load) begin/r_q.state[SPhaseRecv]: begin/|E1/E4 (a WAIT loaded into a full output buffer)"
   "schedule_engine_programmable|schedule_engine_programmable.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5 (the memory and registers written while busy)"
   "schedule_engine_programmable|schedule_engine_programmable.sv|s/        if (can_load) begin/        begin/|E1/E4 (a word loaded into a full output buffer)"
