@@ -18,8 +18,8 @@
 // the registers, copies every register (_d starts as its _q), decodes an
 // accepted configuration write, lets the engine compute its next state
 // (`next_state`, which returns the descriptor to load into the output
-// buffer, if any, and may load only when `can_load`: the buffer's skid
-// register is empty, a register; OutputBuffer in hls/output_register.hpp),
+// buffer, if any, and may load only when `can_load`: the buffer is not
+// full, a register; OutputBuffer in hls/output_register.hpp),
 // then commits. The write decode is the engine's table
 // `config_registers` (which register, run or bit field of the map sets which
 // member of its `Registers`), CONTROL bit 0 calls the engine's `start`, and
@@ -196,8 +196,8 @@ class ScheduleEngine {
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
 
-  /// The output buffer is full (its skid register holds a descriptor): the
-  /// engine cannot load.
+  /// The output buffer is full (a descriptor waits behind the one offered):
+  /// the engine cannot load.
   [[nodiscard]] bool output_full() const { return !out_.can_load(); }
 
  protected:

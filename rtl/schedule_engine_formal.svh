@@ -11,8 +11,8 @@
 //    is taken), and the engine stays idle until then.
 // E3 nothing is offered after END (the zero word) has been taken, until the
 //    next start; END is offered only by an idle engine (its last word).
-// E4 loads go only into the output buffer while it has room (its skid
-//    register is empty), and a write is taken only while not busy.
+// E4 loads go only into the output buffer while it has room (it is not
+//    full), and a write is taken only while not busy.
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   initial assume (!rst_ni);
