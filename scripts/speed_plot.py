@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The speed figures as a picture: CPU per flit-hop and whole-run time
-of every point in `collnet bench --json` reports, against the issue's targets.
+of every point in `collnet bench --json` reports, against the targets.
 
     ./build/collnet bench --repeat 2 --json synthetic.json
     ./build/collnet bench --collectives --no-synthetic --json collectives.json
