@@ -9,7 +9,8 @@
 // from the kernel (an anonymous mapping, zero by definition) and does not
 // write the zeros, so a page that is never written is never resident (a
 // read of one maps the kernel's shared zero page, which is not counted
-// either). Smaller arrays come from operator new, zeroed.
+// either). Smaller arrays come from operator new, zeroed, and so does a
+// large one when the kernel refuses the mapping.
 //
 // The mappings are of 4 KiB pages (MADV_NOHUGEPAGE): a transparent huge
 // page would make the whole 2 MiB around a written word resident.
@@ -46,23 +47,30 @@ class ZeroPageArray {
     if (n == 0) return;
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
     const std::size_t bytes = n * sizeof(T);
-    if (bytes < kMapFrom) {
-      data_ = static_cast<T*>(::operator new(bytes));
-      std::memset(static_cast<void*>(data_), 0, bytes);
-      return;
+    if (bytes >= kMapFrom) {
+      void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED) {
+        (void)madvise(p, bytes, MADV_NOHUGEPAGE);  // advice only: a kernel without THP refuses it
+        data_ = static_cast<T*>(p);
+        mapped_ = true;
+        return;
+      }
+      // No mapping (the process's limit of mappings, vm.max_map_count, when
+      // neighbouring ones could not be merged): an ordinary array, resident.
     }
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    (void)madvise(p, bytes, MADV_NOHUGEPAGE);  // advice only: a kernel without THP refuses it
-    data_ = static_cast<T*>(p);
+    data_ = static_cast<T*>(::operator new(bytes));
+    std::memset(static_cast<void*>(data_), 0, bytes);
   }
   ZeroPageArray(ZeroPageArray&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        mapped_(std::exchange(other.mapped_, false)) {}
   ZeroPageArray& operator=(ZeroPageArray&& other) noexcept {
     if (this != &other) {
       release();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
+      mapped_ = std::exchange(other.mapped_, false);
     }
     return *this;
   }
@@ -84,15 +92,16 @@ class ZeroPageArray {
  private:
   void release() noexcept {
     if (data_ == nullptr) return;
-    const std::size_t bytes = size_ * sizeof(T);
-    if (bytes < kMapFrom) ::operator delete(static_cast<void*>(data_));
-    else (void)munmap(static_cast<void*>(data_), bytes);
+    if (mapped_) (void)munmap(static_cast<void*>(data_), size_ * sizeof(T));
+    else ::operator delete(static_cast<void*>(data_));
     data_ = nullptr;
     size_ = 0;
+    mapped_ = false;
   }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
+  bool mapped_ = false;  // an anonymous mapping of its own (else operator new)
 };
 
 }  // namespace collnet::collectives
