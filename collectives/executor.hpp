@@ -33,11 +33,11 @@ using NodeMemory = ZeroPageArray<Word>;
 
 template <typename Memory>
 struct BasicExecResult {
-  std::vector<Memory> memory;    // per endpoint
-  std::int64_t messages = 0;     // SENDs to another endpoint
-  std::int64_t local_copies = 0; // SENDs to the sender itself
-  std::int64_t words_sent = 0;   // payload words put on the network
-  std::int64_t barriers = 0;     // barriers released
+  std::vector<Memory> memory;     // per endpoint
+  std::int64_t messages = 0;      // SENDs to another endpoint
+  std::int64_t local_copies = 0;  // SENDs to the sender itself
+  std::int64_t words_sent = 0;    // payload words put on the network
+  std::int64_t barriers = 0;      // barriers released
 };
 using ExecResult = BasicExecResult<std::vector<Word>>;
 

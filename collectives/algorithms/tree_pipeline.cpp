@@ -180,7 +180,7 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
   s.node_memory_words.assign(endpoints, s.memory_words);
   // Each rank's program is built in `prog` and then copied into a vector of
   // its exact length (a million descriptors on the p=36 fabric: growing
-  // each program by doubling left a third of them unused).
+  // each program by doubling left a quarter of the room unused).
   Program prog;
   for (int rank = 0; rank < placement.processes; ++rank) {
     auto& ev = events[static_cast<std::size_t>(rank)];
