@@ -58,6 +58,7 @@ struct Message {
   std::vector<Word> words;  // the payload once captured
 };
 
+template <typename Memory>
 class Machine {
  public:
   Machine(const Schedule& s, const ExecOptions& o) : s_(s), o_(o), rng_(o.seed) {
@@ -66,9 +67,12 @@ class Machine {
     for (std::size_t e = 0; e < n; ++e) {
       auto& m = result_.memory[e];
       const std::uint32_t words = s.memory_of(static_cast<EndpointId>(e));
-      m.resize(words);
+      m = Memory(words);
+      // (A zero is not written: the memory is zero, and an unwritten page of
+      // a NodeMemory stays unmapped.)
       if (s.initial)
-        for (std::uint32_t a = 0; a < words; ++a) m[a] = s.initial(static_cast<EndpointId>(e), a);
+        for (std::uint32_t a = 0; a < words; ++a)
+          if (const Word w = s.initial(static_cast<EndpointId>(e), a); w != 0) m[a] = w;
     }
     pc_.assign(n, 0);
     uncaptured_.resize(n);
@@ -78,7 +82,7 @@ class Machine {
     queued_.assign(n, false);
   }
 
-  ExecResult run() {
+  BasicExecResult<Memory> run() {
     const auto n = s_.endpoints();
     for (std::size_t e = 0; e < n; ++e) wake(e);
     for (;;) {
@@ -292,7 +296,7 @@ class Machine {
   const Schedule& s_;
   ExecOptions o_;
   std::mt19937_64 rng_;
-  ExecResult result_;
+  BasicExecResult<Memory> result_;
   std::vector<std::size_t> pc_;
   std::vector<std::unordered_map<std::uint32_t, std::uint32_t>> arrivals_;
   std::vector<std::int64_t> outstanding_;
@@ -315,10 +319,17 @@ class Machine {
 }  // namespace
 
 ExecResult execute(const Schedule& schedule, const ExecOptions& options) {
-  return Machine(schedule, options).run();
+  return Machine<std::vector<Word>>(schedule, options).run();
 }
 
-DataCheck check_data(const Schedule& schedule, const std::vector<std::vector<Word>>& memory) {
+BasicExecResult<NodeMemory> execute_in_node_memory(const Schedule& schedule, const ExecOptions& options) {
+  return Machine<NodeMemory>(schedule, options).run();
+}
+
+namespace {
+
+template <typename Memory>
+DataCheck check_memories(const Schedule& schedule, const std::vector<Memory>& memory) {
   DataCheck c;
   if (memory.size() != schedule.endpoints()) {
     c.pass = false;
@@ -340,6 +351,16 @@ DataCheck check_data(const Schedule& schedule, const std::vector<std::vector<Wor
     }
   }
   return c;
+}
+
+}  // namespace
+
+DataCheck check_data(const Schedule& schedule, const std::vector<std::vector<Word>>& memory) {
+  return check_memories(schedule, memory);
+}
+
+DataCheck check_data(const Schedule& schedule, const std::vector<NodeMemory>& memory) {
+  return check_memories(schedule, memory);
 }
 
 }  // namespace collnet::collectives

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "collectives/schedule.hpp"
+#include "collectives/zero_pages.hpp"
 
 namespace collnet::collectives {
 
@@ -26,13 +27,19 @@ struct ExecOptions {
   std::uint64_t seed = 1;
 };
 
-struct ExecResult {
-  std::vector<std::vector<Word>> memory;  // per endpoint
-  std::int64_t messages = 0;              // SENDs to another endpoint
-  std::int64_t local_copies = 0;          // SENDs to the sender itself
-  std::int64_t words_sent = 0;            // payload words put on the network
-  std::int64_t barriers = 0;              // barriers released
+/// A node's memory whose pages are resident only once written
+/// (zero_pages.hpp): the cycle model's NICs and its reference run hold these.
+using NodeMemory = ZeroPageArray<Word>;
+
+template <typename Memory>
+struct BasicExecResult {
+  std::vector<Memory> memory;     // per endpoint
+  std::int64_t messages = 0;      // SENDs to another endpoint
+  std::int64_t local_copies = 0;  // SENDs to the sender itself
+  std::int64_t words_sent = 0;    // payload words put on the network
+  std::int64_t barriers = 0;      // barriers released
 };
+using ExecResult = BasicExecResult<std::vector<Word>>;
 
 /// A program that cannot finish (WAIT for messages that never come, barrier
 /// numbers that disagree) or that addresses memory out of range.
@@ -42,6 +49,9 @@ class ExecutionError : public std::runtime_error {
 };
 
 ExecResult execute(const Schedule& schedule, const ExecOptions& options = {});
+/// The same run in NodeMemory: the words a program never writes are never
+/// resident (the cycle model's reference digests of a large network).
+BasicExecResult<NodeMemory> execute_in_node_memory(const Schedule& schedule, const ExecOptions& options = {});
 
 struct DataCheck {
   bool pass = true;
@@ -52,6 +62,7 @@ struct DataCheck {
 
 /// Compares the memory with the schedule's expectation, word by word.
 DataCheck check_data(const Schedule& schedule, const std::vector<std::vector<Word>>& memory);
+DataCheck check_data(const Schedule& schedule, const std::vector<NodeMemory>& memory);
 
 /// Combines a received word into a stored one (the receive operation).
 Word combine(ReceiveOp op, DataType type, Word stored, Word received);

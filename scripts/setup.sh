@@ -14,7 +14,7 @@ packages=(
   mkdocs mkdocs-material
   slurm-wlm munge
   clang libclang-rt-14-dev
-  libtsan2 valgrind
+  libtsan2 valgrind heaptrack
 )
 
 missing=()

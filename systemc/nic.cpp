@@ -50,9 +50,12 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
                       std::to_string(config_.reduce_words_per_cycle));
   if (config_.packet_flits < 1 || static_cast<std::uint32_t>(config_.packet_flits) > kMaxPacketFlits)
     throw ConfigError("key 'packet_flits': expected 1..1024, got " + std::to_string(config_.packet_flits));
-  memory_.assign(schedule.memory_of(self), 0);
+  // Zero; a zero is not written, so a page no word is written to stays
+  // unmapped (collectives/zero_pages.hpp).
+  memory_ = collectives::NodeMemory(schedule.memory_of(self));
   if (schedule.initial)
-    for (std::uint32_t a = 0; a < memory_.size(); ++a) memory_[a] = schedule.initial(self, a);
+    for (std::uint32_t a = 0; a < memory_.size(); ++a)
+      if (const collectives::Word w = schedule.initial(self, a); w != 0) memory_[a] = w;
   controllers_.resize(static_cast<std::size_t>(config_.controllers));
   for (Controller& c : controllers_) c.pacer = make_pacer(config_.blocks);
   streams_running_ = source_->streams();

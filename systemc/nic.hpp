@@ -92,6 +92,7 @@
 #include <systemc>
 
 #include "collectives/descriptor.hpp"
+#include "collectives/executor.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
 #include "systemc/pacer.hpp"
@@ -239,9 +240,9 @@ class Nic final : public Clocked {
       std::unique_ptr<DescriptorSource> source, const collectives::Schedule& schedule, BarrierNetwork& barrier,
       CollectiveBook& book);
 
-  [[nodiscard]] const std::vector<collectives::Word>& memory() const { return memory_; }
+  [[nodiscard]] const collectives::NodeMemory& memory() const { return memory_; }
   /// Hands the memory over after the run (the NIC keeps none).
-  [[nodiscard]] std::vector<collectives::Word> take_memory() { return std::move(memory_); }
+  [[nodiscard]] collectives::NodeMemory take_memory() { return std::move(memory_); }
   [[nodiscard]] bool finished() const { return state_ == State::finished; }
   [[nodiscard]] Cycle finish_cycle() const { return finish_cycle_; }
   /// Something will happen without outside help (a controller busy, a
@@ -329,7 +330,7 @@ class Nic final : public Clocked {
   std::unique_ptr<DescriptorSource> source_;
   BarrierNetwork& barrier_;
   CollectiveBook& book_;
-  std::vector<collectives::Word> memory_;
+  collectives::NodeMemory memory_;  // resident only where written (zero_pages.hpp)
   std::vector<Controller> controllers_;
   std::deque<Queued> shared_queue_;  // dispatch next-idle
   TagCounter arrivals_;  // messages arrived per tag

@@ -178,11 +178,15 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
   // receives into (a leaf of every tree only the data region); an endpoint
   // without a process keeps the whole layout (checked all zero).
   s.node_memory_words.assign(endpoints, s.memory_words);
+  // Each rank's program is built in `prog` and then copied into a vector of
+  // its exact length (a million descriptors on the p=36 fabric: growing
+  // each program by doubling left a quarter of the room unused).
+  Program prog;
   for (int rank = 0; rank < placement.processes; ++rank) {
     auto& ev = events[static_cast<std::size_t>(rank)];
     std::sort(ev.begin(), ev.end());
     const auto self = static_cast<std::uint32_t>(placement.endpoint(rank));
-    Program& prog = s.programs[self];
+    prog.clear();
     std::uint32_t& extent = s.node_memory_words[self];
     extent = L;
     std::uint32_t barriers = 0;  // phase barriers this rank has joined
@@ -222,12 +226,18 @@ Schedule tree_schedule(const topology::Topology& topology, const Placement& plac
       prog.push_back(Descriptor::wait(kLocalTagBase + phase, ++combined[phase]));
     }
     while (setup.phase_barriers && barriers < phases) prog.push_back(Descriptor::barrier(barriers++));
+    prog.push_back(Descriptor::end());
+    s.programs[self].assign(prog.begin(), prog.end());
   }
-  if (setup.phase_barriers)  // endpoints without a process join every barrier too
-    for (std::size_t e = 0; e < endpoints; ++e)
-      if (placement.rank(static_cast<EndpointId>(e)) < 0)
-        for (std::uint32_t q = 0; q < phases; ++q) s.programs[e].push_back(Descriptor::barrier(q));
-  for (auto& p : s.programs) p.push_back(Descriptor::end());
+  for (std::size_t e = 0; e < endpoints; ++e) {
+    if (placement.rank(static_cast<EndpointId>(e)) >= 0) continue;
+    // endpoints without a process join every barrier too (lock step)
+    Program& idle = s.programs[e];
+    idle.reserve(setup.phase_barriers ? phases + 1 : 1);
+    if (setup.phase_barriers)
+      for (std::uint32_t q = 0; q < phases; ++q) idle.push_back(Descriptor::barrier(q));
+    idle.push_back(Descriptor::end());
+  }
 
   // The collective's definition, computed once.
   const auto P = placement.processes;

@@ -346,6 +346,10 @@ TEST(TwoTreePhases, OneSendOneReceivePerPhaseAndPhaseCounts) {
       const Params params{{"processes", std::to_string(c.P)}, {"blocks", std::to_string(c.B)},
                           {"collective", coll}, {"elements", "31"}};
       const Schedule s = build(*f, "twotree-hier", params);
+      // Every program is allocated at its length, END included (a million
+      // descriptors on leafspine:p=36; grown by doubling, a quarter of the
+      // room was unused).
+      for (const Program& prog : s.programs) ASSERT_EQ(prog.capacity(), prog.size()) << c.p << " P=" << c.P;
       const StaticReport r = static_check(*f, s);
       const auto plan = plan_twotree_hier(*f, Grouping::spine_set, c.P);
       const Collective kind = std::string(coll) == "reduce"      ? Collective::reduce

@@ -161,6 +161,20 @@ TEST(TwotreeCycleModel, StagePipeliningKeepsTheData) {
       }
 }
 
+// A run's plan keeps the schedule, not the builder's plan for the engine
+// (every transfer of the collective): the engine is loaded by then.
+TEST(TwotreeCycleModel, ThePlanDropsTheEnginePlanOnceTheEngineIsLoaded) {
+  Params p = pipelined("twotree-hier", "allreduce", false);
+  const auto topo = topology::make_topology("leafspine:p=6");
+  ASSERT_NE(collectives::find_algorithm("twotree-hier").build(*topo, p).engine_params, nullptr);
+  const CollectivePlan plan = plan_collective(collective_from(p));
+  EXPECT_EQ(plan.schedule.engine_params, nullptr);
+  ASSERT_TRUE(plan.engine.has_value());  // the engine was loaded from it, and runs
+  const CollectiveResult r = run_collective(collective_from(p), plan);
+  EXPECT_EQ(r.schedule_engine, "hls-twotree");
+  EXPECT_TRUE(r.data_check);
+}
+
 // The definition of the key, checked on the plan: a rank sends block k of a
 // stage only after it has received every piece of block k of the earlier
 // stages (the representative has reduced it, or it has arrived in the
