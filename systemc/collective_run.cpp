@@ -554,6 +554,7 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.topology = p.topo->name();
   r.endpoints = p.endpoints;
   r.routers = m.network.router_count();
+  r.link_latencies = m.network.link_latencies();
   r.elements = p.schedule.elements;
   r.message_words = p.schedule.elements >= 0
                         ? 0

@@ -42,6 +42,7 @@
 #include "driver/engine_loader.hpp"
 #include "systemc/barrier_network.hpp"
 #include "systemc/descriptor_source.hpp"
+#include "systemc/link.hpp"
 #include "systemc/link_faults.hpp"
 #include "systemc/nic.hpp"
 #include "systemc/router_config.hpp"
@@ -112,6 +113,7 @@ struct CollectiveResult {
   Cycle barrier_wait_cycles = 0;  // sum over barriers of release - first entry
   std::vector<BarrierRecord> barrier_records;
   int max_queue_flits = 0;
+  std::vector<LinkLatencyCount> link_latencies;  // Network::link_latencies
   std::vector<double> link_utilization;  // per graph link
   double mean_link_utilization = 0;
   double max_link_utilization = 0;

@@ -50,6 +50,14 @@ class LinkObserver {
 };
 
 /// Cycles [begin, end) in which statistics are counted.
+/// Links of one latency: `links` of the network's links take `latency`
+/// cycles (Network::link_latencies).
+struct LinkLatencyCount {
+  int latency = 1;
+  std::size_t links = 0;
+  bool operator==(const LinkLatencyCount&) const = default;
+};
+
 struct MeasureWindow {
   Cycle begin = 0;
   Cycle end = kNever;

@@ -91,6 +91,19 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   }
 }
 
+std::vector<LinkLatencyCount> Network::link_latencies() const {
+  std::vector<LinkLatencyCount> counts;
+  for (const auto& link : links_) {
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const LinkLatencyCount& c) { return c.latency == link->latency(); });
+    if (it == counts.end()) counts.push_back({link->latency(), 1});
+    else ++it->links;
+  }
+  std::sort(counts.begin(), counts.end(),
+            [](const LinkLatencyCount& a, const LinkLatencyCount& b) { return a.latency < b.latency; });
+  return counts;
+}
+
 class TeardownSentinel::Module final : public sc_core::sc_module {
  public:
   explicit Module(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}

@@ -85,6 +85,10 @@ class Network {
   [[nodiscard]] Link& link(topology::LinkId id) { return *links_.at(static_cast<std::size_t>(id)); }
   [[nodiscard]] const Link& link(topology::LinkId id) const { return *links_.at(static_cast<std::size_t>(id)); }
   [[nodiscard]] std::size_t link_count() const { return links_.size(); }
+  /// The network links (not the NICs' cables) by latency, shortest first: the
+  /// scenario's link_latency, and the topology's own where its links carry
+  /// one (a dragonfly's local and global cables, a graph file's latency).
+  [[nodiscard]] std::vector<LinkLatencyCount> link_latencies() const;
   /// NIC controller -> router (the NIC binds a LinkSenderIf port to it).
   [[nodiscard]] Link& injection(topology::EndpointId endpoint, int controller);
   /// Router -> NIC controller (the NIC binds a LinkReceiverIf port to it).

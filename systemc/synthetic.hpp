@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
+#include "systemc/link.hpp"
 #include "systemc/router_config.hpp"
 #include "systemc/run_progress.hpp"
 #include "systemc/traffic_endpoint.hpp"
@@ -81,6 +82,7 @@ struct SyntheticResult {
   double max_latency = 0;
   std::uint64_t measured_packets = 0;  // received measured packets
   std::uint64_t unfinished_packets = 0;
+  std::vector<LinkLatencyCount> link_latencies;  // Network::link_latencies
   std::vector<double> link_utilization;  // per graph link, window flits / window cycles
   double mean_link_utilization = 0;
   double max_link_utilization = 0;

@@ -168,6 +168,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["traffic"] = s.traffic.pattern;
   j["endpoints"] = r.endpoints;
   j["routers"] = r.routers;
+  j["link_latencies"] = link_latencies_json(r.link_latencies);
   j["injection_rate"] = s.load.injection_rate;
   j["packet_flits"] = s.load.packet_flits;
   j["router"] = router_json(rc);
@@ -207,7 +208,8 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                    "traversal {}), link latency {}, dateline {}\n",
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
                    rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
-                   rc.link_latency, rc.dateline ? "on" : "off");
+                   link_latency_text(r.link_latencies, rc.link_latency), rc.dateline ? "on" : "off");
+  t += credit_loop_text(r.link_latencies, rc.buffer_flits);
   t += fmt::format("  load              {} flits/node/cycle offered, {}-flit packets\n", s.load.injection_rate,
                    s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
@@ -243,6 +245,37 @@ nlohmann::json deadlock_json(const systemc::DeadlockReport& d) {
           {"waiting_cycle", d.cycle},
           {"blocked_vcs", d.blocked_vcs},
           {"blocked", d.blocked}};
+}
+
+nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>& counts) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& c : counts) a.push_back({{"latency", c.latency}, {"links", c.links}});
+  return a;
+}
+
+std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured) {
+  if (counts.empty() || (counts.size() == 1 && counts.front().latency == configured))
+    return std::to_string(configured);
+  std::string t;
+  for (const auto& c : counts)
+    t += fmt::format("{}{} ({}{})", t.empty() ? "" : ", ", c.latency, c.links, t.empty() ? " links" : "");
+  return t;
+}
+
+std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, int buffer_flits) {
+  std::string parts;
+  int longest = 0;
+  for (const auto& c : counts) {
+    if (2 * c.latency <= buffer_flits) continue;
+    parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
+                         static_cast<double>(buffer_flits) / (2.0 * c.latency), c.links, c.links == 1 ? "" : "s",
+                         c.latency);
+    longest = c.latency;
+  }
+  if (parts.empty()) return {};
+  return fmt::format("  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per cycle: "
+                     "{} (buffer_flits {} keeps every link busy)\n",
+                     parts, 2 * longest);
 }
 
 std::string deadlock_text(const systemc::DeadlockReport& d) {

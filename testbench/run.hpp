@@ -16,6 +16,7 @@
 namespace collnet::systemc {
 struct RouterConfig;
 struct DeadlockReport;
+struct LinkLatencyCount;
 }
 
 namespace collnet::topology {
@@ -33,6 +34,17 @@ nlohmann::json node_positions_json(const topology::Graph& graph);
 
 /// The JSON object `router` of both kinds of run: every router key as run.
 nlohmann::json router_json(const systemc::RouterConfig& rc);
+
+/// The JSON array `link_latencies` of both kinds of run: the network links
+/// by latency, [{"latency": L, "links": n}, ...], shortest first.
+nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>& counts);
+/// The report's link latency: "1", or where the links differ "1 (12 links),
+/// 10 (6), 100 (6)".
+std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured);
+/// The report line for links whose credit round trip (about 2 x latency
+/// cycles) the VC buffers do not cover: a VC carries at most buffer_flits
+/// flits per round trip there. Empty where every link is covered.
+std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, int buffer_flits);
 
 /// The JSON object `deadlock` and the report lines of a network deadlock,
 /// for both kinds of run.

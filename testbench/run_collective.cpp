@@ -36,6 +36,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["topology"] = r.topology;
   j["endpoints"] = r.endpoints;
   j["routers"] = r.routers;
+  j["link_latencies"] = link_latencies_json(r.link_latencies);
   // Where the size comes from `elements`, message_flits is null and
   // elements holds it (and the other way round).
   j["message_flits"] = r.elements >= 0 ? nlohmann::json(nullptr) : nlohmann::json(r.message_words);
@@ -115,7 +116,9 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                    r.nic_blocks);
   t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}, dateline {}\n",
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
-                   rc.arbitration, rc.router_delay(), rc.link_latency, rc.dateline ? "on" : "off");
+                   rc.arbitration, rc.router_delay(), link_latency_text(r.link_latencies, rc.link_latency),
+                   rc.dateline ? "on" : "off");
+  t += credit_loop_text(r.link_latencies, rc.buffer_flits);
   t += fmt::format("  barrier network   {}, {} cycles{}\n", r.barrier, r.barrier_latency,
                    r.barrier == "ideal" ? " from the last entry" : " per step");
   if (r.lower_bound_cycles > 0)

@@ -56,7 +56,7 @@ const std::vector<TopologyForm>& topology_forms() {
       {"dragonfly",
        "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]",
        "dragonfly: g groups of a fully connected routers with p endpoints and h global cables each "
-       "(defaults a=2p, h=p, g=a*h+1), routing min or valiant"},
+       "(defaults a=2p, h=p, g=a*h+1), routing min, valiant or ugal"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
       {"graph", "graph:FILE.yaml",

@@ -2,6 +2,8 @@
 // on any topology run on both (data checked), the ones bound to another
 // topology are refused naming both, and bad fabric input ends with exit
 // status 2 naming the key and the accepted values before anything runs.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
@@ -42,6 +44,50 @@ INSTANTIATE_TEST_SUITE_P(Fabrics, FabricCollective,
                              if (ch == '-') ch = '_';
                            return name;
                          });
+
+// The report's link latencies and credit-loop line against the dragonfly's
+// closed form (dragonfly:p=1: 6 endpoints and 3 groups of 2 routers, so 12
+// directed endpoint cables, 6 local and 6 global links), and the loop's bound
+// against the run: under saturating group-shift traffic a global link of
+// latency 100 with 8-flit VC buffers carries at most about 8 / (2 x 100)
+// flits per cycle per VC, and min routing uses one VC class there.
+TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
+  const fs::path json = scratch() / "fabric_credit_loop.json";
+  const CliRun r = run_collnet({"run", "--set", "topology=dragonfly:p=1,local_latency=1", "--set",
+                                "traffic=group-shift", "--set", "injection_rate=1.0", "--set", "measure_cycles=3000",
+                                "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("link latency 1 (18 links), 100 (6), dateline"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("flits per cycle: 0.04 on the 6 links of latency 100 (buffer_flits 200 keeps every link "
+                       "busy)"),
+            std::string::npos)
+      << r.out;
+  const auto j = read_json(json);
+  EXPECT_EQ(j.at("link_latencies"), nlohmann::json::parse(R"([{"latency": 1, "links": 18},
+                                                              {"latency": 100, "links": 6}])"));
+  // Routers are named r<group><index>: a global link joins two groups.
+  const double bound = 8.0 / (2 * 100);
+  double most = 0;
+  int global = 0;
+  for (const auto& [name, utilization] : j.at("link_utilization").at("per_link").items()) {
+    const std::string src = name.substr(0, name.find(':'));
+    const std::string dst = name.substr(name.find("->") + 2);
+    if (src[0] != 'r' || dst[0] != 'r' || src[1] == dst[1]) continue;
+    ++global;
+    EXPECT_LE(utilization.get<double>(), 1.05 * bound) << name;
+    most = std::max(most, utilization.get<double>());
+  }
+  EXPECT_EQ(global, 6);
+  EXPECT_GE(most, 0.9 * bound);
+}
+
+TEST(FabricReport, NoCreditLoopLineWhereTheBuffersCoverIt) {
+  const CliRun r = run_collnet({"run", "--set", "topology=mesh:4x4", "--set", "traffic=uniform", "--set",
+                                "link_latency=4", "--set", "measure_cycles=200"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("link latency 4, dateline"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("credit loop"), std::string::npos) << r.out;
+}
 
 struct Refusal {
   std::vector<std::string> sets;
