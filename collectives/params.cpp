@@ -1,11 +1,13 @@
 #include "collectives/params.hpp"
 
-#include "collectives/input_text.hpp"
-
 #include <algorithm>
 #include <charconv>
 #include <cctype>
 #include <cmath>
+
+#include <fmt/format.h>
+
+#include "collectives/input_text.hpp"
 
 namespace collnet {
 
@@ -43,8 +45,7 @@ double Params::real(const std::string& key, double fallback, double lo, double h
   double v = 0;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc{} || ptr != s.data() + s.size() || !std::isfinite(v) || v < lo || v > hi)
-    throw ConfigError("key '" + key + "': expected a number from " + std::to_string(lo) + " to " +
-                      std::to_string(hi) + ", got '" + s + "'");
+    throw ConfigError(fmt::format("key '{}': expected a number from {:g} to {:g}, got '{}'", key, lo, hi, s));
   return v;
 }
 

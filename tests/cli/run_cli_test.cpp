@@ -74,7 +74,7 @@ TEST(RunCli, BadInputExits2NamingTheKey) {
   for (const Case& c : std::vector<Case>{{"arbitration=fifo", "arbitration"},
                                          {"switching=store", "switching"},
                                          {"traffic=random", "traffic"},
-                                         {"injection_rate=1.5", "injection_rate"},
+                                         {"injection_rate=1.5", "key 'injection_rate': expected a number from 0 to 1, got '1.5'"},
                                          {"vcs=1", "vcs"},  // torus with dateline needs 2
                                          {"topology=mesh:5x5 --set traffic=bit-reverse", "traffic"},
                                          {"topology=mesh:4x4 --set route_direction=plus", "route"},
