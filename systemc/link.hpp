@@ -49,7 +49,6 @@ class LinkObserver {
   virtual void on_flit(const Link& link, const Flit& flit, Cycle depart) = 0;
 };
 
-/// Cycles [begin, end) in which statistics are counted.
 /// Links of one latency: `links` of the network's links take `latency`
 /// cycles (Network::link_latencies).
 struct LinkLatencyCount {
@@ -58,6 +57,7 @@ struct LinkLatencyCount {
   bool operator==(const LinkLatencyCount&) const = default;
 };
 
+/// Cycles [begin, end) in which statistics are counted.
 struct MeasureWindow {
   Cycle begin = 0;
   Cycle end = kNever;

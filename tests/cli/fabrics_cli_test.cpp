@@ -1,7 +1,8 @@
 // Fat trees and dragonflies through the command line: collectives that run
 // on any topology run on both (data checked), the ones bound to another
-// topology are refused naming both, and bad fabric input ends with exit
-// status 2 naming the key and the accepted values before anything runs.
+// topology are refused naming both, the report gives a dragonfly's link
+// latencies and the credit loop they set, and bad fabric input ends with
+// exit status 2 naming the key and the accepted values before anything runs.
 #include <algorithm>
 
 #include <gtest/gtest.h>
