@@ -271,53 +271,63 @@ Schedule build_ring_allgather(const topology::Topology& topology, const Params& 
   return sc;
 }
 
-// Recursive halving / doubling. Halving step k (tag k) pairs rank i with
-// i XOR (n >> (k+1)); both hold the same block, the rank whose bit is 0
-// keeps the first ceil(len/2) words, the other the rest; each adds the half
-// it gives up into its partner's copy and waits for its partner's half
-// before the next step. Doubling step j (tag K + j) undoes halving step
-// K-1-j: the partners exchange the blocks they hold by copy.
+// Recursive halving / doubling over p = the largest power of two <= n
+// participants. Where n is not a power of two, the first 2r ranks (r = n - p)
+// fold in pairs first (MPICH's reduce-scatter/allgather allreduce): at tag 0
+// the even rank 2j adds its whole vector into rank 2j + 1's copy and sits
+// out; participant v is rank 2v + 1 for v < r, else rank v + r. Halving step
+// k pairs participants v and v XOR (p >> (k+1)); both hold the same block,
+// the one whose bit is 0 keeps the first ceil(len/2) words, the other the
+// rest; each adds the half it gives up into its partner's copy and waits for
+// its partner's half before the next step. Doubling step j undoes halving
+// step K-1-j: the partners exchange the blocks they hold by copy. Last, rank
+// 2j + 1 copies the result to rank 2j.
 Schedule build_rd_allreduce(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, true);
   const std::int32_t n = s.n;
-  if (!std::has_single_bit(static_cast<std::uint32_t>(n))) {
-    if (n != topology.endpoint_count())
-      throw ConfigError(fmt::format("key 'processes': rd-allreduce needs a power-of-two number of ranks; this "
-                                    "scenario has {} (ranks, processes); accepted: 1, 2, 4, 8, 16, ... ranks "
-                                    "(ring-allreduce runs on any count)",
-                                    n));
-    throw ConfigError(fmt::format("key 'topology': rd-allreduce needs a power-of-two number of endpoints; '{}' has "
-                                  "{}; accepted: 1, 2, 4, 8, 16, ... endpoints (ring-allreduce runs on any count)",
-                                  topology.name(), n));
-  }
-  const int K = std::countr_zero(static_cast<std::uint32_t>(n));
+  const auto p = static_cast<std::int32_t>(std::bit_floor(static_cast<std::uint32_t>(n)));
+  const std::int32_t r = n - p;
+  const std::uint32_t fold_tags = r > 0 ? 1 : 0;  // the pairs' fold (tag 0), before the halving
+  const int K = std::countr_zero(static_cast<std::uint32_t>(p));
   const std::uint32_t L = s.data.elements;
+  const Chunk all{0, L};
+  auto rank_of = [r](std::int32_t v) { return v < r ? 2 * v + 1 : v + r; };
   Schedule sc = empty_schedule("rd-allreduce", s);
   for (std::int32_t i = 0; i < n; ++i) {
     Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
-    // held[k + 1]: the block rank i holds after halving step k; held[0] = all.
-    std::vector<Chunk> held{{0, L}};
+    const auto last_tag = fold_tags + static_cast<std::uint32_t>(2 * K);
+    if (i < 2 * r && i % 2 == 0) {  // folds into rank i + 1, then takes the result from it
+      out.send(i + 1, all, 0, s.data.op);
+      out.wait(all, last_tag);
+      continue;
+    }
+    if (i < 2 * r) out.wait(all, 0);
+    const std::int32_t v = i < 2 * r ? i / 2 : i - r;
+    // held[k + 1]: the block participant v holds after halving step k; held[0] = all.
+    std::vector<Chunk> held{all};
     std::vector<Chunk> given;
     for (int k = 0; k < K; ++k) {
-      const std::int32_t d = n >> (k + 1);
+      const std::int32_t d = p >> (k + 1);
       const Chunk b = held.back();
       const Chunk first{b.offset, b.length - b.length / 2};
       const Chunk second{b.offset + first.length, b.length / 2};
-      const bool upper = (i & d) != 0;
+      const bool upper = (v & d) != 0;
       const Chunk keep = upper ? second : first;
       const Chunk give = upper ? first : second;
-      out.send(i ^ d, give, static_cast<std::uint32_t>(k), s.data.op);
-      out.wait(keep, static_cast<std::uint32_t>(k));
+      const auto tag = fold_tags + static_cast<std::uint32_t>(k);
+      out.send(rank_of(v ^ d), give, tag, s.data.op);
+      out.wait(keep, tag);
       held.push_back(keep);
       given.push_back(give);
     }
     for (int j = 0; j < K; ++j) {
       const int k = K - 1 - j;
-      const std::int32_t d = n >> (k + 1);
-      const auto tag = static_cast<std::uint32_t>(K + j);
-      out.send(i ^ d, held[static_cast<std::size_t>(k + 1)], tag);
+      const std::int32_t d = p >> (k + 1);
+      const auto tag = fold_tags + static_cast<std::uint32_t>(K + j);
+      out.send(rank_of(v ^ d), held[static_cast<std::size_t>(k + 1)], tag);
       out.wait(given[static_cast<std::size_t>(k)], tag);
     }
+    if (i < 2 * r) out.send(i - 1, all, last_tag);
   }
   finish(sc);
   own_vectors(sc, s);
@@ -485,6 +495,11 @@ Algorithm standard(std::string name, std::string description, std::vector<Key> k
 std::uint64_t two_rings(std::uint64_t n) { return 2 * (n - 1); }
 std::uint64_t one_ring(std::uint64_t n) { return n - 1; }
 std::uint64_t log_steps(std::uint64_t n) { return n <= 1 ? 0 : std::bit_width(n - 1); }
+/// rd-allreduce: 2 log2 p, and one more (the copy back) where p < n.
+std::uint64_t rd_sends(std::uint64_t n) {
+  if (n <= 1) return 0;
+  return 2 * static_cast<std::uint64_t>(std::bit_width(n) - 1) + (std::has_single_bit(n) ? 0 : 1);
+}
 
 std::vector<Key> reduction_data_keys() {
   return {reduction_elements_key(), reduction_op_key(), reduction_dtype_key(), ranks_key(), processes_key()};
@@ -499,13 +514,11 @@ Algorithm make_ring_allreduce() {
 }
 
 Algorithm make_rd_allreduce() {
-  Algorithm a = standard("rd-allreduce",
-                         "allreduce: recursive halving reduce-scatter then recursive doubling allgather, 2 log2 n "
-                         "steps",
-                         reduction_data_keys(), build_rd_allreduce,
-                         [](std::uint64_t n) { return 2 * log_steps(n); });
-  a.topologies = "any with a power-of-two number of endpoints";
-  return a;
+  return standard("rd-allreduce",
+                  "allreduce: recursive halving reduce-scatter then recursive doubling allgather over the largest "
+                  "power of two p <= n ranks, 2 log2 p steps; on other counts the first 2(n - p) ranks fold in "
+                  "pairs before and copy back after (2 steps more)",
+                  reduction_data_keys(), build_rd_allreduce, rd_sends);
 }
 
 Algorithm make_binomial_bcast() {

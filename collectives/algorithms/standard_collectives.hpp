@@ -3,9 +3,11 @@
 //
 //   ring-allreduce       reduce-scatter then allgather around the ring
 //                        0 -> 1 -> ... -> n-1 -> 0; n-1 + n-1 steps
-//   rd-allreduce         recursive halving reduce-scatter (distances n/2, n/4,
+//   rd-allreduce         recursive halving reduce-scatter (distances p/2, p/4,
 //                        ..., 1) then recursive doubling allgather (1, 2, ...,
-//                        n/2); n a power of two; 2 log2 n steps
+//                        p/2) over p = the largest power of two <= n ranks;
+//                        2 log2 p steps, 2 more where p < n (the first
+//                        2(n - p) ranks fold in pairs before, copy back after)
 //   binomial-bcast       binomial tree rooted at `root`; ceil(log2 n) steps
 //   binomial-reduce      the same tree, leaves first; ceil(log2 n) steps
 //   ring-reduce-scatter  the reduce-scatter half of ring-allreduce
