@@ -498,13 +498,17 @@ TEST(StandardCollectives, ProcessesTakeTheFirstPEndpoints) {
   EXPECT_EQ(t.tags.size(), 14u);
   for (std::size_t e = 8; e < 16; ++e) EXPECT_EQ(t.words[e], 0) << e;
   for (std::size_t e = 0; e < 8; ++e) EXPECT_EQ(t.words[e], 2 * 16 - 2 * 2) << e;  // 2L minus its and the next chunk
-  std::vector<Word> sum(16, 0);
-  for (EndpointId e = 0; e < 8; ++e)
-    for (std::uint32_t i = 0; i < 16; ++i) sum[i] += b.schedule.initial(e, i);
-  std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want;
-  for (EndpointId e = 0; e < 8; ++e)
-    for (std::uint32_t i = 0; i < 16; ++i) want[e].push_back({i, sum[i]});
-  expect_result(b, want, "ring-allreduce, 8 processes");
+  // The sum over the first `ranks` endpoints' inputs, on each of them.
+  auto sum_on_the_first = [](const Schedule& s, EndpointId ranks) {
+    std::vector<Word> sum(16, 0);
+    for (EndpointId e = 0; e < ranks; ++e)
+      for (std::uint32_t i = 0; i < 16; ++i) sum[i] += s.initial(e, i);
+    std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want;
+    for (EndpointId e = 0; e < ranks; ++e)
+      for (std::uint32_t i = 0; i < 16; ++i) want[e].push_back({i, sum[i]});
+    return want;
+  };
+  expect_result(b, sum_on_the_first(b.schedule, 8), "ring-allreduce, 8 processes");
   EXPECT_EQ(b.schedule.lower_bound, ceil_div(2 * 7 * 16, 8));
   // The footprint counts the busiest rank's SENDs among the 8.
   const auto topology = topology::make_topology("torus:4x4");
@@ -515,13 +519,7 @@ TEST(StandardCollectives, ProcessesTakeTheFirstPEndpoints) {
   q.set("processes", "12");
   const BuiltSchedule rd = build_schedule("rd-allreduce", "torus:4x4", q, StaticCheck::run);
   for (std::size_t e = 12; e < 16; ++e) EXPECT_EQ(traffic(rd.schedule).words[e], 0) << e;
-  std::vector<Word> sum12(16, 0);
-  for (EndpointId e = 0; e < 12; ++e)
-    for (std::uint32_t i = 0; i < 16; ++i) sum12[i] += rd.schedule.initial(e, i);
-  std::map<EndpointId, std::vector<std::pair<std::uint32_t, Word>>> want12;
-  for (EndpointId e = 0; e < 12; ++e)
-    for (std::uint32_t i = 0; i < 16; ++i) want12[e].push_back({i, sum12[i]});
-  expect_result(rd, want12, "rd-allreduce, 12 processes");
+  expect_result(rd, sum_on_the_first(rd.schedule, 12), "rd-allreduce, 12 processes");
   EXPECT_EQ(find_algorithm("rd-allreduce").footprint(*topology, q).sends, 7u);
 }
 
