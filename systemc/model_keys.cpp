@@ -166,8 +166,10 @@ RunKeys::RunKeys()
       threads(Key::integer("threads",
                            "worker threads evaluating each cycle's routers, endpoints and NICs, every figure identical "
                            "to one thread (0: the cores available, capped by what pays for the network's size; "
-                           "the default is 1 because 2 threads did not pay on the 2-core machine measured, see "
-                           "the performance page); waveforms, message traces, nic_blocks=rtl, link faults and "
+                           "the default is 1: a worker that waits for a core makes a run several times slower, "
+                           "and the load average the automatic count reads lags behind processes started at the "
+                           "same time, such as a sweep's points; see the performance page); waveforms, message "
+                           "traces, nic_blocks=rtl, link faults and "
                            "collectives with watchdog_cycles below 64 run on one thread",
                            1, 0, 256)
                   .accepting("0 (automatic) or 1..256")) {}
