@@ -289,13 +289,13 @@ Schedule build_rd_allreduce(const topology::Topology& topology, const Params& pa
   const std::int32_t r = n - p;
   const std::uint32_t fold_tags = r > 0 ? 1 : 0;  // the pairs' fold (tag 0), before the halving
   const int K = std::countr_zero(static_cast<std::uint32_t>(p));
+  const std::uint32_t last_tag = fold_tags + static_cast<std::uint32_t>(2 * K);  // the copy back
   const std::uint32_t L = s.data.elements;
   const Chunk all{0, L};
   auto rank_of = [r](std::int32_t v) { return v < r ? 2 * v + 1 : v + r; };
   Schedule sc = empty_schedule("rd-allreduce", s);
   for (std::int32_t i = 0; i < n; ++i) {
     Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
-    const auto last_tag = fold_tags + static_cast<std::uint32_t>(2 * K);
     if (i < 2 * r && i % 2 == 0) {  // folds into rank i + 1, then takes the result from it
       out.send(i + 1, all, 0, s.data.op);
       out.wait(all, last_tag);
