@@ -11,11 +11,8 @@
 // min(2^s, n - 2^s) boards away, a doubling step the whole held block;
 // conventional: halving then doubling in each dimension in turn.
 //
-// HdAllreduceCycles.DISABLED_PrintPhases (run with
-// --gtest_also_run_disabled_tests; HD_PHASES_UNIT=document for the
-// document's aggregation unit) prints every step's first and last flit.
-// scripts/hd_allreduce_study.py measures the phases from the message trace
-// (docs/studies/hd-allreduce.md).
+// scripts/hd_allreduce_study.py measures every step's first and last flit
+// from the message trace (docs/studies/hd-allreduce.md).
 //
 // The document's aggregation unit (kDocumentUnit): plane_order rotated,
 // link_controllers per-link, reduce_words_per_cycle 8. With it the in-board
@@ -25,8 +22,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <utility>
 #include <string>
@@ -219,29 +214,6 @@ TEST(HdAllreduceCycles, DoublingAggregationUnitsHalvesInterBoardTime) {
   }
   EXPECT_NEAR(t[2] / t[1], 0.5, 0.05);
   EXPECT_NEAR(t[4] / t[2], 0.5, 0.05);
-}
-
-// Prints one line per step: "phase ALG STEP first last flits inter_flits",
-// then the per-unit means of the scatter, inter-board and broadcast times.
-TEST(HdAllreduceCycles, DISABLED_PrintPhases) {
-  const char* shape = std::getenv("HD_PHASES_TOPOLOGY");
-  const char* elements = std::getenv("HD_PHASES_ELEMENTS");
-  const char* unit = std::getenv("HD_PHASES_UNIT");  // "document": kDocumentUnit
-  const std::string topo = shape ? shape : "boards:2x2x2x2";
-  const int L = elements ? std::atoi(elements) : 1024;
-  const bool document = unit != nullptr && std::string(unit) == "document";
-  for (const std::string alg : {"hd-allreduce", "hd-allreduce-conventional"}) {
-    const HdRun r = run_hd(topo, alg, L, 4, "wxyz",
-                           document ? kDocumentUnit : std::vector<std::pair<std::string, std::string>>{});
-    ASSERT_TRUE(r.result.data_check);
-    for (const auto& [tag, t] : r.steps)
-      std::printf("phase %s %d %llu %llu %llu %llu\n", alg.c_str(), tag, static_cast<unsigned long long>(t.first),
-                  static_cast<unsigned long long>(t.last), static_cast<unsigned long long>(t.flits),
-                  static_cast<unsigned long long>(t.inter_flits));
-    const UnitTimes u = unit_times(r);
-    std::printf("units %s scatter %.0f inter %.0f broadcast %.0f\n", alg.c_str(), u.scatter, u.inter, u.broadcast);
-    std::printf("cycles %s %llu\n", alg.c_str(), static_cast<unsigned long long>(r.result.cycles));
-  }
 }
 
 namespace {
