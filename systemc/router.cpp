@@ -32,8 +32,6 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   const auto ports = static_cast<std::size_t>(ports_);
   const auto vcs = static_cast<std::size_t>(vcs_);
   if (ports_ > 0x7FFF) throw std::invalid_argument("router radix above 32767");
-  in_links_.assign(ports, nullptr);
-  out_links_.assign(ports, nullptr);
   pending_words_ = (ports + 63) / 64;
   if (pending_words_ == 1) {
     flits_pending_ = &link_activity_[0];
@@ -43,18 +41,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     flits_pending_ = wide_pending_.data();
     credits_pending_ = wide_pending_.data() + pending_words_;
   }
-  buffers_.resize(ports * vcs * static_cast<std::size_t>(depth_));
-  input_vcs_.resize(ports * vcs);
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
-  nonempty_vcs_.assign(ports, 0);
-  routed_vcs_.assign(ports, 0);
-  sendable_vcs_.assign(ports, 0);
-  vc_owner_.assign(ports * vcs, 0);
-  front_inject_.assign(ports * vcs, 0);
-  credits_.assign(ports * vcs, 0);
-  free_vcs_.assign(ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
-  ready_vcs_.assign(ports, 0);
-  out_epoch_.assign(ports, 1);
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
   const VcAllocatorStage& stage = find_vc_allocator_stage(
       config.vc_allocator_own ? "own-allocator" : config.separate_vc_allocation ? "separate" : "combined");
@@ -77,8 +64,23 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     for (int v = 0; v < vcs_; ++v)
       class_range_[static_cast<std::size_t>(v * classes / vcs_)].second = static_cast<std::uint8_t>(v + 1);
   }
-  for (const auto& [first, end] : class_range_)
-    class_mask_.push_back(static_cast<std::uint16_t>((1u << end) - (1u << first)));
+  arena_.add(nonempty_vcs_, ports, std::uint16_t{0});
+  arena_.add(routed_vcs_, ports, std::uint16_t{0});
+  arena_.add(sendable_vcs_, ports, std::uint16_t{0});
+  arena_.add(free_vcs_, ports, static_cast<std::uint16_t>((1u << vcs_) - 1));
+  arena_.add(ready_vcs_, ports, std::uint16_t{0});
+  arena_.add(class_mask_, class_range_.size(), std::uint16_t{0});
+  arena_.add(out_epoch_, ports, std::uint32_t{1});
+  arena_.add(in_links_, ports, static_cast<Link*>(nullptr));
+  arena_.add(out_links_, ports, static_cast<Link*>(nullptr));
+  arena_.add(credits_, ports * vcs, std::int32_t{0});
+  arena_.add(vc_owner_, ports * vcs, std::uint32_t{0});
+  arena_.add(front_inject_, ports * vcs, Cycle{0});
+  arena_.add(input_vcs_, ports * vcs, InputVc{});
+  arena_.add(buffers_, ports * vcs * static_cast<std::size_t>(depth_), Flit{});
+  arena_.allocate();
+  for (std::size_t c = 0; c < class_range_.size(); ++c)
+    class_mask_[c] = static_cast<std::uint16_t>((1u << class_range_[c].second) - (1u << class_range_[c].first));
   vc_class_.assign(static_cast<std::size_t>(vcs_), 0);
   for (std::size_t c = 0; c < class_range_.size(); ++c)
     for (int v = class_range_[c].first; v < class_range_[c].second; ++v)
@@ -270,10 +272,10 @@ int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
 
 void Router::prefetch(int stage) const {
   if (stage == 0) {
-    __builtin_prefetch(in_links_.data());
-    __builtin_prefetch(input_vcs_.data());
-    __builtin_prefetch(nonempty_vcs_.data());
-    __builtin_prefetch(credits_.data());
+    __builtin_prefetch(in_links_);
+    __builtin_prefetch(input_vcs_);
+    __builtin_prefetch(nonempty_vcs_);
+    __builtin_prefetch(credits_);
     return;
   }
   // The input links with flits: their delay line's head (evaluate, step 1).
@@ -361,7 +363,7 @@ bool Router::request(Cycle now, Cycle& next) {
   // (Raw pointers: stores to the scratch would otherwise reload them.)
   ArbiterRequest* candidate_requests = sc.candidate_requests.data();
   Grant* candidates = sc.candidates.data();
-  const Cycle* front_inject = front_inject_.data();
+  const Cycle* front_inject = front_inject_;
   for (int p = 0; p < ports_; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // The body flits whose output VC holds a credit, and the heads.

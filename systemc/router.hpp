@@ -65,6 +65,7 @@
 #include "systemc/allocator.hpp"
 #include "systemc/arbiter.hpp"
 #include "systemc/clocked.hpp"
+#include "systemc/hot_arena.hpp"
 #include "systemc/link.hpp"
 #include "systemc/packet.hpp"
 #include "systemc/router_config.hpp"
@@ -198,8 +199,8 @@ class Router final : public Clocked {
   /// VC of every option its routing function allowed.
   void request_every_option(const InputVc& ivc, int p, int v, std::size_t& total);
 
-  // Laid out for the cache: what every evaluation reads sits in the four
-  // lines from node_ to vc_reusable_at_ (the sc_module base and the port
+  // Laid out for the cache: what every evaluation reads sits in the lines
+  // from node_ to buffers_ (the sc_module base and the port
   // vectors before them are not read while simulating); per-packet and
   // option state follows.
   alignas(64) topology::NodeId node_;
@@ -235,13 +236,12 @@ class Router final : public Clocked {
   int traced_occupancy_ = 0;
   int max_vc_flits_ = 0;
 
-  std::vector<Link*> in_links_;
-  std::vector<Link*> out_links_;
-  std::vector<Flit> buffers_;           // [port][vc][depth]
-  std::vector<InputVc> input_vcs_;      // [port][vc]
+  // The per-port and per-VC arrays a cycle reads, in one arena (arena_) in
+  // this order, the port masks first so that a small router's share one or
+  // two cache lines.
   // Bit v of [p]: input VC v of port p holds a flit (vcs <= 16), so that the
   // request scan touches only the VCs with flits.
-  std::vector<std::uint16_t> nonempty_vcs_;
+  std::uint16_t* nonempty_vcs_ = nullptr;
   // The requests kept between cycles (router.hpp step 2), per input port p:
   // bit v of routed_vcs_[p]: input VC v holds an output VC for its front
   // packet (body flits follow it); of sendable_vcs_[p]: and that output VC
@@ -249,27 +249,31 @@ class Router final : public Clocked {
   // allocate_vcs), a tail releasing it, a credit spent or arriving
   // (vc_owner_ finds the input VC). The scan visits nonempty & (sendable |
   // ~routed): the body flits able to go and the heads, nothing else.
-  std::vector<std::uint16_t> routed_vcs_;
-  std::vector<std::uint16_t> sendable_vcs_;
-  std::vector<Cycle> front_inject_;      // [port][vc]: injection cycle of the front packet (age)
-  std::vector<std::uint32_t> vc_owner_;  // [out port][vc]: input slot port * vcs + vc of its owner
-  std::vector<std::int32_t> credits_;   // [out port][vc]
+  std::uint16_t* routed_vcs_ = nullptr;
+  std::uint16_t* sendable_vcs_ = nullptr;
   // Bit v of [p]: output VC v of port p is free (no packet owns it), so
   // that a head looking for a VC tests the free ones only.
-  std::vector<std::uint16_t> free_vcs_;
+  std::uint16_t* free_vcs_ = nullptr;
   // Bit v of [p]: output VC v of port p is free and holds a credit: the VCs a
   // wormhole head (one credit needed) may take.
-  std::vector<std::uint16_t> ready_vcs_;
+  std::uint16_t* ready_vcs_ = nullptr;
+  std::uint16_t* class_mask_ = nullptr;  // per class: its VCs as bits; [kAnyClass] would be all
   // Per output port: moves whenever a credit arrives for one of its free VCs
   // or a tail frees one (InputVc::blocked_epoch); a credit for an owned VC
   // cannot give a waiting head a VC.
-  std::vector<std::uint32_t> out_epoch_;
+  std::uint32_t* out_epoch_ = nullptr;
+  Link** in_links_ = nullptr;          // [port]
+  Link** out_links_ = nullptr;         // [port]
+  std::int32_t* credits_ = nullptr;    // [out port][vc]
+  std::uint32_t* vc_owner_ = nullptr;  // [out port][vc]: input slot port * vcs + vc of its owner
+  Cycle* front_inject_ = nullptr;      // [port][vc]: injection cycle of the front packet (age)
+  InputVc* input_vcs_ = nullptr;       // [port][vc]
+  Flit* buffers_ = nullptr;            // [port][vc][depth]
   // Separate VC allocation stage (vc_allocator_stage): first cycle in which a
   // new head may be given the output VC after a tail released it; empty
   // when the stage is combined.
   std::vector<Cycle> vc_reusable_at_;
   std::vector<std::pair<std::uint8_t, std::uint8_t>> class_range_;  // per class: [first, end)
-  std::vector<std::uint16_t> class_mask_;  // per class: its VCs as bits; [kAnyClass] would be all
   std::vector<std::uint8_t> vc_class_;     // per VC: its class
   // Per-hop routing (routing function with next_hops), else null.
   const topology::Topology* topology_ = nullptr;
@@ -281,6 +285,7 @@ class Router final : public Clocked {
   std::vector<std::uint8_t> vc_bid_next_;
 
   std::unique_ptr<VcAllocator> vc_allocator_;
+  HotArena arena_;  // holds the arrays from nonempty_vcs_ to buffers_
 
   static AllocationScratch& scratch() { return AllocationScratch::local(); }
   static int scratch_ports_;  // the largest fit so far (fit_thread_scratch)
