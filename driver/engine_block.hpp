@@ -52,6 +52,9 @@ class HlsEngine final : public EngineBlock {
       const bool no_op = engine_.idle_step_is_no_op();
       engine_.step(EngineInputs{});
       return no_op;
+    } else if constexpr (requires { Engine::tables_follow_registers; }) {
+      static_assert(Engine::tables_follow_registers);
+      return engine_.step_idle_registers();
     } else {
       // The engine's state is its bytes (a plain class of registers and
       // tables): equal bytes before and after the step mean a fixed point.

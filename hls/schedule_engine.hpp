@@ -34,8 +34,10 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -195,6 +197,25 @@ class ScheduleEngine {
   }
 
   [[nodiscard]] auto state_q() const { return engine().r_.state; }
+
+  /// One cycle with idle inputs (no write, ready low) of a busy engine: true
+  /// when it left the registers and the output buffer as they were. For an
+  /// engine whose cycles without a configuration write change its tables only
+  /// together with its registers (`Engine::tables_follow_registers`), every
+  /// further idle cycle then changes nothing either, and the tables, the
+  /// large part of its state, need not be compared (driver/engine_block.hpp).
+  bool step_idle_registers() {
+    static_assert(std::is_trivially_copyable_v<typename Engine::Registers> &&
+                  std::is_trivially_copyable_v<OutputBuffer<DescriptorWord>>);
+    Engine& e = engine();
+    std::array<unsigned char, sizeof(typename Engine::Registers)> r{};
+    std::array<unsigned char, sizeof(OutputBuffer<DescriptorWord>)> o{};
+    std::memcpy(r.data(), static_cast<const void*>(&e.r_), r.size());
+    std::memcpy(o.data(), static_cast<const void*>(&out_), o.size());
+    step(EngineInputs{});
+    return std::memcmp(r.data(), static_cast<const void*>(&e.r_), r.size()) == 0 &&
+           std::memcmp(o.data(), static_cast<const void*>(&out_), o.size()) == 0;
+  }
 
   /// The output buffer is full (a descriptor waits behind the one offered):
   /// the engine cannot load.

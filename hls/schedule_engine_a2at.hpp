@@ -67,6 +67,10 @@ constexpr std::uint32_t table_word(int dx, int dy, bool last) {
 
 class A2atScheduleEngine : public ScheduleEngine<A2atScheduleEngine> {
  public:
+  /// Outside a configuration write the tables are written only while they
+  /// are filled (init_col, init_row), where every cycle advances `t` or the
+  /// state: a cycle that leaves the registers as they were wrote no table.
+  static constexpr bool tables_follow_registers = true;
 
   enum class State : std::uint8_t { idle = 0, init_col = 1, init_row = 2, run = 3 };
   /// What a pipeline stage holds.

@@ -92,6 +92,10 @@ class TwotreeScheduleEngine : public ScheduleEngine<TwotreeScheduleEngine> {
   static constexpr unsigned load_cycles = 6;     // per stage: stage word, 4 entries (read latency 1)
   static constexpr unsigned div_steps = 17;
   static constexpr std::uint32_t local_tag = 0x8000;
+  /// The tables are written only by configuration writes, which the engine
+  /// takes only while idle with an empty output; a busy engine's idle cycle
+  /// also leaves `hint_written_` false, as the cycle before it did.
+  static constexpr bool tables_follow_registers = true;
 
   enum class State : std::uint8_t { idle, divide, setup, stage_load, phase_send, phase_recv, combine, combine_wait, end };
 

@@ -7,7 +7,9 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "collectives/descriptor.hpp"
@@ -98,5 +100,40 @@ struct RandomStall {
     return back_pressure && (lcg >> 62) != 0;
   }
 };
+
+/// Loads `engine` with `writes` and runs it to END the way the NIC's
+/// descriptor source does while its consumer stalls (`stall(cycle)`): a
+/// stalled cycle with a descriptor offered is `step_idle_registers()`, whose
+/// claim that the engine is at rest (registers and output buffer unchanged)
+/// is checked against the whole engine's bytes, tables included: one more
+/// idle cycle must change none of them. Returns how often it claimed rest.
+template <typename Engine, typename Stall>
+int check_rest_claims(Engine& engine, const std::vector<hls::EngineWrite>& writes, Stall stall,
+                      std::uint64_t max_cycles = 1'000'000) {
+  static_assert(std::is_trivially_copyable_v<Engine>);
+  for (const auto& w : writes) engine.step({true, w.addr, w.data, false});
+  int claims = 0;
+  for (std::uint64_t cycle = 1; cycle < max_cycles; ++cycle) {
+    const bool ready = !stall(cycle);
+    if (!ready && engine.outputs().out_valid) {
+      if (engine.step_idle_registers()) {
+        ++claims;
+        std::array<unsigned char, sizeof(Engine)> before{};
+        std::memcpy(before.data(), static_cast<const void*>(&engine), sizeof(Engine));
+        engine.step(hls::EngineInputs{});
+        EXPECT_EQ(std::memcmp(before.data(), static_cast<const void*>(&engine), sizeof(Engine)), 0)
+            << "claimed at rest in cycle " << cycle << ", but the next idle cycle changed the engine";
+        if (::testing::Test::HasFailure()) return claims;
+      }
+      continue;
+    }
+    hls::EngineInputs in;
+    in.out_ready = ready;
+    const hls::EngineOutputs out = engine.step(in);
+    if (out.out_valid && ready && Descriptor::unpack(out.out_desc).opcode == Opcode::end) return claims;
+  }
+  ADD_FAILURE() << "no END within " << max_cycles << " cycles";
+  return claims;
+}
 
 }  // namespace collnet::testing
