@@ -78,6 +78,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   static constexpr int max_dims = 4;
   static constexpr unsigned size_width = 7;   // n_d (SIZE) and the fill's t
   static constexpr unsigned coord_width = 6;  // c_d (COORD)
+  /// Outside a configuration write the tables and the per-dimension shares
+  /// are written only by the fill (State::init), every cycle of which
+  /// advances `t`, the dimension or the state: a cycle that leaves the
+  /// registers as they were wrote none of them.
+  static constexpr bool tables_follow_registers = true;
 
   enum class State : std::uint8_t {
     idle = 0,
