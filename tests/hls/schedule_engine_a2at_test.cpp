@@ -89,6 +89,8 @@ TEST(A2atScheduleEngine, EqualsReferenceUnderRandomBackPressure) {
 // written only while filled): on every node of torus:8x8 and mesh:6x4 under
 // random back-pressure, each such claim holds for the whole engine.
 TEST(A2atScheduleEngine, RegistersAtRestMeanTheWholeEngineIsAtRest) {
+  // the flag the NIC's engine block reads (driver/engine_block.hpp): public
+  static_assert(requires { A2atScheduleEngine::tables_follow_registers; });
   int claims = 0;
   for (const auto& [topology, nct] : {std::pair<std::string, int>{"torus:8x8", 4}, {"mesh:6x4", 2}}) {
     const auto topo = collnet::topology::make_topology(topology);

@@ -89,6 +89,8 @@ std::string grid_name(const char* form, const std::vector<int>& sizes) {
 // programs, under random back-pressure, each such claim holds for the whole
 // engine.
 TEST(HopgroupScheduleEngine, RegistersAtRestMeanTheWholeEngineIsAtRest) {
+  // the flag the NIC's engine block reads (driver/engine_block.hpp): public
+  static_assert(requires { HopgroupScheduleEngine::tables_follow_registers; });
   int claims = 0;
   for (const std::uint8_t code : {reg::algorithm_hopgroup, reg::algorithm_direct})
     for (const char* topology : {"torus:6x4", "torus:3x4x3"}) {

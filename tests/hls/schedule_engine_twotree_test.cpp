@@ -79,6 +79,8 @@ TEST(TwotreeScheduleEngine, StreamUnchangedUnderBackPressure) {
 // only by configuration writes): on every endpoint of a two-tree allreduce
 // under random back-pressure, each such claim holds for the whole engine.
 TEST(TwotreeScheduleEngine, RegistersAtRestMeanTheWholeEngineIsAtRest) {
+  // the flag the NIC's engine block reads (driver/engine_block.hpp): public
+  static_assert(requires { TwotreeScheduleEngine::tables_follow_registers; });
   const auto build = collnet::testing::build_twotree_case({"twotree-hier", 6, 36, 15, 4, cc::Collective::allreduce},
                                                           collnet::ReceiveOp::sum, collnet::DataType::int64);
   collnet::testing::RandomStall stall{true, 3};
