@@ -12,7 +12,15 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define COLLNET_HOT_ARENA_ASAN 1
+#else
+#define COLLNET_HOT_ARENA_ASAN 0
+#endif
 
 namespace collnet::systemc {
 
@@ -26,7 +34,10 @@ class HotArena {
   void add(T*& target, std::size_t n, const T& fill) {
     static_assert(std::is_trivially_destructible_v<T>, "arena arrays are never destroyed one by one");
     static_assert(alignof(T) <= kAlign);
-    const std::size_t offset = (size_ + alignof(T) - 1) / alignof(T) * alignof(T);
+    // (sanitizer builds: every array starts on a shadow granule of 8 bytes)
+    constexpr std::size_t align = kRedZone != 0 && alignof(T) < 8 ? 8 : alignof(T);
+    const std::size_t offset = (size_ + kRedZone + align - 1) / align * align;
+    if (kRedZone != 0) zones_.push_back({size_, offset});
     size_ = offset + n * sizeof(T);
     fills_.push_back([&target, offset, n, fill](std::byte* base) {
       T* p = reinterpret_cast<T*>(base + offset);
@@ -41,6 +52,21 @@ class HotArena {
     for (const auto& fill : fills_) fill(memory_.get());
     fills_.clear();
     fills_.shrink_to_fit();
+#if COLLNET_HOT_ARENA_ASAN
+    // AddressSanitizer builds: the gap before each array is poisoned, so that
+    // an index past one array is reported as the heap overflow it would be
+    // between separate blocks.
+    for (const auto& [from, to] : zones_) ASAN_POISON_MEMORY_REGION(memory_.get() + from, to - from);
+#endif
+  }
+
+  HotArena() = default;
+  HotArena(const HotArena&) = delete;
+  HotArena& operator=(const HotArena&) = delete;
+  ~HotArena() {
+#if COLLNET_HOT_ARENA_ASAN
+    if (memory_) ASAN_UNPOISON_MEMORY_REGION(memory_.get(), size_);
+#endif
   }
 
   [[nodiscard]] std::size_t bytes() const { return size_; }
@@ -49,6 +75,12 @@ class HotArena {
   struct Free {
     void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{kAlign}); }
   };
+#if COLLNET_HOT_ARENA_ASAN
+  static constexpr std::size_t kRedZone = 32;
+#else
+  static constexpr std::size_t kRedZone = 0;
+#endif
+  std::vector<std::pair<std::size_t, std::size_t>> zones_;  // [from, to) gaps before the arrays (kRedZone > 0)
   std::unique_ptr<std::byte, Free> memory_;
   std::size_t size_ = 0;
   std::vector<std::function<void(std::byte*)>> fills_;
