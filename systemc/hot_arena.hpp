@@ -12,7 +12,6 @@
 #include <memory>
 #include <new>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -36,13 +35,21 @@ class HotArena {
     static_assert(alignof(T) <= kAlign);
     // (sanitizer builds: every array starts on a shadow granule of 8 bytes)
     constexpr std::size_t align = kRedZone != 0 && alignof(T) < 8 ? 8 : alignof(T);
+    const std::size_t gap = size_;
     const std::size_t offset = (size_ + kRedZone + align - 1) / align * align;
-    if (kRedZone != 0) zones_.push_back({size_, offset});
     size_ = offset + n * sizeof(T);
-    fills_.push_back([&target, offset, n, fill](std::byte* base) {
+    fills_.push_back([&target, gap, offset, n, fill](std::byte* base) {
       T* p = reinterpret_cast<T*>(base + offset);
       for (std::size_t i = 0; i < n; ++i) new (p + i) T(fill);
       target = p;
+#if COLLNET_HOT_ARENA_ASAN
+      // AddressSanitizer builds: the gap before the array is poisoned, so that
+      // an index past the array before it is reported as the heap overflow it
+      // would be between separate blocks.
+      ASAN_POISON_MEMORY_REGION(base + gap, offset - gap);
+#else
+      static_cast<void>(gap);
+#endif
     });
   }
 
@@ -52,12 +59,6 @@ class HotArena {
     for (const auto& fill : fills_) fill(memory_.get());
     fills_.clear();
     fills_.shrink_to_fit();
-#if COLLNET_HOT_ARENA_ASAN
-    // AddressSanitizer builds: the gap before each array is poisoned, so that
-    // an index past one array is reported as the heap overflow it would be
-    // between separate blocks.
-    for (const auto& [from, to] : zones_) ASAN_POISON_MEMORY_REGION(memory_.get() + from, to - from);
-#endif
   }
 
   HotArena() = default;
@@ -69,8 +70,6 @@ class HotArena {
 #endif
   }
 
-  [[nodiscard]] std::size_t bytes() const { return size_; }
-
  private:
   struct Free {
     void operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{kAlign}); }
@@ -80,7 +79,6 @@ class HotArena {
 #else
   static constexpr std::size_t kRedZone = 0;
 #endif
-  std::vector<std::pair<std::size_t, std::size_t>> zones_;  // [from, to) gaps before the arrays (kRedZone > 0)
   std::unique_ptr<std::byte, Free> memory_;
   std::size_t size_ = 0;
   std::vector<std::function<void(std::byte*)>> fills_;
