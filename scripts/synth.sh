@@ -13,7 +13,9 @@
 # programmable engine is synthesized with Depth=256 besides its default
 # 4096-descriptor memory, which exceeds an HX8K's block RAM.
 # Work files go to $SYNTH_OUT (default build-synth/ in the repository); the
-# critical path of every seed is in $SYNTH_OUT/<work>.seed<S>.nextpnr.log.
+# critical path of every seed is in $SYNTH_OUT/<work>.seed<S>.nextpnr.log,
+# and every endpoint that misses 100 MHz, grouped by start and end register
+# (scripts/timing_endpoints.py), in $SYNTH_OUT/<work>.seed<S>.endpoints.txt.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${SYNTH_OUT:-$root/build-synth}"
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
       seeds="$2"; shift
       [[ "$seeds" =~ ^[1-9][0-9]?$ ]] ||
         { echo "synth.sh: --seeds '$seeds': accepted values are 1 to 99" >&2; exit 2; } ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option '$1' (accepted: --markdown, --seeds N, -h)" >&2; exit 2 ;;
     *) blocks+=("$1") ;;
   esac
@@ -88,10 +90,14 @@ for spec in "${blocks[@]}"; do
   failed=0
   for seed in $(seq 1 "$seeds"); do
     log="$out/$work.seed$seed.nextpnr.log"
-    if timeout "${PNR_TIMEOUT:-900}" nextpnr-ice40 --hx8k --package ct256 --seed "$seed" --freq 100 --timing-allow-fail \
-        --pcf-allow-unconstrained --json "$out/$work.ring.json" --asc "$out/$work.ring.asc" -l "$log" \
-        >/dev/null 2>&1; then
+    if COLLNET_ROUTE_DELAYS="$out/$work.seed$seed.delays.json" timeout "${PNR_TIMEOUT:-900}" nextpnr-ice40 --hx8k \
+        --package ct256 --seed "$seed" --freq 100 --timing-allow-fail --pcf-allow-unconstrained \
+        --json "$out/$work.ring.json" --asc "$out/$work.ring.asc" -l "$log" \
+        --post-route "$root/scripts/nextpnr_route_delays.py" >/dev/null 2>&1; then
       fmaxes+=("$(grep 'Max frequency for clock' "$log" | tail -1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/')")
+      # every endpoint over 10 ns (100 MHz), grouped by start and end register
+      python3 "$root/scripts/timing_endpoints.py" "$out/$work.seed$seed.delays.json" --rtl "$src" --paths \
+        >"$out/$work.seed$seed.endpoints.txt" 2>&1 || true
     else
       failed=$((failed + 1))
     fi
