@@ -124,6 +124,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t bank_words = 0;  // N * m: bank 1 / result region base
     std::uint32_t rem = 0;
     std::uint32_t quot = 0;        // m / 3
+    std::uint32_t div_last = 0;    // the division's last cycle (t = addr_width - 1)
     // steps of a phase in dimension d; follows SIZE and OPTIONS
     std::array<std::uint32_t, max_dims> dim_steps{};
     std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
@@ -135,6 +136,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t group_piece = 0;
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
+    std::uint32_t step_last = 0;   // step + 1 = group_steps (set with step)
     std::uint32_t tag = 0;         // global step number (direct: offset number)
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
@@ -264,7 +266,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.rem = ge ? rem - 3 : rem;
     d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
     d.t = r_.t + 1;
-    if (r_.t + 1 != addr_width) return;
+    d.div_last = r_.t + 2 == addr_width ? 1u : 0u;
+    if (r_.div_last == 0) return;
+    d.group = 0;
+    d.group_round = 0;
+    d.group_j = 0;
+    d.group_dim = 0;
+    d.group_piece = 0;
+    d.tag = 0;
+    d.bank = 0;
     if (r_.algorithm != R::algorithm_direct) {
       d.state = State::group;
       return;
@@ -385,15 +395,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   void start(Registers& d) const {
     d.state = State::init;  // the table fill stands at dimension 0
     d.t = 0;
-    d.rem = 0;
-    d.quot = 0;
-    d.group = 0;
-    d.group_round = 0;
-    d.group_j = 0;
-    d.group_dim = 0;
-    d.group_piece = 0;
-    d.tag = 0;
-    d.bank = 0;
+    // the division's and the program's registers are cleared where they
+    // start (init_step's end, divide_step's end: rtl, no configuration
+    // decode in a run-time register's enable)
   }
 
   /// The current dimension's n_d and c_d and the flags of t = 0 in it.
@@ -438,6 +442,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       if (e + 1 == max_dims) {
         d.node_count = r_.acc;
         d.bank_words = r_.acc_m;
+        d.rem = 0;
+        d.quot = 0;
+        d.div_last = 0;
         d.state = State::divide;
       } else {
         d.dim = r_.dim + 1;
@@ -542,6 +549,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       return;
     }
     d.group_steps = steps;
+    d.step_last = steps == 1 ? 1u : 0u;
     d.step = 0;
     d.slot = 0;
     d.sub = 0;
@@ -593,7 +601,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.tag = (r_.tag + 1) & mask(tag_width);
       d.slot = 0;
       d.sub = 0;
-      if (r_.step + 1 == r_.group_steps) {
+      if (r_.step_last != 0) {
         std::uint32_t flip = 0;
         for (std::uint32_t s = 0; s < 3; ++s)
           if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
@@ -603,6 +611,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.state = State::group;
       } else {
         d.step = r_.step + 1;
+        d.step_last = ((r_.step + 2) & mask(8)) == r_.group_steps ? 1u : 0u;
         for (std::uint32_t s = 0; s < 3; ++s) {
           COLLNET_HLS(UNROLL)
           d.plan_act[s] = r_.plan_live[s] != 0 && ((r_.step + 1) & mask(8)) < r_.plan_steps[s] ? 1u : 0u;
@@ -652,10 +661,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else {
       const bool pacing = (r_.options & R::opt_pacing) != 0;
       d.run_hint = (r_.run_neg ? 2u : 1u) << (2 * r_.run_dim);
-      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a mesh
-      const std::uint32_t rest = (n - h) & mask(8);
-      const std::uint32_t flows = !torus && rest < h ? rest : h;
-      d.run_gap = pacing ? (flows - 1) & mask(8) : 0;
+      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a
+      // mesh, i.e. n_d - hops - 1 where hops <= n_d < 2 hops (rtl: both sums
+      // beside the compares)
+      const bool short_way = !torus && h <= n && n < 2 * h;
+      d.run_gap = pacing ? (short_way ? n - h - 1 : h - 1) & mask(8) : 0;
       d.run_slack = pacing ? r_.gap_slack : 0;
     }
     for (std::size_t e = 0; e < max_dims; ++e) {

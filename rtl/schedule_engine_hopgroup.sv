@@ -76,6 +76,7 @@ module schedule_engine_hopgroup (
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
     logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
+    logic                       div_last;  // div_step = AddrWidth - 1 in StateDivide (its last cycle)
     logic [1:0]                 rem;
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
@@ -84,6 +85,7 @@ module schedule_engine_hopgroup (
     logic [1:0]                 group_dim, group_piece; // 3-D literal: the group's phase
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
+    logic                       step_last;  // step + 1 = group_steps (set with step)
     logic [TagWidth-1:0]        tag;
     logic [2:0]                 bank;
     logic [1:0]                 slot;
@@ -242,11 +244,15 @@ module schedule_engine_hopgroup (
   // slots' step counts registered in StateGroup (0 for a slot without phase) ----
   logic [7:0] plan_max;
   logic       plan_none;
+  logic       plan_one;
   always_comb begin
     plan_max = r_q.plan_steps[0 +: 8];
     for (int s = 1; s < 3; s++)
       if (r_q.plan_steps[s*8 +: 8] > plan_max) plan_max = r_q.plan_steps[s*8 +: 8];
     plan_none = r_q.plan_steps == '0;
+    // the maximum is 1: every slot's step count is 0 or 1, one is 1 (beside the maximum, not behind it)
+    plan_one = r_q.plan_steps[7:1] == '0 && r_q.plan_steps[15:9] == '0 && r_q.plan_steps[23:17] == '0 &&
+               (r_q.plan_steps[0] || r_q.plan_steps[8] || r_q.plan_steps[16]);
   end
 
   // group / 3 and group mod 3 of the next group
@@ -323,11 +329,11 @@ module schedule_engine_hopgroup (
 
   // ---- run setup (StateSetup): the target coordinate c_d +- hops, wrapped
   // on a torus, tested on a mesh, from the candidate's registers ----
-  logic [7:0]            set_flows;  // flows on a link: the pacing gap is set_flows - 1
+  logic                  set_short;  // a mesh offset with n - h < h flows on a link
+  logic [7:0]            set_gap;    // the pacing gap: flows on a link - 1
   /* verilator lint_off UNUSEDSIGNAL */  // bits 7:6: v < n_d <= 64 addresses the tables
   logic [7:0]            set_v;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [7:0]            set_rest;
   logic                  set_over, set_under, set_exists;
   logic [5:0]            set_vu;
   always_comb begin
@@ -340,9 +346,11 @@ module schedule_engine_hopgroup (
     else if (torus) set_exists = r_q.sub == 2'd1 || {r_q.run_hops, 1'b0} != {2'b00, r_q.run_n};
     else set_exists = r_q.run_neg ? !set_under : !set_over;  // mesh: n_d + k does not exist
     // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
-    // nodes have a destination); a torus one with h
-    set_rest = {1'b0, r_q.run_n} - r_q.run_hops;
-    set_flows = (!torus && set_rest < r_q.run_hops) ? set_rest : r_q.run_hops;
+    // nodes have a destination); a torus one with h. The gap is flows - 1:
+    // n - h - 1 = n + ~h where h <= n < 2h, else h - 1, both sums and the
+    // compares side by side (no subtraction before the compare)
+    set_short = !torus && r_q.run_hops <= {1'b0, r_q.run_n} && {2'b00, r_q.run_n} < {r_q.run_hops, 1'b0};
+    set_gap = set_short ? {1'b0, r_q.run_n} + ~r_q.run_hops : r_q.run_hops - 8'd1;
     set_vu = set_v[5:0];
   end
 
@@ -463,11 +471,11 @@ module schedule_engine_hopgroup (
     if (cfg_write) begin
       unique case (cfg_addr_i)
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
-          if (cfg_wdata_i[0]) begin
-            r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece,
-             r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
-          end
+          // u_strides stands at dimension 0; the division's and the
+          // program's registers are cleared where they start (the end of
+          // StateInit, of StateDivide), so that no run-time register's enable
+          // holds the configuration port's decode
+          if (cfg_wdata_i[0]) r_d.state = StateInit;
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
         schedule_engine_hopgroup_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
@@ -504,6 +512,7 @@ module schedule_engine_hopgroup (
         if (strides_done) begin
           r_d.node_count = acc;
           r_d.bank_words = acc_m;
+          {r_d.div_step, r_d.div_last, r_d.rem, r_d.quot} = '0;
           r_d.state = StateDivide;
         end
       end
@@ -512,7 +521,9 @@ module schedule_engine_hopgroup (
         r_d.rem = div_rem >= 3'd3 ? 2'(div_rem - 3'd3) : div_rem[1:0];
         r_d.quot = {r_q.quot[AddrWidth-2:0], div_rem >= 3'd3};
         r_d.div_step = r_q.div_step + 5'd1;
-        if (r_q.div_step == 5'(AddrWidth - 1)) begin
+        r_d.div_last = r_q.div_step == 5'(AddrWidth - 2);
+        if (r_q.div_last) begin
+          {r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece, r_d.tag, r_d.bank} = '0;
           if (r_q.algorithm == AlgorithmDirect) begin
             r_d.state = StateDCopy;
             for (int e = 0; e < Dims; e++) begin
@@ -567,6 +578,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateGroup;
         end else begin
           r_d.group_steps = plan_max;
+          r_d.step_last = plan_one;  // group_steps = 1
           {r_d.step, r_d.slot, r_d.sub} = '0;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
@@ -593,13 +605,14 @@ module schedule_engine_hopgroup (
           // step done
           r_d.tag = r_q.tag + 1'b1;
           {r_d.slot, r_d.sub} = '0;
-          if (r_q.step + 8'd1 == r_q.group_steps) begin
+          if (r_q.step_last) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
             {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
+            r_d.step_last = r_q.step + 8'd2 == r_q.group_steps;
             for (int s = 0; s < 3; s++)
               r_d.plan_act[s] = r_q.plan_live[s] && r_q.step + 8'd1 < r_q.plan_steps[s*8 +: 8];
             r_d.state = StateBarrier;
@@ -624,7 +637,7 @@ module schedule_engine_hopgroup (
           {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
         end else begin
           r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
-          r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
+          r_d.run_gap = pacing ? set_gap : 8'd0;
           r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
         end
         for (int e = 0; e < Dims; e++) begin
