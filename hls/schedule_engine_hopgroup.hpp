@@ -124,9 +124,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t bank_words = 0;  // N * m: bank 1 / result region base
     std::uint32_t rem = 0;
     std::uint32_t quot = 0;        // m / 3
+    std::uint32_t div_last = 0;    // the division's last cycle (t = addr_width - 1)
+    std::uint32_t dir_init = 0;    // div_last of the direct program: its odometer takes the first offset
+    std::uint32_t piece_off1 = 0;  // words before pieces 1 and 2 (group_step, from quot and rem)
+    std::uint32_t piece_off2 = 0;
     // steps of a phase in dimension d; follows SIZE and OPTIONS
     std::array<std::uint32_t, max_dims> dim_steps{};
     std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
+    std::uint32_t is_3d = 0;   // DIMS = 3; follows DIMS
+    std::uint32_t groups = 1;  // the program's phase groups; follows DIMS and OPTIONS
     // hopgroup sequencing
     std::uint32_t group = 0;       // gi
     std::uint32_t group_round = 0; // gi / 3
@@ -135,6 +141,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t group_piece = 0;
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
+    std::uint32_t step_last = 0;   // step + 1 = group_steps (set with step)
     std::uint32_t tag = 0;         // global step number (direct: offset number)
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
@@ -169,6 +176,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_gap = 0;
     std::uint32_t run_slack = 0;
     std::uint32_t run_jump = 0;  // m + (n_d - 1) x stride_d x m of run_dim
+    std::uint32_t run_own_m = 0;   // c_d x stride_d x m of run_dim (select_step)
+    std::uint32_t run_last_m = 0;  // (n_d - 1) x stride_d x m of run_dim
+    std::uint32_t run_own_id = 0;  // c_d x stride_d of run_dim
     // odometers (hopgroup labels: digit, counting down; direct offsets: digit/target/part_id/part)
     std::array<std::uint32_t, max_dims> digit{};
     std::array<std::uint32_t, max_dims> digit_zero{};  // hopgroup: digit e is 0 (it wraps next)
@@ -217,6 +227,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
       d.dim_one[e] = r_.size[e] == 1 ? 1u : 0u;
     }
+    d.is_3d = r_.dims == 3 ? 1u : 0u;
+    d.groups = r_.dims != 3 ? r_.dims : ((r_.options & hopgroup_engine_reg::opt_concurrent) ? 3u : 9u);
     switch (r_.state) {
       case State::idle: break;
       case State::init: init_step(d); break;
@@ -264,12 +276,22 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.rem = ge ? rem - 3 : rem;
     d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
     d.t = r_.t + 1;
-    if (r_.t + 1 != addr_width) return;
+    d.div_last = r_.t + 2 == addr_width ? 1u : 0u;
+    d.dir_init = r_.t + 2 == addr_width && r_.algorithm == R::algorithm_direct ? 1u : 0u;
+    if (r_.div_last == 0) return;
+    d.group = 0;
+    d.group_round = 0;
+    d.group_j = 0;
+    d.group_dim = 0;
+    d.group_piece = 0;
+    d.tag = 0;
+    d.bank = 0;
     if (r_.algorithm != R::algorithm_direct) {
       d.state = State::group;
       return;
     }
     d.state = State::d_copy;
+    // the direct program's first offset (rtl: on the flag dir_init, the same cycle)
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
       d.digit[e] = r_.size[e] - 1;
@@ -307,10 +329,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // both sums are formed, the carry chooses (rtl)
     d.run_src = (r_.run_src + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
     d.run_dst = (r_.run_dst + (carry_dim ? r_.run_jump : r_.message_words)) & mask(addr_width);
-    if (carry) {
-      d.state = State::select;
-      d.sub = r_.sub + 1;
-    }
+    if (carry) d.state = State::select;  // sub moved on in setup_step
     return load(s);
   }
 
@@ -334,7 +353,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       // hops of dimension e: the shorter way round a torus, the distance on a mesh
       const std::uint32_t o = r_.digit[e];
       const std::uint32_t c = r_.coord[e];
-      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + (torus ? (o <= r_.size[e] - o ? o : r_.size[e] - o)
+      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + (torus ? (o <= r_.size[e] / 2 ? o : r_.size[e] - o)
                                                       : (t >= c ? t - c : c - t))) & mask(8);
     }
     bool borrow = true;
@@ -385,15 +404,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   void start(Registers& d) const {
     d.state = State::init;  // the table fill stands at dimension 0
     d.t = 0;
-    d.rem = 0;
-    d.quot = 0;
-    d.group = 0;
-    d.group_round = 0;
-    d.group_j = 0;
-    d.group_dim = 0;
-    d.group_piece = 0;
-    d.tag = 0;
-    d.bank = 0;
+    // the division's and the program's registers are cleared where they
+    // start (init_step's end, divide_step's end: rtl, no configuration
+    // decode in a run-time register's enable)
   }
 
   /// The current dimension's n_d and c_d and the flags of t = 0 in it.
@@ -438,6 +451,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       if (e + 1 == max_dims) {
         d.node_count = r_.acc;
         d.bank_words = r_.acc_m;
+        d.rem = 0;
+        d.quot = 0;
+        d.div_last = 0;
+        d.dir_init = 0;
         d.state = State::divide;
       } else {
         d.dim = r_.dim + 1;
@@ -450,12 +467,9 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     }
   }
 
-  [[nodiscard]] bool three_d() const { return r_.dims == 3; }
+  [[nodiscard]] bool three_d() const { return r_.is_3d != 0; }
 
-  [[nodiscard]] std::uint32_t group_count() const {
-    if (!three_d()) return r_.dims;
-    return (r_.options & hopgroup_engine_reg::opt_concurrent) ? 3 : 9;
-  }
+  [[nodiscard]] std::uint32_t group_count() const { return r_.groups; }
 
   /// Phase `slot` of group `gi` (plan of the header comment).
   [[nodiscard]] PhaseSlot phase_of(std::uint32_t gi, std::uint32_t slot) const {
@@ -483,11 +497,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // spec a2a-hopgroup: M/3 words, the first M mod 3 pieces one word longer
     return r_.quot + (piece < r_.rem ? 1u : 0u);
   }
-  /// Words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2).
+  /// Words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2),
+  /// the sums registered by group_step.
   [[nodiscard]] std::uint32_t piece_offset(std::uint32_t piece) const {
     if (piece == 0) return 0;
-    if (piece == 1) return r_.quot + (r_.rem != 0 ? 1u : 0u);
-    return 2 * r_.quot + r_.rem;
+    return piece == 1 ? r_.piece_off1 : r_.piece_off2;
   }
 
   /// gi / 3 and gi mod 3 of the next group (registers beside the group).
@@ -502,6 +516,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   /// The phases of the group's slots and their step counts (the group's
   /// steps, their maximum, in plan_step).
   void group_step(Registers& d) const {
+    d.piece_off1 = (r_.quot + (r_.rem != 0 ? 1u : 0u)) & mask(addr_width);
+    d.piece_off2 = (2 * r_.quot + r_.rem) & mask(addr_width);
     if (r_.group == group_count()) {
       d.state = State::end;
       return;
@@ -542,6 +558,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       return;
     }
     d.group_steps = steps;
+    d.step_last = steps == 1 ? 1u : 0u;
     d.step = 0;
     d.slot = 0;
     d.sub = 0;
@@ -588,12 +605,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_neg = negative;
     d.run_src = r_.plan_src[slot];
     d.run_dst = r_.plan_dst[slot];  // + c_d x stride_d x m: setup_step
+    d.run_own_m = own_m_[dim];
+    d.run_last_m = last_m_[dim];
+    d.run_own_id = own_id_[dim];
     if (r_.slot == 3) {
       // step done
       d.tag = (r_.tag + 1) & mask(tag_width);
       d.slot = 0;
       d.sub = 0;
-      if (r_.step + 1 == r_.group_steps) {
+      if (r_.step_last != 0) {
         std::uint32_t flip = 0;
         for (std::uint32_t s = 0; s < 3; ++s)
           if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
@@ -603,6 +623,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.state = State::group;
       } else {
         d.step = r_.step + 1;
+        d.step_last = ((r_.step + 2) & mask(8)) == r_.group_steps ? 1u : 0u;
         for (std::uint32_t s = 0; s < 3; ++s) {
           COLLNET_HLS(UNROLL)
           d.plan_act[s] = r_.plan_live[s] != 0 && ((r_.step + 1) & mask(8)) < r_.plan_steps[s] ? 1u : 0u;
@@ -642,9 +663,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // one synchronous read of each table (entry v); the entry c_d is a register
     d.rd_id = id_table_[r_.run_dim][v & index_mask];
     d.rd_m = m_table_[r_.run_dim][v & index_mask];
-    d.run_dst = (r_.run_dst + own_m_[r_.run_dim]) & mask(addr_width);
-    d.run_dest = (r_.self_id - own_id_[r_.run_dim]) & mask(id_width);
-    d.run_jump = (r_.message_words + last_m_[r_.run_dim]) & mask(addr_width);
+    d.run_dst = (r_.run_dst + r_.run_own_m) & mask(addr_width);
+    d.run_dest = (r_.self_id - r_.run_own_id) & mask(id_width);
+    d.run_jump = (r_.message_words + r_.run_last_m) & mask(addr_width);
+    // sub moves on in every cycle here: a dropped candidate goes back to
+    // select_step, a run keeps it to its end (run_step does not read it)
+    d.sub = (r_.sub + 1) & 3u;
     if (r_.sub == 0) {
       d.run_hint = 0;
       d.run_gap = 0;
@@ -652,10 +676,11 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else {
       const bool pacing = (r_.options & R::opt_pacing) != 0;
       d.run_hint = (r_.run_neg ? 2u : 1u) << (2 * r_.run_dim);
-      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a mesh
-      const std::uint32_t rest = (n - h) & mask(8);
-      const std::uint32_t flows = !torus && rest < h ? rest : h;
-      d.run_gap = pacing ? (flows - 1) & mask(8) : 0;
+      // gap = flows on a link - 1: hops on a torus, min(hops, n_d - hops) on a
+      // mesh, i.e. n_d - hops - 1 where hops <= n_d < 2 hops (rtl: both sums
+      // beside the compares)
+      const bool short_way = !torus && h <= n && n < 2 * h;
+      d.run_gap = pacing ? (short_way ? n - h - 1 : h - 1) & mask(8) : 0;
       d.run_slack = pacing ? r_.gap_slack : 0;
     }
     for (std::size_t e = 0; e < max_dims; ++e) {
@@ -663,12 +688,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.digit[e] = (r_.size[e] - 1) & mask(size_width);  // counting down
       d.digit_zero[e] = r_.size[e] == 1 ? 1u : 0u;
     }
-    if (!exists) {
-      d.sub = r_.sub + 1;
-      d.state = State::select;
-      return;
-    }
-    d.state = State::run;
+    d.state = exists ? State::run : State::select;
   }
 
   friend class ScheduleEngine<HopgroupScheduleEngine>;  // runs the hooks above, commits r_

@@ -73,9 +73,14 @@ module schedule_engine_hopgroup (
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
     logic [Dims*8-1:0]          dim_steps;     // steps of a phase in dimension d (follows SIZE, OPTIONS)
     logic [Dims-1:0]            dim_one;       // n_d = 1 (follows SIZE)
+    logic                       is_3d;         // DIMS = 3 (follows DIMS)
+    logic [3:0]                 groups;        // the program's phase groups (follows DIMS, OPTIONS)
     logic [CountWidth-1:0]      node_count;
     logic [AddrWidth-1:0]       bank_words;
     logic [4:0]                 div_step;  // the division's bit AddrWidth - 1 - div_step
+    logic                       div_last;  // div_step = AddrWidth - 1 in StateDivide (its last cycle)
+    logic                       dir_init;  // div_last of the direct program: its odometer takes the first offset
+    logic [AddrWidth-1:0]       piece_off1, piece_off2;  // words before pieces 1 and 2 (StateGroup, from quot, rem)
     logic [1:0]                 rem;
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
@@ -84,6 +89,7 @@ module schedule_engine_hopgroup (
     logic [1:0]                 group_dim, group_piece; // 3-D literal: the group's phase
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
+    logic                       step_last;  // step + 1 = group_steps (set with step)
     logic [TagWidth-1:0]        tag;
     logic [2:0]                 bank;
     logic [1:0]                 slot;
@@ -112,6 +118,8 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       run_src, run_dst, run_words;
     logic [7:0]                 run_hint, run_gap, run_slack;
     logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
+    logic [AddrWidth-1:0]       run_own_m, run_last_m;  // c_d x stride_d x m, (n_d - 1) x stride_d x m of run_dim
+    logic [IdWidth-1:0]         run_own_id;             // c_d x stride_d of run_dim (StateSelect)
     // odometers (hopgroup labels: digit, counting down; direct offsets: digit, target, part_id, part)
     logic [Dims*SizeWidth-1:0]  digit;
     logic [Dims-1:0]            digit_zero;  // hopgroup: digit e is 0 (it wraps next)
@@ -163,7 +171,7 @@ module schedule_engine_hopgroup (
   logic torus, pacing, three_d;
   assign torus = r_q.options[OptTorus];
   assign pacing = r_q.options[OptPacing];
-  assign three_d = r_q.dims == 3'd3;
+  assign three_d = r_q.is_3d;
 
   // strides, rank and rank x m, in StateInit; t x stride_d and t x stride_d x m
   // also fill the coordinate tables
@@ -195,7 +203,7 @@ module schedule_engine_hopgroup (
 
   // ---- plan (hls: phase_of, phase_steps, piece_words, piece_offset) ----
   logic [3:0] group_count;
-  assign group_count = !three_d ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
+  assign group_count = r_q.groups;
 
   /// Phase `slot` of group `gi`: {valid, dim[1:0], piece[1:0]}.
   function automatic logic [4:0] phase_of(input logic [1:0] gi, input logic [1:0] slot);  // gi mod 4
@@ -231,22 +239,27 @@ module schedule_engine_hopgroup (
     else piece_words = piece < r_q.rem ? r_q.quot + AddrWidth'(1) : r_q.quot;  // the first m mod 3 pieces one word longer
   endfunction
 
-  // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2)
+  // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2),
+  // the sums registered in StateGroup
   function automatic logic [AddrWidth-1:0] piece_offset(input logic [1:0] piece);
     if (piece == 2'd0) piece_offset = '0;
-    else if (piece == 2'd1) piece_offset = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
-    else piece_offset = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
+    else if (piece == 2'd1) piece_offset = r_q.piece_off1;
+    else piece_offset = r_q.piece_off2;
   endfunction
 
   // ---- group planning (StatePlan): steps of the group, the maximum over the
   // slots' step counts registered in StateGroup (0 for a slot without phase) ----
   logic [7:0] plan_max;
   logic       plan_none;
+  logic       plan_one;
   always_comb begin
     plan_max = r_q.plan_steps[0 +: 8];
     for (int s = 1; s < 3; s++)
       if (r_q.plan_steps[s*8 +: 8] > plan_max) plan_max = r_q.plan_steps[s*8 +: 8];
     plan_none = r_q.plan_steps == '0;
+    // the maximum is 1: every slot's step count is 0 or 1, one is 1 (beside the maximum, not behind it)
+    plan_one = r_q.plan_steps[7:1] == '0 && r_q.plan_steps[15:9] == '0 && r_q.plan_steps[23:17] == '0 &&
+               (r_q.plan_steps[0] || r_q.plan_steps[8] || r_q.plan_steps[16]);
   end
 
   // group / 3 and group mod 3 of the next group
@@ -323,11 +336,11 @@ module schedule_engine_hopgroup (
 
   // ---- run setup (StateSetup): the target coordinate c_d +- hops, wrapped
   // on a torus, tested on a mesh, from the candidate's registers ----
-  logic [7:0]            set_flows;  // flows on a link: the pacing gap is set_flows - 1
+  logic                  set_short;  // a mesh offset with n - h < h flows on a link
+  logic [7:0]            set_gap;    // the pacing gap: flows on a link - 1
   /* verilator lint_off UNUSEDSIGNAL */  // bits 7:6: v < n_d <= 64 addresses the tables
   logic [7:0]            set_v;
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [7:0]            set_rest;
   logic                  set_over, set_under, set_exists;
   logic [5:0]            set_vu;
   always_comb begin
@@ -340,9 +353,11 @@ module schedule_engine_hopgroup (
     else if (torus) set_exists = r_q.sub == 2'd1 || {r_q.run_hops, 1'b0} != {2'b00, r_q.run_n};
     else set_exists = r_q.run_neg ? !set_under : !set_over;  // mesh: n_d + k does not exist
     // a mesh offset of h loads a link with min(h, n - h) flows (only n - h
-    // nodes have a destination); a torus one with h
-    set_rest = {1'b0, r_q.run_n} - r_q.run_hops;
-    set_flows = (!torus && set_rest < r_q.run_hops) ? set_rest : r_q.run_hops;
+    // nodes have a destination); a torus one with h. The gap is flows - 1:
+    // n - h - 1 = n + ~h where h <= n < 2h, else h - 1, both sums and the
+    // compares side by side (no subtraction before the compare)
+    set_short = !torus && r_q.run_hops <= {1'b0, r_q.run_n} && {2'b00, r_q.run_n} < {r_q.run_hops, 1'b0};
+    set_gap = set_short ? {1'b0, r_q.run_n} + ~r_q.run_hops : r_q.run_hops - 8'd1;
     set_vu = set_v[5:0];
   end
 
@@ -404,8 +419,9 @@ module schedule_engine_hopgroup (
       c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
       direct_dest[(e/2)*IdWidth +: IdWidth] = direct_dest[(e/2)*IdWidth +: IdWidth] + r_q.part_id[e*IdWidth +: IdWidth];
       direct_src[(e/2)*AddrWidth +: AddrWidth] = direct_src[(e/2)*AddrWidth +: AddrWidth] + r_q.part[e*AddrWidth +: AddrWidth];
-      // the shorter way round a torus, the distance on a mesh
-      if (torus) h = o <= n - o ? o : n - o;
+      // the shorter way round a torus (o <= n - o as o <= n / 2, beside
+      // the subtraction), the distance on a mesh
+      if (torus) h = o <= {1'b0, n[SizeWidth-1:1]} ? o : n - o;
       else h = t >= c ? t - c : c - t;
       direct_hops[(e/2)*8 +: 8] = direct_hops[(e/2)*8 +: 8] + {1'b0, h};
     end
@@ -444,6 +460,7 @@ module schedule_engine_hopgroup (
     r_d = r_q;
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1; regs_reset.state = StateIdle;
+    regs_reset.groups = 4'd1;  // follows DIMS = 1
     plan_p = '0;
     load = 1'b0;
     load_word = '0;
@@ -458,16 +475,18 @@ module schedule_engine_hopgroup (
       r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
       r_d.dim_one[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
     end
+    r_d.is_3d = r_q.dims == 3'd3;
+    r_d.groups = r_q.dims != 3'd3 ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
 
     // configuration port
     if (cfg_write) begin
       unique case (cfg_addr_i)
         schedule_engine_hopgroup_regs_pkg::RegControl: begin
-          if (cfg_wdata_i[0]) begin
-            r_d.state = StateInit;
-            {r_d.div_step, r_d.rem, r_d.quot, r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece,
-             r_d.tag, r_d.bank} = '0;  // u_strides stands at dimension 0
-          end
+          // u_strides stands at dimension 0; the division's and the
+          // program's registers are cleared where they start (the end of
+          // StateInit, of StateDivide), so that no run-time register's enable
+          // holds the configuration port's decode
+          if (cfg_wdata_i[0]) r_d.state = StateInit;
         end
         schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
         schedule_engine_hopgroup_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
@@ -504,6 +523,7 @@ module schedule_engine_hopgroup (
         if (strides_done) begin
           r_d.node_count = acc;
           r_d.bank_words = acc_m;
+          {r_d.div_step, r_d.div_last, r_d.dir_init, r_d.rem, r_d.quot} = '0;
           r_d.state = StateDivide;
         end
       end
@@ -512,28 +532,19 @@ module schedule_engine_hopgroup (
         r_d.rem = div_rem >= 3'd3 ? 2'(div_rem - 3'd3) : div_rem[1:0];
         r_d.quot = {r_q.quot[AddrWidth-2:0], div_rem >= 3'd3};
         r_d.div_step = r_q.div_step + 5'd1;
-        if (r_q.div_step == 5'(AddrWidth - 1)) begin
-          if (r_q.algorithm == AlgorithmDirect) begin
-            r_d.state = StateDCopy;
-            for (int e = 0; e < Dims; e++) begin
-              r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
-              r_d.target[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
-                  ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
-                  : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
-              r_d.part_id[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
-                  ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
-              r_d.part[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
-                  ? r_q.last_m[e*AddrWidth +: AddrWidth] : r_q.own_m[e*AddrWidth +: AddrWidth] - r_q.mstride[e*AddrWidth +: AddrWidth];
-            end
-            r_d.remaining = r_q.node_count - CountWidth'(1);
-          end else begin
-            r_d.state = StateGroup;
-          end
+        r_d.div_last = r_q.div_step == 5'(AddrWidth - 2);
+        r_d.dir_init = r_q.div_step == 5'(AddrWidth - 2) && r_q.algorithm == AlgorithmDirect;
+        if (r_q.div_last) begin
+          // (the direct program's odometer takes its first offset below, on dir_init)
+          {r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece, r_d.tag, r_d.bank} = '0;
+          r_d.state = r_q.algorithm == AlgorithmDirect ? StateDCopy : StateGroup;
         end
       end
       r_q.state[SGroup]: begin
         // the phases of the group's slots and their step counts; the group's
         // steps (their maximum) in StatePlan
+        r_d.piece_off1 = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
+        r_d.piece_off2 = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
         if (r_q.group == group_count) begin
           r_d.state = StateEnd;
         end else begin
@@ -567,6 +578,7 @@ module schedule_engine_hopgroup (
           r_d.state = StateGroup;
         end else begin
           r_d.group_steps = plan_max;
+          r_d.step_last = plan_one;  // group_steps = 1
           {r_d.step, r_d.slot, r_d.sub} = '0;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
@@ -589,17 +601,21 @@ module schedule_engine_hopgroup (
         r_d.run_neg = sel_negative;
         r_d.run_src = sel_src;
         r_d.run_dst = sel_dst;  // + c_d x stride_d x m: StateSetup
+        r_d.run_own_m = own_m_q[sel_dim*AddrWidth +: AddrWidth];
+        r_d.run_last_m = last_m_q[sel_dim*AddrWidth +: AddrWidth];
+        r_d.run_own_id = own_id_q[sel_dim*IdWidth +: IdWidth];
         if (r_q.slot == 2'd3) begin
           // step done
           r_d.tag = r_q.tag + 1'b1;
           {r_d.slot, r_d.sub} = '0;
-          if (r_q.step + 8'd1 == r_q.group_steps) begin
+          if (r_q.step_last) begin
             r_d.bank = r_q.bank ^ group_flip;
             r_d.group = r_q.group + 4'd1;
             {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
             r_d.state = StateGroup;
           end else begin
             r_d.step = r_q.step + 8'd1;
+            r_d.step_last = r_q.step + 8'd2 == r_q.group_steps;
             for (int s = 0; s < 3; s++)
               r_d.plan_act[s] = r_q.plan_live[s] && r_q.step + 8'd1 < r_q.plan_steps[s*8 +: 8];
             r_d.state = StateBarrier;
@@ -617,26 +633,25 @@ module schedule_engine_hopgroup (
         // the run's registers in every cycle of this state (StateRun reads them;
         // a dropped candidate goes back to StateSelect, which sets them again)
         table_re = 1'b1;  // one synchronous read of each table (entry v); the entry c_d is a register
-        r_d.run_dst = r_q.run_dst + own_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
-        r_d.run_dest = self_id - own_id_q[r_q.run_dim*IdWidth +: IdWidth];
-        r_d.run_jump = r_q.message_words + last_m_q[r_q.run_dim*AddrWidth +: AddrWidth];
+        r_d.run_dst = r_q.run_dst + r_q.run_own_m;
+        r_d.run_dest = self_id - r_q.run_own_id;
+        r_d.run_jump = r_q.message_words + r_q.run_last_m;
+        // sub moves on in every cycle of this state: a dropped candidate goes
+        // back to StateSelect, a run keeps it to its end (StateRun does not
+        // read it), so the existence test decides the state only
+        r_d.sub = r_q.sub + 2'd1;
         if (r_q.sub == 2'd0) begin
           {r_d.run_hint, r_d.run_gap, r_d.run_slack} = '0;
         end else begin
           r_d.run_hint = (r_q.run_neg ? 8'd2 : 8'd1) << {r_q.run_dim, 1'b0};
-          r_d.run_gap = pacing ? set_flows - 8'd1 : 8'd0;
+          r_d.run_gap = pacing ? set_gap : 8'd0;
           r_d.run_slack = pacing ? r_q.gap_slack : 8'd0;
         end
         for (int e = 0; e < Dims; e++) begin
           r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
           r_d.digit_zero[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
         end
-        if (!set_exists) begin
-          r_d.sub = r_q.sub + 2'd1;
-          r_d.state = StateSelect;
-        end else begin
-          r_d.state = StateRun;
-        end
+        r_d.state = set_exists ? StateRun : StateSelect;
       end
       r_q.state[SRun]: if (can_load) begin
         load = 1'b1;
@@ -650,10 +665,7 @@ module schedule_engine_hopgroup (
         r_d.digit_zero = run_digit_zero_next;
         r_d.run_src = run_carry_dim ? run_src_jump : run_src_m;
         r_d.run_dst = run_carry_dim ? run_dst_jump : run_dst_m;
-        if (run_done) begin
-          r_d.state = StateSelect;
-          r_d.sub = r_q.sub + 2'd1;
-        end
+        if (run_done) r_d.state = StateSelect;  // sub moved on in StateSetup
       end
       r_q.state[SDCopy]: if (can_load) begin
         load = 1'b1;
@@ -697,6 +709,21 @@ module schedule_engine_hopgroup (
       r_q.state[SIdle]: ;
       default: ;
     endcase
+    // the direct program's first offset, in the division's last cycle (a
+    // flag of its own, so that the odometer's enables are one LUT)
+    if (r_q.dir_init) begin
+      for (int e = 0; e < Dims; e++) begin
+        r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+        r_d.target[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+            ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
+            : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
+        r_d.part_id[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+            ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
+        r_d.part[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+            ? r_q.last_m[e*AddrWidth +: AddrWidth] : r_q.own_m[e*AddrWidth +: AddrWidth] - r_q.mstride[e*AddrWidth +: AddrWidth];
+      end
+      r_d.remaining = r_q.node_count - CountWidth'(1);
+    end
     r_d.in_init = r_d.state[SInit];
   end
 
