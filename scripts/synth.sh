@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
       seeds="$2"; shift
       [[ "$seeds" =~ ^[1-9][0-9]?$ ]] ||
         { echo "synth.sh: --seeds '$seeds': accepted values are 1 to 99" >&2; exit 2; } ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     -*) echo "synth.sh: unknown option '$1' (accepted: --markdown, --seeds N, -h)" >&2; exit 2 ;;
     *) blocks+=("$1") ;;
   esac
