@@ -31,6 +31,7 @@ import argparse
 import collections
 import json
 import re
+import signal
 import sys
 
 LUT = {"I0": 0.448, "I1": 0.400, "I2": 0.378, "I3": 0.315}
@@ -54,7 +55,8 @@ def struct_fields(sv_path: str) -> list:
     params = {k: int(v) for k, v in re.findall(r"localparam int unsigned (\w+) = (\d+);", src)}
     params.setdefault("TagWidth", 16)  # collnet_descriptor_pkg::TagWidth
     body = re.search(r"typedef struct packed \{(.*?)\} regs_t;", src, re.S)
-    enums = {m.group(2): int(eval(m.group(1), {}, params)) + 1
+    safe = {"__builtins__": {}}
+    enums = {m.group(2): int(eval(m.group(1), safe, params)) + 1
              for m in re.finditer(r"typedef enum logic \[(.*?):0\].*?\}\s*(\w+);", src, re.S)}
     if body is None:
         return []
@@ -66,7 +68,7 @@ def struct_fields(sv_path: str) -> list:
             continue
         kind, rng, names = m.group(1), m.group(3), m.group(4)
         try:
-            width = int(eval(rng, {}, params)) + 1 if rng else enums.get(kind, 1)
+            width = int(eval(rng, safe, params)) + 1 if rng else enums.get(kind, 1)
         except Exception:
             return []  # a width this parser cannot evaluate: keep the nets' own names
         fields += [(n.strip(), width) for n in names.split(",")]
@@ -78,15 +80,26 @@ def struct_fields(sv_path: str) -> list:
 
 
 def main() -> None:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early (head) is not an error
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("delays")
     ap.add_argument("--period", type=float, default=10.0, help="clock period in ns (default 10: 100 MHz)")
     ap.add_argument("--rtl", help="the block's SystemVerilog, to name register-struct bits by field")
     ap.add_argument("--paths", action="store_true", help="print the worst path of every group")
     args = ap.parse_args()
-    graph = json.load(open(args.delays))
-    cells, nets = graph["cells"], graph["nets"]
-    layout = struct_fields(args.rtl) if args.rtl else []
+    try:
+        with open(args.delays) as f:
+            graph = json.load(f)
+        cells, nets = graph["cells"], graph["nets"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        print(f"timing_endpoints: {args.delays}: not a route-delay dump of scripts/nextpnr_route_delays.py ({e})",
+              file=sys.stderr)
+        sys.exit(2)
+    try:
+        layout = struct_fields(args.rtl) if args.rtl else []
+    except OSError as e:
+        print(f"timing_endpoints: --rtl {args.rtl}: {e.strerror}", file=sys.stderr)
+        sys.exit(2)
 
     driver_of = {}   # (cell, input port) -> (driver cell, driver port, net, delay)
     net_of = {}      # (cell, output port) -> net name
@@ -105,10 +118,12 @@ def main() -> None:
     def out_arrival(cell: str, port: str) -> float:
         """Arrival at an output port (iterative: carry chains are long)."""
         stack = [(cell, port)]
+        on_stack = {(cell, port)}
         while stack:
             key = stack[-1]
             if key in arrival:
                 stack.pop()
+                on_stack.discard(key)
                 continue
             c = cells[key[0]]
             if c["type"] == "ICESTORM_LC" and key[1] in ("O", "LO") and sequential(key[0]):
@@ -129,8 +144,12 @@ def main() -> None:
                 arcs, base = {}, 0.0
             pending = [driver_of[(key[0], p)][:2] for p in arcs
                        if (key[0], p) in driver_of and driver_of[(key[0], p)][:2] not in arrival]
-            if pending:
-                stack.extend(pending)
+            if pending:  # depth first, one input at a time: the stack is the path
+                nxt = pending[0]
+                if nxt in on_stack:
+                    sys.exit(f"timing_endpoints: combinational loop through {nxt[0]}.{nxt[1]}")
+                on_stack.add(nxt)
+                stack.append(nxt)
                 continue
             best, prev = base, None
             for p, d in arcs.items():
@@ -142,6 +161,7 @@ def main() -> None:
                     best, prev = a, (dc, dp)
             arrival[key], came_from[key] = best, prev
             stack.pop()
+            on_stack.discard(key)
         return arrival[(cell, port)]
 
     def field(net: str) -> str:
