@@ -277,7 +277,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.quot = (r_.quot << 1) | (ge ? 1u : 0u);
     d.t = r_.t + 1;
     d.div_last = r_.t + 2 == addr_width ? 1u : 0u;
-    d.dir_init = r_.t + 2 == addr_width && r_.algorithm == R::algorithm_direct ? 1u : 0u;
+    d.dir_init = d.div_last != 0 && r_.algorithm == R::algorithm_direct ? 1u : 0u;
     if (r_.div_last == 0) return;
     d.group = 0;
     d.group_round = 0;

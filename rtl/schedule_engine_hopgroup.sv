@@ -533,7 +533,7 @@ module schedule_engine_hopgroup (
         r_d.quot = {r_q.quot[AddrWidth-2:0], div_rem >= 3'd3};
         r_d.div_step = r_q.div_step + 5'd1;
         r_d.div_last = r_q.div_step == 5'(AddrWidth - 2);
-        r_d.dir_init = r_q.div_step == 5'(AddrWidth - 2) && r_q.algorithm == AlgorithmDirect;
+        r_d.dir_init = r_d.div_last && r_q.algorithm == AlgorithmDirect;
         if (r_q.div_last) begin
           // (the direct program's odometer takes its first offset below, on dir_init)
           {r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece, r_d.tag, r_d.bank} = '0;
