@@ -8,6 +8,8 @@
 # fix (tests/fuzz/corpus_replay_test.cpp then replays it in the normal build).
 # Usage: bash scripts/fuzz.sh [TARGET ...]   (default: every target)
 # Prints each target's executions per second from libFuzzer's final stats.
+# Optimization as OSS-Fuzz builds fuzz targets: -O1 with line tables only
+# (-gline-tables-only), enough for every sanitizer report's stack trace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
@@ -16,7 +18,8 @@ if [ ${#targets[@]} -eq 0 ]; then targets=(scenario topology wiring graph descri
 
 if [ -f /etc/profile.d/ccache-collnet.sh ]; then source /etc/profile.d/ccache-collnet.sh; fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_COMPILER=clang -DCOLLNET_FUZZ=ON >/dev/null
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DCOLLNET_FUZZ=ON >/dev/null
 cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"

@@ -7,7 +7,7 @@
 # times at the end (2 cores, warm compiler cache: build 332 s, tests 10 s).
 source "$(dirname "$0")/sanitizer_build.sh"
 
-sanitizer_configure build-tsan Tsan "-O1 -g -fsanitize=thread -fno-omit-frame-pointer" "-fsanitize=thread" \
+sanitizer_configure build-tsan Tsan "-O1 -g1 -fsanitize=thread -fno-omit-frame-pointer" "-fsanitize=thread" \
   "-Wno-error=maybe-uninitialized -Wno-error=tsan"
 cmake --build build-tsan -j "$jobs" --target test_threads
 built=$(date +%s)
