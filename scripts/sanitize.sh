@@ -22,7 +22,7 @@
 # modules' code in another order, a check of determinism the README build
 # makes); each golden scenario still runs here once, and on 2 and 3 threads.
 # The Python module is left out (scripts/sanitizer_build.sh).
-# Prints the build and test times (wall and CPU) at the end.
+# Prints the build and test times (wall) at the end.
 source "$(dirname "$0")/sanitizer_build.sh"
 
 sanitizer_configure build-asan Sanitize \
