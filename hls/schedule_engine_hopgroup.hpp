@@ -128,6 +128,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t dir_init = 0;    // div_last of the direct program: its odometer takes the first offset
     std::uint32_t piece_off1 = 0;  // words before pieces 1 and 2 (group_step, from quot and rem)
     std::uint32_t piece_off2 = 0;
+    std::array<std::uint32_t, 3> piece_live{};  // piece p has words (group_step)
+    std::uint32_t m_live = 1;  // m > 0; follows MESSAGE_WORDS
     // steps of a phase in dimension d; follows SIZE and OPTIONS
     std::array<std::uint32_t, max_dims> dim_steps{};
     std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
@@ -179,9 +181,19 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t run_own_m = 0;   // c_d x stride_d x m of run_dim (select_step)
     std::uint32_t run_last_m = 0;  // (n_d - 1) x stride_d x m of run_dim
     std::uint32_t run_own_id = 0;  // c_d x stride_d of run_dim
-    // odometers (hopgroup labels: digit, counting down; direct offsets: digit/target/part_id/part)
+    // odometers (hopgroup labels: digit, counting down; direct offsets: offset/target/part_id/part)
     std::array<std::uint32_t, max_dims> digit{};
     std::array<std::uint32_t, max_dims> digit_zero{};  // hopgroup: digit e is 0 (it wraps next)
+    std::array<std::uint32_t, max_dims> offset{};       // direct: the odometer's offset digits (counting down)
+    std::array<std::uint32_t, max_dims> offset_zero{};  // direct: offset digit e is 0
+    std::array<std::uint32_t, max_dims> target_zero{}; // direct: target e is 0
+    std::array<std::uint32_t, max_dims> hop{};  // direct: the hops of dimension e of the odometer's offset
+    // direct, per dimension, following SIZE, COORD and OPTIONS: what the
+    // odometer's step of dimension e needs for the next offset's hops
+    std::array<std::uint32_t, max_dims> hop_thr{};   // torus: n_d / 2 + 1; mesh: c_d
+    std::array<std::uint32_t, max_dims> hop_base{};  // torus: n_d + 1; mesh: c_d + 1
+    std::array<std::uint32_t, max_dims> hop_inv{};   // torus: ~0; mesh: ~c_d (size_width bits)
+    std::array<std::uint32_t, max_dims> hop_wrap{};  // hops where it wraps: torus h(n_d - 1); mesh n_d - 1 - c_d
     std::array<std::uint32_t, max_dims> part{};
     std::array<std::uint32_t, max_dims> target{};
     std::array<std::uint32_t, max_dims> part_id{};  // direct: target x stride (part: x stride x m)
@@ -226,8 +238,15 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       COLLNET_HLS(UNROLL)
       d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
       d.dim_one[e] = r_.size[e] == 1 ? 1u : 0u;
+      const bool torus = (r_.options & hopgroup_engine_reg::opt_torus) != 0;
+      const std::uint32_t n = r_.size[e], c = r_.coord[e];
+      d.hop_thr[e] = (torus ? n / 2 + 1 : c) & mask(size_width);
+      d.hop_base[e] = (torus ? n + 1 : c + 1) & mask(size_width);
+      d.hop_inv[e] = (torus ? ~0u : ~c) & mask(size_width);
+      d.hop_wrap[e] = (torus ? (n <= 2 ? n - 1 : 1u) : n - 1 - c) & mask(size_width);
     }
     d.is_3d = r_.dims == 3 ? 1u : 0u;
+    d.m_live = r_.message_words != 0 ? 1u : 0u;
     d.groups = r_.dims != 3 ? r_.dims : ((r_.options & hopgroup_engine_reg::opt_concurrent) ? 3u : 9u);
     switch (r_.state) {
       case State::idle: break;
@@ -246,7 +265,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         break;
       case State::d_copy:
         if (!can_load) break;
-        d.tag = 0;
+        // (tag: 0 since the division's end, the only way here)
         d.state = r_.remaining == 0 ? State::end : State::d_send;
         direct_advance(d);
         return load(Descriptor::send(r_.self_id, r_.self_m, (r_.bank_words + r_.self_m) & mask(addr_width),
@@ -294,8 +313,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     // the direct program's first offset (rtl: on the flag dir_init, the same cycle)
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      d.digit[e] = r_.size[e] - 1;
+      d.offset[e] = r_.size[e] - 1;
+      d.offset_zero[e] = r_.dim_one[e];
       d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
+      d.target_zero[e] = r_.coord[e] == 0 ? r_.dim_one[e] : (r_.coord[e] == 1 ? 1u : 0u);
+      // the first offset's hops: h(n - 1) on a torus; |target - c| on a mesh
+      d.hop[e] = (r_.options & R::opt_torus) ? r_.hop_wrap[e] : (r_.coord[e] == 0 ? r_.size[e] - 1 : 1u);
       d.part_id[e] = r_.coord[e] == 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
       d.part[e] = r_.coord[e] == 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
     }
@@ -335,7 +358,10 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
 
   /// direct: the pair sums of the odometer's offset (the next SEND's), then
   /// the odometer's next offset (descending, last dimension fastest). The
-  /// odometer runs an offset ahead of the SEND.
+  /// odometer runs an offset ahead of the SEND; its digits and targets carry
+  /// flags of being 0, and the hops of each dimension (the shorter way round
+  /// a torus from the digit, the distance on a mesh from the target) are
+  /// stepped with the digit from the current offset's registers.
   void direct_advance(Registers& d) const {
     namespace R = hopgroup_engine_reg;
     const bool torus = (r_.options & R::opt_torus) != 0;
@@ -347,26 +373,31 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     }
     for (std::size_t e = 0; e < max_dims; ++e) {
       COLLNET_HLS(UNROLL)
-      const std::uint32_t t = r_.target[e];
       d.dir_dest[e / 2] = (d.dir_dest[e / 2] + r_.part_id[e]) & mask(id_width);
       d.dir_src[e / 2] = (d.dir_src[e / 2] + r_.part[e]) & mask(addr_width);
-      // hops of dimension e: the shorter way round a torus, the distance on a mesh
-      const std::uint32_t o = r_.digit[e];
-      const std::uint32_t c = r_.coord[e];
-      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + (torus ? (o <= r_.size[e] / 2 ? o : r_.size[e] - o)
-                                                      : (t >= c ? t - c : c - t))) & mask(8);
+      d.dir_hops[e / 2] = (d.dir_hops[e / 2] + r_.hop[e]) & mask(8);
     }
     bool borrow = true;
     for (std::size_t j = 0; j < max_dims; ++j) {
       COLLNET_HLS(UNROLL)
       const std::size_t e = max_dims - 1 - j;
       if (borrow) {
-        d.digit[e] = r_.digit[e] == 0 ? r_.size[e] - 1 : r_.digit[e] - 1;
-        d.target[e] = r_.target[e] == 0 ? r_.size[e] - 1 : r_.target[e] - 1;
+        const bool offset_wraps = r_.offset_zero[e] != 0, target_wraps = r_.target_zero[e] != 0;
+        d.offset[e] = offset_wraps ? r_.size[e] - 1 : r_.offset[e] - 1;
+        d.offset_zero[e] = offset_wraps ? r_.dim_one[e] : (r_.offset[e] == 1 ? 1u : 0u);
+        d.target[e] = target_wraps ? r_.size[e] - 1 : r_.target[e] - 1;
+        d.target_zero[e] = target_wraps ? r_.dim_one[e] : (r_.target[e] == 1 ? 1u : 0u);
+        // the next offset's hops: torus, digit o - 1: o - 1 where o <= n / 2 + 1,
+        // else n + 1 - o; mesh, target t - 1: t - 1 - c where t > c, else c + 1 - t
+        const std::uint32_t o = r_.offset[e], t = r_.target[e];
+        d.hop[e] = torus ? (offset_wraps ? r_.hop_wrap[e]
+                                         : (o > r_.hop_thr[e] ? r_.hop_base[e] - o : o + r_.hop_inv[e]) & mask(size_width))
+                         : (target_wraps ? r_.hop_wrap[e]
+                                         : (t > r_.hop_thr[e] ? t + r_.hop_inv[e] : r_.hop_base[e] - t) & mask(size_width));
         // the target's share of dest and src: one stride less, or the last entry on a wrap
-        d.part_id[e] = r_.target[e] == 0 ? last_id_[e] : (r_.part_id[e] - stride_id_[e]) & mask(id_width);
-        d.part[e] = r_.target[e] == 0 ? last_m_[e] : (r_.part[e] - mstride_[e]) & mask(addr_width);
-        borrow = r_.digit[e] == 0;
+        d.part_id[e] = target_wraps ? last_id_[e] : (r_.part_id[e] - stride_id_[e]) & mask(id_width);
+        d.part[e] = target_wraps ? last_m_[e] : (r_.part[e] - mstride_[e]) & mask(addr_width);
+        borrow = offset_wraps;
       }
     }
   }
@@ -518,10 +549,14 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   void group_step(Registers& d) const {
     d.piece_off1 = (r_.quot + (r_.rem != 0 ? 1u : 0u)) & mask(addr_width);
     d.piece_off2 = (2 * r_.quot + r_.rem) & mask(addr_width);
-    if (r_.group == group_count()) {
-      d.state = State::end;
-      return;
+    // which pieces have words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
+    for (std::uint32_t p = 0; p < 3; ++p) {
+      COLLNET_HLS(UNROLL)
+      d.piece_live[p] = (!three_d() ? r_.m_live != 0 : (r_.quot != 0 || p < r_.rem)) ? 1u : 0u;
     }
+    // the plan registers in every cycle of this state, the group end test
+    // deciding the state only (after the last group they are not read)
+    d.state = r_.group == group_count() ? State::end : State::plan;
     for (std::uint32_t s = 0; s < 3; ++s) {
       COLLNET_HLS(UNROLL)
       const PhaseSlot p = phase_of(r_.group, s);
@@ -532,7 +567,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_c[s] = r_.coord[p.dim];
       d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
     }
-    d.state = State::plan;
   }
 
   /// The group's steps (0: the group has no phase) and the pieces' words and offsets.
@@ -543,18 +577,17 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       steps = r_.plan_steps[s] > steps ? r_.plan_steps[s] : steps;
       const std::uint32_t piece = r_.plan_piece[s];
       d.plan_words[s] = piece_words(piece) & mask(addr_width);
-      // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
-      const bool words = !three_d() ? r_.message_words != 0 : (r_.quot != 0 || piece < r_.rem);
-      d.plan_live[s] = r_.plan_valid[s] != 0 && words ? 1u : 0u;
+      d.plan_live[s] = r_.plan_valid[s] != 0 && r_.piece_live[piece] != 0 ? 1u : 0u;
       d.plan_act[s] = d.plan_live[s] != 0 && r_.plan_steps[s] != 0 ? 1u : 0u;  // step 0
       const std::uint32_t from = (r_.bank >> piece) & 1u;
       d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
       d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
     }
+    // the next group's number, here in every case (only group_step reads it)
+    d.group = r_.group + 1;
+    next_group_rj(d);
     if (steps == 0) {
-      d.group = r_.group + 1;  // no phase: no step
-      next_group_rj(d);
-      d.state = State::group;
+      d.state = State::group;  // no phase: no step
       return;
     }
     d.group_steps = steps;
@@ -618,9 +651,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         for (std::uint32_t s = 0; s < 3; ++s)
           if (r_.plan_valid[s]) flip |= 1u << r_.plan_piece[s];
         d.bank = r_.bank ^ flip;
-        d.group = r_.group + 1;
-        next_group_rj(d);
-        d.state = State::group;
+        d.state = State::group;  // the next group's number: plan_step
       } else {
         d.step = r_.step + 1;
         d.step_last = ((r_.step + 2) & mask(8)) == r_.group_steps ? 1u : 0u;

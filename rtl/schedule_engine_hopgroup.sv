@@ -63,6 +63,7 @@ module schedule_engine_hopgroup (
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
     state_e                     state;
+    logic                       idle;          // !busy_o: idle state and an empty output buffer (the gate of cfg_write)
     logic                       in_init;       // state is StateInit (u_strides steps)
     // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
@@ -81,6 +82,8 @@ module schedule_engine_hopgroup (
     logic                       div_last;  // div_step = AddrWidth - 1 in StateDivide (its last cycle)
     logic                       dir_init;  // div_last of the direct program: its odometer takes the first offset
     logic [AddrWidth-1:0]       piece_off1, piece_off2;  // words before pieces 1 and 2 (StateGroup, from quot, rem)
+    logic [2:0]                 piece_live;  // piece p has words (StateGroup)
+    logic                       m_live;      // m > 0 (follows MESSAGE_WORDS)
     logic [1:0]                 rem;
     logic [AddrWidth-1:0]       quot;
     // hopgroup sequencing
@@ -120,9 +123,19 @@ module schedule_engine_hopgroup (
     logic [AddrWidth-1:0]       run_jump;  // m + (n_d - 1) x stride_d x m of run_dim
     logic [AddrWidth-1:0]       run_own_m, run_last_m;  // c_d x stride_d x m, (n_d - 1) x stride_d x m of run_dim
     logic [IdWidth-1:0]         run_own_id;             // c_d x stride_d of run_dim (StateSelect)
-    // odometers (hopgroup labels: digit, counting down; direct offsets: digit, target, part_id, part)
+    // odometers (hopgroup labels: digit, counting down; direct offsets: offset, target, part_id, part)
     logic [Dims*SizeWidth-1:0]  digit;
     logic [Dims-1:0]            digit_zero;  // hopgroup: digit e is 0 (it wraps next)
+    logic [Dims*SizeWidth-1:0]  offset;      // direct: the odometer's offset digits (counting down)
+    logic [Dims-1:0]            offset_zero; // direct: offset digit e is 0
+    logic [Dims-1:0]            target_zero; // direct: target e is 0
+    logic [Dims*SizeWidth-1:0]  hop;         // direct: the hops of dimension e of the odometer's offset
+    // direct, per dimension, following SIZE, COORD and OPTIONS: what the
+    // odometer's step of dimension e needs for the hops of the next offset
+    logic [Dims*SizeWidth-1:0]  hop_thr;   // torus: n_d / 2 + 1; mesh: c_d
+    logic [Dims*SizeWidth-1:0]  hop_base;  // torus: n_d + 1; mesh: c_d + 1
+    logic [Dims*SizeWidth-1:0]  hop_inv;   // torus: ~0; mesh: ~c_d
+    logic [Dims*SizeWidth-1:0]  hop_wrap;  // the hops where the digit wraps: torus h(n_d - 1); mesh n_d - 1 - c_d
     logic [Dims*AddrWidth-1:0]  part;
     logic [Dims*SizeWidth-1:0]  target;
     logic [Dims*IdWidth-1:0]    part_id;  // direct: target * stride
@@ -133,7 +146,17 @@ module schedule_engine_hopgroup (
     logic [2*8-1:0]             dir_hops;
   } regs_t;
   regs_t r_d, r_q, regs_reset;
-  logic  cfg_write;  // the configuration write of this cycle is taken
+  // The configuration write of this cycle is taken: the skeleton's gate
+  // (cfg_write_o = cfg_we_i && !busy_o), taken here from a flip-flop of the
+  // engine's own that holds !busy_o (idle), so that the configuration
+  // registers' enables are a decode of the port and one flip-flop, not of
+  // the output buffer's state through busy_o (iCE40 critical path); the
+  // formal proofs check that the two gates agree.
+  logic  cfg_write;
+  /* verilator lint_off UNUSEDSIGNAL */  // read by the formal proofs only
+  logic  cfg_write_skeleton;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign cfg_write = cfg_we_i && r_q.idle;
   logic [IdWidth-1:0]         rd_id_q;               // table read port (run setup)
   logic [AddrWidth-1:0]       rd_m_q;
 
@@ -399,50 +422,63 @@ module schedule_engine_hopgroup (
   // ---- direct: the SEND of the current offset and the next offset ----
   // The odometer runs an offset ahead of the SEND: each load takes the pair
   // sums of the odometer's offset into dir_* (the next SEND adds the pairs)
-  // and moves the odometer on.
+  // and moves the odometer on. Its digits and targets carry flags of being 0
+  // (the borrow and the wraps are flag tests) and the hops of each dimension
+  // (hop: the shorter way round a torus from the digit, the distance on a
+  // mesh from the target), each stepped with its digit from the registers
+  // of the current offset (hop_thr, hop_base, hop_inv, hop_wrap).
   logic [2*IdWidth-1:0]      direct_dest;  // dimensions 0 + 1, 2 + 3
   logic [2*AddrWidth-1:0]    direct_src;
   logic [2*8-1:0]            direct_hops;
-  logic [Dims*SizeWidth-1:0] direct_digit_next, direct_target_next;
+  logic [Dims*SizeWidth-1:0] direct_offset_next, direct_target_next, direct_hop_next;
+  logic [Dims-1:0]           direct_offset_zero_next, direct_target_zero_next;
   logic [Dims*IdWidth-1:0]   direct_part_id_next;
   logic [Dims*AddrWidth-1:0] direct_part_next;
   always_comb begin
-    logic [SizeWidth-1:0] o, n, t, c, h;
+    logic [SizeWidth-1:0] o, n, t, thr, base, inv, hop_torus, hop_mesh;
     logic borrow;
     direct_dest = '0;
     direct_src = '0;
     direct_hops = '0;
     for (int e = 0; e < Dims; e++) begin
-      t = r_q.target[e*SizeWidth +: SizeWidth];
-      o = r_q.digit[e*SizeWidth +: SizeWidth];
-      n = size_q[e*SizeWidth +: SizeWidth];
-      c = {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
       direct_dest[(e/2)*IdWidth +: IdWidth] = direct_dest[(e/2)*IdWidth +: IdWidth] + r_q.part_id[e*IdWidth +: IdWidth];
       direct_src[(e/2)*AddrWidth +: AddrWidth] = direct_src[(e/2)*AddrWidth +: AddrWidth] + r_q.part[e*AddrWidth +: AddrWidth];
-      // the shorter way round a torus (o <= n - o as o <= n / 2, beside
-      // the subtraction), the distance on a mesh
-      if (torus) h = o <= {1'b0, n[SizeWidth-1:1]} ? o : n - o;
-      else h = t >= c ? t - c : c - t;
-      direct_hops[(e/2)*8 +: 8] = direct_hops[(e/2)*8 +: 8] + {1'b0, h};
+      direct_hops[(e/2)*8 +: 8] = direct_hops[(e/2)*8 +: 8] + {1'b0, r_q.hop[e*SizeWidth +: SizeWidth]};
     end
-    direct_digit_next = r_q.digit;
+    direct_offset_next = r_q.offset;
     direct_target_next = r_q.target;
+    direct_hop_next = r_q.hop;
+    direct_offset_zero_next = r_q.offset_zero;
+    direct_target_zero_next = r_q.target_zero;
     direct_part_id_next = r_q.part_id;
     direct_part_next = r_q.part;
     borrow = 1'b1;
     for (int j = 0; j < Dims; j++) begin
       if (borrow) begin
-        o = r_q.digit[(Dims-1-j)*SizeWidth +: SizeWidth];
+        o = r_q.offset[(Dims-1-j)*SizeWidth +: SizeWidth];
         t = r_q.target[(Dims-1-j)*SizeWidth +: SizeWidth];
         n = size_q[(Dims-1-j)*SizeWidth +: SizeWidth];
-        direct_digit_next[(Dims-1-j)*SizeWidth +: SizeWidth] = o == '0 ? n - SizeWidth'(1) : o - SizeWidth'(1);
-        direct_target_next[(Dims-1-j)*SizeWidth +: SizeWidth] = t == '0 ? n - SizeWidth'(1) : t - SizeWidth'(1);
+        thr = r_q.hop_thr[(Dims-1-j)*SizeWidth +: SizeWidth];
+        base = r_q.hop_base[(Dims-1-j)*SizeWidth +: SizeWidth];
+        inv = r_q.hop_inv[(Dims-1-j)*SizeWidth +: SizeWidth];
+        direct_offset_next[(Dims-1-j)*SizeWidth +: SizeWidth] = r_q.offset_zero[Dims-1-j] ? n - SizeWidth'(1) : o - SizeWidth'(1);
+        direct_offset_zero_next[Dims-1-j] = r_q.offset_zero[Dims-1-j] ? r_q.dim_one[Dims-1-j] : o == SizeWidth'(1);
+        direct_target_next[(Dims-1-j)*SizeWidth +: SizeWidth] = r_q.target_zero[Dims-1-j] ? n - SizeWidth'(1) : t - SizeWidth'(1);
+        direct_target_zero_next[Dims-1-j] = r_q.target_zero[Dims-1-j] ? r_q.dim_one[Dims-1-j] : t == SizeWidth'(1);
+        // the next offset's hops: torus, digit o - 1: o - 1 where o <= n / 2 + 1,
+        // else n + 1 - o; mesh, target t - 1: t - 1 - c = t + ~c where t > c, else c + 1 - t
+        // (each from its own register, the torus one from the offset, the mesh one from the target)
+        hop_torus = r_q.offset_zero[Dims-1-j] ? r_q.hop_wrap[(Dims-1-j)*SizeWidth +: SizeWidth]
+            : (o > thr ? base - o : o + inv);
+        hop_mesh = r_q.target_zero[Dims-1-j] ? r_q.hop_wrap[(Dims-1-j)*SizeWidth +: SizeWidth]
+            : (t > thr ? t + inv : base - t);
+        direct_hop_next[(Dims-1-j)*SizeWidth +: SizeWidth] = torus ? hop_torus : hop_mesh;
         // the target's share of dest and src: one stride less, or the last entry on a wrap
-        direct_part_id_next[(Dims-1-j)*IdWidth +: IdWidth] = t == '0 ? r_q.last_id[(Dims-1-j)*IdWidth +: IdWidth]
+        direct_part_id_next[(Dims-1-j)*IdWidth +: IdWidth] = r_q.target_zero[Dims-1-j] ? r_q.last_id[(Dims-1-j)*IdWidth +: IdWidth]
             : r_q.part_id[(Dims-1-j)*IdWidth +: IdWidth] - r_q.stride_id[(Dims-1-j)*IdWidth +: IdWidth];
-        direct_part_next[(Dims-1-j)*AddrWidth +: AddrWidth] = t == '0 ? r_q.last_m[(Dims-1-j)*AddrWidth +: AddrWidth]
+        direct_part_next[(Dims-1-j)*AddrWidth +: AddrWidth] = r_q.target_zero[Dims-1-j] ? r_q.last_m[(Dims-1-j)*AddrWidth +: AddrWidth]
             : r_q.part[(Dims-1-j)*AddrWidth +: AddrWidth] - r_q.mstride[(Dims-1-j)*AddrWidth +: AddrWidth];
-        borrow = o == '0;
+        borrow = r_q.offset_zero[Dims-1-j];
       end
     end
   end
@@ -461,6 +497,8 @@ module schedule_engine_hopgroup (
     regs_reset = '0;  // but for the HLS class's register defaults:
     regs_reset.message_words = AddrWidth'(1); regs_reset.dims = 3'd1; regs_reset.state = StateIdle;
     regs_reset.groups = 4'd1;  // follows DIMS = 1
+    regs_reset.m_live = 1'b1;  // follows MESSAGE_WORDS = 1
+    regs_reset.idle = 1'b1;
     plan_p = '0;
     load = 1'b0;
     load_word = '0;
@@ -474,8 +512,18 @@ module schedule_engine_hopgroup (
     for (int e = 0; e < Dims; e++) begin
       r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
       r_d.dim_one[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+      r_d.hop_thr[e*SizeWidth +: SizeWidth] = torus ? {1'b0, size_q[e*SizeWidth + 1 +: SizeWidth - 1]} + SizeWidth'(1)
+                                                    : {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
+      r_d.hop_base[e*SizeWidth +: SizeWidth] = torus ? size_q[e*SizeWidth +: SizeWidth] + SizeWidth'(1)
+                                                     : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} + SizeWidth'(1);
+      r_d.hop_inv[e*SizeWidth +: SizeWidth] = torus ? '1 : ~{1'b0, coord_q[e*CoordWidth +: CoordWidth]};
+      // h(n - 1) on a torus: n - 1 where n <= 2, else 1
+      r_d.hop_wrap[e*SizeWidth +: SizeWidth] = torus ? (size_q[e*SizeWidth +: SizeWidth] <= SizeWidth'(2)
+                                                        ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) : SizeWidth'(1))
+          : size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) - {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
     end
     r_d.is_3d = r_q.dims == 3'd3;
+    r_d.m_live = r_q.message_words != '0;
     r_d.groups = r_q.dims != 3'd3 ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
 
     // configuration port
@@ -545,37 +593,39 @@ module schedule_engine_hopgroup (
         // steps (their maximum) in StatePlan
         r_d.piece_off1 = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
         r_d.piece_off2 = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
-        if (r_q.group == group_count) begin
-          r_d.state = StateEnd;
-        end else begin
-          for (int s = 0; s < 3; s++) begin
-            plan_p = phase_of(r_q.group[1:0], 2'(s));
-            r_d.plan_valid[s] = plan_p[4];
-            r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
-            r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
-            r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
-            r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
-            r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
-          end
-          r_d.state = StatePlan;
+        // which pieces have words: m > 0, or in 3-D m / 3 > 0 or one of the
+        // m mod 3 longer pieces (StatePlan reads them by the slots' pieces)
+        for (int p = 0; p < 3; p++)
+          r_d.piece_live[p] = !three_d ? r_q.m_live : r_q.quot != '0 || 2'(p) < r_q.rem;
+        // the plan registers in every cycle of this state, the group end
+        // test deciding the state only (after the last group they are not read)
+        for (int s = 0; s < 3; s++) begin
+          plan_p = phase_of(r_q.group[1:0], 2'(s));
+          r_d.plan_valid[s] = plan_p[4];
+          r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
+          r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
+          r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
+          r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
+          r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
         end
+        r_d.state = r_q.group == group_count ? StateEnd : StatePlan;
       end
       r_q.state[SPlan]: begin
         for (int s = 0; s < 3; s++) begin
           r_d.plan_words[s*AddrWidth +: AddrWidth] = piece_words(r_q.plan_piece[s*2 +: 2]);
           // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
-          r_d.plan_live[s] = r_q.plan_valid[s] && (!three_d ? r_q.message_words != '0
-                                                            : r_q.quot != '0 || r_q.plan_piece[s*2 +: 2] < r_q.rem);
+          r_d.plan_live[s] = r_q.plan_valid[s] && r_q.piece_live[r_q.plan_piece[s*2 +: 2]];
           r_d.plan_act[s] = r_d.plan_live[s] && r_q.plan_steps[s*8 +: 8] != 8'd0;  // step 0
           r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
                                                    piece_offset(r_q.plan_piece[s*2 +: 2]);
           r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
                                                    piece_offset(r_q.plan_piece[s*2 +: 2]);
         end
+        // the next group's number, here in every case (only StateGroup reads it)
+        r_d.group = r_q.group + 4'd1;
+        {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
         if (plan_none) begin
-          r_d.group = r_q.group + 4'd1;  // no phase: no step
-          {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
-          r_d.state = StateGroup;
+          r_d.state = StateGroup;  // no phase: no step
         end else begin
           r_d.group_steps = plan_max;
           r_d.step_last = plan_one;  // group_steps = 1
@@ -610,9 +660,7 @@ module schedule_engine_hopgroup (
           {r_d.slot, r_d.sub} = '0;
           if (r_q.step_last) begin
             r_d.bank = r_q.bank ^ group_flip;
-            r_d.group = r_q.group + 4'd1;
-            {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
-            r_d.state = StateGroup;
+            r_d.state = StateGroup;  // the next group's number: StatePlan
           end else begin
             r_d.step = r_q.step + 8'd1;
             r_d.step_last = r_q.step + 8'd2 == r_q.group_steps;
@@ -671,11 +719,11 @@ module schedule_engine_hopgroup (
         load = 1'b1;
         load_word = collnet_descriptor_pkg::send_descriptor(self_id, self_m, r_q.bank_words + self_m,
                                                             r_q.message_words, '0);
-        r_d.tag = '0;
+        // (tag: 0 since the division's end, the only way here)
         r_d.state = r_q.remaining == '0 ? StateEnd : StateDSend;
         {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
-        r_d.digit = direct_digit_next;
-        r_d.target = direct_target_next;
+        {r_d.offset, r_d.offset_zero, r_d.target, r_d.target_zero, r_d.hop} =
+            {direct_offset_next, direct_offset_zero_next, direct_target_next, direct_target_zero_next, direct_hop_next};
         r_d.part_id = direct_part_id_next;
         r_d.part = direct_part_next;
       end
@@ -687,8 +735,8 @@ module schedule_engine_hopgroup (
         load_word.gap = pacing ? r_q.dir_hops[0 +: 8] + r_q.dir_hops[8 +: 8] - 8'd1 : 8'd0;
         load_word.slack = pacing ? r_q.gap_slack : 8'd0;
         {r_d.dir_dest, r_d.dir_src, r_d.dir_hops} = {direct_dest, direct_src, direct_hops};
-        r_d.digit = direct_digit_next;
-        r_d.target = direct_target_next;
+        {r_d.offset, r_d.offset_zero, r_d.target, r_d.target_zero, r_d.hop} =
+            {direct_offset_next, direct_offset_zero_next, direct_target_next, direct_target_zero_next, direct_hop_next};
         r_d.part_id = direct_part_id_next;
         r_d.part = direct_part_next;
         r_d.remaining = r_q.remaining - CountWidth'(1);
@@ -713,10 +761,17 @@ module schedule_engine_hopgroup (
     // flag of its own, so that the odometer's enables are one LUT)
     if (r_q.dir_init) begin
       for (int e = 0; e < Dims; e++) begin
-        r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+        r_d.offset[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
+        r_d.offset_zero[e] = r_q.dim_one[e];
         r_d.target[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
             ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
             : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
+        r_d.target_zero[e] = coord_q[e*CoordWidth +: CoordWidth] == '0 ? r_q.dim_one[e]
+                                                                         : coord_q[e*CoordWidth +: CoordWidth] == CoordWidth'(1);
+        // the first offset's hops: h(n - 1) on a torus; on a mesh |target - c|:
+        // n - 1 where c = 0, else 1
+        r_d.hop[e*SizeWidth +: SizeWidth] = torus ? r_q.hop_wrap[e*SizeWidth +: SizeWidth]
+            : (coord_q[e*CoordWidth +: CoordWidth] == '0 ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) : SizeWidth'(1));
         r_d.part_id[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
             ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
         r_d.part[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
@@ -725,6 +780,9 @@ module schedule_engine_hopgroup (
       r_d.remaining = r_q.node_count - CountWidth'(1);
     end
     r_d.in_init = r_d.state[SInit];
+    // busy_o of the next cycle is 0: idle, and the output buffer empty (the
+    // skeleton's out_valid_q: full, a load or a descriptor not taken keep it)
+    r_d.idle = r_d.state[SIdle] && can_load && !load && !(out_valid_o && !out_ready_i);
   end
 
   // ---- coordinate tables: one write port, one synchronous read port ----
@@ -764,6 +822,8 @@ module schedule_engine_hopgroup (
               $past({r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q, coord_q}));
     // Induction strengthening: the state register is one-hot (E2, E3).
     if (rst_ni) assert ($onehot(r_q.state));  // E3
+    // The engine's configuration gate is the skeleton's (idle = !busy_o).
+    if (rst_ni) assert (r_q.idle == !busy_o && cfg_write == cfg_write_skeleton);
   end
 `endif
 
@@ -771,6 +831,6 @@ module schedule_engine_hopgroup (
   // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
   schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
       .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
-      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+      .cfg_write_o(cfg_write_skeleton), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
 
 endmodule
