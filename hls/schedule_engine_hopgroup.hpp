@@ -97,7 +97,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d_barrier = 9, // direct: BARRIER after it
     end = 10,
     plan = 11,     // hopgroup: the group's steps (maximum over its slots)
-    setup = 12     // hopgroup: target coordinate and table read of a run
+    setup = 12,    // hopgroup: target coordinate and table read of a run
+    fetch = 13     // hopgroup: the table entries into the run's dest and first source
   };
 
  private:
@@ -129,10 +130,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t piece_off1 = 0;  // words before pieces 1 and 2 (group_step, from quot and rem)
     std::uint32_t piece_off2 = 0;
     std::array<std::uint32_t, 3> piece_live{};  // piece p has words (group_step)
+    std::uint32_t quot_inc = 0;  // m / 3 + 1 (group_step)
     std::uint32_t m_live = 1;  // m > 0; follows MESSAGE_WORDS
     // steps of a phase in dimension d; follows SIZE and OPTIONS
     std::array<std::uint32_t, max_dims> dim_steps{};
     std::array<std::uint32_t, max_dims> dim_one{};  // n_d = 1; follows SIZE
+    std::array<std::uint32_t, max_dims> coord_zero{};  // c_d = 0; follows COORD
     std::uint32_t is_3d = 0;   // DIMS = 3; follows DIMS
     std::uint32_t groups = 1;  // the program's phase groups; follows DIMS and OPTIONS
     // hopgroup sequencing
@@ -140,6 +143,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t group_round = 0; // gi / 3
     std::uint32_t group_j = 0;     // gi mod 3
     std::uint32_t group_dim = 0;   // 3-D literal: the group's phase (dimension, piece)
+    std::array<std::uint32_t, 3> phase_dim{};  // the group's slots' dimensions (set with group)
     std::uint32_t group_piece = 0;
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
@@ -159,6 +163,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, 3> plan_c{};      // c_d
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
     std::array<std::uint32_t, 3> plan_words{};  // piece words (plan_step)
+    std::array<std::uint32_t, 3> plan_nc{};     // n_d - c_d (plan_step)
+    std::array<std::uint32_t, 3> plan_cn{};     // c_d + n_d (plan_step)
     std::array<std::uint32_t, 3> plan_src{};    // source bank base + piece offset (plan_step)
     std::array<std::uint32_t, 3> plan_dst{};    // the other bank's base + piece offset (plan_step)
     // current run (the candidate's registers: select_step; the rest: setup_step)
@@ -238,6 +244,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       COLLNET_HLS(UNROLL)
       d.dim_steps[e] = phase_steps(r_.size[e]) & mask(8);
       d.dim_one[e] = r_.size[e] == 1 ? 1u : 0u;
+      d.coord_zero[e] = r_.coord[e] == 0 ? 1u : 0u;
       const bool torus = (r_.options & hopgroup_engine_reg::opt_torus) != 0;
       const std::uint32_t n = r_.size[e], c = r_.coord[e];
       d.hop_thr[e] = (torus ? n / 2 + 1 : c) & mask(size_width);
@@ -256,6 +263,13 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       case State::plan: plan_step(d); break;
       case State::select: select_step(d); break;
       case State::setup: setup_step(d); break;
+      case State::fetch:
+        // the tables' entries into the run's dest and first source (rtl: the
+        // SENDs take both from registers)
+        d.run_dest = (r_.run_dest + r_.rd_id) & mask(id_width);
+        d.run_src = (r_.run_src + r_.rd_m) & mask(addr_width);
+        d.state = State::run;
+        break;
       case State::barrier:
         if (!can_load) break;
         d.state = State::select;
@@ -303,6 +317,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group_j = 0;
     d.group_dim = 0;
     d.group_piece = 0;
+    set_phase_dims(d);
     d.tag = 0;
     d.bank = 0;
     if (r_.algorithm != R::algorithm_direct) {
@@ -315,12 +330,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       COLLNET_HLS(UNROLL)
       d.offset[e] = r_.size[e] - 1;
       d.offset_zero[e] = r_.dim_one[e];
-      d.target[e] = r_.coord[e] == 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
-      d.target_zero[e] = r_.coord[e] == 0 ? r_.dim_one[e] : (r_.coord[e] == 1 ? 1u : 0u);
+      d.target[e] = r_.coord_zero[e] != 0 ? r_.size[e] - 1 : r_.coord[e] - 1;
+      d.target_zero[e] = r_.coord_zero[e] != 0 ? r_.dim_one[e] : (r_.coord[e] == 1 ? 1u : 0u);
       // the first offset's hops: h(n - 1) on a torus; |target - c| on a mesh
-      d.hop[e] = (r_.options & R::opt_torus) ? r_.hop_wrap[e] : (r_.coord[e] == 0 ? r_.size[e] - 1 : 1u);
-      d.part_id[e] = r_.coord[e] == 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
-      d.part[e] = r_.coord[e] == 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
+      d.hop[e] = (r_.options & R::opt_torus) ? r_.hop_wrap[e] : (r_.coord_zero[e] != 0 ? r_.size[e] - 1 : 1u);
+      d.part_id[e] = r_.coord_zero[e] != 0 ? last_id_[e] : (own_id_[e] - stride_id_[e]) & mask(id_width);
+      d.part[e] = r_.coord_zero[e] != 0 ? last_m_[e] : (own_m_[e] - mstride_[e]) & mask(addr_width);
     }
     d.remaining = (r_.node_count - 1) & mask(id_width + 1);
   }
@@ -330,8 +345,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   /// next label's addresses are m further, or run_jump further where the
   /// digits below run_dim all wrap (the carry reaches run_dim).
   EngineLoad run_step(Registers& d) const {
-    Descriptor s = Descriptor::send((r_.run_dest + r_.rd_id) & mask(id_width),
-                                    (r_.run_src + r_.rd_m) & mask(addr_width), r_.run_dst, r_.run_words, r_.tag);
+    Descriptor s = Descriptor::send(r_.run_dest, r_.run_src, r_.run_dst, r_.run_words, r_.tag);
     s.controller = static_cast<std::uint8_t>(r_.run_dim);
     s.route_hint = static_cast<std::uint8_t>(r_.run_hint);
     s.gap = static_cast<std::uint8_t>(r_.run_gap);
@@ -450,6 +464,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   /// are the flags, set a step ahead (t runs 0..n_d, so t < n_d is !at_size).
   void init_step(Registers& d) {
     const std::size_t e = r_.dim;
+    // the division's registers cleared in every cycle of the fill (rtl: their
+    // enables are the two states' bits); t counts the division from the fill's end
+    d.rem = 0;
+    d.quot = 0;
+    d.div_last = 0;
+    d.dir_init = 0;
     if (!r_.cur.at_size) {
       id_table_[e][r_.t & index_mask] = r_.acc;
       m_table_[e][r_.t & index_mask] = r_.acc_m;
@@ -482,10 +502,6 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       if (e + 1 == max_dims) {
         d.node_count = r_.acc;
         d.bank_words = r_.acc_m;
-        d.rem = 0;
-        d.quot = 0;
-        d.div_last = 0;
-        d.dir_init = 0;
         d.state = State::divide;
       } else {
         d.dim = r_.dim + 1;
@@ -505,12 +521,13 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   /// Phase `slot` of group `gi` (plan of the header comment).
   [[nodiscard]] PhaseSlot phase_of(std::uint32_t gi, std::uint32_t slot) const {
     PhaseSlot p;
+    // the dimension: gi, the slot or the literal group's (phase_dim, set with the group)
     if (!three_d()) {
-      p = {slot == 0, gi, 0};
+      p = {slot == 0, r_.phase_dim[slot], 0};
     } else if (r_.options & hopgroup_engine_reg::opt_concurrent) {
-      p = {true, slot, (gi + slot) % 3};
+      p = {true, r_.phase_dim[slot], (gi + slot) % 3};
     } else {
-      p = {slot == 0, r_.group_dim, r_.group_piece};  // registers beside the group
+      p = {slot == 0, r_.phase_dim[slot], r_.group_piece};  // registers beside the group
     }
     if (p.valid && r_.dim_one[p.dim] != 0) p.valid = false;  // nothing to cross
     return p;
@@ -526,7 +543,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   [[nodiscard]] std::uint32_t piece_words(std::uint32_t piece) const {
     if (!three_d()) return r_.message_words;
     // spec a2a-hopgroup: M/3 words, the first M mod 3 pieces one word longer
-    return r_.quot + (piece < r_.rem ? 1u : 0u);
+    return piece < r_.rem ? r_.quot_inc : r_.quot;
   }
   /// Words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2),
   /// the sums registered by group_step.
@@ -542,6 +559,17 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group_j = r_.group_j == 2 ? 0 : r_.group_j + 1;
     d.group_dim = d.group_j == 0 ? 0 : (d.group_j == 1 ? 2 : 1);
     d.group_piece = (d.group_round + d.group_dim) % 3;
+    set_phase_dims(d);
+  }
+
+  /// The slots' dimensions of the group d.group (gi mod 4, the slot, or the
+  /// 3-D literal group's d.group_dim).
+  void set_phase_dims(Registers& d) const {
+    for (std::uint32_t s = 0; s < 3; ++s) {
+      COLLNET_HLS(UNROLL)
+      d.phase_dim[s] = !three_d() ? d.group & 3u
+                       : ((r_.options & hopgroup_engine_reg::opt_concurrent) ? s : d.group_dim);
+    }
   }
 
   /// The phases of the group's slots and their step counts (the group's
@@ -549,6 +577,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
   void group_step(Registers& d) const {
     d.piece_off1 = (r_.quot + (r_.rem != 0 ? 1u : 0u)) & mask(addr_width);
     d.piece_off2 = (2 * r_.quot + r_.rem) & mask(addr_width);
+    d.quot_inc = (r_.quot + 1) & mask(addr_width);
     // which pieces have words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
     for (std::uint32_t p = 0; p < 3; ++p) {
       COLLNET_HLS(UNROLL)
@@ -582,6 +611,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       const std::uint32_t from = (r_.bank >> piece) & 1u;
       d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
       d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
+      d.plan_nc[s] = (r_.plan_n[s] - r_.plan_c[s]) & mask(size_width);
+      d.plan_cn[s] = (r_.plan_c[s] + r_.plan_n[s]) & mask(size_width);
     }
     // the next group's number, here in every case (only group_step reads it)
     d.group = r_.group + 1;
@@ -631,8 +662,8 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.run_words = words;
     d.run_n = n;
     d.run_c = c;
-    d.run_nc = (n - c) & mask(size_width);
-    d.run_cn = (c + n) & mask(size_width);
+    d.run_nc = r_.plan_nc[slot];
+    d.run_cn = r_.plan_cn[slot];
     d.run_hops = hops & mask(8);
     d.run_skip = 1u << dim;
     d.run_neg = negative;
@@ -719,7 +750,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.digit[e] = (r_.size[e] - 1) & mask(size_width);  // counting down
       d.digit_zero[e] = r_.size[e] == 1 ? 1u : 0u;
     }
-    d.state = exists ? State::run : State::select;
+    d.state = exists ? State::fetch : State::select;
   }
 
   friend class ScheduleEngine<HopgroupScheduleEngine>;  // runs the hooks above, commits r_

@@ -47,12 +47,12 @@ module schedule_engine_hopgroup (
   // The state is one-hot (idle too: busy is its inverse), so that a state's
   // decode is its own flip-flop; S<name> is the bit of State<name>.
   localparam int unsigned SIdle = 0, SInit = 1, SDivide = 2, SGroup = 3, SBarrier = 4, SSelect = 5, SRun = 6,
-    SDCopy = 7, SDSend = 8, SDBarrier = 9, SEnd = 10, SPlan = 11, SSetup = 12;
-  typedef enum logic [12:0] {StateIdle = 13'd1 << SIdle, StateInit = 13'd1 << SInit,
-    StateDivide = 13'd1 << SDivide, StateGroup = 13'd1 << SGroup, StateBarrier = 13'd1 << SBarrier,
-    StateSelect = 13'd1 << SSelect, StateRun = 13'd1 << SRun, StateDCopy = 13'd1 << SDCopy,
-    StateDSend = 13'd1 << SDSend, StateDBarrier = 13'd1 << SDBarrier, StateEnd = 13'd1 << SEnd,
-    StatePlan = 13'd1 << SPlan, StateSetup = 13'd1 << SSetup} state_e;
+    SDCopy = 7, SDSend = 8, SDBarrier = 9, SEnd = 10, SPlan = 11, SSetup = 12, SFetch = 13;
+  typedef enum logic [13:0] {StateIdle = 14'd1 << SIdle, StateInit = 14'd1 << SInit,
+    StateDivide = 14'd1 << SDivide, StateGroup = 14'd1 << SGroup, StateBarrier = 14'd1 << SBarrier,
+    StateSelect = 14'd1 << SSelect, StateRun = 14'd1 << SRun, StateDCopy = 14'd1 << SDCopy,
+    StateDSend = 14'd1 << SDSend, StateDBarrier = 14'd1 << SDBarrier, StateEnd = 14'd1 << SEnd,
+    StatePlan = 14'd1 << SPlan, StateSetup = 14'd1 << SSetup, StateFetch = 14'd1 << SFetch} state_e;
 
   /// Every register of the engine (_d the next value, _q the current one).
   typedef struct packed {
@@ -74,6 +74,7 @@ module schedule_engine_hopgroup (
     logic [Dims*AddrWidth-1:0]  last_m;        // (n_d - 1) * stride_d * m
     logic [Dims*8-1:0]          dim_steps;     // steps of a phase in dimension d (follows SIZE, OPTIONS)
     logic [Dims-1:0]            dim_one;       // n_d = 1 (follows SIZE)
+    logic [Dims-1:0]            coord_zero;    // c_d = 0 (follows COORD)
     logic                       is_3d;         // DIMS = 3 (follows DIMS)
     logic [3:0]                 groups;        // the program's phase groups (follows DIMS, OPTIONS)
     logic [CountWidth-1:0]      node_count;
@@ -83,6 +84,7 @@ module schedule_engine_hopgroup (
     logic                       dir_init;  // div_last of the direct program: its odometer takes the first offset
     logic [AddrWidth-1:0]       piece_off1, piece_off2;  // words before pieces 1 and 2 (StateGroup, from quot, rem)
     logic [2:0]                 piece_live;  // piece p has words (StateGroup)
+    logic [AddrWidth-1:0]       quot_inc;    // m / 3 + 1 (StateGroup)
     logic                       m_live;      // m > 0 (follows MESSAGE_WORDS)
     logic [1:0]                 rem;
     logic [AddrWidth-1:0]       quot;
@@ -90,6 +92,7 @@ module schedule_engine_hopgroup (
     logic [3:0]                 group;
     logic [1:0]                 group_round, group_j;  // group / 3 and group mod 3
     logic [1:0]                 group_dim, group_piece; // 3-D literal: the group's phase
+    logic [3*2-1:0]             phase_dim;  // the group's slots' dimensions (set with group)
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
     logic                       step_last;  // step + 1 = group_steps (set with step)
@@ -108,6 +111,7 @@ module schedule_engine_hopgroup (
     logic [3*CoordWidth-1:0]    plan_c;        // c_d
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
     logic [3*AddrWidth-1:0]     plan_words; // piece words (StatePlan)
+    logic [3*SizeWidth-1:0]     plan_nc, plan_cn;  // n_d - c_d, c_d + n_d (StatePlan)
     logic [3*AddrWidth-1:0]     plan_src;    // source bank base + piece offset (StatePlan)
     logic [3*AddrWidth-1:0]     plan_dst;    // the other bank's base + piece offset (StatePlan)
     // current run (the candidate's registers: StateSelect; the rest: StateSetup)
@@ -233,19 +237,17 @@ module schedule_engine_hopgroup (
     logic       valid;
     logic [1:0] dim, piece;
     logic [2:0] sum;
+    dim = r_q.phase_dim[slot*2 +: 2];  // gi, the slot or the literal group's, set with the group
     if (!three_d) begin
       valid = slot == 2'd0;
-      dim = gi;
       piece = 2'd0;
     end else if (r_q.options[OptConcurrent]) begin
       valid = 1'b1;
-      dim = slot;
       sum = {1'b0, gi} + {1'b0, slot};
       piece = sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0];
     end else begin
       valid = slot == 2'd0;
-      dim = r_q.group_dim;  // registers beside the group
-      piece = r_q.group_piece;
+      piece = r_q.group_piece;  // registers beside the group
     end
     if (r_q.dim_one[dim]) valid = 1'b0;  // nothing to cross
     phase_of = {valid, dim, piece};
@@ -259,16 +261,22 @@ module schedule_engine_hopgroup (
 
   function automatic logic [AddrWidth-1:0] piece_words(input logic [1:0] piece);
     if (!three_d) piece_words = r_q.message_words;
-    else piece_words = piece < r_q.rem ? r_q.quot + AddrWidth'(1) : r_q.quot;  // the first m mod 3 pieces one word longer
+    else piece_words = piece < r_q.rem ? r_q.quot_inc : r_q.quot;  // the first m mod 3 pieces one word longer
   endfunction
 
   // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2),
   // the sums registered in StateGroup
-  function automatic logic [AddrWidth-1:0] piece_offset(input logic [1:0] piece);
-    if (piece == 2'd0) piece_offset = '0;
-    else if (piece == 2'd1) piece_offset = r_q.piece_off1;
-    else piece_offset = r_q.piece_off2;
-  endfunction
+  // and each piece's source and destination base in its current banks (the
+  // sums per piece, from the bank bits; StatePlan takes the slot's piece's)
+  logic [3*AddrWidth-1:0] piece_src, piece_dst;
+  always_comb begin
+    piece_src[0 +: AddrWidth] = bank_q[0] ? r_q.bank_words : '0;
+    piece_dst[0 +: AddrWidth] = bank_q[0] ? '0 : r_q.bank_words;
+    piece_src[AddrWidth +: AddrWidth] = (bank_q[1] ? r_q.bank_words : '0) + r_q.piece_off1;
+    piece_dst[AddrWidth +: AddrWidth] = (bank_q[1] ? '0 : r_q.bank_words) + r_q.piece_off1;
+    piece_src[2*AddrWidth +: AddrWidth] = (bank_q[2] ? r_q.bank_words : '0) + r_q.piece_off2;
+    piece_dst[2*AddrWidth +: AddrWidth] = (bank_q[2] ? '0 : r_q.bank_words) + r_q.piece_off2;
+  end
 
   // ---- group planning (StatePlan): steps of the group, the maximum over the
   // slots' step counts registered in StateGroup (0 for a slot without phase) ----
@@ -297,6 +305,12 @@ module schedule_engine_hopgroup (
     group_next_rj = {r, j, dim, sum >= 3'd3 ? 2'(sum - 3'd3) : sum[1:0]};
   end
 
+  // the slots' dimensions of group gi (its group_dim in the 3-D literal program)
+  function automatic logic [5:0] phase_dims(input logic [1:0] gi, input logic [1:0] group_dim);
+    for (int s = 0; s < 3; s++)
+      phase_dims[s*2 +: 2] = !three_d ? gi : (r_q.options[OptConcurrent] ? 2'(s) : group_dim);
+  endfunction
+
   // bank bits flipped at the end of the group
   logic [2:0] group_flip;
   always_comb begin
@@ -310,7 +324,7 @@ module schedule_engine_hopgroup (
   // count and direction ----
   logic                  sel_act;
   logic [1:0]            sel_dim;
-  logic [SizeWidth-1:0]  sel_n;
+  logic [SizeWidth-1:0]  sel_n, sel_nc, sel_cn;
   logic [CoordWidth-1:0] sel_c;
   logic [7:0]            sel_steps, sel_hops;
   logic [AddrWidth-1:0]  sel_words, sel_src, sel_dst;
@@ -323,6 +337,8 @@ module schedule_engine_hopgroup (
     sel_c = r_q.plan_c[0 +: CoordWidth];
     sel_steps = r_q.plan_steps[0 +: 8];
     sel_words = r_q.plan_words[0 +: AddrWidth];
+    sel_nc = r_q.plan_nc[0 +: SizeWidth];
+    sel_cn = r_q.plan_cn[0 +: SizeWidth];
     sel_src = r_q.plan_src[0 +: AddrWidth];
     sel_dst = r_q.plan_dst[0 +: AddrWidth];
     for (int s = 1; s < 3; s++) begin
@@ -333,6 +349,8 @@ module schedule_engine_hopgroup (
         sel_c = r_q.plan_c[s*CoordWidth +: CoordWidth];
         sel_steps = r_q.plan_steps[s*8 +: 8];
         sel_words = r_q.plan_words[s*AddrWidth +: AddrWidth];
+        sel_nc = r_q.plan_nc[s*SizeWidth +: SizeWidth];
+        sel_cn = r_q.plan_cn[s*SizeWidth +: SizeWidth];
         sel_src = r_q.plan_src[s*AddrWidth +: AddrWidth];
         sel_dst = r_q.plan_dst[s*AddrWidth +: AddrWidth];
       end
@@ -512,6 +530,7 @@ module schedule_engine_hopgroup (
     for (int e = 0; e < Dims; e++) begin
       r_d.dim_steps[e*8 +: 8] = phase_steps(size_q[e*SizeWidth +: SizeWidth]);
       r_d.dim_one[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
+      r_d.coord_zero[e] = coord_q[e*CoordWidth +: CoordWidth] == '0;
       r_d.hop_thr[e*SizeWidth +: SizeWidth] = torus ? {1'b0, size_q[e*SizeWidth + 1 +: SizeWidth - 1]} + SizeWidth'(1)
                                                     : {1'b0, coord_q[e*CoordWidth +: CoordWidth]};
       r_d.hop_base[e*SizeWidth +: SizeWidth] = torus ? size_q[e*SizeWidth +: SizeWidth] + SizeWidth'(1)
@@ -568,10 +587,12 @@ module schedule_engine_hopgroup (
             r_d.mstride[e*AddrWidth +: AddrWidth] = mstride;
           end
         end
+        // the division's registers cleared in every cycle of the fill (read
+        // from StateDivide on), so that their enables are the two states' bits
+        {r_d.div_step, r_d.div_last, r_d.dir_init, r_d.rem, r_d.quot} = '0;
         if (strides_done) begin
           r_d.node_count = acc;
           r_d.bank_words = acc_m;
-          {r_d.div_step, r_d.div_last, r_d.dir_init, r_d.rem, r_d.quot} = '0;
           r_d.state = StateDivide;
         end
       end
@@ -585,6 +606,7 @@ module schedule_engine_hopgroup (
         if (r_q.div_last) begin
           // (the direct program's odometer takes its first offset below, on dir_init)
           {r_d.group, r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece, r_d.tag, r_d.bank} = '0;
+          r_d.phase_dim = phase_dims(2'd0, 2'd0);
           r_d.state = r_q.algorithm == AlgorithmDirect ? StateDCopy : StateGroup;
         end
       end
@@ -593,6 +615,7 @@ module schedule_engine_hopgroup (
         // steps (their maximum) in StatePlan
         r_d.piece_off1 = r_q.quot + AddrWidth'(r_q.rem != 2'd0);
         r_d.piece_off2 = {r_q.quot[AddrWidth-2:0], 1'b0} + AddrWidth'(r_q.rem);
+        r_d.quot_inc = r_q.quot + AddrWidth'(1);
         // which pieces have words: m > 0, or in 3-D m / 3 > 0 or one of the
         // m mod 3 longer pieces (StatePlan reads them by the slots' pieces)
         for (int p = 0; p < 3; p++)
@@ -616,14 +639,15 @@ module schedule_engine_hopgroup (
           // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
           r_d.plan_live[s] = r_q.plan_valid[s] && r_q.piece_live[r_q.plan_piece[s*2 +: 2]];
           r_d.plan_act[s] = r_d.plan_live[s] && r_q.plan_steps[s*8 +: 8] != 8'd0;  // step 0
-          r_d.plan_src[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? r_q.bank_words : '0) +
-                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
-          r_d.plan_dst[s*AddrWidth +: AddrWidth] = (bank_q[r_q.plan_piece[s*2 +: 2]] ? '0 : r_q.bank_words) +
-                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
+          r_d.plan_src[s*AddrWidth +: AddrWidth] = piece_src[r_q.plan_piece[s*2 +: 2]*AddrWidth +: AddrWidth];
+          r_d.plan_dst[s*AddrWidth +: AddrWidth] = piece_dst[r_q.plan_piece[s*2 +: 2]*AddrWidth +: AddrWidth];
+          r_d.plan_nc[s*SizeWidth +: SizeWidth] = r_q.plan_n[s*SizeWidth +: SizeWidth] - {1'b0, r_q.plan_c[s*CoordWidth +: CoordWidth]};
+          r_d.plan_cn[s*SizeWidth +: SizeWidth] = r_q.plan_n[s*SizeWidth +: SizeWidth] + {1'b0, r_q.plan_c[s*CoordWidth +: CoordWidth]};
         end
         // the next group's number, here in every case (only StateGroup reads it)
         r_d.group = r_q.group + 4'd1;
         {r_d.group_round, r_d.group_j, r_d.group_dim, r_d.group_piece} = group_next_rj;
+        r_d.phase_dim = phase_dims(r_d.group[1:0], r_d.group_dim);
         if (plan_none) begin
           r_d.state = StateGroup;  // no phase: no step
         end else begin
@@ -644,8 +668,8 @@ module schedule_engine_hopgroup (
         r_d.run_words = sel_words;
         r_d.run_n = sel_n;
         r_d.run_c = sel_c;
-        r_d.run_nc = sel_n - {1'b0, sel_c};
-        r_d.run_cn = sel_n + {1'b0, sel_c};
+        r_d.run_nc = sel_nc;
+        r_d.run_cn = sel_cn;
         r_d.run_hops = sel_hops;
         r_d.run_skip = Dims'(1) << sel_dim;
         r_d.run_neg = sel_negative;
@@ -699,12 +723,19 @@ module schedule_engine_hopgroup (
           r_d.digit[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
           r_d.digit_zero[e] = size_q[e*SizeWidth +: SizeWidth] == SizeWidth'(1);
         end
-        r_d.state = set_exists ? StateRun : StateSelect;
+        r_d.state = set_exists ? StateFetch : StateSelect;
+      end
+      r_q.state[SFetch]: begin
+        // the tables' entries into the run's dest and first source, so that
+        // the SENDs take both from registers (no adder behind the table's read)
+        r_d.run_dest = r_q.run_dest + rd_id_q;
+        r_d.run_src = r_q.run_src + rd_m_q;
+        r_d.state = StateRun;
       end
       r_q.state[SRun]: if (can_load) begin
         load = 1'b1;
-        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest + rd_id_q, r_q.run_src + rd_m_q,
-                                                            r_q.run_dst, r_q.run_words, r_q.tag);
+        load_word = collnet_descriptor_pkg::send_descriptor(r_q.run_dest, r_q.run_src, r_q.run_dst, r_q.run_words,
+                                                            r_q.tag);
         load_word.controller = {1'b0, r_q.run_dim};
         load_word.route_hint = r_q.run_hint;
         load_word.gap = r_q.run_gap;
@@ -763,18 +794,17 @@ module schedule_engine_hopgroup (
       for (int e = 0; e < Dims; e++) begin
         r_d.offset[e*SizeWidth +: SizeWidth] = size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1);
         r_d.offset_zero[e] = r_q.dim_one[e];
-        r_d.target[e*SizeWidth +: SizeWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+        r_d.target[e*SizeWidth +: SizeWidth] = r_q.coord_zero[e]
             ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1)
             : {1'b0, coord_q[e*CoordWidth +: CoordWidth]} - SizeWidth'(1);
-        r_d.target_zero[e] = coord_q[e*CoordWidth +: CoordWidth] == '0 ? r_q.dim_one[e]
-                                                                         : coord_q[e*CoordWidth +: CoordWidth] == CoordWidth'(1);
+        r_d.target_zero[e] = r_q.coord_zero[e] ? r_q.dim_one[e] : coord_q[e*CoordWidth +: CoordWidth] == CoordWidth'(1);
         // the first offset's hops: h(n - 1) on a torus; on a mesh |target - c|:
         // n - 1 where c = 0, else 1
         r_d.hop[e*SizeWidth +: SizeWidth] = torus ? r_q.hop_wrap[e*SizeWidth +: SizeWidth]
-            : (coord_q[e*CoordWidth +: CoordWidth] == '0 ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) : SizeWidth'(1));
-        r_d.part_id[e*IdWidth +: IdWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+            : (r_q.coord_zero[e] ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) : SizeWidth'(1));
+        r_d.part_id[e*IdWidth +: IdWidth] = r_q.coord_zero[e]
             ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
-        r_d.part[e*AddrWidth +: AddrWidth] = coord_q[e*CoordWidth +: CoordWidth] == '0
+        r_d.part[e*AddrWidth +: AddrWidth] = r_q.coord_zero[e]
             ? r_q.last_m[e*AddrWidth +: AddrWidth] : r_q.own_m[e*AddrWidth +: AddrWidth] - r_q.mstride[e*AddrWidth +: AddrWidth];
       end
       r_d.remaining = r_q.node_count - CountWidth'(1);
