@@ -50,13 +50,17 @@
 // copy or offset) candidate of a step (select_step: the candidate's hops and
 // direction into the run registers) and one more for each candidate the
 // tests without a coordinate leave (setup_step: the target coordinate, its
-// wrap or, on a mesh, whether it exists, and the tables' read), and emits one
+// wrap or, on a mesh, whether it exists, and the tables' read), one more for
+// each run that exists (fetch: the tables' entries into the run's dest and
+// first source), and emits one
 // descriptor per cycle within a run and per barrier; a2a-hopgroup-direct
 // emits one descriptor per cycle (II = 1), its odometer an offset ahead of
 // the SEND. Every stage starts from registers (the iCE40 critical paths,
 // docs/synthesis.md): a run's addresses advance by m, or by run_jump where
 // the digits below run_dim wrap, instead of summing the odometer's shares,
-// and the direct SEND adds two pair sums taken at the previous load.
+// and the direct SEND adds two pair sums taken at the previous load; the
+// direct odometer's hops per dimension are stepped with its digits, and
+// its zero tests are flag registers.
 //
 // Register names (_q, with _d the next value) are those of
 // rtl/schedule_engine_hopgroup.sv. (The RTL's state register is one-hot.)
@@ -159,6 +163,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::array<std::uint32_t, 3> plan_act{};    // live and step < its steps (set with step)
     std::array<std::uint32_t, 3> plan_dim{};
     std::array<std::uint32_t, 3> plan_piece{};
+    std::array<std::uint32_t, 3> plan_from{};  // the piece's current bank (its bank bit; group_step)
     std::array<std::uint32_t, 3> plan_n{};      // n_d
     std::array<std::uint32_t, 3> plan_c{};      // c_d
     std::array<std::uint32_t, 3> plan_steps{};  // steps of the phase, 0 if none
@@ -592,6 +597,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_valid[s] = p.valid ? 1u : 0u;
       d.plan_dim[s] = p.dim;
       d.plan_piece[s] = p.piece;
+      d.plan_from[s] = (r_.bank >> p.piece) & 1u;
       d.plan_n[s] = r_.size[p.dim];
       d.plan_c[s] = r_.coord[p.dim];
       d.plan_steps[s] = p.valid ? r_.dim_steps[p.dim] : 0;
@@ -608,7 +614,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
       d.plan_words[s] = piece_words(piece) & mask(addr_width);
       d.plan_live[s] = r_.plan_valid[s] != 0 && r_.piece_live[piece] != 0 ? 1u : 0u;
       d.plan_act[s] = d.plan_live[s] != 0 && r_.plan_steps[s] != 0 ? 1u : 0u;  // step 0
-      const std::uint32_t from = (r_.bank >> piece) & 1u;
+      const std::uint32_t from = r_.plan_from[s];
       d.plan_src[s] = ((from ? r_.bank_words : 0) + piece_offset(piece)) & mask(addr_width);
       d.plan_dst[s] = ((from ? 0 : r_.bank_words) + piece_offset(piece)) & mask(addr_width);
       d.plan_nc[s] = (r_.plan_n[s] - r_.plan_c[s]) & mask(size_width);

@@ -12,8 +12,9 @@
 // (plan_*) hold, per phase slot of the current group, what the run setup
 // needs of the phase, written in the group's two planning cycles
 // (StateGroup, StatePlan); a run candidate takes two cycles (StateSelect,
-// StateSetup), each from registers (iCE40 critical paths; the HLS header
-// gives the timing). Arrays of registers are flat vectors
+// StateSetup) and a run one more (StateFetch: the tables' entries into its
+// dest and first source), each from registers (iCE40 critical paths; the
+// HLS header gives the timing). Arrays of registers are flat vectors
 // (element j at [j*W +: W]): Yosys 0.23 reads no packed multi-dimensional
 // arrays.
 //
@@ -107,6 +108,7 @@ module schedule_engine_hopgroup (
     logic [2:0]                 plan_act;   // live and step < its steps (set with step)
     logic [3*2-1:0]             plan_dim;
     logic [3*2-1:0]             plan_piece;
+    logic [2:0]                 plan_from;  // the piece's current bank (its bank bit)
     logic [3*SizeWidth-1:0]     plan_n;        // n_d
     logic [3*CoordWidth-1:0]    plan_c;        // c_d
     logic [3*8-1:0]             plan_steps; // steps of the phase, 0 if none
@@ -266,17 +268,11 @@ module schedule_engine_hopgroup (
 
   // words before the piece: 0, m/3 + (rem > 0), 2 m/3 + rem (rem <= 2),
   // the sums registered in StateGroup
-  // and each piece's source and destination base in its current banks (the
-  // sums per piece, from the bank bits; StatePlan takes the slot's piece's)
-  logic [3*AddrWidth-1:0] piece_src, piece_dst;
-  always_comb begin
-    piece_src[0 +: AddrWidth] = bank_q[0] ? r_q.bank_words : '0;
-    piece_dst[0 +: AddrWidth] = bank_q[0] ? '0 : r_q.bank_words;
-    piece_src[AddrWidth +: AddrWidth] = (bank_q[1] ? r_q.bank_words : '0) + r_q.piece_off1;
-    piece_dst[AddrWidth +: AddrWidth] = (bank_q[1] ? '0 : r_q.bank_words) + r_q.piece_off1;
-    piece_src[2*AddrWidth +: AddrWidth] = (bank_q[2] ? r_q.bank_words : '0) + r_q.piece_off2;
-    piece_dst[2*AddrWidth +: AddrWidth] = (bank_q[2] ? '0 : r_q.bank_words) + r_q.piece_off2;
-  end
+  function automatic logic [AddrWidth-1:0] piece_offset(input logic [1:0] piece);
+    if (piece == 2'd0) piece_offset = '0;
+    else if (piece == 2'd1) piece_offset = r_q.piece_off1;
+    else piece_offset = r_q.piece_off2;
+  endfunction
 
   // ---- group planning (StatePlan): steps of the group, the maximum over the
   // slots' step counts registered in StateGroup (0 for a slot without phase) ----
@@ -627,6 +623,7 @@ module schedule_engine_hopgroup (
           r_d.plan_valid[s] = plan_p[4];
           r_d.plan_dim[s*2 +: 2] = plan_p[3:2];
           r_d.plan_piece[s*2 +: 2] = plan_p[1:0];
+          r_d.plan_from[s] = bank_q[plan_p[1:0]];
           r_d.plan_n[s*SizeWidth +: SizeWidth] = size_of(size_q, plan_p[3:2]);
           r_d.plan_c[s*CoordWidth +: CoordWidth] = coord_q[plan_p[3:2]*CoordWidth +: CoordWidth];
           r_d.plan_steps[s*8 +: 8] = plan_p[4] ? dim_steps_q[plan_p[3:2]*8 +: 8] : 8'd0;
@@ -639,8 +636,10 @@ module schedule_engine_hopgroup (
           // the piece has words: m > 0, or in 3-D m / 3 > 0 or one of the m mod 3 longer pieces
           r_d.plan_live[s] = r_q.plan_valid[s] && r_q.piece_live[r_q.plan_piece[s*2 +: 2]];
           r_d.plan_act[s] = r_d.plan_live[s] && r_q.plan_steps[s*8 +: 8] != 8'd0;  // step 0
-          r_d.plan_src[s*AddrWidth +: AddrWidth] = piece_src[r_q.plan_piece[s*2 +: 2]*AddrWidth +: AddrWidth];
-          r_d.plan_dst[s*AddrWidth +: AddrWidth] = piece_dst[r_q.plan_piece[s*2 +: 2]*AddrWidth +: AddrWidth];
+          r_d.plan_src[s*AddrWidth +: AddrWidth] = (r_q.plan_from[s] ? r_q.bank_words : '0) +
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
+          r_d.plan_dst[s*AddrWidth +: AddrWidth] = (r_q.plan_from[s] ? '0 : r_q.bank_words) +
+                                                   piece_offset(r_q.plan_piece[s*2 +: 2]);
           r_d.plan_nc[s*SizeWidth +: SizeWidth] = r_q.plan_n[s*SizeWidth +: SizeWidth] - {1'b0, r_q.plan_c[s*CoordWidth +: CoordWidth]};
           r_d.plan_cn[s*SizeWidth +: SizeWidth] = r_q.plan_n[s*SizeWidth +: SizeWidth] + {1'b0, r_q.plan_c[s*CoordWidth +: CoordWidth]};
         end
