@@ -152,6 +152,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     std::uint32_t group_steps = 0;
     std::uint32_t step = 0;        // step inside the group
     std::uint32_t step_last = 0;   // step + 1 = group_steps (set with step)
+    std::uint32_t step_next = 0;   // step + 1 (set with step)
     std::uint32_t tag = 0;         // global step number (direct: offset number)
     std::uint32_t bank = 0;        // bit p: current bank of piece p
     std::uint32_t slot = 0;        // phase slot of the group, 0..2
@@ -630,6 +631,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     d.group_steps = steps;
     d.step_last = steps == 1 ? 1u : 0u;
     d.step = 0;
+    d.step_next = 1;
     d.slot = 0;
     d.sub = 0;
     d.state = r_.tag > 0 ? State::barrier : State::select;
@@ -661,7 +663,7 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
     } else {
       const bool both = (r_.options & R::opt_both) != 0;
       exists = both || r_.sub == 1;  // both: -h unless 2h = n (setup_step)
-      hops = descending ? steps - r_.step : r_.step + 1;
+      hops = descending ? steps - r_.step : r_.step_next;
       negative = both && r_.sub != 1 ? 1u : 0u;
     }
     d.run_dim = dim;
@@ -690,11 +692,12 @@ class HopgroupScheduleEngine : public ScheduleEngine<HopgroupScheduleEngine> {
         d.bank = r_.bank ^ flip;
         d.state = State::group;  // the next group's number: plan_step
       } else {
-        d.step = r_.step + 1;
-        d.step_last = ((r_.step + 2) & mask(8)) == r_.group_steps ? 1u : 0u;
+        d.step = r_.step_next;
+        d.step_next = (r_.step_next + 1) & mask(8);
+        d.step_last = ((r_.step_next + 1) & mask(8)) == r_.group_steps ? 1u : 0u;
         for (std::uint32_t s = 0; s < 3; ++s) {
           COLLNET_HLS(UNROLL)
-          d.plan_act[s] = r_.plan_live[s] != 0 && ((r_.step + 1) & mask(8)) < r_.plan_steps[s] ? 1u : 0u;
+          d.plan_act[s] = r_.plan_live[s] != 0 && r_.step_next < r_.plan_steps[s] ? 1u : 0u;
         }
         d.state = State::barrier;
       }

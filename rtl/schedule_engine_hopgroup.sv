@@ -96,6 +96,7 @@ module schedule_engine_hopgroup (
     logic [3*2-1:0]             phase_dim;  // the group's slots' dimensions (set with group)
     logic [7:0]                 group_steps;
     logic [7:0]                 step;
+    logic [7:0]                 step_next;  // step + 1 (set with step)
     logic                       step_last;  // step + 1 = group_steps (set with step)
     logic [TagWidth-1:0]        tag;
     logic [2:0]                 bank;
@@ -163,6 +164,28 @@ module schedule_engine_hopgroup (
   logic  cfg_write_skeleton;
   /* verilator lint_on UNUSEDSIGNAL */
   assign cfg_write = cfg_we_i && r_q.idle;
+  // The address decode of the engine's own configuration registers, in two
+  // LUT levels from the port: the upper and the lower four address bits'
+  // matches are nets of their own, each register's enable one LUT of
+  // cfg_we_i, idle and the two (Yosys otherwise chains the shared decode
+  // over four levels; iCE40 critical path). The registers share the upper
+  // bits (checked below).
+  (* keep *) logic cfg_hi;
+  (* keep *) logic cfg_lo_control, cfg_lo_algorithm, cfg_lo_message_words, cfg_lo_options, cfg_lo_gap_slack,
+                   cfg_lo_dims;
+  assign cfg_hi = cfg_addr_i[7:4] == schedule_engine_hopgroup_regs_pkg::RegControl[7:4];
+  assign cfg_lo_control = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegControl[3:0];
+  assign cfg_lo_algorithm = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegAlgorithm[3:0];
+  assign cfg_lo_message_words = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegMessageWords[3:0];
+  assign cfg_lo_options = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegOptions[3:0];
+  assign cfg_lo_gap_slack = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegGapSlack[3:0];
+  assign cfg_lo_dims = cfg_addr_i[3:0] == schedule_engine_hopgroup_regs_pkg::RegDims[3:0];
+`ifndef SYNTHESIS
+  initial assert ({schedule_engine_hopgroup_regs_pkg::RegAlgorithm[7:4], schedule_engine_hopgroup_regs_pkg::RegMessageWords[7:4],
+                   schedule_engine_hopgroup_regs_pkg::RegOptions[7:4], schedule_engine_hopgroup_regs_pkg::RegGapSlack[7:4],
+                   schedule_engine_hopgroup_regs_pkg::RegDims[7:4]} == {5{schedule_engine_hopgroup_regs_pkg::RegControl[7:4]}})
+    else $error("schedule_engine_hopgroup: the configuration registers must share the upper address bits");
+`endif
   logic [IdWidth-1:0]         rd_id_q;               // table read port (run setup)
   logic [AddrWidth-1:0]       rd_m_q;
 
@@ -366,7 +389,7 @@ module schedule_engine_hopgroup (
       sel_negative = r_q.step[0] ^ r_q.options[OptDescending];
     end else begin
       sel_exists = r_q.options[OptBoth] || r_q.sub == 2'd1;  // both: -h unless 2h = n (StateSetup)
-      sel_hops = r_q.options[OptDescending] ? sel_steps - r_q.step : r_q.step + 8'd1;
+      sel_hops = r_q.options[OptDescending] ? sel_steps - r_q.step : r_q.step_next;
       sel_negative = r_q.options[OptBoth] && r_q.sub != 2'd1;
     end
   end
@@ -450,7 +473,9 @@ module schedule_engine_hopgroup (
   logic [Dims*AddrWidth-1:0] direct_part_next;
   always_comb begin
     logic [SizeWidth-1:0] o, n, t, thr, base, inv, hop_torus, hop_mesh;
-    logic borrow;
+    logic borrow, share_wraps;
+    logic [IdWidth-1:0] id_base;
+    logic [AddrWidth-1:0] m_base;
     direct_dest = '0;
     direct_src = '0;
     direct_hops = '0;
@@ -468,6 +493,18 @@ module schedule_engine_hopgroup (
     direct_part_next = r_q.part;
     borrow = 1'b1;
     for (int j = 0; j < Dims; j++) begin
+      // the target's share of dest and src: one stride less, or the last
+      // entry on a wrap; the first offset's (dir_init: every dimension) the
+      // same step from this node's share (target c_d)
+      share_wraps = r_q.dir_init ? r_q.coord_zero[Dims-1-j] : r_q.target_zero[Dims-1-j];
+      id_base = r_q.dir_init ? r_q.own_id[(Dims-1-j)*IdWidth +: IdWidth] : r_q.part_id[(Dims-1-j)*IdWidth +: IdWidth];
+      m_base = r_q.dir_init ? r_q.own_m[(Dims-1-j)*AddrWidth +: AddrWidth] : r_q.part[(Dims-1-j)*AddrWidth +: AddrWidth];
+      if (borrow || r_q.dir_init) begin
+        direct_part_id_next[(Dims-1-j)*IdWidth +: IdWidth] = share_wraps ? r_q.last_id[(Dims-1-j)*IdWidth +: IdWidth]
+            : id_base - r_q.stride_id[(Dims-1-j)*IdWidth +: IdWidth];
+        direct_part_next[(Dims-1-j)*AddrWidth +: AddrWidth] = share_wraps ? r_q.last_m[(Dims-1-j)*AddrWidth +: AddrWidth]
+            : m_base - r_q.mstride[(Dims-1-j)*AddrWidth +: AddrWidth];
+      end
       if (borrow) begin
         o = r_q.offset[(Dims-1-j)*SizeWidth +: SizeWidth];
         t = r_q.target[(Dims-1-j)*SizeWidth +: SizeWidth];
@@ -487,11 +524,6 @@ module schedule_engine_hopgroup (
         hop_mesh = r_q.target_zero[Dims-1-j] ? r_q.hop_wrap[(Dims-1-j)*SizeWidth +: SizeWidth]
             : (t > thr ? t + inv : base - t);
         direct_hop_next[(Dims-1-j)*SizeWidth +: SizeWidth] = torus ? hop_torus : hop_mesh;
-        // the target's share of dest and src: one stride less, or the last entry on a wrap
-        direct_part_id_next[(Dims-1-j)*IdWidth +: IdWidth] = r_q.target_zero[Dims-1-j] ? r_q.last_id[(Dims-1-j)*IdWidth +: IdWidth]
-            : r_q.part_id[(Dims-1-j)*IdWidth +: IdWidth] - r_q.stride_id[(Dims-1-j)*IdWidth +: IdWidth];
-        direct_part_next[(Dims-1-j)*AddrWidth +: AddrWidth] = r_q.target_zero[Dims-1-j] ? r_q.last_m[(Dims-1-j)*AddrWidth +: AddrWidth]
-            : r_q.part[(Dims-1-j)*AddrWidth +: AddrWidth] - r_q.mstride[(Dims-1-j)*AddrWidth +: AddrWidth];
         borrow = r_q.offset_zero[Dims-1-j];
       end
     end
@@ -541,24 +573,16 @@ module schedule_engine_hopgroup (
     r_d.m_live = r_q.message_words != '0;
     r_d.groups = r_q.dims != 3'd3 ? {1'b0, r_q.dims} : (r_q.options[OptConcurrent] ? 4'd3 : 4'd9);
 
-    // configuration port
-    if (cfg_write) begin
-      unique case (cfg_addr_i)
-        schedule_engine_hopgroup_regs_pkg::RegControl: begin
-          // u_strides stands at dimension 0; the division's and the
-          // program's registers are cleared where they start (the end of
-          // StateInit, of StateDivide), so that no run-time register's enable
-          // holds the configuration port's decode
-          if (cfg_wdata_i[0]) r_d.state = StateInit;
-        end
-        schedule_engine_hopgroup_regs_pkg::RegAlgorithm: r_d.algorithm = cfg_wdata_i[0];
-        schedule_engine_hopgroup_regs_pkg::RegMessageWords: r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
-        schedule_engine_hopgroup_regs_pkg::RegOptions: r_d.options = cfg_wdata_i[5:0];
-        schedule_engine_hopgroup_regs_pkg::RegGapSlack: r_d.gap_slack = cfg_wdata_i[7:0];
-        schedule_engine_hopgroup_regs_pkg::RegDims: r_d.dims = cfg_wdata_i[2:0];
-        default: ;  // SIZE e, COORD e: u_dimensions
-      endcase
-    end
+    // configuration port (SIZE e, COORD e: u_dimensions). u_strides stands
+    // at dimension 0; the division's and the program's registers are
+    // cleared where they start (the fill, the end of StateDivide), so that
+    // no run-time register's enable holds the configuration port's decode
+    if (cfg_write && cfg_hi && cfg_lo_control && cfg_wdata_i[0]) r_d.state = StateInit;
+    if (cfg_write && cfg_hi && cfg_lo_algorithm) r_d.algorithm = cfg_wdata_i[0];
+    if (cfg_write && cfg_hi && cfg_lo_message_words) r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
+    if (cfg_write && cfg_hi && cfg_lo_options) r_d.options = cfg_wdata_i[5:0];
+    if (cfg_write && cfg_hi && cfg_lo_gap_slack) r_d.gap_slack = cfg_wdata_i[7:0];
+    if (cfg_write && cfg_hi && cfg_lo_dims) r_d.dims = cfg_wdata_i[2:0];
 
     unique case (1'b1)
       r_q.state[SInit]: begin
@@ -653,6 +677,7 @@ module schedule_engine_hopgroup (
           r_d.group_steps = plan_max;
           r_d.step_last = plan_one;  // group_steps = 1
           {r_d.step, r_d.slot, r_d.sub} = '0;
+          r_d.step_next = 8'd1;
           r_d.state = r_q.tag != '0 ? StateBarrier : StateSelect;
         end
       end
@@ -685,10 +710,11 @@ module schedule_engine_hopgroup (
             r_d.bank = r_q.bank ^ group_flip;
             r_d.state = StateGroup;  // the next group's number: StatePlan
           end else begin
-            r_d.step = r_q.step + 8'd1;
-            r_d.step_last = r_q.step + 8'd2 == r_q.group_steps;
+            r_d.step = r_q.step_next;
+            r_d.step_next = r_q.step_next + 8'd1;
+            r_d.step_last = r_q.step_next + 8'd1 == r_q.group_steps;
             for (int s = 0; s < 3; s++)
-              r_d.plan_act[s] = r_q.plan_live[s] && r_q.step + 8'd1 < r_q.plan_steps[s*8 +: 8];
+              r_d.plan_act[s] = r_q.plan_live[s] && r_q.step_next < r_q.plan_steps[s*8 +: 8];
             r_d.state = StateBarrier;
           end
         end else if (!sel_active || r_q.sub == 2'd3) begin
@@ -801,11 +827,10 @@ module schedule_engine_hopgroup (
         // n - 1 where c = 0, else 1
         r_d.hop[e*SizeWidth +: SizeWidth] = torus ? r_q.hop_wrap[e*SizeWidth +: SizeWidth]
             : (r_q.coord_zero[e] ? size_q[e*SizeWidth +: SizeWidth] - SizeWidth'(1) : SizeWidth'(1));
-        r_d.part_id[e*IdWidth +: IdWidth] = r_q.coord_zero[e]
-            ? r_q.last_id[e*IdWidth +: IdWidth] : r_q.own_id[e*IdWidth +: IdWidth] - r_q.stride_id[e*IdWidth +: IdWidth];
-        r_d.part[e*AddrWidth +: AddrWidth] = r_q.coord_zero[e]
-            ? r_q.last_m[e*AddrWidth +: AddrWidth] : r_q.own_m[e*AddrWidth +: AddrWidth] - r_q.mstride[e*AddrWidth +: AddrWidth];
       end
+      // the shares: the odometer's step from this node's (direct_*_next)
+      r_d.part_id = direct_part_id_next;
+      r_d.part = direct_part_next;
       r_d.remaining = r_q.node_count - CountWidth'(1);
     end
     r_d.in_init = r_d.state[SInit];
