@@ -877,7 +877,7 @@ module schedule_engine_hopgroup (
     // Induction strengthening: the state register is one-hot (E2, E3).
     if (rst_ni) assert ($onehot(r_q.state));  // E3
     // The engine's configuration gate is the skeleton's (idle = !busy_o).
-    if (rst_ni) assert (r_q.idle == !busy_o && cfg_write == cfg_write_skeleton);
+    if (rst_ni) assert (r_q.idle == !busy_o && cfg_write == cfg_write_skeleton);  // E4
   end
 `endif
 
