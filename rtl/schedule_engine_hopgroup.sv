@@ -64,7 +64,7 @@ module schedule_engine_hopgroup (
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
     state_e                     state;
-    logic                       idle;          // !busy_o: idle state and an empty output buffer (the gate of cfg_write)
+    logic                       idle;          // !busy_o, the gate of cfg_write (the HLS class reads its busy)
     logic                       in_init;       // state is StateInit (u_strides steps)
     // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
