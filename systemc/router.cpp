@@ -287,22 +287,7 @@ void Router::prefetch(int stage) const {
     }
 }
 
-Cycle Router::evaluate(Cycle now) {
-  read(now);  // 1. arrivals
-  // 2.-3. decide: every input VC's request, the VC allocator (own-allocator),
-  // then the switch allocator matches inputs to outputs (allocator.hpp).
-  AllocationScratch& sc = scratch();
-  Cycle next = kNever;
-  const bool vc_requested = vc_allocator_ != nullptr && allocate_vcs(now);
-  const bool requested = request(now, next) || vc_requested;
-  sc.grants.clear();
-  if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
-  // 4. commit
-  for (const Grant& g : sc.grants) apply(g, now);
-  return next_evaluation(now, requested, next);
-}
-
-void Router::read(Cycle now) {
+__attribute__((always_inline)) inline void Router::read(Cycle now) {
   // Only the links that carry something.
   for (std::size_t w = 0; w < pending_words_; ++w) {
     for (std::uint64_t bits = flits_pending_[w]; bits != 0; bits &= bits - 1) {
@@ -354,7 +339,7 @@ void Router::read(Cycle now) {
   }
 }
 
-bool Router::request(Cycle now, Cycle& next) {
+__attribute__((always_inline)) inline bool Router::request(Cycle now, Cycle& next) {
   // Each input port's ready VCs in ascending order (AllocationScratch), or
   // with oldest_walk_ its oldest ready VC alone.
   AllocationScratch& sc = scratch();
@@ -452,6 +437,65 @@ bool Router::request(Cycle now, Cycle& next) {
   }
   return !sc.active_inputs.empty();
 }
+
+// Inline in evaluate's commit loop (a call per grant cost its register saves).
+__attribute__((always_inline)) inline void Router::apply(const Grant& g, Cycle now) {
+  const std::size_t slot = index(g.in_port, g.in_vc);
+  InputVc& ivc = input_vcs_[slot];
+  Flit f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
+  ivc.head = static_cast<std::uint16_t>(ivc.head + 1 == depth_ ? 0 : ivc.head + 1);
+  if (--ivc.count == 0) nonempty_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+  --occupancy_;
+  const std::size_t o = index(g.out_port, g.out_vc);
+  if (f.head()) {
+    if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
+    free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
+    ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
+    ivc.out_port = static_cast<std::int16_t>(g.out_port);
+    ivc.out_vc = g.out_vc;
+    route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
+    // The head carries its route position to the next router; at the
+    // ejection port it becomes flit index 0 again (packet.hpp).
+    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
+  }
+  if (--credits_[o] == 0) sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+  if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
+  f.vc = g.out_vc;
+  out_links_[g.out_port]->send(f, now, pipeline_delay_);
+  in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
+  if (f.tail()) {
+    free_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
+    if (credits_[o] > 0) ready_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
+    out_epoch_[g.out_port] += 2;
+    // Separate stages: the VC allocator sees the release next cycle, and its
+    // winner bids for the switch the cycle after (router_config.hpp).
+    if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;
+    ivc.out_port = -1;
+    routed_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+    sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
+  }
+  activity_.moved(now);
+  // A VC holds whole packets one after another, so only a tail leaves a head
+  // at the front; behind any other flit comes a body flit of the same packet.
+  if (f.tail() && ivc.count > 0) front_changed(ivc, slot, now + 1);
+}
+
+Cycle Router::evaluate(Cycle now) {
+  read(now);  // 1. arrivals
+  // 2.-3. decide: every input VC's request, the VC allocator (own-allocator),
+  // then the switch allocator matches inputs to outputs (allocator.hpp).
+  AllocationScratch& sc = scratch();
+  Cycle next = kNever;
+  const bool vc_requested = vc_allocator_ != nullptr && allocate_vcs(now);
+  const bool requested = request(now, next) || vc_requested;
+  sc.grants.clear();
+  if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
+  // 4. commit
+  for (const Grant& g : sc.grants) apply(g, now);
+  return next_evaluation(now, requested, next);
+}
+
+
 
 Cycle Router::next_evaluation(Cycle now, bool requested, Cycle next) {
   if (observer_ != nullptr && occupancy_ != traced_occupancy_) {
@@ -561,47 +605,6 @@ void Router::one_bid_per_output(int p) {
     ++kept;
   }
   sc.candidate_count[static_cast<std::size_t>(p)] = static_cast<int>(kept);
-}
-
-void Router::apply(const Grant& g, Cycle now) {
-  const std::size_t slot = index(g.in_port, g.in_vc);
-  InputVc& ivc = input_vcs_[slot];
-  Flit f = buffers_[slot * static_cast<std::size_t>(depth_) + ivc.head];
-  ivc.head = static_cast<std::uint16_t>(ivc.head + 1 == depth_ ? 0 : ivc.head + 1);
-  if (--ivc.count == 0) nonempty_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
-  --occupancy_;
-  const std::size_t o = index(g.out_port, g.out_vc);
-  if (f.head()) {
-    if (now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0)) ++delayed_heads_;  // it waited for its output
-    free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
-    ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
-    ivc.out_port = static_cast<std::int16_t>(g.out_port);
-    ivc.out_vc = g.out_vc;
-    route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
-    // The head carries its route position to the next router; at the
-    // ejection port it becomes flit index 0 again (packet.hpp).
-    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
-  }
-  if (--credits_[o] == 0) sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
-  if (round_robin_vc_bid_) vc_bid_next_[g.in_port] = static_cast<std::uint8_t>((g.in_vc + 1) % vcs_);
-  f.vc = g.out_vc;
-  out_links_[g.out_port]->send(f, now, pipeline_delay_);
-  in_links_[g.in_port]->send_credit(g.in_vc, now + credit_release_delay_);
-  if (f.tail()) {
-    free_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
-    if (credits_[o] > 0) ready_vcs_[g.out_port] |= static_cast<std::uint16_t>(1u << g.out_vc);
-    out_epoch_[g.out_port] += 2;
-    // Separate stages: the VC allocator sees the release next cycle, and its
-    // winner bids for the switch the cycle after (router_config.hpp).
-    if (!vc_reusable_at_.empty()) vc_reusable_at_[o] = now + 2;
-    ivc.out_port = -1;
-    routed_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
-    sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(1u << g.in_vc));
-  }
-  activity_.moved(now);
-  // A VC holds whole packets one after another, so only a tail leaves a head
-  // at the front; behind any other flit comes a body flit of the same packet.
-  if (f.tail() && ivc.count > 0) front_changed(ivc, slot, now + 1);
 }
 
 }  // namespace collnet::systemc
