@@ -7,6 +7,7 @@
 namespace collnet::systemc {
 
 thread_local constinit AllocationScratch AllocationScratch::local_;
+thread_local constinit AllocationScratch* AllocationScratch::current_ = nullptr;
 
 void AllocationScratch::fit(int ports, int vcs) {
   // Every vector grows to what this router needs, each on its own: a later
@@ -137,52 +138,25 @@ class OldestFirst final : public SwitchAllocator {
     oldest_only_ = age_saturation_ == kNever;  // exact ages: the oldest is the earliest injected
   }
   void decide(AllocationScratch& sc, Cycle now) override {
-    // (Raw pointers and locals: every store through the vectors' elements
-    // would otherwise reload their data pointers.)
+    // Input stage: each input port's oldest request (with exact ages the
+    // router offers that one alone); output stage: offer / grant_offers.
     const auto vcs = static_cast<std::size_t>(vcs_);
-    const Cycle saturation = age_saturation_;
-    const bool oldest_only = oldest_only_;
-    const ArbiterRequest* requests = sc.candidate_requests.data();
-    const SwitchGrant* candidates = sc.candidates.data();
-    const int* counts = sc.candidate_count.data();
-    int* offered = sc.port_request_count.data();
-    AllocationScratch::OutputBest* output_best = sc.output_best.data();
-    int* touched = sc.touched_outputs.items.data();
-    std::size_t touched_count = 0;
-    const int* inputs = sc.active_inputs.items.data();
-    const std::size_t input_count = sc.active_inputs.count;
-    for (std::size_t i = 0; i < input_count; ++i) {
-      const auto p = static_cast<std::size_t>(inputs[i]);
-      const std::size_t base = p * vcs;
+    sc.touched_outputs.clear();  // (another allocator may have left its list)
+    for (const int p : sc.active_inputs) {
+      const std::size_t base = static_cast<std::size_t>(p) * vcs;
       std::size_t best = base;
-      Cycle best_age = arbitration_age(requests[base].inject_cycle, now, saturation);
-      // (oldest_only: the router offers each input's oldest request alone.)
-      if (!oldest_only)
-        for (std::size_t k = base + 1; k < base + static_cast<std::size_t>(counts[p]); ++k) {
-          const Cycle a = arbitration_age(requests[k].inject_cycle, now, saturation);
+      Cycle best_age = arbitration_age(sc.candidate_requests[base].inject_cycle, now, age_saturation_);
+      if (!oldest_only_)
+        for (std::size_t k = base + 1; k < base + static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]); ++k) {
+          const Cycle a = arbitration_age(sc.candidate_requests[k].inject_cycle, now, age_saturation_);
           if (a > best_age) {
             best_age = a;
             best = k;
           }
         }
-      const SwitchGrant g = candidates[best];
-      if (offered[g.out_port] == 0) {
-        offered[g.out_port] = 1;
-        touched[touched_count++] = g.out_port;
-        output_best[g.out_port] = {best_age, g};
-      } else if (best_age > output_best[g.out_port].age) {
-        output_best[g.out_port] = {best_age, g};
-      }
+      offer(sc, sc.candidates[best], sc.candidate_requests[best].inject_cycle, now);
     }
-    SwitchGrant* grants = sc.grants.items.data();
-    std::size_t grant_count = sc.grants.count;
-    for (std::size_t t = 0; t < touched_count; ++t) {
-      const auto o = static_cast<std::size_t>(touched[t]);
-      grants[grant_count++] = output_best[o].grant;
-      offered[o] = 0;
-    }
-    sc.grants.resize(grant_count);
-    sc.touched_outputs.resize(touched_count);
+    grant_offers(sc);
   }
 };
 

@@ -6,7 +6,9 @@
 // The router (router.hpp) runs every evaluation as read / decide / commit:
 // it reads arrivals, writes each input port's ready requests into the
 // thread's AllocationScratch, asks its VcAllocator (own-allocator only) and
-// its SwitchAllocator to decide, and commits the grants. An allocator
+// its SwitchAllocator to decide, and commits the grants (the oldest-first
+// allocator takes each input port's one request as the router finds it,
+// SwitchAllocator::offer, and grants once the router has them all). An allocator
 // decides from the requests and its arbiters alone and changes nothing in
 // the router; its arbiters' priorities move on final grants only.
 //
@@ -100,10 +102,16 @@ struct AllocationScratch {
 
   void fit(int ports, int vcs);
   /// The calling thread's scratch.
-  static AllocationScratch& local() { return local_; }
+  static AllocationScratch& local() {
+    // (Through a plain pointer: reaching local_ itself from another file
+    // goes through its thread-local initialisation call on every access.)
+    if (current_ == nullptr) [[unlikely]] current_ = &local_;
+    return *current_;
+  }
 
  private:
   static thread_local constinit AllocationScratch local_;
+  static thread_local constinit AllocationScratch* current_;
 };
 
 /// What a switch allocator is built for.
@@ -130,6 +138,32 @@ class SwitchAllocator {
   /// oldest-first allocator, which the router then makes while gathering the
   /// requests, testing its VCs oldest first until one can go.
   [[nodiscard]] bool oldest_request_per_input() const { return oldest_only_; }
+  /// The output stage of the oldest-first allocator, made as the requests
+  /// come: offer() takes one input port's request (each input port once, in
+  /// ascending order); each output keeps its oldest offer, on equal age the
+  /// first (s.touched_outputs empty before the first offer). grant_offers()
+  /// appends the outputs' grants to s.grants in the order the outputs were
+  /// first offered. The router calls them directly, without decide(),
+  /// when oldest_request_per_input() holds (inline: one call per request).
+  void offer(AllocationScratch& s, const SwitchGrant& g, Cycle inject_cycle, Cycle now) const {
+    const Cycle age = arbitration_age(inject_cycle, now, age_saturation_);
+    AllocationScratch::OutputBest& best = s.output_best[g.out_port];
+    int& offered = s.port_request_count[g.out_port];
+    if (offered == 0) {
+      offered = 1;
+      s.touched_outputs.push_back(g.out_port);
+      best = {age, g};
+    } else if (age > best.age) {
+      best = {age, g};
+    }
+  }
+  void grant_offers(AllocationScratch& s) const {
+    for (const int o : s.touched_outputs) {
+      s.grants.push_back(s.output_best[static_cast<std::size_t>(o)].grant);
+      s.port_request_count[static_cast<std::size_t>(o)] = 0;
+    }
+    s.touched_outputs.clear();
+  }
 
  protected:
   [[nodiscard]] std::size_t pick_input(int port, std::span<const ArbiterRequest> requests, Cycle now) {

@@ -339,16 +339,18 @@ __attribute__((always_inline)) inline void Router::read(Cycle now) {
   }
 }
 
-__attribute__((always_inline)) inline bool Router::request(Cycle now, Cycle& next) {
+__attribute__((always_inline)) inline bool Router::request(AllocationScratch& sc, Cycle now, Cycle& next) {
   // Each input port's ready VCs in ascending order (AllocationScratch), or
   // with oldest_walk_ its oldest ready VC alone.
-  AllocationScratch& sc = scratch();
   sc.active_inputs.clear();
+  sc.touched_outputs.clear();  // (offer's list; another allocator may have left one)
   const auto vcs = static_cast<std::size_t>(vcs_);
   // (Raw pointers: stores to the scratch would otherwise reload them.)
   ArbiterRequest* candidate_requests = sc.candidate_requests.data();
   Grant* candidates = sc.candidates.data();
   const Cycle* front_inject = front_inject_;
+  const SwitchAllocator& allocator = *switch_allocator_;
+  std::size_t offers = 0;  // oldest_walk_: requests offered to the allocator
   for (int p = 0; p < ports_; ++p) {
     const auto pi = static_cast<std::size_t>(p);
     // The body flits whose output VC holds a credit, and the heads.
@@ -420,7 +422,12 @@ __attribute__((always_inline)) inline bool Router::request(Cycle now, Cycle& nex
         }
         left &= ~(1u << v);
         if (ready(v, o, ov)) {
-          add(v, o, ov);
+          // The allocator's output stage takes it now (allocator.hpp, offer).
+          allocator.offer(sc,
+                          Grant{static_cast<std::uint16_t>(p), static_cast<std::uint8_t>(v),
+                                static_cast<std::uint16_t>(o), static_cast<std::uint8_t>(ov)},
+                          front_inject[base + static_cast<std::size_t>(v)], now);
+          ++offers;
           break;
         }
       }
@@ -435,7 +442,7 @@ __attribute__((always_inline)) inline bool Router::request(Cycle now, Cycle& nex
     if (round_robin_vc_bid_ && n > 1) one_bid_per_output(p);
     sc.active_inputs.push_back(p);
   }
-  return !sc.active_inputs.empty();
+  return offers != 0 || !sc.active_inputs.empty();
 }
 
 // Inline in evaluate's commit loop (a call per grant cost its register saves).
@@ -487,9 +494,10 @@ Cycle Router::evaluate(Cycle now) {
   AllocationScratch& sc = scratch();
   Cycle next = kNever;
   const bool vc_requested = vc_allocator_ != nullptr && allocate_vcs(now);
-  const bool requested = request(now, next) || vc_requested;
+  const bool requested = request(sc, now, next) || vc_requested;
   sc.grants.clear();
-  if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
+  if (oldest_walk_) switch_allocator_->grant_offers(sc);  // the oldest-first decision, made while requesting
+  else if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
   // 4. commit
   for (const Grant& g : sc.grants) apply(g, now);
   return next_evaluation(now, requested, next);

@@ -184,9 +184,11 @@ class Router final : public Clocked {
   [[nodiscard]] int free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const;
   // The steps of evaluate: read, request (2.), decide (3.), commit (4.).
   void read(Cycle now);
-  /// Writes every input VC's request into the thread's AllocationScratch;
-  /// lowers `next` to the cycle a waiting head can request; true if any.
-  bool request(Cycle now, Cycle& next);
+  /// Writes every input VC's request into `sc` (with an oldest-first switch
+  /// allocator, oldest_walk_: offers each input port's oldest ready request
+  /// to the allocator, SwitchAllocator::offer); lowers `next` to the cycle a
+  /// waiting head can request; true if any.
+  bool request(AllocationScratch& sc, Cycle now, Cycle& next);
   void apply(const Grant& grant, Cycle now);
   /// After the commit: the observer, the credit wake-up and the next cycle to evaluate.
   [[nodiscard]] Cycle next_evaluation(Cycle now, bool requested, Cycle next);
