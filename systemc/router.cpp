@@ -310,7 +310,7 @@ __attribute__((always_inline)) inline void Router::read(Cycle now) {
         ++occupancy_;
         if (ivc.count == 1) {
           nonempty_vcs_[static_cast<std::size_t>(p)] |= static_cast<std::uint16_t>(1u << f.vc);
-          front_changed(ivc, slot, now);
+          if (f.head()) front_changed(ivc, slot, now);  // (a body flit follows its head's VC)
         }
       }
       if (link->flits_in_flight() == 0) flits_pending_[w] &= ~(std::uint64_t{1} << (p % 64));
