@@ -233,7 +233,6 @@ void WakeScheduler::dispatch_threaded() {
 }
 
 void WakeScheduler::evaluate_list(std::vector<Clocked*>& firing, Cycle now) {
-  constexpr std::size_t kAhead = 4;
   const std::size_t n = firing.size();
   if (order_ != Order::wake) [[unlikely]] {
     const bool ascending = order_ == Order::creation;
@@ -241,6 +240,19 @@ void WakeScheduler::evaluate_list(std::vector<Clocked*>& firing, Cycle now) {
       return ascending ? a->creation_ < b->creation_ : a->creation_ > b->creation_;
     });
   }
+  // A small network's state stays in the caches: the prefetches below would
+  // be instructions and calls for nothing (mesh:8x8 under uniform traffic:
+  // 4.7 to 5.7 % of a run's instructions, the same cache misses).
+  if (created_ < kPrefetchFrom) {
+    for (std::size_t i = 0; i < n; ++i) firing[i]->fire(now);
+    return;
+  }
+  // On a large network the modules of a cycle are hundreds of independent
+  // cache misses each (their state, their links): the loop asks for the
+  // memory of the modules kAhead, 2 kAhead and 3 kAhead places on (their
+  // object, then the arrays it holds, then what those point to) while it
+  // evaluates this one. The order of evaluation is unchanged.
+  constexpr std::size_t kAhead = 4;
   for (std::size_t i = 0; i < n; ++i) {
     if (i + 3 * kAhead < n) {
       const Clocked* m = firing[i + 3 * kAhead];
@@ -265,31 +277,9 @@ void WakeScheduler::dispatch() {
   // into this one; the swap keeps the bucket reusable.
   firing_.swap(buckets_[slot]);
   occupied_ &= ~(std::uint64_t{1} << slot);
-  // On a large network the modules of a cycle are hundreds of independent
-  // cache misses each (their state, their links): the loop asks for the
-  // memory of the modules kAhead, 2 kAhead and 3 kAhead places on (their
-  // object, then the arrays it holds, then what those point to) while it
-  // evaluates this one. The order of evaluation is unchanged.
-  constexpr std::size_t kAhead = 4;
-  const std::size_t n = firing_.size();
-  if (order_ != Order::wake) [[unlikely]] {
-    const bool ascending = order_ == Order::creation;
-    std::sort(firing_.begin(), firing_.end(), [ascending](const Clocked* a, const Clocked* b) {
-      return ascending ? a->creation_ < b->creation_ : a->creation_ > b->creation_;
-    });
-  }
   firing_at_ = now;
   const std::uint64_t start = __rdtsc();
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + 3 * kAhead < n) {
-      const Clocked* m = firing_[i + 3 * kAhead];
-      __builtin_prefetch(m);
-      __builtin_prefetch(&m->scheduled_);
-    }
-    if (i + 2 * kAhead < n) firing_[i + 2 * kAhead]->prefetch(0);
-    if (i + kAhead < n) firing_[i + kAhead]->prefetch(1);
-    firing_[i]->fire(now);
-  }
+  evaluate_list(firing_, now);
   profile_.evaluate += __rdtsc() - start;
   ++profile_.cycles;
   firing_at_ = kNever;

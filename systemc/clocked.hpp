@@ -96,6 +96,9 @@ void run_or_defer(Deferred::Action action, Clocked& module, Cycle at, std::uint6
 class WakeScheduler final : public sc_core::sc_module {
  public:
   static constexpr Cycle kHorizon = 64;
+  /// Networks of fewer modules are evaluated without prefetching (their
+  /// state fits the caches).
+  static constexpr std::uint32_t kPrefetchFrom = 256;
   SC_HAS_PROCESS(WakeScheduler);
   explicit WakeScheduler(const sc_core::sc_module_name& name);
   /// `module` runs in cycle `at` (now < at < now + kHorizon).
