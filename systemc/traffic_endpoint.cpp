@@ -110,6 +110,9 @@ TrafficEndpoint::TrafficEndpoint(const sc_core::sc_module_name& name, topology::
   injection.bind(network.injection(self, 0));
   ejection.bind(network.ejection(self, 0));
   silent_ = packet_probability_ <= 0.0;
+  if (const std::int32_t endpoints = network.topology().endpoint_count();
+      !silent_ && endpoints <= kRouteMemoEndpoints)
+    route_memos_.resize(static_cast<std::size_t>(endpoints));
   if (config_.periodic && !silent_)
     interval_ = std::max<Cycle>(1, static_cast<Cycle>(std::llround(1.0 / packet_probability_)));
   if (!silent_ && config_.packets_per_node > 0) ++stats_.sources_running;
@@ -195,7 +198,8 @@ bool TrafficEndpoint::send(Cycle now) {
     h.route_hint = config_.random_ties ? random_tie_hint() : config_.route_hint;
     h.flits = static_cast<std::uint16_t>(config_.packet_flits);
     try {
-      current_ = network_.create_packet(h);
+      current_ = network_.create_packet(
+          h, route_memos_.empty() ? nullptr : &route_memos_[static_cast<std::size_t>(next.destination)]);
     } catch (const ConfigError& e) {
       // Bad input found while running (e.g. a route hint the topology cannot
       // follow): stop and let the caller report it as a scenario error.
