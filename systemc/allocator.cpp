@@ -144,10 +144,11 @@ class OldestFirst final : public SwitchAllocator {
     sc.touched_outputs.clear();  // (another allocator may have left its list)
     for (const int p : sc.active_inputs) {
       const std::size_t base = static_cast<std::size_t>(p) * vcs;
+      const std::size_t end = base + static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]);
       std::size_t best = base;
       Cycle best_age = arbitration_age(sc.candidate_requests[base].inject_cycle, now, age_saturation_);
       if (!oldest_only_)
-        for (std::size_t k = base + 1; k < base + static_cast<std::size_t>(sc.candidate_count[static_cast<std::size_t>(p)]); ++k) {
+        for (std::size_t k = base + 1; k < end; ++k) {
           const Cycle a = arbitration_age(sc.candidate_requests[k].inject_cycle, now, age_saturation_);
           if (a > best_age) {
             best_age = a;

@@ -503,8 +503,6 @@ Cycle Router::evaluate(Cycle now) {
   return next_evaluation(now, requested, next);
 }
 
-
-
 Cycle Router::next_evaluation(Cycle now, bool requested, Cycle next) {
   if (observer_ != nullptr && occupancy_ != traced_occupancy_) {
     traced_occupancy_ = occupancy_;
