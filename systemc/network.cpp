@@ -72,8 +72,8 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     const Link::Params network_link{gl.latency > 0 ? gl.latency : config_.link_latency, config_.vcs,
                                     config_.buffer_flits, config_.pipeline_delay()};
     links_.push_back(std::make_unique<Link>(("link" + std::to_string(l)).c_str(), network_link, id, &window_));
-    router(gl.src).out[static_cast<std::size_t>(gl.src_port)].bind(*links_.back());
-    router(gl.dst).in[static_cast<std::size_t>(gl.dst_port)].bind(*links_.back());
+    router(gl.src).bind_output(gl.src_port, *links_.back());
+    router(gl.dst).bind_input(gl.dst_port, *links_.back());
   }
   const Link::Params to_router{config_.nic_latency, config_.vcs, config_.buffer_flits, 0};
   const Link::Params to_nic{config_.nic_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
@@ -84,9 +84,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
       const std::string suffix = std::to_string(e) + "_" + std::to_string(c);
       injection_.push_back(std::make_unique<Link>(("inject" + suffix).c_str(), to_router, topology::kNone, &window_));
       ejection_.push_back(std::make_unique<Link>(("eject" + suffix).c_str(), to_nic, topology::kNone, &window_));
-      const auto port = static_cast<std::size_t>(r.network_ports() + c);
-      r.in[port].bind(*injection_.back());
-      r.out[port].bind(*ejection_.back());
+      const int port = r.network_ports() + c;
+      r.bind_input(port, *injection_.back());
+      r.bind_output(port, *ejection_.back());
     }
   }
 }

@@ -10,8 +10,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
                const RouterRouting& routing, const RouterConfig& config, PacketTable& packets,
                NetworkActivity& activity)
     : Clocked(name, /*run_at_start=*/false),
-      in("in", static_cast<std::size_t>(network_ports + nic_ports)),
-      out("out", static_cast<std::size_t>(network_ports + nic_ports)),
+      in("in"),
+      out("out"),
       node_(node),
       network_ports_(network_ports),
       ports_(network_ports + nic_ports),
@@ -107,22 +107,45 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
 int Router::scratch_ports_ = 0;
 int Router::scratch_vcs_ = 0;
 
+namespace {
+// Records that the next binding of a multiport is router port `port`.
+void record_port(std::vector<std::uint16_t>& order, int port, int ports, const char* router, const char* side) {
+  if (port < 0 || port >= ports || std::find(order.begin(), order.end(), port) != order.end())
+    throw std::logic_error(std::string(router) + ": " + side + " port " + std::to_string(port) +
+                           (port < 0 || port >= ports ? " does not exist" : " bound twice"));
+  order.push_back(static_cast<std::uint16_t>(port));
+}
+}  // namespace
+
+void Router::bind_input(int port, Link& link) {
+  record_port(in_ports_, port, ports_, name(), "input");
+  in.bind(link);
+}
+
+void Router::bind_output(int port, Link& link) {
+  record_port(out_ports_, port, ports_, name(), "output");
+  out.bind(link);
+}
+
 void Router::end_of_elaboration() {
-  for (int p = 0; p < ports_; ++p) {
-    const auto i = static_cast<std::size_t>(p);
-    if (auto* e = in[i].get_interface(); e != nullptr) {
-      in_links_[i] = &dynamic_cast<LinkReceiverIf&>(*e).link();
-      in_links_[i]->mark_flits_in(&flits_pending_[i / 64], p % 64);
-    }
-    if (auto* e = out[i].get_interface(); e != nullptr) {
-      Link* link = &dynamic_cast<LinkSenderIf&>(*e).link();
-      out_links_[i] = link;
-      link->mark_credits_in(&credits_pending_[i / 64], p % 64);
-      if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
-      for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
-      ready_vcs_[i] = free_vcs_[i];
-    }
+  // The interfaces of a multiport are in the order of its bindings.
+  for (std::size_t b = 0; b < in_ports_.size(); ++b) {
+    const std::size_t i = in_ports_[b];
+    in_links_[i] = &dynamic_cast<LinkReceiverIf&>(*in[static_cast<int>(b)]).link();
+    in_links_[i]->mark_flits_in(&flits_pending_[i / 64], static_cast<int>(i % 64));
   }
+  for (std::size_t b = 0; b < out_ports_.size(); ++b) {
+    const std::size_t i = out_ports_[b];
+    const int p = static_cast<int>(i);
+    Link* link = &dynamic_cast<LinkSenderIf&>(*out[static_cast<int>(b)]).link();
+    out_links_[i] = link;
+    link->mark_credits_in(&credits_pending_[i / 64], p % 64);
+    if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
+    for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
+    ready_vcs_[i] = free_vcs_[i];
+  }
+  in_ports_ = {};
+  out_ports_ = {};
 }
 
 std::pair<int, int> Router::vc_range(int port, int vc_class) const {

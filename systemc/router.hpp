@@ -92,14 +92,22 @@ class RouterObserver {
 
 class Router final : public Clocked {
  public:
-  using InPort = sc_core::sc_port<LinkReceiverIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
-  using OutPort = sc_core::sc_port<LinkSenderIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  // One multiport per direction (any number of links, none required): a
+  // port object per router port cost about 300 bytes of SystemC objects and
+  // names each (20 MB on a network of 6669 routers). bind_input and
+  // bind_output bind a link and record which router port it is, so links
+  // may be bound in any order and a port may stay unconnected.
+  using InPort = sc_core::sc_port<LinkReceiverIf, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  using OutPort = sc_core::sc_port<LinkSenderIf, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
   Router(const sc_core::sc_module_name& name, topology::NodeId node, int network_ports, int nic_ports,
          const RouterRouting& routing, const RouterConfig& config, PacketTable& packets, NetworkActivity& activity);
 
-  sc_core::sc_vector<InPort> in;
-  sc_core::sc_vector<OutPort> out;
+  InPort in;
+  OutPort out;
+  /// Router port `port` receives from (sends on) `link`; each port once.
+  void bind_input(int port, Link& link);
+  void bind_output(int port, Link& link);
 
   [[nodiscard]] topology::NodeId node() const { return node_; }
   [[nodiscard]] int network_ports() const { return network_ports_; }
@@ -287,6 +295,8 @@ class Router final : public Clocked {
   std::vector<std::uint8_t> vc_bid_next_;
 
   std::unique_ptr<VcAllocator> vc_allocator_;
+  // The router port of in's (out's) i-th binding, until end_of_elaboration.
+  std::vector<std::uint16_t> in_ports_, out_ports_;
   HotArena arena_;  // holds the arrays from nonempty_vcs_ to buffers_
 
   static AllocationScratch& scratch() { return AllocationScratch::local(); }

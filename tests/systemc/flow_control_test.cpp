@@ -95,3 +95,42 @@ TEST(FlowControl, OneInjectionAndEjectionPortPerController) {
   }
   EXPECT_THROW(Network(*topo, RouterConfig{}, 0), ConfigError);
 }
+
+// The routers bind their links to one multiport per direction, in the
+// order the network makes them (graph link order, which visits a router's
+// ports out of order); each router port must still reach the link of the
+// graph at that port, on a mesh (ports unconnected at the edges) and on a
+// leaf/spine fabric of two radices.
+TEST(FlowControl, EveryRouterPortReachesTheLinkOfTheGraphAtThatPort) {
+  for (const char* name : {"mesh:4x3", "leafspine:p=6"}) {
+    const auto topo = topology::make_topology(name);
+    KernelSession session;
+    Network net(*topo, RouterConfig{}, 1);
+    run_for(1);
+    const topology::Graph& g = topo->graph();
+    std::vector<int> bound(g.node_count(), 0);
+    for (std::size_t l = 0; l < g.link_count(); ++l) {
+      const auto id = static_cast<topology::LinkId>(l);
+      const topology::Link& gl = g.link(id);
+      EXPECT_EQ(net.router(gl.src).output_link(gl.src_port), &net.link(id)) << name << " link " << l;
+      EXPECT_EQ(net.router(gl.dst).input_link(gl.dst_port), &net.link(id)) << name << " link " << l;
+      ++bound[static_cast<std::size_t>(gl.dst)];
+    }
+    for (std::size_t n = 0; n < g.node_count(); ++n) {
+      const Router& r = net.router(static_cast<topology::NodeId>(n));
+      int unconnected = 0;
+      for (int p = 0; p < r.network_ports(); ++p) unconnected += r.input_link(p) == nullptr ? 1 : 0;
+      EXPECT_EQ(unconnected, r.network_ports() - bound[n]) << name << " node " << n;
+    }
+  }
+}
+
+TEST(FlowControl, ARouterPortTakesOneLink) {
+  const auto topo = topology::make_topology("mesh:2x2");
+  KernelSession session;
+  Network net(*topo, RouterConfig{}, 1);
+  const topology::Link& gl = topo->graph().link(0);
+  Router& r = net.router(gl.dst);
+  EXPECT_THROW(r.bind_input(gl.dst_port, net.link(1)), std::logic_error);
+  EXPECT_THROW(r.bind_output(r.ports(), net.link(1)), std::logic_error);  // no such port
+}
