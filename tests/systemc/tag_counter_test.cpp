@@ -1,6 +1,6 @@
 // The NIC's per-tag arrival counts (systemc/tag_counter.hpp) agree with a
 // std::map over any sequence of tags, small (the dense array, which grows)
-// and large (the map behind it), including tags never seen.
+// and large (the sorted vector behind it), including tags never seen.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
