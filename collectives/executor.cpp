@@ -129,7 +129,7 @@ class Machine {
  private:
   static constexpr std::size_t kDone = static_cast<std::size_t>(-1);
 
-  const Descriptor& current(std::size_t e) const {
+  Descriptor current(std::size_t e) const {
     const auto& p = s_.programs[e];
     if (pc_[e] >= p.size())
       throw ExecutionError(fmt::format("endpoint {}: program runs past its end without END", e));

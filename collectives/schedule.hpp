@@ -11,12 +11,12 @@
 
 #include "collectives/descriptor.hpp"
 #include "collectives/engine_params.hpp"
+#include "collectives/program.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::collectives {
 
 using Word = std::uint64_t;
-using Program = std::vector<Descriptor>;
 using topology::EndpointId;
 
 /// Words an endpoint must hold at `offset` when the collective has finished.

@@ -291,8 +291,9 @@ Algorithm make_a2a_optimal() {
     if (a2at_pacing_keys().self_copy.choice(params) == "extra") {
       s.controllers = nct + 1;
       for (Program& prog : s.programs)
-        for (Descriptor& d : prog)
+        prog.update([&](Descriptor& d) {
           if (d.opcode == Opcode::send && d.tag == offsets.size()) d.controller = static_cast<std::uint8_t>(nct);
+        });
     }
     if (pacing != A2atPacing::off) {
       // The hold after a full packet of P flits is gap x P + slack cycles.
@@ -301,12 +302,13 @@ Algorithm make_a2a_optimal() {
       const auto p = static_cast<int>(packet_flits_key().integer(params));
       const auto lead = static_cast<int>(a2at_pacing_keys().pacing_lead.integer(params));
       for (Program& prog : s.programs)
-        for (Descriptor& d : prog)
+        prog.update([&](Descriptor& d) {
           if (d.opcode == Opcode::send && d.tag < gaps.size()) {
             const int hold = std::max(0, gaps[d.tag] * p + slack - lead);
             d.gap = static_cast<std::uint8_t>(std::min(hold / p, static_cast<int>(descriptor_layout::gap.max())));
             d.slack = static_cast<std::uint8_t>(std::min(hold - d.gap * p, static_cast<int>(descriptor_layout::slack.max())));
           }
+        });
     }
     return s;
   };

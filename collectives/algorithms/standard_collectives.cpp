@@ -145,8 +145,9 @@ void place(Schedule& sc, const Setup& s) {
   auto rank_of = std::make_shared<std::vector<std::int32_t>>(s.endpoints, -1);
   for (std::size_t r = 0; r < s.at.size(); ++r) {
     Program p = std::move(sc.programs[r]);
-    for (Descriptor& d : p)
+    p.update([&](Descriptor& d) {
       if (d.opcode == Opcode::send) d.dest = static_cast<std::uint32_t>(s.at[d.dest]);
+    });
     programs[s.at[r]] = std::move(p);
     (*rank_of)[s.at[r]] = static_cast<std::int32_t>(r);
   }

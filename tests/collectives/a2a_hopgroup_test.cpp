@@ -283,11 +283,12 @@ TEST(A2aHopgroup, SingleBufferedVariantFailsUnderSomeOrder) {
     Schedule s = build(g, Config{g.sizes(), true, false, false, false, m});
     const std::uint32_t bank_words = static_cast<std::uint32_t>(g.endpoint_count()) * m;
     for (auto& prog : s.programs)
-      for (auto& d : prog)
+      prog.update([&](Descriptor& d) {
         if (d.opcode == Opcode::send) {
           d.src_offset %= bank_words;
           d.dst_offset %= bank_words;
         }
+      });
     const std::int32_t n = g.endpoint_count();
     s.expected = [n, m](EndpointId e) { return a2a_expected(e, 0, n, m); };
     return s;
@@ -314,7 +315,7 @@ namespace {
 struct StepTraffic {
   // per directed link: distinct (src, dst) pairs
   std::map<topology::LinkId, std::set<std::pair<EndpointId, EndpointId>>> flows;
-  std::vector<std::tuple<EndpointId, EndpointId, const Descriptor*>> transfers;
+  std::vector<std::tuple<EndpointId, EndpointId, Descriptor>> transfers;
 };
 
 std::map<std::uint32_t, StepTraffic> traffic_by_step(const Schedule& s) {
@@ -322,7 +323,7 @@ std::map<std::uint32_t, StepTraffic> traffic_by_step(const Schedule& s) {
   for (std::size_t e = 0; e < s.endpoints(); ++e)
     for (const Descriptor& d : s.programs[e])
       if (d.opcode == Opcode::send && d.dest != e)
-        by[d.tag].transfers.emplace_back(static_cast<EndpointId>(e), static_cast<EndpointId>(d.dest), &d);
+        by[d.tag].transfers.emplace_back(static_cast<EndpointId>(e), static_cast<EndpointId>(d.dest), d);
   return by;
 }
 
@@ -350,7 +351,7 @@ TEST(A2aHopgroup, Fact2StepsUseOneDirectionAndKFlowsPerLink) {
       StepTraffic& st = by[tag];
       std::map<const SpecOffset*, std::set<int>> gaps;  // per offset of the step
       for (const auto& [src, dst, d] : st.transfers) {
-        const auto route = g.route(src, dst, d->route_hint);
+        const auto route = g.route(src, dst, d.route_hint);
         // The transfer belongs to the one offset of this step that maps src to dst.
         const SpecOffset* match = nullptr;
         for (const auto& off : offsets) {
@@ -366,8 +367,8 @@ TEST(A2aHopgroup, Fact2StepsUseOneDirectionAndKFlowsPerLink) {
         }
         ASSERT_NE(match, nullptr) << src << " -> " << dst << " is not an offset of this step";
         EXPECT_EQ(static_cast<int>(route.size()), match->hops);
-        EXPECT_EQ(d->controller, match->dim);
-        gaps[match].insert(d->gap);
+        EXPECT_EQ(d.controller, match->dim);
+        gaps[match].insert(d.gap);
         for (const auto& hop : route) {
           const auto& link = g.graph().link(hop.link);
           EXPECT_EQ(link.dim, match->dim);
@@ -509,13 +510,13 @@ void check_coverage(const Config& c) {
   const std::size_t data = at.size();
 
   // Split every program at its barriers.
-  std::vector<std::vector<std::vector<const Descriptor*>>> steps(static_cast<std::size_t>(n));
+  std::vector<std::vector<std::vector<Descriptor>>> steps(static_cast<std::size_t>(n));
   for (int node = 0; node < n; ++node) {
     auto& mine = steps[static_cast<std::size_t>(node)];
     mine.emplace_back();
     for (const Descriptor& d : s.programs[static_cast<std::size_t>(node)]) {
       if (d.opcode == Opcode::barrier) mine.emplace_back();
-      else if (d.opcode == Opcode::send) mine.back().push_back(&d);
+      else if (d.opcode == Opcode::send) mine.back().push_back(d);
     }
     ASSERT_EQ(mine.size(), steps[0].size());
   }
@@ -524,16 +525,16 @@ void check_coverage(const Config& c) {
     std::vector<std::pair<Place, Datum>> arriving;
     std::set<Place> read;
     for (int node = 0; node < n; ++node)
-      for (const Descriptor* d : steps[static_cast<std::size_t>(node)][st]) {
-        const auto it = at.find({node, d->src_offset});
-        ASSERT_NE(it, at.end()) << "step " << st << ": node " << node << " sends an empty address " << d->src_offset;
+      for (const Descriptor& d : steps[static_cast<std::size_t>(node)][st]) {
+        const auto it = at.find({node, d.src_offset});
+        ASSERT_NE(it, at.end()) << "step " << st << ": node " << node << " sends an empty address " << d.src_offset;
         const Datum datum = it->second;
-        EXPECT_EQ(d->length, hopgroup_piece_words(c.m, pieces, datum.piece));
+        EXPECT_EQ(d.length, hopgroup_piece_words(c.m, pieces, datum.piece));
         at.erase(it);
-        read.insert({node, d->src_offset});
-        if (d->dest != static_cast<std::uint32_t>(node)) {
+        read.insert({node, d.src_offset});
+        if (d.dest != static_cast<std::uint32_t>(node)) {
           int moved = -1, differing = 0;
-          const auto a = g.coord(node), b = g.coord(static_cast<EndpointId>(d->dest));
+          const auto a = g.coord(node), b = g.coord(static_cast<EndpointId>(d.dest));
           for (std::size_t k = 0; k < a.size(); ++k)
             if (a[k] != b[k]) {
               moved = static_cast<int>(k);
@@ -542,7 +543,7 @@ void check_coverage(const Config& c) {
           EXPECT_EQ(differing, 1) << "a transfer moves along one dimension";
           crossings[datum].push_back(moved);
         }
-        arriving.push_back({{static_cast<int>(d->dest), d->dst_offset}, datum});
+        arriving.push_back({{static_cast<int>(d.dest), d.dst_offset}, datum});
       }
     for (const auto& [place, datum] : arriving) {
       EXPECT_FALSE(read.count(place)) << "step " << st << ": address read and written in one step";

@@ -236,7 +236,7 @@ TEST(A2aOptimal, DescriptorsFollowTheOffsetGroupsAndTheirDirections) {
           for (std::size_t g = 0; g < groups.size(); ++g) {
             ASSERT_LE(groups[g].size(), static_cast<std::size_t>(nct));
             for (std::size_t k = 0; k < groups[g].size(); ++k, ++pc) {
-              const Descriptor& d = p.at(pc);
+              const Descriptor d = p.at(pc);
               const Offset2 o = groups[g][k];
               const int shift[2] = {o.dx, o.dy};
               ASSERT_EQ(d.opcode, Opcode::send);

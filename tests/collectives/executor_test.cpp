@@ -45,7 +45,9 @@ TEST(Executor, DeliversUnderEveryOrder) {
 
 TEST(Executor, CheckDataCatchesAMisplacedWord) {
   Schedule s = ring_shift(4, false);
-  s.programs[2][0].dst_offset = 0;  // node 2 now overwrites node 3's word 0 instead of word 1
+  Descriptor moved = s.programs[2][0];
+  moved.dst_offset = 0;  // node 2 now overwrites node 3's word 0 instead of word 1
+  s.programs[2].set(0, moved);
   const ExecResult r = execute(s);
   const DataCheck c = check_data(s, r.memory);
   EXPECT_FALSE(c.pass);
@@ -80,7 +82,7 @@ TEST(Executor, EagerAndLazyOrdersExposeABufferHazard) {
 TEST(Executor, AMessageCarriesTheWordsOfItsSend) {
   Schedule s;
   s.memory_words = 2;
-  s.programs.assign(4, {Descriptor::end()});
+  s.programs.assign(4, Program{Descriptor::end()});
   s.programs[0].insert(s.programs[0].begin(), {Descriptor::wait(7, 1), Descriptor::send(3, 0, 0, 1, 1)});
   s.programs[1].insert(s.programs[1].begin(), Descriptor::send(0, 0, 1, 1, 7));  // to node 0's word 1
   s.programs[2].insert(s.programs[2].begin(), Descriptor::send(0, 0, 0, 1, 2));  // to node 0's word 0
@@ -104,7 +106,9 @@ TEST(Executor, EveryEndpointHasItsOwnMemorySize) {
   ASSERT_EQ(r.memory[0].size(), 4u);
   ASSERT_EQ(r.memory[1].size(), 2u);
   EXPECT_EQ(r.memory[1], (std::vector<Word>{2, 3}));
-  s.programs[0][0].dst_offset = 1;  // [1, 3) is beyond node 1's two words
+  Descriptor beyond = s.programs[0][0];
+  beyond.dst_offset = 1;  // [1, 3) is beyond node 1's two words
+  s.programs[0].set(0, beyond);
   try {
     (void)execute(s);
     FAIL() << "expected a range error";
@@ -124,8 +128,7 @@ TEST(Executor, WaitBlocksUntilTaggedMessagesArrive) {
       {Descriptor::send(0, 0, 0, 1, 3), Descriptor::end()},
       {Descriptor::end()},
   };
-  for (auto& p : s.programs)
-    for (auto& d : p) d.op = ReceiveOp::sum;
+  for (auto& p : s.programs) p.update([](Descriptor& d) { d.op = ReceiveOp::sum; });
   s.initial = [](EndpointId e, std::uint32_t) { return Word(10 * e); };
   s.expected = [](EndpointId e) {
     return e == 3 ? std::vector<Region>{{0, {Word(30 + 0 + 10 + 20)}}} : std::vector<Region>{};
