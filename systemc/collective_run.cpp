@@ -296,15 +296,14 @@ struct Elaboration {
     network.enable_link_faults(s.link_faults);
     book.memory_words = p.schedule.memory_words;
     book.node_memory_words = p.schedule.node_memory_words;
-    // One record per SEND (the programs' count; an engine issues the same):
-    // reserved, not doubled into (an all-to-all on 1024 nodes has 1 M).
-    std::size_t sends = 0;
-    for (const auto& program : p.schedule.programs)
-      for (const Descriptor& d : program) sends += d.opcode == Opcode::send ? 1 : 0;
-    book.messages.reserve(sends);
     if (!s.trace_path.empty()) {
+      // One trace record per SEND (the programs' count; an engine issues the same).
+      std::size_t sends = 0;
+      for (const auto& program : p.schedule.programs)
+        for (const Descriptor& d : program) sends += d.opcode == Opcode::send ? 1 : 0;
       message_trace = std::make_unique<MessageTrace>(sends);
       book.trace = message_trace.get();
+      book.messages.number_in_order();
     }
     book.nics.assign(p.endpoints, nullptr);
     nics.reserve(p.endpoints);

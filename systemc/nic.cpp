@@ -34,8 +34,8 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
          std::unique_ptr<DescriptorSource> source, const collectives::Schedule& schedule, BarrierNetwork& barrier,
          CollectiveBook& book)
     : Clocked(name, /*run_at_start=*/true),
-      injection("injection", static_cast<std::size_t>(config.controllers)),
-      ejection("ejection", static_cast<std::size_t>(config.controllers)),
+      injection("injection"),
+      ejection("ejection"),
       self_(self),
       network_(network),
       config_(config),
@@ -63,16 +63,16 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
   ended_.assign(streams_running_, 0);
   cut_through_ = source_->cut_through();
   for (int c = 0; c < config_.controllers; ++c) {
-    injection[static_cast<std::size_t>(c)].bind(network.injection(self, c));
-    ejection[static_cast<std::size_t>(c)].bind(network.ejection(self, c));
+    injection.bind(network.injection(self, c));
+    ejection.bind(network.ejection(self, c));
   }
 }
 
 void Nic::end_of_elaboration() {
   for (std::size_t c = 0; c < controllers_.size(); ++c) {
     Controller& k = controllers_[c];
-    k.injection = &injection[c]->link();
-    k.ejection = &ejection[c]->link();
+    k.injection = &injection[static_cast<int>(c)]->link();
+    k.ejection = &ejection[static_cast<int>(c)]->link();
     // Activity bits in this module (Clocked::link_activity_): a link sets its
     // bit when a flit (ejection) or credit (injection) is put on it, and the
     // NIC clears it once the link is empty, so an evaluation touches only the
@@ -188,6 +188,7 @@ void Nic::message_done(std::uint32_t id, Cycle now) {
     // A receipt-driven source (the forwarding rule) acts on the arrival.
     if (const std::string error = source_->arrived(m.source, m.tag, now); !error.empty()) book_.fail(error);
   }
+  book_.messages.release(id);
 }
 
 void Nic::receive(Cycle now) {
@@ -326,7 +327,7 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
         blocked = {Blocked::forward, follows};
         return false;  // a flit's arrival wakes the NIC
       }
-      std::deque<Queued>* queue = &shared_queue_;
+      Fifo<Queued>* queue = &shared_queue_;
       if (config_.dispatch == Dispatch::named) {
         if (d.controller >= controllers_.size()) {
           book_.fail("key 'controllers': endpoint " + std::to_string(self_) + " runs a SEND on controller " +
@@ -430,7 +431,7 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
   if (observer_ != nullptr) observer_->on_send_start(self_, index_of(c), d.tag, d.length != 0, now);
   if (d.length == 0) {
     // Nothing to move: the message exists (it counts for WAIT) and has arrived.
-    book_.messages[id].packets_left = 0;
+    book_.messages.release(id);
     Nic& dest = *book_.nics[d.dest];
     if (&dest == this) {
       arrived(d.tag);
@@ -627,7 +628,7 @@ Cycle Nic::evaluate(Cycle now) {
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     Controller& c = controllers_[k];
     if (!c.busy) {
-      std::deque<Queued>& queue = config_.dispatch == Dispatch::named ? c.queue : shared_queue_;
+      Fifo<Queued>& queue = config_.dispatch == Dispatch::named ? c.queue : shared_queue_;
       if (queue.empty()) continue;
       const Queued q = queue.front();
       queue.pop_front();

@@ -81,7 +81,6 @@
 // source sees a delivery one cycle after the destination wrote the last word.
 #pragma once
 
-#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <memory>
@@ -99,6 +98,7 @@
 #include "systemc/barrier_network.hpp"
 #include "systemc/clocked.hpp"
 #include "systemc/descriptor_source.hpp"
+#include "systemc/fifo.hpp"
 #include "systemc/link.hpp"
 #include "systemc/network.hpp"
 #include "systemc/stable_chunks.hpp"
@@ -148,23 +148,40 @@ class NicObserver {
   virtual void on_barrier(topology::EndpointId node, std::uint32_t tag, bool inside, Cycle now) = 0;
 };
 
-/// The message records of a run, one per SEND, in chunks that never move:
-/// in a threaded run a destination reads the record of a message while its
-/// source's worker adds others. Adding takes a lock (one per SEND).
+/// The records of the messages in flight, in chunks that never move: in a
+/// threaded run a destination reads the record of a message while its
+/// source's worker adds others. The destination releases a record once its
+/// message is delivered and its worker's next SEND takes it again (per-worker
+/// free lists, as packet records), so the table holds the messages in flight,
+/// not one record per SEND of the run (590,880 records, 12 MB, for a
+/// two-tree on leafspine:p=36). A record never used before takes a lock.
+/// With number_in_order (a message trace, which numbers the messages in the
+/// order of their SENDs, one thread) nothing is released and the n-th add
+/// returns n.
 class MessageTable {
  public:
-  /// Allocates the chunks for `n` records before the run.
-  void reserve(std::size_t n) {
-    if (n > 0) records_.ensure(n - 1, kTooMany);
-  }
-  /// Adds a record; returns its id (0, 1, ... in the order of the calls).
+  /// Free lists for `workers` threads (before the run; 1 by default).
+  void set_workers(int workers) { free_.resize(static_cast<std::size_t>(workers)); }
+  void number_in_order() { in_order_ = true; }
+  /// Adds a record; returns its id.
   std::uint32_t add(const Message& m) {
-    std::lock_guard<std::mutex> lock(grow_);
-    const std::size_t id = size_;
-    records_.ensure(id, kTooMany);
+    std::vector<std::uint32_t>& free = free_[current_worker];
+    std::uint32_t id;
+    if (!free.empty()) {
+      id = free.back();
+      free.pop_back();
+    } else {
+      std::lock_guard<std::mutex> lock(grow_);
+      id = issued_;
+      records_.ensure(id, kTooMany);
+      ++issued_;
+    }
     records_[id] = m;
-    ++size_;
-    return static_cast<std::uint32_t>(id);
+    return id;
+  }
+  /// The message is delivered; its record is not read again.
+  void release(std::uint32_t id) {
+    if (!in_order_) free_[current_worker].push_back(id);
   }
   Message& operator[](std::uint32_t id) { return records_[id]; }
   const Message& operator[](std::uint32_t id) const { return records_[id]; }
@@ -172,8 +189,10 @@ class MessageTable {
  private:
   static constexpr const char* kTooMany = "more than 2^32 messages";
   StableChunks<Message, 12, std::size_t{1} << 20> records_;  // 4096 records a chunk, 2^32 at most
-  std::size_t size_ = 0;
+  std::uint32_t issued_ = 0;  // records used so far
+  bool in_order_ = false;
   std::mutex grow_;
+  std::vector<std::vector<std::uint32_t>> free_ = std::vector<std::vector<std::uint32_t>>(1);  // per worker
 };
 
 /// State shared by every NIC of a run. What the NICs count and the errors
@@ -208,7 +227,10 @@ struct CollectiveBook {
   /// The calling worker's lane.
   Lane& lane() { return lanes[current_worker]; }
   /// One lane per worker (before the run).
-  void set_workers(int workers) { lanes.assign(static_cast<std::size_t>(workers), Lane{}); }
+  void set_workers(int workers) {
+    lanes.assign(static_cast<std::size_t>(workers), Lane{});
+    messages.set_workers(workers);
+  }
   /// A counter summed over the lanes, e.g. total(&Lane::flits).
   [[nodiscard]] std::uint64_t total(std::uint64_t Lane::*field) const {
     std::uint64_t sum = 0;
@@ -233,8 +255,9 @@ struct CollectiveBook {
 
 class Nic final : public Clocked {
  public:
-  sc_core::sc_vector<sc_core::sc_port<LinkSenderIf>> injection;
-  sc_core::sc_vector<sc_core::sc_port<LinkReceiverIf>> ejection;
+  // One multiport per direction, controller c's link being the c-th binding.
+  sc_core::sc_port<LinkSenderIf, 0> injection;
+  sc_core::sc_port<LinkReceiverIf, 0> ejection;
 
   Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network& network, const NicConfig& config,
       std::unique_ptr<DescriptorSource> source, const collectives::Schedule& schedule, BarrierNetwork& barrier,
@@ -287,7 +310,7 @@ class Nic final : public Clocked {
     // step is a refusal (the pacer's state holds) or a countdown cycle
     // (replayed by catch_up), so the controller is not stepped.
     Cycle run_at = 0;
-    std::deque<Queued> queue;  // dispatch named
+    Fifo<Queued> queue;  // dispatch named
     bool busy = false;
     bool copy = false;
     Descriptor send;
@@ -332,7 +355,7 @@ class Nic final : public Clocked {
   CollectiveBook& book_;
   collectives::NodeMemory memory_;  // resident only where written (zero_pages.hpp)
   std::vector<Controller> controllers_;
-  std::deque<Queued> shared_queue_;  // dispatch next-idle
+  Fifo<Queued> shared_queue_;  // dispatch next-idle
   TagCounter arrivals_;  // messages arrived per tag
   std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
