@@ -187,7 +187,7 @@ class MessageTable {
   const Message& operator[](std::uint32_t id) const { return records_[id]; }
 
  private:
-  static constexpr const char* kTooMany = "more than 2^32 messages";
+  static constexpr const char* kTooMany = "more than 2^32 messages in flight";
   StableChunks<Message, 12, std::size_t{1} << 20> records_;  // 4096 records a chunk, 2^32 at most
   std::uint32_t issued_ = 0;  // records used so far
   bool in_order_ = false;

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "tests/support/any_descriptor.hpp"
+
 using namespace collnet;
 
 // The layout table must tile the word without overlap, in the documented
@@ -38,19 +40,7 @@ TEST(Descriptor, KnownWordPacksToKnownBits) {
 
 RC_GTEST_PROP(Descriptor, PackUnpackRoundTrips, ()) {
   namespace L = descriptor_layout;
-  Descriptor d;
-  d.opcode = static_cast<Opcode>(*rc::gen::inRange(0, 4));
-  d.controller = static_cast<std::uint8_t>(*rc::gen::inRange(0, 8));
-  d.op = static_cast<ReceiveOp>(*rc::gen::inRange(0, 5));
-  d.dtype = static_cast<DataType>(*rc::gen::inRange(0, 2));
-  d.route_hint = *rc::gen::arbitrary<std::uint8_t>();
-  d.gap = *rc::gen::arbitrary<std::uint8_t>();
-  d.slack = *rc::gen::arbitrary<std::uint8_t>();
-  d.dest = *rc::gen::inRange<std::uint32_t>(0, static_cast<std::uint32_t>(L::dest.max()) + 1);
-  d.src_offset = *rc::gen::inRange<std::uint32_t>(0, static_cast<std::uint32_t>(L::src_offset.max()) + 1);
-  d.dst_offset = *rc::gen::inRange<std::uint32_t>(0, static_cast<std::uint32_t>(L::dst_offset.max()) + 1);
-  d.length = *rc::gen::inRange<std::uint32_t>(0, static_cast<std::uint32_t>(L::length.max()) + 1);
-  d.tag = *rc::gen::inRange<std::uint32_t>(0, static_cast<std::uint32_t>(L::tag.max()) + 1);
+  const Descriptor d = test::any_fitting_descriptor();
   RC_ASSERT(d.fits());
   const DescriptorWord w = d.pack();
   RC_ASSERT(Descriptor::unpack(w) == d);
