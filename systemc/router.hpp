@@ -93,8 +93,9 @@ class RouterObserver {
 class Router final : public Clocked {
  public:
   // One multiport per direction (any number of links, none required): a
-  // port object per router port cost about 300 bytes of SystemC objects and
-  // names each (20 MB on a network of 6669 routers). bind_input and
+  // port object per router port cost about 340 bytes of SystemC objects,
+  // names and object-table entries each (21 MB of the heap with the NICs'
+  // on leafspine:p=36, 6669 routers). bind_input and
   // bind_output bind a link and record which router port it is, so links
   // may be bound in any order and a port may stay unconnected.
   using InPort = sc_core::sc_port<LinkReceiverIf, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
