@@ -84,7 +84,6 @@ class Program {
   }
   [[nodiscard]] Descriptor front() const { return (*this)[0]; }
   [[nodiscard]] Descriptor back() const { return (*this)[words_.size() - 1]; }
-  void pop_back() { words_.pop_back(); }
   [[nodiscard]] Descriptor at(std::size_t i) const { return Descriptor::unpack(words_.at(i)); }
   void insert(const_iterator at, const Descriptor& d) { insert(at, {d}); }
   void insert(const_iterator at, std::initializer_list<Descriptor> ds) {
@@ -101,7 +100,6 @@ class Program {
   [[nodiscard]] bool empty() const { return words_.empty(); }
   [[nodiscard]] std::size_t capacity() const { return words_.capacity(); }
   void reserve(std::size_t n) { words_.reserve(n); }
-  void shrink_to_fit() { words_.shrink_to_fit(); }
   void clear() { words_.clear(); }
   [[nodiscard]] const_iterator begin() const { return const_iterator(words_.data()); }
   [[nodiscard]] const_iterator end() const { return const_iterator(words_.data() + words_.size()); }

@@ -25,24 +25,25 @@ class TagCounter {
       ++dense_[tag];
       return;
     }
-    const auto it = find(tag);
+    // Tags mostly arrive in increasing order: a new largest one goes at the end.
+    const auto it = sparse_.empty() || sparse_.back().first < tag ? sparse_.end() : sparse_.begin() + place(tag);
     if (it != sparse_.end() && it->first == tag) ++it->second;
     else sparse_.insert(it, {tag, 1});
   }
   [[nodiscard]] std::uint32_t count(std::uint32_t tag) const {
     if (tag < kDense) return tag < dense_.size() ? dense_[tag] : 0;
-    const auto it = std::lower_bound(sparse_.begin(), sparse_.end(), tag,
-                                     [](const Entry& e, std::uint32_t t) { return e.first < t; });
-    return it != sparse_.end() && it->first == tag ? it->second : 0;
+    const std::size_t i = place(tag);
+    return i < sparse_.size() && sparse_[i].first == tag ? sparse_[i].second : 0;
   }
 
  private:
   using Entry = std::pair<std::uint32_t, std::uint32_t>;  // tag, count
-  std::vector<Entry>::iterator find(std::uint32_t tag) {
-    // Tags mostly arrive in increasing order: try the end first.
-    if (sparse_.empty() || sparse_.back().first < tag) return sparse_.end();
-    return std::lower_bound(sparse_.begin(), sparse_.end(), tag,
-                            [](const Entry& e, std::uint32_t t) { return e.first < t; });
+  /// Index of the first entry whose tag is not below `tag`.
+  [[nodiscard]] std::size_t place(std::uint32_t tag) const {
+    return static_cast<std::size_t>(
+        std::lower_bound(sparse_.begin(), sparse_.end(), tag,
+                         [](const Entry& e, std::uint32_t t) { return e.first < t; }) -
+        sparse_.begin());
   }
   std::vector<std::uint32_t> dense_;
   std::vector<Entry> sparse_;
