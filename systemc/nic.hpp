@@ -81,7 +81,6 @@
 // source sees a delivery one cycle after the destination wrote the last word.
 #pragma once
 
-#include <mutex>
 #include <stdexcept>
 #include <memory>
 #include <string>
@@ -101,7 +100,7 @@
 #include "systemc/fifo.hpp"
 #include "systemc/link.hpp"
 #include "systemc/network.hpp"
-#include "systemc/stable_chunks.hpp"
+#include "systemc/record_pool.hpp"
 #include "systemc/tag_counter.hpp"
 #include "systemc/traffic_endpoint.hpp"
 #include "systemc/worker.hpp"
@@ -151,48 +150,36 @@ class NicObserver {
 /// The records of the messages in flight, in chunks that never move: in a
 /// threaded run a destination reads the record of a message while its
 /// source's worker adds others. The destination releases a record once its
-/// message is delivered and its worker's next SEND takes it again (per-worker
-/// free lists, as packet records), so the table holds the messages in flight,
-/// not one record per SEND of the run (590,880 records, 12 MB, for a
-/// two-tree on leafspine:p=36). A record never used before takes a lock.
-/// With number_in_order (a message trace, which numbers the messages in the
-/// order of their SENDs, one thread) nothing is released and the n-th add
-/// returns n.
+/// message is delivered and the next SEND takes it again (per-worker free
+/// lists balanced through a shared one, as packet records: record_pool.hpp),
+/// so the table holds the messages in flight, not one record per SEND of the
+/// run (590,880 records, 12 MB, for a two-tree on leafspine:p=36). With
+/// number_in_order (a message trace, which numbers the messages in the order
+/// of their SENDs, one thread) nothing is released and the n-th add returns n.
 class MessageTable {
  public:
   /// Free lists for `workers` threads (before the run; 1 by default).
-  void set_workers(int workers) { free_.resize(static_cast<std::size_t>(workers)); }
+  void set_workers(int workers) { records_.set_workers(workers); }
   void number_in_order() { in_order_ = true; }
   /// Adds a record; returns its id.
   std::uint32_t add(const Message& m) {
-    std::vector<std::uint32_t>& free = free_[current_worker];
-    std::uint32_t id;
-    if (!free.empty()) {
-      id = free.back();
-      free.pop_back();
-    } else {
-      std::lock_guard<std::mutex> lock(grow_);
-      id = issued_;
-      records_.ensure(id, kTooMany);
-      ++issued_;
-    }
+    const std::uint32_t id = records_.take("more than 2^32 messages in flight");
     records_[id] = m;
     return id;
   }
   /// The message is delivered; its record is not read again.
   void release(std::uint32_t id) {
-    if (!in_order_) free_[current_worker].push_back(id);
+    if (!in_order_) records_.give(id);
   }
   Message& operator[](std::uint32_t id) { return records_[id]; }
   const Message& operator[](std::uint32_t id) const { return records_[id]; }
+  /// Records made so far (the most messages ever in flight, plus what the
+  /// free lists hold).
+  [[nodiscard]] std::size_t record_count() const { return records_.issued(); }
 
  private:
-  static constexpr const char* kTooMany = "more than 2^32 messages in flight";
-  StableChunks<Message, 12, std::size_t{1} << 20> records_;  // 4096 records a chunk, 2^32 at most
-  std::uint32_t issued_ = 0;  // records used so far
+  RecordPool<Message, 12, std::size_t{1} << 20, std::uint32_t> records_;  // 4096 records a chunk, 2^32 at most
   bool in_order_ = false;
-  std::mutex grow_;
-  std::vector<std::vector<std::uint32_t>> free_ = std::vector<std::vector<std::uint32_t>>(1);  // per worker
 };
 
 /// State shared by every NIC of a run. What the NICs count and the errors

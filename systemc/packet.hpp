@@ -31,17 +31,14 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "systemc/cycle.hpp"
-#include "systemc/stable_chunks.hpp"
-#include "systemc/worker.hpp"
+#include "systemc/record_pool.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::systemc {
@@ -137,7 +134,8 @@ static_assert(sizeof(Packet) == 192, "a packet record is three cache lines");
 /// The records live in chunks that never move (a threaded run reads records
 /// on one worker while another allocates), and each worker thread of a
 /// threaded run (worker.hpp) allocates from and releases to its own free
-/// list. Which id a packet gets changes no figure: ids only name records.
+/// list, balanced through a shared one (record_pool.hpp). Which id a packet
+/// gets changes no figure: ids only name records.
 class PacketTable {
  public:
   PacketTable() = default;
@@ -145,52 +143,29 @@ class PacketTable {
   PacketTable& operator=(const PacketTable&) = delete;
 
   /// Free lists for `workers` threads (call before the run; 1 by default).
-  void set_workers(int workers) { free_.resize(static_cast<std::size_t>(workers)); }
+  void set_workers(int workers) { records_.set_workers(workers); }
 
   PacketId allocate() {
-    std::vector<PacketId>& free = free_[current_worker];
-    PacketId id;
-    if (!free.empty()) {
-      id = free.back();
-      free.pop_back();
-    } else {
-      id = fresh();
-    }
-    Packet& p = (*this)[id];
+    const PacketId id = records_.take("more than 2^26 packets in flight");
+    Packet& p = records_[id];
     p.received = 0;
     p.measured = false;
     p.live = true;
     return id;
   }
   void release(PacketId id) {
-    if (id >= issued_.load(std::memory_order_relaxed)) throw std::out_of_range("packet id out of range");
-    Packet& p = (*this)[id];
+    if (id >= records_.issued()) throw std::out_of_range("packet id out of range");
+    Packet& p = records_[id];
     if (!p.live) throw std::logic_error("packet released twice");
     p.live = false;
-    free_[current_worker].push_back(id);
+    records_.give(id);
   }
   Packet& operator[](PacketId id) { return records_[id]; }
   const Packet& operator[](PacketId id) const { return records_[id]; }
-  [[nodiscard]] std::size_t live_count() const {
-    std::size_t free = 0;
-    for (const auto& f : free_) free += f.size();
-    return issued_.load(std::memory_order_relaxed) - free;
-  }
+  [[nodiscard]] std::size_t live_count() const { return records_.issued() - records_.free_count(); }
 
  private:
-  // A record never used before (the only step that takes a lock).
-  PacketId fresh() {
-    std::lock_guard<std::mutex> lock(grow_);
-    const PacketId id = issued_.load(std::memory_order_relaxed);
-    records_.ensure(id, "more than 2^26 packets in flight");
-    issued_.store(id + 1, std::memory_order_relaxed);
-    return id;
-  }
-
-  StableChunks<Packet, 10, std::size_t{1} << 16> records_;  // 1024 records (192 KiB) a chunk, 2^26 at most
-  std::atomic<PacketId> issued_{0};     // ids handed out so far
-  std::mutex grow_;
-  std::vector<std::vector<PacketId>> free_ = std::vector<std::vector<PacketId>>(1);  // per worker
+  RecordPool<Packet, 10, std::size_t{1} << 16, PacketId> records_;  // 1024 records (192 KiB) a chunk, 2^26 at most
 };
 
 /// Payload word `index` of the packet with `serial`: synthetic traffic fills

@@ -1,8 +1,8 @@
 // The NIC's message records (systemc/nic.hpp, MessageTable): a released
 // record is taken again by the next SEND of the worker that released it
-// (never by another worker's), so the table holds the messages in flight; in
-// SEND-order numbering (message traces) the n-th record is number n and
-// nothing is taken twice.
+// (another worker's only once the releasing worker holds many: record_pool_test),
+// so the table holds the messages in flight; in SEND-order numbering
+// (message traces) the n-th record is number n and nothing is taken twice.
 #include <gtest/gtest.h>
 
 #include <set>
