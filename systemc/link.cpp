@@ -1,6 +1,7 @@
 #include "systemc/link.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 #include "systemc/link_faults.hpp"
 #include <typeinfo>
@@ -25,9 +26,12 @@ std::size_t checked_in_flight(const Link::Params& params) {
 // bytes after the 24 of the credit path.
 static_assert(sizeof(DelayLine<Flit>) == 112);
 static_assert(sizeof(DelayLine<std::uint8_t>) == 48);
+// Six lines: the table pointers and cold fields, the four hot lines, the
+// credit ring's heap pointer with the rest of the cold fields.
+static_assert(sizeof(Link) == 384);
 
-Link::Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window)
-    : sc_core::sc_prim_channel(name),
+Link::Link(std::string name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window)
+    : name_(std::move(name)),
       window_(window),
       latency_(static_cast<std::uint32_t>(params.latency)),
       flits_(checked_in_flight(params)),
@@ -41,16 +45,16 @@ void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
   // The module owning the port is the end to wake: flits wake the receiver,
   // credits the sender.
   auto* module = dynamic_cast<Clocked*>(port.get_parent_object());
-  if (module == nullptr) throw std::logic_error(std::string(name()) + ": bound by a module that is not Clocked");
+  if (module == nullptr) throw std::logic_error(name_ + ": bound by a module that is not Clocked");
   const std::string type = if_typename;
   Clocked*& end = type == typeid(LinkSenderIf).name() ? sender_ : receiver_;
   if (end != nullptr && end != module)
-    throw std::logic_error(std::string(name()) + ": " + type + " end bound twice");
+    throw std::logic_error(name_ + ": " + type + " end bound twice");
   end = module;
 }
 
 void Link::two_flits_in_one_cycle() const {
-  throw std::logic_error(std::string(name()) + ": two flits in one cycle");
+  throw std::logic_error(name_ + ": two flits in one cycle");
 }
 
 // Out of line: only links of a scenario with fault keys or a waveform

@@ -1,7 +1,11 @@
 // The link channel: one directed link (or a NIC port) between two modules.
 // Flits go forward, credits come back, each after `latency` cycles; at most
-// one flit enters per cycle (a wider credit return may carry several credits). It is a primitive channel with two
-// interfaces, one per end, not an sc_signal per wire.
+// one flit enters per cycle (a wider credit return may carry several credits). It is a channel with two
+// interfaces, one per end, that the modules' ports bind to, not an sc_signal
+// per wire; it needs nothing of the SystemC kernel (no update phase, no
+// events: the ends are woken through the wake-up calendar), so it is not a
+// SystemC object, which would cost a name, an object-table entry and 176
+// bytes of base class per link.
 //
 // Timing contract (what makes results independent of the order in which
 // SystemC runs the modules of one cycle): a flit sent in cycle t with a
@@ -64,7 +68,7 @@ struct MeasureWindow {
   [[nodiscard]] bool contains(Cycle c) const { return c >= begin && c < end; }
 };
 
-class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkReceiverIf {
+class Link : public LinkSenderIf, public LinkReceiverIf {
  public:
   struct Params {
     int latency = 1;
@@ -72,8 +76,13 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
     int buffer_flits = 4;      // depth of each VC buffer at the receiver
     int max_pipeline_delay = 0;  // bound of the sender's pipeline delay (sizes the ring)
   };
-  /// `graph_link`: the topology link it models, or kNone for a NIC port.
-  Link(const char* name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window);
+  /// `name`: what its errors call it; `graph_link`: the topology link it
+  /// models, or kNone for a NIC port.
+  Link(std::string name, const Params& params, topology::LinkId graph_link, const MeasureWindow* window);
+  Link(const Link&) = delete;
+  Link& operator=(const Link&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
 
   Link& link() override { return *this; }
 
@@ -143,8 +152,6 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
     credit_bit_ = static_cast<std::uint8_t>(bit);
   }
 
-  const char* kind() const override { return "collnet_link"; }
-
  private:
   void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
   [[noreturn]] void two_flits_in_one_cycle() const;
@@ -152,12 +159,16 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   void send_slow(const Flit& flit, Cycle submitted);
 
   // Laid out for the cache (the object is aligned to a line); the hot state
-  // is four lines. Line 0: what sending a flit reads and writes besides the
-  // ring. Lines 1-2: the flit ring (delay_line.hpp: the header, the 32-bit
-  // arrivals and the first slot in line 1, the other slots in line 2); the
-  // receiver reads the header and the slot. Line 3: the credit path, what the
+  // is four lines, after a line of the interfaces' table pointers and cold
+  // fields. Line 1: what sending a flit reads and writes besides the ring.
+  // Lines 2-3: the flit ring (delay_line.hpp: the header, the 32-bit arrivals
+  // and the first slot in line 2, the other slots in line 3); the receiver
+  // reads the header and the slot. Line 4: the credit path, what the
   // receiver writes to return a credit and the credit ring the sender reads.
-  // Then the cold fields.
+  // Then the other cold fields.
+  std::string name_;
+  LinkObserver* observer_ = nullptr;
+  LinkFaults* faults_ = nullptr;
   alignas(64) Cycle last_send_ = kNever;
   Clocked* receiver_ = nullptr;
   std::uint64_t* flit_word_ = nullptr;
@@ -174,8 +185,6 @@ class Link : public sc_core::sc_prim_channel, public LinkSenderIf, public LinkRe
   std::uint8_t credit_bit_ = 0;
   bool cross_ = false;  // set_cross
   DelayLine<std::uint8_t> credits_;
-  LinkObserver* observer_ = nullptr;
-  LinkFaults* faults_ = nullptr;
   Params params_;
   topology::LinkId graph_link_;
 };

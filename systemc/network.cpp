@@ -71,7 +71,7 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
                                           " has a negative latency (" + std::to_string(gl.latency) + ")");
     const Link::Params network_link{gl.latency > 0 ? gl.latency : config_.link_latency, config_.vcs,
                                     config_.buffer_flits, config_.pipeline_delay()};
-    links_.push_back(std::make_unique<Link>(("link" + std::to_string(l)).c_str(), network_link, id, &window_));
+    links_.push_back(std::make_unique<Link>("link" + std::to_string(l), network_link, id, &window_));
     router(gl.src).bind_output(gl.src_port, *links_.back());
     router(gl.dst).bind_input(gl.dst_port, *links_.back());
   }
@@ -82,8 +82,8 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     Router& r = router(node);
     for (int c = 0; c < controllers_; ++c) {
       const std::string suffix = std::to_string(e) + "_" + std::to_string(c);
-      injection_.push_back(std::make_unique<Link>(("inject" + suffix).c_str(), to_router, topology::kNone, &window_));
-      ejection_.push_back(std::make_unique<Link>(("eject" + suffix).c_str(), to_nic, topology::kNone, &window_));
+      injection_.push_back(std::make_unique<Link>("inject" + suffix, to_router, topology::kNone, &window_));
+      ejection_.push_back(std::make_unique<Link>("eject" + suffix, to_nic, topology::kNone, &window_));
       const int port = r.network_ports() + c;
       r.bind_input(port, *injection_.back());
       r.bind_output(port, *ejection_.back());
@@ -128,9 +128,8 @@ void TeardownSentinel::release() {
 }
 
 Network::~Network() {
-  // Reverse construction order (TeardownSentinel): the NIC links (an
-  // endpoint's injection link before its ejection link), then the network
-  // links, then the routers.
+  // The links (not SystemC objects) before the routers, which go in reverse
+  // construction order (TeardownSentinel).
   for (std::size_t i = injection_.size(); i-- > 0;) {
     ejection_[i].reset();
     injection_[i].reset();
