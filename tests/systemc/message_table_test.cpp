@@ -8,9 +8,11 @@
 #include <set>
 
 #include "systemc/nic.hpp"
+#include "tests/support/on_worker.hpp"
 
 using collnet::systemc::Message;
 using collnet::systemc::MessageTable;
+using collnet::test::OnWorker;
 
 namespace {
 
@@ -22,11 +24,6 @@ Message message(int source, std::uint32_t tag) {
   m.packets_left = 3;
   return m;
 }
-
-struct OnWorker {
-  explicit OnWorker(unsigned w) { collnet::systemc::current_worker = w; }
-  ~OnWorker() { collnet::systemc::current_worker = 0; }
-};
 
 }  // namespace
 

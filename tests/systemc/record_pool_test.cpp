@@ -16,17 +16,15 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/on_worker.hpp"
+
 using collnet::systemc::RecordPool;
+using collnet::test::OnWorker;
 
 namespace {
 
 using Pool = RecordPool<std::uint64_t, 6, 1024, std::uint32_t>;  // 64 records a chunk
 constexpr std::size_t kBatch = Pool::kBatch;
-
-struct OnWorker {
-  explicit OnWorker(unsigned w) { collnet::systemc::current_worker = w; }
-  ~OnWorker() { collnet::systemc::current_worker = 0; }
-};
 
 }  // namespace
 

@@ -1,0 +1,16 @@
+// Runs the calling thread as worker `w` of a threaded run (systemc/worker.hpp)
+// for the lifetime of the object, then as worker 0 again.
+#pragma once
+
+#include "systemc/worker.hpp"
+
+namespace collnet::test {
+
+struct OnWorker {
+  explicit OnWorker(unsigned w) { collnet::systemc::current_worker = w; }
+  ~OnWorker() { collnet::systemc::current_worker = 0; }
+  OnWorker(const OnWorker&) = delete;
+  OnWorker& operator=(const OnWorker&) = delete;
+};
+
+}  // namespace collnet::test
