@@ -173,9 +173,6 @@ class MessageTable {
   }
   Message& operator[](std::uint32_t id) { return records_[id]; }
   const Message& operator[](std::uint32_t id) const { return records_[id]; }
-  /// Records made so far (the most messages ever in flight, plus what the
-  /// free lists hold).
-  [[nodiscard]] std::size_t record_count() const { return records_.issued(); }
 
  private:
   RecordPool<Message, 12, std::size_t{1} << 20, std::uint32_t> records_;  // 4096 records a chunk, 2^32 at most

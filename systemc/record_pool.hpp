@@ -23,9 +23,10 @@ namespace collnet::systemc {
 /// the taking worker kept using records never used before, so a list that
 /// reaches 2 x kBatch ids hands kBatch of them (its oldest) to a shared list,
 /// and a worker whose list is empty takes up to kBatch from there before
-/// using a new record. Both take the lock that a new record takes. The pool
-/// then holds at most the records in use plus 2 x kBatch per worker and
-/// kBatch x workers shared. With one worker nothing is shared.
+/// using a new record. Both take the lock that a new record takes. A new
+/// record is made only when the taker's list and the shared list are empty,
+/// so the pool makes at most the most records ever in use plus 2 x kBatch
+/// for each other worker. With one worker nothing is shared.
 template <class T, std::size_t ChunkBits, std::size_t MaxChunks, class Id>
 class RecordPool {
  public:
