@@ -2,18 +2,17 @@
 // never handed out twice while in use, a worker takes back what it gave last,
 // and records taken on one worker and given back on another are used again,
 // so the pool holds the records in use plus the free lists' bound of
-// 2 x kBatch per worker, not one record per take.
+// 2 x kBatch per worker, not one record per take. Two threads at once:
+// tests/threads/record_pool_threads_test.cpp.
 #include "systemc/record_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include "tests/support/on_worker.hpp"
@@ -111,36 +110,4 @@ RC_GTEST_PROP(RecordPool, NoIdIsInUseTwiceAndNoneIsLost, ()) {
     RC_ASSERT(pool.free_count() + in_use.size() == pool.issued());
   }
   RC_ASSERT(pool.issued() <= most_in_use + workers * 2 * kBatch);
-}
-
-TEST(RecordPool, TwoThreadsTakingAndGivingConcurrently) {
-  // Each thread takes records, writes its mark and gives them back in bursts
-  // larger than the shared threshold: every record read back holds the mark
-  // its taker wrote (no record is in use on two threads), and the pool stays
-  // near the records in use.
-  Pool pool;
-  pool.set_workers(2);
-  std::atomic<int> errors{0};
-  auto work = [&](unsigned worker) {
-    collnet::systemc::current_worker = worker;
-    std::vector<std::uint32_t> held;
-    for (int round = 0; round < 200; ++round) {
-      for (std::size_t i = 0; i < 3 * kBatch; ++i) {
-        const auto id = pool.take("full");
-        pool[id] = (std::uint64_t{worker} << 32) | id;
-        held.push_back(id);
-      }
-      for (auto id : held)
-        if (pool[id] != ((std::uint64_t{worker} << 32) | id)) ++errors;
-      for (auto id : held) pool.give(id);
-      held.clear();
-    }
-  };
-  std::thread other(work, 1u);
-  work(0u);
-  other.join();
-  collnet::systemc::current_worker = 0;
-  EXPECT_EQ(errors.load(), 0);
-  EXPECT_EQ(pool.free_count(), pool.issued());
-  EXPECT_LE(pool.issued(), 2 * 3 * kBatch + 2 * 2 * kBatch);
 }
