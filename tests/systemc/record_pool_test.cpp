@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "tests/support/on_worker.hpp"
