@@ -16,16 +16,12 @@
 #include <vector>
 
 #include "tests/support/on_worker.hpp"
+#include "tests/support/small_record_pool.hpp"
 
 using collnet::systemc::RecordPool;
 using collnet::test::OnWorker;
-
-namespace {
-
-using Pool = RecordPool<std::uint64_t, 6, 1024, std::uint32_t>;  // 64 records a chunk
+using Pool = collnet::test::SmallRecordPool;
 constexpr std::size_t kBatch = Pool::kBatch;
-
-}  // namespace
 
 TEST(RecordPool, AWorkerTakesBackWhatItGaveLast) {
   Pool pool;

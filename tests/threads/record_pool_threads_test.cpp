@@ -1,8 +1,6 @@
 // The pool of packet and message records (systemc/record_pool.hpp) used by
 // two threads at once, as the workers of a threaded run use it; in this
 // suite so that the ThreadSanitizer build (scripts/tsan.sh) runs it.
-#include "systemc/record_pool.hpp"
-
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -10,12 +8,10 @@
 #include <thread>
 #include <vector>
 
-using collnet::systemc::RecordPool;
+#include "tests/support/small_record_pool.hpp"
 
-namespace {
-using Pool = RecordPool<std::uint64_t, 6, 1024, std::uint32_t>;  // 64 records a chunk
+using Pool = collnet::test::SmallRecordPool;
 constexpr std::size_t kBatch = Pool::kBatch;
-}  // namespace
 
 TEST(RecordPool, TwoThreadsTakingAndGivingConcurrently) {
   // Each thread takes records, writes its mark and gives them back in bursts
