@@ -246,9 +246,10 @@ class Clocked : public sc_core::sc_module {
   virtual Cycle evaluate(Cycle now) = 0;
   void set_wake_on_credit(bool wake) { wake_on_credit_ = wake; }
   /// Two words a derived module may hand to its links as activity flags
-  /// (Link::mark_flits_in / mark_credits_in): they share a cache line with
-  /// the wake-up state that a sending link touches anyway.
-  std::uint64_t link_activity_[2] = {0, 0};
+  /// (Link::mark_flits_in / mark_credits_in). They open the module's one
+  /// cache line of wake-up state (below, 48 bytes): a sending link sets a
+  /// flag and then wakes the module, and an evaluation reads both.
+  alignas(64) std::uint64_t link_activity_[2] = {0, 0};
 
  private:
   friend class WakeScheduler;
@@ -268,6 +269,8 @@ class Clocked : public sc_core::sc_module {
   std::uint32_t creation_;  // construction order (WakeScheduler::Order)
   std::uint64_t evaluations_ = 0;
   WakeScheduler& scheduler_;
+  // Read only when a wake-up is too far for the calendar or the event is
+  // pending: after the line above.
   sc_core::sc_event wake_;
 };
 

@@ -37,11 +37,11 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
       injection("injection"),
       ejection("ejection"),
       self_(self),
-      network_(network),
       config_(config),
+      network_(network),
+      book_(book),
       source_(std::move(source)),
-      barrier_(barrier),
-      book_(book) {
+      barrier_(barrier) {
   if (config_.controllers < 1 || config_.controllers > network.controllers())
     throw ConfigError("key 'controllers': expected 1.." + std::to_string(network.controllers()) + ", got " +
                       std::to_string(config_.controllers));
@@ -59,8 +59,7 @@ Nic::Nic(const sc_core::sc_module_name& name, topology::EndpointId self, Network
   controllers_.resize(static_cast<std::size_t>(config_.controllers));
   for (Controller& c : controllers_) c.pacer = make_pacer(config_.blocks);
   streams_running_ = source_->streams();
-  blocked_.assign(streams_running_, Blocked{});
-  ended_.assign(streams_running_, 0);
+  streams_.assign(streams_running_, Stream{});
   cut_through_ = source_->cut_through();
   for (int c = 0; c < config_.controllers; ++c) {
     injection.bind(network.injection(self, c));
@@ -91,7 +90,8 @@ bool Nic::busy() const {
                   [](const Controller& c) { return c.busy && !(c.follows != 0 && c.offer_from == kNever); }))
     return true;
   if (barrier_.inside(self_)) return barrier_.released(self_, kNever - 1);  // release scheduled
-  return std::any_of(blocked_.begin(), blocked_.end(), [](const Blocked& b) { return b.kind == Blocked::engine; });
+  return std::any_of(streams_.begin(), streams_.end(),
+                     [](const Stream& s) { return s.blocked.kind == Blocked::engine; });
 }
 
 std::string Nic::describe() const {
@@ -99,10 +99,10 @@ std::string Nic::describe() const {
   if (state_ == State::finished) return s + "finished";
   s += std::to_string(source_->taken()) + " descriptors taken, " + std::to_string(outstanding_ - acks_pending_) +
        " messages undelivered";
-  for (std::size_t k = 0; k < blocked_.size(); ++k) {
-    if (blocked_[k].kind == Blocked::none) continue;
-    s += blocked_.size() > 1 ? ", thread " + std::to_string(k) + " waiting for " : ", waiting for ";
-    s += blocked_text(blocked_[k]);
+  for (std::size_t k = 0; k < streams_.size(); ++k) {
+    if (streams_[k].blocked.kind == Blocked::none) continue;
+    s += streams_.size() > 1 ? ", thread " + std::to_string(k) + " waiting for " : ", waiting for ";
+    s += blocked_text(streams_[k].blocked);
   }
   for (std::size_t k = 0; k < controllers_.size(); ++k) {
     const Controller& c = controllers_[k];
@@ -168,8 +168,8 @@ void Nic::apply_cross() {
 
 void Nic::arrived(std::uint32_t tag) {
   arrivals_.add(tag);
-  for (Blocked& b : blocked_)
-    if (b.kind == Blocked::wait && b.tag == tag) ++b.have;  // kept equal to arrivals_.count(tag)
+  for (Stream& s : streams_)
+    if (s.blocked.kind == Blocked::wait && s.blocked.tag == tag) ++s.blocked.have;  // kept equal to arrivals_.count(tag)
 }
 
 void Nic::message_done(std::uint32_t id, Cycle now) {
@@ -281,13 +281,13 @@ bool Nic::drained() const {
 }
 
 void Nic::dispatch(Cycle now, Cycle& next) {
-  for (std::size_t k = 0; k < blocked_.size() && state_ == State::running; ++k) {
-    if (ended_[k] != 0) continue;
+  for (std::size_t k = 0; k < streams_.size() && state_ == State::running; ++k) {
+    if (streams_[k].ended) continue;
     // A stream stalled on a WAIT whose count has not been reached, or on a
     // full FIFO no controller has taken from, would stall again on the same
     // offer (a source holds its offer until taken): it is not polled until
     // an arrival of that tag (arrived) or a FIFO pop changes that.
-    const Blocked& b = blocked_[k];
+    const Blocked& b = streams_[k].blocked;
     if ((b.kind == Blocked::wait && b.have < b.need) || b.kind == Blocked::fifo) continue;
     dispatch_stream(now, next, k);
   }
@@ -300,7 +300,7 @@ bool Nic::written_by(std::uint32_t offset, std::uint32_t length, std::uint32_t t
 }
 
 bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
-  Blocked& blocked = blocked_[stream];
+  Blocked& blocked = streams_[stream].blocked;
   const std::optional<Descriptor> offered = source_->peek_stream(now, stream);
   if (!offered) {
     if (source_->waiting_for_arrival()) {
@@ -354,7 +354,7 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
       break;
     }
     case Opcode::barrier: {
-      if (blocked_.size() > 1) {
+      if (streams_.size() > 1) {
         book_.fail("endpoint " + std::to_string(self_) + ": a BARRIER in a program of concurrent threads");
         return false;
       }
@@ -388,7 +388,7 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
       return false;
     }
     case Opcode::end:
-      ended_[stream] = 1;
+      streams_[stream].ended = true;
       if (--streams_running_ == 0) {
         state_ = State::ended;
         blocked = {Blocked::delivery_after_end};
@@ -632,8 +632,8 @@ Cycle Nic::evaluate(Cycle now) {
       if (queue.empty()) continue;
       const Queued q = queue.front();
       queue.pop_front();
-      for (Blocked& b : blocked_)
-        if (b.kind == Blocked::fifo) b = {};  // the dispatcher tries again
+      for (Stream& s : streams_)
+        if (s.blocked.kind == Blocked::fifo) s.blocked = {};  // the dispatcher tries again
       next = std::min(next, now + 1);  // the dispatcher may refill the FIFO
       if (!start(c, q, now)) return kNever;
       if (!c.busy) continue;  // zero-length SEND
@@ -658,7 +658,7 @@ Cycle Nic::evaluate(Cycle now) {
   if (state_ == State::ended && drained()) {
     state_ = State::finished;
     finish_cycle_ = now;
-    for (Blocked& b : blocked_) b = {};
+    for (Stream& s : streams_) s.blocked = {};
     ++book_.lane().progress;
     book_.node_finished(now);
     next = kNever;  // only receiving from now on (below)

@@ -281,13 +281,14 @@ class Nic final : public Clocked {
     Descriptor send;
     std::uint32_t follows = 0;
   };
-  struct Controller {
-    Link* injection = nullptr;
+  // What every evaluation reads comes first: an idle controller's
+  // evaluation touches its first cache line only (receive, then the
+  // busy/copy/queue tests of evaluate).
+  struct alignas(64) Controller {
     Link* ejection = nullptr;
-    InjectionChannel channel;
-    std::unique_ptr<Pacer> pacer;
-    Cycle pacer_cycle = 0;  // the pacer has been stepped through pacer_cycle - 1
-    Cycle offer_from = 0;   // the controller offers its current flit from this cycle on
+    bool busy = false;
+    bool copy = false;
+    Cycle copy_done = 0;
     // The next cycle its flit can pass: what step_controller returned (the
     // pacer's gate opens, or kNever: refused by the port), lowered to the
     // current cycle when a credit arrives or a SEND starts. Until then a
@@ -295,16 +296,34 @@ class Nic final : public Clocked {
     // (replayed by catch_up), so the controller is not stepped.
     Cycle run_at = 0;
     Fifo<Queued> queue;  // dispatch named
-    bool busy = false;
-    bool copy = false;
+    Link* injection = nullptr;
+    InjectionChannel channel;
+    std::unique_ptr<Pacer> pacer;
+    Cycle pacer_cycle = 0;  // the pacer has been stepped through pacer_cycle - 1
+    Cycle offer_from = 0;   // the controller offers its current flit from this cycle on
     Descriptor send;
     std::uint32_t follows = 0;  // the SEND forwards message tag `follows` as it arrives (0: a plain SEND)
     std::uint32_t message = 0;
     std::uint32_t word = 0;  // next word of the SEND
     PacketId packet = 0;
     int vc = 0;
-    Cycle copy_done = 0;
     Network::RouteMemo route;  // the route of its last packet
+  };
+  // Last reason a stream of the dispatcher stalled (diagnosis), kept as
+  // numbers and worded only by describe(): a stall happens in most
+  // evaluations.
+  struct Blocked {
+    enum Kind : std::uint8_t {
+      none, engine, arrival, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end, forward
+    } kind = none;
+    std::uint32_t tag = 0;
+    std::uint32_t have = 0;
+    std::uint32_t need = 0;
+  };
+  /// One stream of the descriptor source (one unless the source runs threads).
+  struct Stream {
+    Blocked blocked;
+    bool ended = false;  // its END has been taken
   };
 
   void receive(Cycle now);
@@ -331,51 +350,43 @@ class Nic final : public Clocked {
   /// A range of a memory of `words` words (this NIC's, or the destination's).
   [[nodiscard]] bool check_range(std::uint32_t offset, std::uint32_t length, std::uint32_t words, const char* what);
 
-  topology::EndpointId self_;
-  Network& network_;
-  NicConfig config_;
-  std::unique_ptr<DescriptorSource> source_;
-  BarrierNetwork& barrier_;
-  CollectiveBook& book_;
-  collectives::NodeMemory memory_;  // resident only where written (zero_pages.hpp)
-  std::vector<Controller> controllers_;
-  Fifo<Queued> shared_queue_;  // dispatch next-idle
-  TagCounter arrivals_;  // messages arrived per tag
-  std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
+  // Laid out for the cache: what an evaluation reads lies in the three lines
+  // from cross_cycle_ to barrier_ (the ports before them are not read while
+  // simulating); what only some events read follows.
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
   // is pending), counted from the next cycle on whether they ran before or
   // after this NIC in that cycle: delivery acknowledgements not yet taken off
-  // outstanding_, and the tags of zero-length messages not yet counted as
-  // arrived.
-  Cycle cross_cycle_ = kNever;
+  // outstanding_ (acks_pending_), and the tags of zero-length messages not
+  // yet counted as arrived (early_arrivals_).
+  alignas(64) Cycle cross_cycle_ = kNever;
+  std::vector<Controller> controllers_;
+  std::vector<Stream> streams_;
+  topology::EndpointId self_;
+  State state_ = State::running;
+  // Cut-through sources: the words each message has written, as
+  // (tag << 32) | address in arrived_words_ (a later message may write the
+  // same words).
+  bool cut_through_ = false;
+  NicConfig config_;
+  NicObserver* observer_ = nullptr;  // waveforms only
+  Network& network_;
+  CollectiveBook& book_;
+  std::int64_t outstanding_ = 0;  // messages sent, not yet delivered
   std::int64_t acks_pending_ = 0;
+  collectives::NodeMemory memory_;  // resident only where written (zero_pages.hpp)
+  std::unique_ptr<DescriptorSource> source_;
+  std::size_t streams_running_ = 1;     // streams whose END has not been taken
+  BarrierNetwork& barrier_;
+  Fifo<Queued> shared_queue_;  // dispatch next-idle
+  TagCounter arrivals_;  // messages arrived per tag
   std::vector<std::uint32_t> early_arrivals_;
+  Cycle finish_cycle_ = 0;
+  std::unordered_set<std::uint64_t> arrived_words_;
   void settle(Cycle now) {
     if (cross_cycle_ < now) [[unlikely]] apply_cross();
   }
   void apply_cross();
-  State state_ = State::running;
-  Cycle finish_cycle_ = 0;
-  // Last reason each stream of the dispatcher stalled (diagnosis), kept as
-  // numbers and worded only by describe(): a stall happens in most
-  // evaluations. One stream unless the source runs threads.
-  struct Blocked {
-    enum Kind : std::uint8_t {
-      none, engine, arrival, fifo, wait, barrier_release, delivery_before_barrier, delivery_after_end, forward
-    } kind = none;
-    std::uint32_t tag = 0;
-    std::uint32_t have = 0;
-    std::uint32_t need = 0;
-  };
-  std::vector<Blocked> blocked_;        // per stream
-  std::vector<std::uint8_t> ended_;     // per stream: its END has been taken
-  std::size_t streams_running_ = 1;     // streams whose END has not been taken
-  // Cut-through sources: the words each message has written, as
-  // (tag << 32) | address (a later message may write the same words).
-  bool cut_through_ = false;
-  std::unordered_set<std::uint64_t> arrived_words_;
   [[nodiscard]] static std::string blocked_text(const Blocked& b);
-  NicObserver* observer_ = nullptr;  // waveforms only
   [[nodiscard]] int index_of(const Controller& c) const { return static_cast<int>(&c - controllers_.data()); }
 };
 
