@@ -76,7 +76,7 @@ void Link::send_slow(const Flit& flit, Cycle submitted) {
   if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer
   const Cycle arrival = depart + latency_;
   flits_.push(wire, arrival);
-  if (flit_word_ != nullptr) *flit_word_ |= flit_bit_;
+  *flit_word_ |= flit_bit_;
   ++total_flits_;
   if (window_->contains(depart)) ++window_flits_;
   if (observer_ != nullptr) observer_->on_flit(*this, wire, depart);
