@@ -174,7 +174,7 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   // The receiver's activity word; for a receiver that asks for none (an
   // endpoint) flit_bit_ itself, which holds 0, so that setting the bit is
   // no change there: a null test was a mispredicted branch for about one
-  // flit in six under saturation.
+  // flit in seven under saturation.
   std::uint64_t* flit_word_ = &flit_bit_;
   const MeasureWindow* window_;
   std::uint64_t window_flits_ = 0;
