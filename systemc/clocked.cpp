@@ -47,10 +47,20 @@ WakeScheduler::Order requested_order() {
   throw ConfigError("environment variable COLLNET_EVALUATION_ORDER: '" + order +
                     "' is not an evaluation order; accepted values: wake, creation, reverse-creation");
 }
+WakeScheduler::ThreadMode requested_thread_mode() {
+  const char* env = std::getenv("COLLNET_THREAD_MODE");
+  const std::string mode = env != nullptr ? env : "";
+  if (mode.empty() || mode == "adaptive") return WakeScheduler::ThreadMode::adaptive;
+  if (mode == "parallel") return WakeScheduler::ThreadMode::parallel;
+  if (mode == "solo") return WakeScheduler::ThreadMode::solo;
+  if (mode == "alternate") return WakeScheduler::ThreadMode::alternate;
+  throw ConfigError("environment variable COLLNET_THREAD_MODE: '" + mode +
+                    "' is not a thread mode; accepted values: adaptive, parallel, solo, alternate");
+}
 }  // namespace
 
 WakeScheduler::WakeScheduler(const sc_core::sc_module_name& name)
-    : sc_core::sc_module(name), order_(requested_order()) {
+    : sc_core::sc_module(name), order_(requested_order()), thread_mode_(requested_thread_mode()) {
   SC_METHOD(dispatch);
   sensitive << tick_;
   dont_initialize();
@@ -82,6 +92,7 @@ void WakeScheduler::set_workers(int workers, std::function<void()> on_worker_sta
   if (workers_ != 1 || occupied_ != 0) throw std::logic_error("WakeScheduler::set_workers: set once, before the run");
   workers_ = workers;
   if (workers == 1) return;
+  solo_ = thread_mode_ == ThreadMode::solo;
   on_worker_start_ = std::move(on_worker_start);
   for (int p = 0; p <= workers; ++p) lanes_.push_back(std::make_unique<Lane>());
   for (int w = 1; w < workers; ++w) threads_.emplace_back([this, w] { worker_loop(static_cast<unsigned>(w)); });
@@ -200,19 +211,36 @@ void WakeScheduler::dispatch_threaded() {
   }
   firing_at_ = now;
   phase_cycle_ = now;
-  // Parallel phase: workers 1.. are released, the main thread is worker 0.
-  const int others = workers_ - 1;
-  done_.store(0, std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);
-  generation_.notify_all();
-  const std::uint64_t start = __rdtsc();
-  run_partition(0, now);
-  const std::uint64_t evaluated = __rdtsc();
-  await(done_, [others](int done) { return done == others; });
-  const std::uint64_t joined = __rdtsc();
+  std::uint64_t start = 0;
+  std::uint64_t evaluated = 0;
+  std::uint64_t joined = 0;
+  if (solo_) {
+    // Solo: the main thread evaluates each partition as its worker would.
+    start = __rdtsc();
+    for (int w = 0; w < workers_; ++w) {
+      current_worker = static_cast<unsigned>(w);
+      run_partition(static_cast<unsigned>(w), now);
+    }
+    current_worker = 0;
+    evaluated = joined = __rdtsc();
+    ++profile_.solo_cycles;
+  } else {
+    // Parallel phase: workers 1.. are released, the main thread is worker 0.
+    const int others = workers_ - 1;
+    done_.store(0, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
+    start = __rdtsc();
+    run_partition(0, now);
+    evaluated = __rdtsc();
+    await(done_, [others](int done) { return done == others; });
+    joined = __rdtsc();
+  }
   profile_.evaluate += evaluated - start;
   profile_.wait += joined - evaluated;
   ++profile_.cycles;
+  if (thread_mode_ == ThreadMode::adaptive) adapt(evaluated - start, joined - evaluated);
+  if (thread_mode_ == ThreadMode::alternate) solo_ = !solo_;
   // Serial phase: errors, then every worker's deferred actions in worker
   // order, then the serial partition.
   for (int w = 0; w < workers_; ++w) {
@@ -247,6 +275,49 @@ void WakeScheduler::dispatch_threaded() {
   const Cycle ahead = static_cast<Cycle>(std::countr_zero(rotated)) + 1;
   tick_at_ = now + ahead;
   tick_.notify(sc_core::sc_time::from_value(ahead * Clocked::ticks_per_cycle()));
+}
+
+namespace {
+constexpr std::uint64_t kWindow = 256;    // cycles a way is measured over
+constexpr std::uint64_t kFirstLook = 16;  // cycles before a parallel window may end early
+constexpr int kMaxBackoff = 64;           // solo windows between two tries of the workers at most
+}  // namespace
+
+void WakeScheduler::adapt(std::uint64_t evaluate, std::uint64_t wait) {
+  Adaptive& a = adaptive_;
+  ++a.cycles;
+  a.ticks += evaluate + wait;
+  a.evaluate += evaluate;
+  a.wait += wait;
+  if (solo_) {
+    if (a.cycles < kWindow) return;
+    a.solo_cost = a.ticks / a.cycles;
+    // Back to the workers if they were faster when last measured, else
+    // try them after `backoff` windows, waiting twice as long each time
+    // they lose.
+    if ((a.parallel_cost != 0 && a.parallel_cost < a.solo_cost) || ++a.solo_windows >= a.backoff) {
+      if (a.solo_windows >= a.backoff) a.backoff = std::min(2 * a.backoff, kMaxBackoff);
+      a.solo_windows = 0;
+      solo_ = false;
+    }
+  } else {
+    // The main thread waiting at the barrier twice as long as it worked
+    // means a worker without a core, not the partitions' imbalance; a try
+    // that has already cost a whole solo window has lost.
+    const bool starved = a.cycles >= kFirstLook && a.wait > 2 * a.evaluate;
+    const bool lost = a.solo_cost != 0 && a.ticks > a.solo_cost * kWindow;
+    if (a.cycles < kWindow && !starved && !lost) return;
+    a.parallel_cost = a.ticks / a.cycles;
+    if (starved || lost) {
+      solo_ = true;
+    } else if (a.solo_cost != 0) {
+      solo_ = a.solo_cost < a.parallel_cost;
+      if (!solo_) a.backoff = 4;  // the workers won: they stay
+    } else {
+      solo_ = a.wait > a.evaluate;  // worth measuring solo once
+    }
+  }
+  a.cycles = a.ticks = a.evaluate = a.wait = 0;
 }
 
 void WakeScheduler::evaluate_list(std::vector<Clocked*>& firing, Cycle now) {

@@ -42,6 +42,18 @@
 // visible to another module before t + 1 (link.hpp), applying a link's
 // sends after the cycle gives the run that evaluating the receiver first
 // would have given; the figures are those of one thread.
+//
+// A worker that has to wait for a core makes every cycle wait for it at the
+// barrier (several times slower than one thread, docs/performance.md). A
+// threaded run therefore measures what its cycles cost and, while the main
+// thread would be faster alone, evaluates every partition itself, one after
+// the other (solo cycles: the workers sleep, each partition runs as its
+// worker would, with that worker's index and deferred actions, so nothing
+// simulated changes). It tries the workers again after 4, 8, .. 64 windows
+// of 256 solo cycles, and leaves such a try as soon as it has cost more than
+// a solo window. COLLNET_THREAD_MODE sets this for testing: `adaptive` (the
+// default), `parallel` (never solo), `solo` (always) or `alternate` (solo
+// every other cycle, so that every hand-over between the ways is exercised).
 #pragma once
 
 #include <array>
@@ -139,8 +151,11 @@ class WakeScheduler final : public sc_core::sc_module {
     std::uint64_t evaluate = 0;
     std::uint64_t wait = 0;
     std::uint64_t serial = 0;
-    std::uint64_t cycles = 0;  // calendar cycles dispatched
+    std::uint64_t cycles = 0;       // calendar cycles dispatched
+    std::uint64_t solo_cycles = 0;  // threaded cycles the main thread evaluated alone
   };
+  /// How a threaded calendar uses its workers (COLLNET_THREAD_MODE).
+  enum class ThreadMode : std::uint8_t { adaptive, parallel, solo, alternate };
   [[nodiscard]] const Profile& profile() const { return profile_; }
   ~WakeScheduler() override;
 
@@ -153,6 +168,10 @@ class WakeScheduler final : public sc_core::sc_module {
   void evaluate_list(std::vector<Clocked*>& firing, Cycle now);
   void worker_loop(unsigned worker);
   void run_partition(unsigned worker, Cycle now);
+  /// Adaptive mode, after a threaded cycle's parallel phase that took
+  /// `evaluate` ticks on the main thread and `wait` ticks at the barrier:
+  /// whether the next cycles run solo.
+  void adapt(std::uint64_t evaluate, std::uint64_t wait);
   void apply(const Deferred& d);
   void stop_workers();
 
@@ -186,6 +205,16 @@ class WakeScheduler final : public sc_core::sc_module {
   std::atomic<bool> quit_{false};
   alignas(64) std::atomic<int> done_{0};                    // workers 1.. finished this phase
   Cycle phase_cycle_ = 0;
+  ThreadMode thread_mode_ = ThreadMode::adaptive;
+  bool solo_ = false;  // the main thread evaluates every partition
+  // Adaptive mode: the window being measured and the last cost per cycle
+  // (ticks, 0: not measured yet) of each way.
+  struct Adaptive {
+    std::uint64_t cycles = 0, ticks = 0, evaluate = 0, wait = 0;
+    std::uint64_t parallel_cost = 0, solo_cost = 0;
+    int solo_windows = 0;  // since the last try of the workers
+    int backoff = 4;       // solo windows before the next try
+  } adaptive_;
 };
 
 class Clocked : public sc_core::sc_module {

@@ -600,6 +600,7 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
     r.wait_share = static_cast<double>(prof.wait) / total;
     r.serial_share = static_cast<double>(prof.serial) / total;
     r.calendar_cycles = prof.cycles;
+    r.solo_cycles = prof.solo_cycles;
   }
   r.router_cycles_per_second =
       r.sim_seconds > 0 ? static_cast<double>(r.routers) * static_cast<double>(t.end) / r.sim_seconds : 0.0;

@@ -149,6 +149,7 @@ struct CollectiveResult {
   double wait_share = 0;
   double serial_share = 0;
   std::uint64_t calendar_cycles = 0;
+  std::uint64_t solo_cycles = 0;  // of them, threaded cycles the main thread evaluated alone
   double sim_seconds = 0;
   double sim_cpu_seconds = 0;     // process CPU time of the simulation (machine load aside)
   double elaboration_seconds = 0;

@@ -261,6 +261,7 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     r.wait_share = static_cast<double>(prof.wait) / total;
     r.serial_share = static_cast<double>(prof.serial) / total;
     r.calendar_cycles = prof.cycles;
+    r.solo_cycles = prof.solo_cycles;
   }
   const double router_cycles = static_cast<double>(r.routers) * static_cast<double>(Clocked::now());
   r.router_cycles_per_second = r.sim_seconds > 0 ? router_cycles / r.sim_seconds : 0.0;

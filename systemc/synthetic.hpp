@@ -107,6 +107,7 @@ struct SyntheticResult {
   double wait_share = 0;
   double serial_share = 0;
   std::uint64_t calendar_cycles = 0;  // cycles the calendar dispatched
+  std::uint64_t solo_cycles = 0;      // of them, threaded cycles the main thread evaluated alone
 };
 
 SyntheticResult run_synthetic(const SyntheticScenario& scenario);

@@ -122,6 +122,7 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
               {"wait_share", r.wait_share},
               {"serial_share", r.serial_share},
               {"calendar_cycles", r.calendar_cycles},
+              {"solo_cycles", r.solo_cycles},
               {"router_traversals", r.router_traversals}});
     return j;
   });
@@ -161,6 +162,7 @@ nlohmann::json measure(const CollectivePoint& point, int threads) {
               {"wait_share", r.wait_share},
               {"serial_share", r.serial_share},
               {"calendar_cycles", r.calendar_cycles},
+              {"solo_cycles", r.solo_cycles},
               {"run_seconds", run_wall},
               {"run_cpu_seconds", run_cpu}});
     return j;

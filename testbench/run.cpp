@@ -197,6 +197,8 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   j["threads"] = r.threads;
+  j["solo_cycles"] = r.solo_cycles;
+  j["calendar_cycles"] = r.calendar_cycles;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
   j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
   j["scenario"] = resolved_scenario(params, RunKind::synthetic);
@@ -219,9 +221,9 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   t += fmt::format("  link utilization  mean {:.4f}, max {:.4f}\n", r.mean_link_utilization,
                    r.max_link_utilization);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
-                   "elaboration, {} thread{})\n",
+                   "elaboration, {})\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
-                   r.threads, r.threads == 1 ? "" : "s");
+                   threads_text(r.threads, r.solo_cycles, r.calendar_cycles));
   if (!r.completed && !r.deadlock)
     t += fmt::format("  not drained       {} measured packets still in flight after drain_cycles (saturated)\n",
                      r.unfinished_packets);

@@ -87,6 +87,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["sim_seconds"] = r.sim_seconds;
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["threads"] = r.threads;
+  j["solo_cycles"] = r.solo_cycles;
+  j["calendar_cycles"] = r.calendar_cycles;
   j["elaboration_seconds"] = r.elaboration_seconds;
   j["router_cycles_per_second"] = r.router_cycles_per_second;
   j["link_flits_corrupted"] = r.link_flits_corrupted;
@@ -142,9 +144,9 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
                    r.flits, r.local_copies);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
-                   "elaboration, {} thread{}), {} flit-hops\n",
+                   "elaboration, {}), {} flit-hops\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
-                   r.threads, r.threads == 1 ? "" : "s", r.flit_hops);
+                   threads_text(r.threads, r.solo_cycles, r.calendar_cycles), r.flit_hops);
   t += fmt::format("  evaluations       {} router, {} NIC ({:.2f} router evaluations per flit-hop)\n",
                    r.router_evaluations, r.nic_evaluations,
                    r.flit_hops > 0 ? static_cast<double>(r.router_evaluations) / static_cast<double>(r.flit_hops) : 0.0);
@@ -178,6 +180,14 @@ std::vector<std::string> collective_run_problems(const Params& params) {
                          "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
   for (const auto& p : algorithm_key_problems(params, true)) add_problem(problems, p);
   return problems;
+}
+
+std::string threads_text(int threads, std::uint64_t solo_cycles, std::uint64_t calendar_cycles) {
+  std::string t = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+  if (threads > 1 && solo_cycles > 0 && calendar_cycles > 0)
+    t += fmt::format(", {:.1f} % of cycles solo",
+                     100.0 * static_cast<double>(solo_cycles) / static_cast<double>(calendar_cycles));
+  return t;
 }
 
 RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,

@@ -6,6 +6,7 @@
 // did not finish within max_cycles).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,6 +26,11 @@ bool synthetic_only_key(const std::string& key);
 /// Every problem of a collective run's keys (synthetic-only keys, the
 /// algorithm's and the compared algorithms' keys, the models' keys).
 std::vector<std::string> collective_run_problems(const Params& params);
+
+/// The threads of a run's speed line: "1 thread", "2 threads", or with the
+/// share of the calendar's cycles the main thread evaluated alone
+/// (WakeScheduler: a worker that had to wait for a core).
+std::string threads_text(int threads, std::uint64_t solo_cycles, std::uint64_t calendar_cycles);
 
 /// `vcd_path` empty: no waveform (a waveform is written for the first
 /// algorithm only).

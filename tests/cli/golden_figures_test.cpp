@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -131,6 +133,10 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenFigures, ::testing::ValuesIn(golden_sc
 // count it used, so the variant cannot silently fall back to one thread.
 // What only one thread can do runs on one, reports threads 1 and says why on
 // standard error: the scenarios below, with the reason they run on one.
+// A threaded run evaluates some cycles on all threads and some on the main
+// thread alone (solo, chosen by measured cost): 2 threads run every cycle in
+// parallel and 3 threads alternate parallel and solo cycles, so both ways and
+// the switch between them must give the same figures.
 std::string forced_to_one_thread(const Golden& g) {
   for (const auto& a : g.args)
     if (a == "nic_blocks=rtl") return "nic_blocks=rtl runs Verilated models";
@@ -142,13 +148,16 @@ class GoldenThreads : public ::testing::TestWithParam<Golden> {};
 TEST_P(GoldenThreads, TwoAndThreeThreadsGiveTheSameRun) {
   const Golden& g = GetParam();
   const std::string forced = forced_to_one_thread(g);
-  for (const char* threads : {"2", "3"}) {
-    SCOPED_TRACE(std::string(threads) + " threads");
+  const std::pair<const char*, const char*> variants[] = {{"2", "parallel"}, {"3", "alternate"}};
+  for (const auto& [threads, mode] : variants) {
+    SCOPED_TRACE(std::string(threads) + " threads, " + mode);
     std::string err;
-    expect_recorded_figures(g, {}, {"--threads", threads}, &err);
+    expect_recorded_figures(g, {std::string("COLLNET_THREAD_MODE=") + mode}, {"--threads", threads}, &err);
     const nlohmann::json got = read_json(scratch() / (g.name + ".json"));
     if (forced.empty()) {
       EXPECT_EQ(got.at("threads").get<int>(), std::stoi(threads));
+      const auto calendar = got.at("calendar_cycles").get<std::uint64_t>();
+      EXPECT_EQ(got.at("solo_cycles").get<std::uint64_t>(), std::string(mode) == "parallel" ? 0 : calendar / 2);
     } else {
       EXPECT_EQ(got.at("threads").get<int>(), 1);
       EXPECT_NE(err.find("runs on one thread (key threads): " + forced), std::string::npos) << err;
@@ -198,6 +207,14 @@ TEST(EvaluationOrder, AnUnknownValueExitsTwoNamingTheVariableAndTheValues) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("COLLNET_EVALUATION_ORDER"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("wake, creation, reverse-creation"), std::string::npos) << r.err;
+}
+
+// So is the thread mode.
+TEST(ThreadMode, AnUnknownValueExitsTwoNamingTheVariableAndTheValues) {
+  const CliRun r = run_collnet({"run", "--set", "topology=torus:4x4", "--threads", "2"}, {"COLLNET_THREAD_MODE=fast"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("COLLNET_THREAD_MODE"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("adaptive, parallel, solo, alternate"), std::string::npos) << r.err;
 }
 
 }  // namespace

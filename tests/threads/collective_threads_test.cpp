@@ -1,8 +1,8 @@
 // Threads (key `threads`) in collective runs: NICs with their controllers,
-// descriptor sources and engines, the barrier network and the data check on
-// 2 and 3 worker threads must give every figure of the same run on one
-// thread. The scenarios cross partitions with everything a NIC does to
-// another node: delivery acknowledgements and zero-length messages to
+// descriptor sources and engines, the barrier network and the data check on 2
+// and 3 worker threads (in each thread mode) must give every figure of the
+// same run on one thread. The scenarios cross partitions with everything a NIC
+// does to another node: delivery acknowledgements and zero-length messages to
 // nodes of other workers, barrier entries and releases (ideal and
 // recursive-doubling), the forwarding rule acting on arrivals, combining
 // receives, several streams per node (an MSCCL import), leaf/spine and tree
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "systemc/collective_run.hpp"
+#include "thread_mode.hpp"
 
 namespace collnet::systemc {
 namespace {
@@ -60,10 +61,12 @@ TEST_P(CollectiveThreads, EveryThreadCountGivesTheFiguresOfOne) {
   ASSERT_EQ(want.threads, 1);
   ASSERT_TRUE(want.completed);
   ASSERT_TRUE(want.data_check);
-  for (int threads : {2, 3}) {
-    SCOPED_TRACE(std::to_string(threads) + " threads");
-    const CollectiveResult got = run(GetParam(), threads);
-    EXPECT_EQ(got.threads, threads);
+  for (const ThreadVariant& v : thread_variants()) {
+    SCOPED_TRACE(std::to_string(v.threads) + " threads, " + v.mode);
+    const ScopedThreadMode mode(v.mode);
+    const CollectiveResult got = run(GetParam(), v.threads);
+    EXPECT_EQ(got.threads, v.threads);
+    EXPECT_EQ(got.solo_cycles, v.solo_cycles(got.calendar_cycles));
     EXPECT_EQ(got.threads_note, "");
     EXPECT_EQ(got.cycles, want.cycles);
     EXPECT_EQ(got.completed, want.completed);

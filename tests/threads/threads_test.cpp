@@ -1,16 +1,18 @@
 // Threads (key `threads`, systemc/clocked.hpp): a synthetic run on 2 or 3
-// worker threads must give every figure of the same run on one thread. The
-// scenarios cover open and closed runs, a saturated network (full buffers:
-// credits crossing partitions every cycle), virtual cut-through, a torus
-// (wrap links between the first and last partition) and far wake-ups (a low
-// injection rate: sources sleep beyond the calendar's horizon). This suite
-// is also what scripts/tsan.sh runs under ThreadSanitizer.
+// worker threads (in each thread mode) must give every figure of the same run
+// on one thread. The scenarios cover open and closed runs, a saturated network
+// (full buffers: credits crossing partitions every cycle), virtual
+// cut-through, a torus (wrap links between the first and last partition) and
+// far wake-ups (a low injection rate: sources sleep beyond the calendar's
+// horizon). This suite is also what scripts/tsan.sh runs under
+// ThreadSanitizer.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "systemc/synthetic.hpp"
+#include "thread_mode.hpp"
 
 namespace collnet::systemc {
 namespace {
@@ -59,12 +61,14 @@ TEST_P(Threads, EveryThreadCountGivesTheFiguresOfOne) {
   const SyntheticResult want = run_synthetic(one);
   ASSERT_EQ(want.threads, 1);
   ASSERT_GT(want.measured_packets, 0u);
-  for (int threads : {2, 3}) {
-    SCOPED_TRACE(std::to_string(threads) + " threads");
+  for (const ThreadVariant& v : thread_variants()) {
+    SCOPED_TRACE(std::to_string(v.threads) + " threads, " + v.mode);
     SyntheticScenario s = GetParam().scenario;
-    s.threads = threads;
+    s.threads = v.threads;
+    const ScopedThreadMode mode(v.mode);
     const SyntheticResult got = run_synthetic(s);
-    EXPECT_EQ(got.threads, threads);
+    EXPECT_EQ(got.threads, v.threads);
+    EXPECT_EQ(got.solo_cycles, v.solo_cycles(got.calendar_cycles));
     EXPECT_EQ(got.cycles, want.cycles);
     EXPECT_EQ(got.completed, want.completed);
     EXPECT_EQ(got.deadlock.has_value(), want.deadlock.has_value());
