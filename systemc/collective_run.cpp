@@ -352,7 +352,10 @@ struct Elaboration {
     else if (s.watchdog_cycles < WakeScheduler::kHorizon)
       threads_note = "watchdog_cycles below " + std::to_string(WakeScheduler::kHorizon) +
                      " runs the program monitor inside the wake-up calendar";
-    if (!threads_note.empty()) return;
+    if (!threads_note.empty()) {
+      if (s.threads == 0) threads_note.clear();  // the automatic count (the default) is not told why
+      return;
+    }
     workers = synthetic_threads(s.threads, network.router_count(), available_cores());
     if (workers == 1) return;
     WakeScheduler& scheduler = WakeScheduler::current();

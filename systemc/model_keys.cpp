@@ -165,13 +165,12 @@ RunKeys::RunKeys()
                         1, 0, kMaxSeed)),
       threads(Key::integer("threads",
                            "worker threads evaluating each cycle's routers, endpoints and NICs, every figure identical "
-                           "to one thread (0: the cores available, capped by what pays for the network's size; "
-                           "the default is 1: a worker that waits for a core makes a run several times slower, "
-                           "and the load average the automatic count reads lags behind processes started at the "
-                           "same time, such as a sweep's points; see the performance page); waveforms, message "
-                           "traces, nic_blocks=rtl, link faults and "
+                           "to one thread; 0 (the default): the cores this process may use less the one-minute load "
+                           "average, at most one thread per 128 routers (smaller networks run on one); a cycle whose "
+                           "workers lack a core runs on the main thread alone (see the performance page); "
+                           "waveforms, message traces, nic_blocks=rtl, link faults and "
                            "collectives with watchdog_cycles below 64 run on one thread",
-                           1, 0, 256)
+                           0, 0, 256)
                   .accepting("0 (automatic) or 1..256")) {}
 
 std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed, threads}; }

@@ -85,11 +85,15 @@ int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
 // busy (the one-minute load average): a worker thread waiting for a core at
 // every cycle's barrier makes a run several times slower than one thread
 // (measured: docs/performance.md, threads).
-unsigned available_cores() {
+unsigned process_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
-  unsigned cores = sched_getaffinity(0, sizeof(set), &set) == 0 ? static_cast<unsigned>(CPU_COUNT(&set))
-                                                                 : std::max(1u, std::thread::hardware_concurrency());
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? static_cast<unsigned>(CPU_COUNT(&set))
+                                                      : std::max(1u, std::thread::hardware_concurrency());
+}
+
+unsigned available_cores() {
+  unsigned cores = process_cpus();
   double load[1] = {0};
   if (getloadavg(load, 1) == 1) {
     const auto busy = static_cast<unsigned>(std::max(0.0, load[0] + 0.5));

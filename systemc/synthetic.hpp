@@ -59,8 +59,11 @@ struct SyntheticScenario {
 /// Waveforms and per-packet records need one thread.
 inline constexpr int kRoutersPerThread = 128;
 int synthetic_threads(int requested, std::size_t routers, unsigned cores);
-/// The cores this process may run on, less the one-minute load average (at
-/// least 1): what `threads: 0` takes.
+/// The CPUs this process may run on (its affinity: a sweep gives each
+/// point its share, testbench/sweep_runner.hpp).
+unsigned process_cpus();
+/// process_cpus() less the one-minute load average (at least 1): what
+/// `threads: 0` takes.
 unsigned available_cores();
 
 /// Reads a scenario (SyntheticKeys, RunKeys and RouterKeys of

@@ -192,8 +192,8 @@ int main(int argc, char** argv) {
   run->add_flag("--trace-links", trace.links, "with --trace: also each network link's busy intervals to FILE.links.csv");
   int run_threads = -1;
   run->add_option("--threads", run_threads,
-                  "worker threads per cycle, the same figures as one (the key threads; 0: the cores available, capped by "
-                  "what pays for the network's size; waveforms, traces and nic_blocks=rtl run on one)")
+                  "worker threads per cycle, the same figures as one (the key threads; 0, the default: the cores available, "
+                  "capped by what pays for the network's size; waveforms, traces and nic_blocks=rtl run on one)")
       ->check(CLI::Range(0, 256));
   bool run_progress = false;
   double progress_delay = 1.0;

@@ -197,6 +197,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   j["threads"] = r.threads;
+  j["cpus"] = systemc::process_cpus();
   j["solo_cycles"] = r.solo_cycles;
   j["calendar_cycles"] = r.calendar_cycles;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};

@@ -87,6 +87,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["sim_seconds"] = r.sim_seconds;
   j["sim_cpu_seconds"] = r.sim_cpu_seconds;
   j["threads"] = r.threads;
+  j["cpus"] = systemc::process_cpus();
   j["solo_cycles"] = r.solo_cycles;
   j["calendar_cycles"] = r.calendar_cycles;
   j["elaboration_seconds"] = r.elaboration_seconds;

@@ -1,6 +1,7 @@
 // `collnet sweep`, local backend: child `collnet run` processes (fork/exec),
 // N at a time, each record appended when its point ends.
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -111,9 +112,26 @@ struct Child {
   const SweepPoint* point = nullptr;
   std::chrono::steady_clock::time_point start;
   bool timed_out = false;
+  int slot = 0;
 };
 
-pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path) {
+/// The CPUs this process may run on, in order (empty if unknown).
+std::vector<int> own_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+/// `cpus` empty: the child keeps the parent's CPUs.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path,
+            const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -126,6 +144,7 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& out_path, c
     if (::getppid() != parent) ::_exit(128 + SIGTERM);
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
+    if (!cpus.empty()) (void)::sched_setaffinity(0, sizeof(set), &set);  // else the parent's CPUs
     const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out < 0 || err < 0) ::_exit(127);
@@ -251,10 +270,20 @@ int run_capture(const std::vector<std::string>& argv, std::string& out) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+std::vector<int> slot_cpus(const std::vector<int>& cpus, int jobs, int slot) {
+  const auto n = static_cast<long>(cpus.size());
+  const long j = std::max(1, jobs);
+  const long first = slot * n / j;
+  const long end = std::max(first + 1, (slot + 1) * n / j);
+  return {cpus.begin() + first, cpus.begin() + std::min(end, n)};
+}
+
 LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, const std::string& work,
                                   const std::string& results_path, const SweepOptions& options) {
   const StopSignals signals;
   const int jobs = std::max(1, options.jobs);
+  const std::vector<int> cpus = own_cpus();
+  std::vector<bool> slot_busy(static_cast<std::size_t>(jobs), false);
   const fs::path runs = fs::path(work) / "runs";
   fs::create_directories(runs);
   LocalRunResult result;
@@ -308,9 +337,11 @@ LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, 
       const std::string base = (runs / p->hash).string();
       std::error_code ignored;
       fs::remove(base + ".json", ignored);
+      const auto slot = static_cast<int>(std::find(slot_busy.begin(), slot_busy.end(), false) - slot_busy.begin());
+      slot_busy[static_cast<std::size_t>(slot)] = true;
       running.push_back({spawn({options.self, "run", point_file(work, *p), "--json", base + ".json"}, base + ".out",
-                               base + ".err"),
-                         p, std::chrono::steady_clock::now(), false});
+                               base + ".err", cpus.empty() ? cpus : slot_cpus(cpus, jobs, slot)),
+                         p, std::chrono::steady_clock::now(), false, slot});
     }
     int st = 0;
     const pid_t pid = ::waitpid(-1, &st, WNOHANG);
@@ -319,6 +350,7 @@ LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, 
       if (it != running.end()) {
         Child c = *it;
         running.erase(it);
+        slot_busy[static_cast<std::size_t>(c.slot)] = false;
         finish_child(c, st);
       }
       progress.update(result.finished, result.failed, running.size(), true);

@@ -50,9 +50,19 @@ struct LocalRunResult {
   int signal = 0;            // SIGINT / SIGTERM that stopped the sweep, else 0
 };
 
+/// The CPUs of job slot `slot` (0 .. jobs-1) of a sweep running `jobs`
+/// points at once on `cpus` (the CPUs the sweep may use): a contiguous
+/// share, the shares as even as they can be and disjoint while there are
+/// no more slots than CPUs; with more slots, slot s shares CPU
+/// cpus[s * cpus.size() / jobs] with others.
+std::vector<int> slot_cpus(const std::vector<int>& cpus, int jobs, int slot);
+
 /// Runs `points` as child `collnet run` processes, `jobs` at a time,
-/// appending each record to `results_path` when its point ends. SIGINT and
-/// SIGTERM end the children, keep the records written, and return.
+/// appending each record to `results_path` when its point ends. Each child
+/// runs on its slot's CPUs (slot_cpus), so that a run's automatic thread
+/// count (key threads) takes its share of the cores, not every core.
+/// SIGINT and SIGTERM end the children, keep the records written, and
+/// return.
 LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, const std::string& work,
                                   const std::string& results_path, const SweepOptions& options);
 

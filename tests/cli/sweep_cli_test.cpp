@@ -3,6 +3,7 @@
 // after a killed sweep (collnet plot: plot_cli_test.cpp).
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <thread>
 
 #include "testbench/sweep.hpp"
+#include "testbench/sweep_runner.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/support/error_message.hpp"
 
@@ -126,6 +128,59 @@ TEST(SweepExpansion, BadAxesAreRefusedNamingTheAxis) {
   for (const auto& [yaml, expect] : cases) {
     const std::string problem = problem_of(yaml);
     EXPECT_NE(problem.find(expect), std::string::npos) << yaml << "\n got: " << problem;
+  }
+}
+
+// The slots of a sweep running `jobs` points at once split its CPUs: while
+// there are no more slots than CPUs, every CPU belongs to exactly one slot
+// and the slots' shares differ by one CPU at most, in order; with more
+// slots, each has one CPU and the CPUs are used in turn.
+TEST(SweepSlots, SplitTheCpusEvenly) {
+  for (int n = 1; n <= 9; ++n) {
+    std::vector<int> cpus;
+    for (int c = 0; c < n; ++c) cpus.push_back(3 * c + 1);  // any ids, not 0..n-1
+    for (int jobs = 1; jobs <= 12; ++jobs) {
+      SCOPED_TRACE(std::to_string(n) + " CPUs, " + std::to_string(jobs) + " jobs");
+      std::vector<int> all;
+      std::size_t least = cpus.size(), most = 0;
+      for (int slot = 0; slot < jobs; ++slot) {
+        const auto share = cli::slot_cpus(cpus, jobs, slot);
+        ASSERT_FALSE(share.empty());
+        least = std::min(least, share.size());
+        most = std::max(most, share.size());
+        all.insert(all.end(), share.begin(), share.end());
+      }
+      if (jobs <= n) {
+        EXPECT_EQ(all, cpus);  // each CPU once, in order
+        EXPECT_LE(most - least, 1U);
+      } else {
+        EXPECT_EQ(most, 1U);
+        EXPECT_EQ(std::set<int>(all.begin(), all.end()).size(), cpus.size());  // every CPU used
+        EXPECT_TRUE(std::is_sorted(all.begin(), all.end()));
+      }
+    }
+  }
+}
+
+// Each point runs on its slot's CPUs, as its run reports (`cpus`), so a
+// run's automatic thread count takes its share of the machine, not all of
+// it.
+TEST(SweepCli, EachPointRunsOnItsShareOfTheCpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  const int cpus = CPU_COUNT(&set);
+  const auto sweep = write_file("slots/sweep.yaml",
+                                "base: {topology: torus:4x4, algorithm: a2a-optimal, compare: \"\"}\n"
+                                "axes:\n  message_flits: [4, 8, 12]\n");
+  for (const int jobs : {1, cpus}) {
+    SCOPED_TRACE(std::to_string(jobs) + " jobs");
+    const auto out = sweep.parent_path() / ("r" + std::to_string(jobs) + ".jsonl");
+    const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--jobs", std::to_string(jobs)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto lines = read_lines(out);
+    ASSERT_EQ(lines.size(), 3U);
+    for (const auto& l : lines) EXPECT_EQ(l["run"]["cpus"].get<int>(), jobs == 1 ? cpus : 1) << l.dump();
   }
 }
 
