@@ -81,10 +81,6 @@ int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
   return std::max(1, std::min<int>(requested, static_cast<int>(std::max<std::size_t>(routers, 1))));
 }
 
-// The cores this process may run on, less the ones other processes keep
-// busy (the one-minute load average): a worker thread waiting for a core at
-// every cycle's barrier makes a run several times slower than one thread
-// (measured: docs/performance.md, threads).
 unsigned process_cpus() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -92,6 +88,10 @@ unsigned process_cpus() {
                                                       : std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The CPUs this process may run on, less the ones other processes keep
+// busy (the one-minute load average): a worker thread that waits for a core
+// at every cycle's barrier costs more than it gives (measured:
+// docs/performance.md, threads).
 unsigned available_cores() {
   unsigned cores = process_cpus();
   double load[1] = {0};
