@@ -1102,7 +1102,7 @@ def direction_order(d):
     return ("xyzwvu".index(d[0]) if d[0] in "xyzwvu" else 9, d[1] == "-")
 
 
-def draw_grid(links, dims, title, path, plt, scale):
+def draw_grid(links, dims, title, path, plt, colours):
     dirs = sorted({l.port for l in links}, key=direction_order)
     nx = dims[0]
     ny = dims[1] if len(dims) > 1 else 1
@@ -1110,7 +1110,7 @@ def draw_grid(links, dims, title, path, plt, scale):
     for d in dims[2:]:
         slices *= d
     width = nx * slices
-    vmax = scale.top
+    vmax = colours.top
     cols = min(len(dirs), 2)
     rows = math.ceil(len(dirs) / cols)
     named = width * ny <= 256  # node names in the cells where they fit
@@ -1161,8 +1161,7 @@ def draw_grid(links, dims, title, path, plt, scale):
                        "node_names": named, "cells": cells})
     for j in range(len(dirs), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    bar = fig.colorbar(image, ax=axes, shrink=0.8, label=scale.label)
-    scale.read_back(bar)
+    colours.read_back(fig.colorbar(image, ax=axes, shrink=0.8, label=colours.label))
     fig.suptitle(title, fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
