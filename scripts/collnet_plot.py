@@ -30,7 +30,11 @@ What it draws:
       Defaults: synthetic-traffic sweeps plot avg_latency and accepted_rate
       against injection_rate; collective sweeps cycles and efficiency against
       message_flits, one line per algorithm (else per combination of the
-      other axes that vary). Only records with status ok are drawn.
+      other axes that vary). Only records with status ok are drawn. --x may
+      also be a measured rate (offered_rate, accepted_rate).
+  RESULTS.jsonl --cdf --out DIR
+      DIR/latency_cdf.png: per point the fraction of measured packets with
+      a latency below each bin edge of the runs' latency_histogram.
   RESULTS.jsonl --sweep SWEEP.yaml [--table] [--out DIR]
       the plots of the sweep file's `plot:` list (into DIR) and, with
       --table, its `table:` section as Markdown on stdout.
@@ -39,7 +43,10 @@ What it draws:
       its topology: meshes and tori as a grid per link direction (x+, x-, ...;
       3-D as z slices side by side, integer coordinates, every cell named by
       its router), leaf/spine fabrics by layer (up- and down-links, nodes
-      named), boards and other topologies as bars per link (by source node).
+      named), fat trees, dragonflies and graph files with coordinates at
+      their nodes' places, boards and other topologies as bars per link (by
+      source node). Colours run from 0 to 1 (absolute: a link busy every
+      cycle has the full colour); --relative: 0 to the run's busiest link.
   --links RESULTS.jsonl --record N --out DIR
       the same for one record of a sweep's results: N is the record's
       `index` field, the point's number in the sweep counted from 0 (the
@@ -54,6 +61,17 @@ JSON (nested ones with dots: link_utilization.max) or a scenario key.
 Axis labels carry units (cycles, flits/node/cycle, fraction of the bound,
 busy fraction); the title names the keys that are equal in every plotted
 record.
+
+Saturated points (the run's `saturated`: the measurement window did not
+drain) have no latency drawn: an x at the top of the axes, off the line
+(tables: "saturated"); their other fields (accepted_rate) are hollow
+markers. A null field (nothing measured) is left out, never drawn as 0
+(tables: "n/a").
+
+Seeds: records that differ only in the scenario key `seed` (a sweep file's
+`seeds: N`) are one point, drawn as the mean with its 95 % confidence
+interval (Student t) as error bars; table cells give "mean ± half-width
+(n=N)". Name seed in --x or --by to draw each seed apart.
 """
 
 EPILOG = f"""\
@@ -61,8 +79,10 @@ report:
   Every run that draws writes DIR/{REPORT_NAME} (or --report FILE): per PNG
   the title, axis labels and scales, the keys fixed in every record, and what
   was drawn, read back from the figure: for sweep plots each series (label,
-  the --by values, x values, y values); for link maps each panel's ticks and
-  cells (link name, node name, coordinates, utilization).
+  the --by values, x values, y values, seeds n and confidence half-widths,
+  the x of saturated and of null points); for CDF plots each curve; for link
+  maps the colour scale and each panel's ticks and cells (link name, node
+  name, coordinates, utilization).
 
 examples:
   collnet sweep examples/sweeps/load_latency.yaml --out load.jsonl
@@ -72,6 +92,9 @@ examples:
   collnet plot load.jsonl --sweep examples/sweeps/load_latency.yaml --table --out docs/plots
   collnet run --set topology=torus:4x4 --json run.json && collnet plot --links run.json --out plots
   collnet plot --links load.jsonl --record 3 --out plots
+  collnet plot --links run.json --relative --out plots
+  collnet plot load.jsonl --x offered_rate --y p99_latency --out plots
+  collnet plot load.jsonl --cdf --out plots
 
 exit status: 0 drawn, 2 bad input (an unknown option, a bad value, a missing
 or unreadable input, an --out that is not a writable directory; one line
