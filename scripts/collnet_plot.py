@@ -798,7 +798,7 @@ def latency_histogram(record):
         raise BadInput(f"{where}: bin_width {w!r} is not a positive number")
     if not isinstance(counts, list) or not all(is_number(c) and c >= 0 for c in counts):
         raise BadInput(f"{where}: counts must be a list of packet counts (numbers, 0 or more)")
-    return float(w), [float(c) for c in counts]
+    return w, counts
 
 
 def pooled_cdf(histograms):
