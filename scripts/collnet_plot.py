@@ -497,7 +497,7 @@ def fixed_text(fixed):
 def wrapped_title(main, fixed):
     lines = textwrap.wrap(main, 90) or [""]
     if fixed:
-        lines += textwrap.wrap(fixed_text(fixed), 110)
+        lines += textwrap.wrap(fixed_text(fixed), 95)
     return "\n".join(lines)
 
 
