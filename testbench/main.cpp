@@ -291,6 +291,7 @@ int main(int argc, char** argv) {
       return cli::run_sweep(sweep_options);
     }
     if (*saturation) {
+      restart_with_huge_pages(argv);  // once, for a search of many runs: small against them
       try {
         const auto outcome = cli::run_saturation(sat, std::cout);
         std::cout << outcome.text;

@@ -34,6 +34,12 @@ double number(const nlohmann::json& j, const char* field) {
   return it != j.end() && it->is_number() ? it->get<double>() : kNaN;
 }
 
+/// A count field of a run's JSON; 0 when it is missing or null.
+std::uint64_t count(const nlohmann::json& j, const char* field) {
+  const auto it = j.find(field);
+  return it != j.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
 nlohmann::json number_or_null(double v) { return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v); }
 
 std::string latency_limit_rule(const SaturationSettings& s) {
@@ -114,8 +120,9 @@ SaturationSettings saturation_settings(const SaturationOptions& o, std::vector<s
 
 std::string saturation_criterion(const SaturationProbe& p, double tolerance, double latency_limit) {
   if (p.deadlock) return "deadlock";
+  // One packet short, up to the rounding of the rates' divisions, is not a shortfall.
   const double shortfall = p.offered_rate - p.accepted_rate;
-  if (shortfall > tolerance * p.offered_rate && shortfall > p.one_packet_rate) return "accepted";
+  if (shortfall > tolerance * p.offered_rate && shortfall > p.one_packet_rate * (1 + 1e-9)) return "accepted";
   if (!p.completed) return "unfinished";
   if (p.avg_latency > latency_limit) return "latency";
   return "";
@@ -229,8 +236,9 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
                      scenario.value("traffic", ""), scenario.value("topology", ""),
                      scenario["packet_flits"].dump(), rate_text(s.resolution), rate_text(s.max_rate),
                      rate_text(s.resolution));
-  out << fmt::format("  saturated when    accepted < {} x offered (--tolerance {}; by more than one packet), measured packets undelivered "
-                     "after drain_cycles, a deadlock, or average latency > {} (--latency-limit)\n",
+  out << fmt::format("  saturated when    accepted < {} x offered (--tolerance {}; by more than one packet), "
+                     "measured packets undelivered after drain_cycles, a deadlock, or average latency > {} "
+                     "(--latency-limit)\n",
                      1 - s.tolerance, s.tolerance, latency_limit_rule(s));
   if (!given_rate.empty())
     out << fmt::format("  note              key injection_rate ({}) is not used: the search sets it\n", given_rate);
@@ -250,11 +258,11 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
     result.p99_latency = number(j, "p99_latency");
     const double window_flits = number(j, "endpoints") * number(j, "window_cycles");
     result.one_packet_rate = window_flits > 0 ? number(j, "packet_flits") / window_flits : 0;
-    result.measured_packets = j.value("measured_packets", std::uint64_t{0});
-    result.unfinished_packets = j.value("unfinished_packets", std::uint64_t{0});
-    result.completed = j.value("completed", false);
+    result.measured_packets = count(j, "measured_packets");
+    result.unfinished_packets = count(j, "unfinished_packets");
+    result.completed = j.contains("completed") && j["completed"].is_boolean() && j["completed"].get<bool>();
     result.deadlock = run.exit_status == 3;
-    result.integrity_errors = j.value("integrity_errors", std::uint64_t{0});
+    result.integrity_errors = count(j, "integrity_errors");
     if (run.exit_status == 1 && result.integrity_errors == 0) result.integrity_errors = 1;
     return result;
   };
@@ -266,7 +274,8 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
       shown_limit = s.latency_multiple * p.avg_latency;
       verdict += fmt::format(" (zero load: latency limit {:.2f} cycles)", shown_limit);
     }
-    if (p.integrity_errors > 0) verdict = fmt::format("DATA CHECK FAILED ({} flits): the search stops", p.integrity_errors);
+    if (p.integrity_errors > 0)
+      verdict = fmt::format("DATA CHECK FAILED ({} flits): the search stops", p.integrity_errors);
     first = false;
     out << fmt::format("  {:>8} {:>9.4f} {:>9.4f} {:>9.2f} {:>9.0f}  {}\n", rate_text(p.rate), p.offered_rate,
                        p.accepted_rate, p.avg_latency, p.p99_latency, verdict);
@@ -282,8 +291,8 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
   } else if (!r.saturated) {
     t += fmt::format("  saturation rate   not reached: unsaturated up to --max-rate {}\n", rate_text(s.max_rate));
   } else if (r.probes.size() == 1) {
-    t += fmt::format("  saturation rate   0: saturated already at the first probe, {} ({})\n", rate_text(r.bracket_high),
-                     r.criterion);
+    t += fmt::format("  saturation rate   0: saturated already at the first probe, {} ({})\n",
+                     rate_text(r.bracket_high), r.criterion);
   } else {
     t += fmt::format("  saturation rate   {} flits/node/cycle (unsaturated at {}, saturated at {}: {})\n",
                      rate_text(r.saturation_rate), rate_text(r.bracket_low), rate_text(r.bracket_high), r.criterion);
