@@ -214,7 +214,9 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
   std::string seeds_where;  // "SOURCE line N", where the file sets seeds
   if (root["seeds"]) {
     const YAML::Node n = root["seeds"];
-    seeds_where = source + " line " + std::to_string(n.Mark().line + 1);
+    for (const auto& kv : root)  // the key's line: an empty value has none of its own
+      if (kv.first.as<std::string>() == "seeds")
+        seeds_where = source + " line " + std::to_string(kv.first.Mark().line + 1);
     const std::string given = n.IsScalar() ? n.Scalar() : n.IsSequence() ? "a list" : n.IsMap() ? "a map" : "nothing";
     std::int64_t value = 0;
     const bool integral = n.IsScalar() && integral_text(n);
