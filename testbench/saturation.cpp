@@ -229,6 +229,11 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
                          "(packets_per_node: 0, the default)");
   }
   if (const auto p = output_path_problem("--json", options.json_path); !p.empty()) problems.push_back(p);
+  if (problems.size() > 1) {  // options and keys: not "problems in the scenario"
+    std::string all = std::to_string(problems.size()) + " problems, nothing was run:";
+    for (const auto& p : problems) all += "\n  " + p;
+    throw ConfigError(all);
+  }
   throw_problems(problems);
 
   const nlohmann::json scenario = resolved_scenario(params, RunKind::synthetic);
