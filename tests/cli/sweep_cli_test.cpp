@@ -269,8 +269,8 @@ TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
   ASSERT_EQ(lines.size(), 4U);
   std::map<std::pair<double, std::string>, nlohmann::json> by_point;
   for (const auto& l : lines) {
-    for (const char* f : {"hash", "index", "point", "scenario", "status", "exit_status", "message", "wall_seconds",
-                          "finished_at", "host", "run"})
+    for (const char* f : {"hash", "index", "point_index", "point", "scenario", "status", "exit_status", "message",
+                          "wall_seconds", "finished_at", "host", "run"})
       EXPECT_TRUE(l.contains(f)) << f << " missing in " << l.dump();
     EXPECT_GT(l["wall_seconds"].get<double>(), 0.0);
     by_point[{l["point"]["injection_rate"].get<double>(), l["point"]["route_direction"].get<std::string>()}] = l;
