@@ -382,7 +382,7 @@ def caption_problems(root, page, lines):
                             "(an italic paragraph after it with Made by `COMMAND`)")
             continue
         for command in commands:
-            for path in re.findall(r"(?:^|[\s=])((?:scripts|examples)/[\w./-]+)", command):
+            for path in re.findall(r"(?:^|[\s=])(?:\./)?((?:scripts|examples)/[\w./-]+)", command):
                 if not os.path.exists(os.path.join(root, path)):
                     problems.append(f"{page}:{k + 1}: the caption's command names {path}, which is not in the "
                                     "repository")
