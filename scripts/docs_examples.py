@@ -49,8 +49,9 @@ exit status is 1 if any failed.
 
 `--update` rewrites the shown output of the pages' blocks from what their
 commands printed (a shown line that still matches, masks included, is kept
-as written; `...` lines keep standing for what they stood for) instead of
-failing on it; review the diff before committing it.
+as written; a masked line whose figures changed is rewritten with its masks
+kept; `...` lines keep standing for what they stood for) instead of failing
+on it; review the diff before committing it.
 
     python3 scripts/docs_examples.py --collnet build/collnet [--root .] [--timeout 300] [--update] [PAGE ...]
 """
@@ -274,22 +275,48 @@ def differences(page, shown, got, limit=8):
     return out
 
 
+def remasked(shown, printed):
+    """A printed line that replaces a shown line with masks: the printed line
+    with `...` again where the shown line had it, when the two differ only in
+    figures (numbers) outside the masks; else None."""
+    if ELISION not in shown or shown.strip() == ELISION:
+        return None
+    fixed = [re.sub(r"[0-9][0-9.,]*", lambda m: "\0", part) for part in shown.split(ELISION)]
+    regex = "(.*)".join("".join(r"[0-9][0-9.,]*" if token == "\0" else re.escape(token)
+                                for token in re.split(r"(\0)", part)) for part in fixed)
+    m = re.fullmatch(regex, printed)
+    if not m:
+        return None
+    out = printed
+    for k in range(len(m.groups()), 0, -1):
+        out = out[:m.start(k)] + ELISION + out[m.end(k):]
+    return out
+
+
 def updated(shown_lines, got):
     """The shown output rewritten from what was printed: shown lines that
     still match (masks included) kept as written, `...` lines kept where they
-    stand for printed lines, every other printed line as printed."""
+    stand for printed lines, a masked line whose figures changed rewritten
+    with its masks kept, every other printed line as printed."""
     lines = trimmed(shown_lines)
     got = trimmed(got)
-    out, last_elision = [], None
+    out, last_elision, missing = [], None, []
     for op, i, j in align(lines, got):
+        if op == "missing":
+            missing.append(i)
+            continue
+        if op == "extra":
+            # A printed line in place of a shown one: keep the shown line's masks.
+            kept = remasked(lines[missing.pop(0)], got[j]) if missing else None
+            out.append(kept if kept is not None else got[j])
+            continue
+        missing = []
         if op == "match":
             out.append(lines[i])
         elif op == "elide":
             if last_elision != i:
                 out.append(lines[i])
             last_elision = i
-        elif op == "extra":
-            out.append(got[j])
     return out
 
 

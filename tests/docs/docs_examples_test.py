@@ -25,6 +25,8 @@ case "$1" in
     echo "  data check        pass";;
   list)
     echo "Topologies:"; echo "  torus"; echo "  mesh"; echo "  fattree"; echo "Routing:"; echo "  nca-adaptive";;
+  speed)
+    echo "  speed             $RANDOM.$RANDOM M router-cycles/s (1 thread), 4096 flit-hops";;
   bad)
     echo "collnet: error: key 'bogus': unknown" >&2; exit 2;;
   fail)
@@ -130,6 +132,16 @@ class DocsExamplesTest(unittest.TestCase):
             text = f.read()
         self.assertIn(RUN_SHOWN, text)  # the figure as printed, the speed line still masked
         self.assertTrue(text.endswith("```\n\nAfter.\n"))
+        self.assertEqual(self.check()[0], 0)
+
+    def test_update_keeps_the_mask_of_a_line_whose_figure_changed(self):
+        name = self.page("# Page\n\n<!-- test -->\n```sh\ncollnet speed\n```\n\n<!-- output -->\n```text\n"
+                         "  speed             ..., 12288 flit-hops\n```\n")
+        self.assertEqual(self.check()[0], 1)
+        status, out = self.check("--update")
+        self.assertEqual(status, 0, out)
+        with open(os.path.join(self.root, name)) as f:
+            self.assertIn("```text\n  speed             ..., 4096 flit-hops\n```\n", f.read())
         self.assertEqual(self.check()[0], 0)
 
     def test_output_marker_without_a_tested_block_is_refused(self):
