@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -49,8 +50,15 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 }
 
 void print_list() {
-  fmt::print("Topologies (key 'topology'):\n");
-  for (const auto& f : topology::topology_forms()) fmt::print("  {:<28} {}\n", f.syntax, f.description);
+  fmt::print("Topologies (key 'topology'; routing: the functions of key 'routing' it runs, its default first):\n");
+  for (const auto& f : topology::topology_forms()) {
+    // The routing functions from their registry, the one list `routing` is checked against.
+    std::string names;
+    for (const auto& r : topology::routing_functions())
+      if (std::find(r.topologies.begin(), r.topologies.end(), f.prefix) != r.topologies.end())
+        names += (names.empty() ? "" : ", ") + r.name;
+    fmt::print("  {:<28} {}\n  {:<28} routing: {}\n", f.syntax, f.description, "", names);
+  }
   fmt::print("\nRouting functions (key 'routing'; the first listed for a topology is its default):\n");
   for (const auto& r : topology::routing_functions()) {
     std::string kinds;
