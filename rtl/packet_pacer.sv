@@ -200,31 +200,55 @@ module packet_pacer #(
       assume (in_last_i);
   end
 
+  // Every assertion is labelled with its property group (P1_..., P0_...):
+  // scripts/formal.sh checks that each group it lists has assertions and
+  // names the group a failing assertion belongs to.
   always @(posedge clk_i) begin
     if (rst_ni) begin
       // P1 gap: no head flit leaves while the monitor still owes idle cycles,
       // and the gate adds nothing beyond them (open as soon as none is owed).
-      if (!f_in_packet && f_wait != '0) assert (!out_valid_o);
-      if (!f_in_packet && f_wait == '0) assert (out_valid_o == in_valid_i);
+      if (!f_in_packet && f_wait != '0) P1_owed_closed: assert (!out_valid_o);
+      if (!f_in_packet && f_wait == '0) P1_paid_open: assert (out_valid_o == in_valid_i);
       // P2 no flit lost, created or reordered: a flit leaves in the cycle it
       // is taken, unchanged (no storage), so flits in - flits out = 0.
-      assert (f_in_fire == f_out_fire);
-      if (f_out_fire) assert (out_data_o == in_data_i && out_last_o == in_last_i);
-      assert (f_count_in == f_count_out);
+      P2_same_cycle: assert (f_in_fire == f_out_fire);
+      if (f_out_fire) P2_unchanged: assert (out_data_o == in_data_i && out_last_o == in_last_i);
+      P2_counts: assert (f_count_in == f_count_out);
       // P1 inside a packet the gate stays open.
-      if (f_in_packet) assert (out_valid_o == in_valid_i);
+      if (f_in_packet) P1_packet_open: assert (out_valid_o == in_valid_i);
       // P0 induction strengthening: the RTL's registers against the monitor.
-      assert (in_packet_q == f_in_packet);
-      assert (gate_open_q == (in_packet_q || hold_q == '0));
-      if (!in_packet_q) assert (hold_zero_q == (hold_q == '0));
-      else assert (hold_zero_q == (f_gap == '0 && f_slack == '0));
-      if (f_in_packet) assert (gap_q == f_gap && f_flits != '0 && f_flits != '1 &&
-                               hold_q == HoldWidth'(f_gap) * HoldWidth'(f_flits) + HoldWidth'(f_slack));
-      else assert (hold_q == f_wait);
+      P0_in_packet: assert (in_packet_q == f_in_packet);
+      P0_gate: assert (gate_open_q == (in_packet_q || hold_q == '0));
+      if (!in_packet_q) P0_hold_zero_between: assert (hold_zero_q == (hold_q == '0));
+      else P0_hold_zero_inside: assert (hold_zero_q == (f_gap == '0 && f_slack == '0));
+      if (f_in_packet) P0_hold_inside: assert (gap_q == f_gap && f_flits != '0 && f_flits != '1 &&
+                                               hold_q == HoldWidth'(f_gap) * HoldWidth'(f_flits) + HoldWidth'(f_slack));
+      else P0_hold_between: assert (hold_q == f_wait);
     end
     // P3 handshake: an offered flit stays offered and unchanged until taken.
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(out_valid_o && !out_ready_i))
-      assert (out_valid_o && out_data_o == $past(out_data_o) && out_last_o == $past(out_last_o));
+      P3_held: assert (out_valid_o && out_data_o == $past(out_data_o) && out_last_o == $past(out_last_o));
+  end
+
+  // Covers (scripts/formal.sh checks that each is reached from reset within
+  // its depth): the events the assertions are about happen, so that no
+  // assertion holds only because its condition never does.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // P1: the last flit of a packet of two or more flits with a gap leaves
+      // (gap x P + slack is owed), a head flit waits while cycles are owed,
+      // and one leaves in the first cycle after a wait.
+      cover_P1_gap_owed: cover (f_out_fire && out_last_o && f_in_packet && f_gap != '0);
+      cover_P1_head_held: cover (!f_in_packet && f_wait != '0 && in_valid_i);
+      cover_P1_head_after_wait: cover (f_past_valid && $past(rst_ni) &&
+                                       $past(!f_in_packet && f_wait == HoldWidth'(1)) && f_out_fire && !f_in_packet);
+      // P2: a flit inside a packet passes.
+      cover_P2_body_flit: cover (f_out_fire && f_in_packet && !out_last_o);
+      // P3: an offered flit is not taken.
+      cover_P3_stall: cover (out_valid_o && !out_ready_i);
+      // P0: inside a packet whose gap and slack are not both 0.
+      cover_P0_hold_inside: cover (in_packet_q && !hold_zero_q);
+    end
   end
 `endif
 

@@ -345,18 +345,21 @@ module schedule_engine_a2at (
   // E5: every register the configuration port writes keeps its value through
   // a cycle that starts busy (a write while busy is ignored).
   localparam logic [7:0] FormalControlAddr = schedule_engine_a2at_regs_pkg::RegControl;
+  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
+  // 11 steps after reset.
+  localparam bit FormalCoverProgram = 1'b1;
 `include "schedule_engine_formal.svh"
   always @(posedge clk_i) begin
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      assert ({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, r_q.group_barriers,
-              r_q.table_count, r_q.table_ptr} ==
-              $past({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, r_q.group_barriers,
-              r_q.table_count, r_q.table_ptr}));
+      E5_unchanged: assert ({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus,
+                             r_q.group_barriers, r_q.table_count, r_q.table_ptr} ==
+                            $past({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus,
+                                   r_q.group_barriers, r_q.table_count, r_q.table_ptr}));
     // and no table write through the port while busy
-    if (rst_ni && busy_o) assert (!(table_we));
+    if (rst_ni && busy_o) E5_no_table_write: assert (!table_we);
     // Induction strengthening: the pipeline stages hold only the kinds the
     // engine writes (an unused code would make stage C load the zero word).
-    if (rst_ni) assert (r_q.a_kind <= KindBarrier && r_q.b_kind <= KindBarrier);  // E3
+    if (rst_ni) E3_stage_kinds: assert (r_q.a_kind <= KindBarrier && r_q.b_kind <= KindBarrier);
   end
 `endif
 

@@ -2,6 +2,7 @@
 // written once; scripts/formal.sh proves them with Yosys's SMT flow. An
 // engine `include-s it inside `ifdef FORMAL, after declaring
 //   localparam logic [7:0] FormalControlAddr   its CONTROL register's address
+//   localparam bit FormalCoverProgram          whether to cover a program's events
 // and uses the names every engine declares (r_q.state, StateIdle, cfg_write,
 // load, can_load). The engine adds the property on its own configuration
 // registers (unchanged while busy). f_* are the monitor's registers.
@@ -13,6 +14,9 @@
 //    next start; END is offered only by an idle engine (its last word).
 // E4 loads go only into the output buffer while it has room (it is not
 //    full), and a write is taken only while not busy.
+// Every assertion is labelled with its group (E1_held, ...): scripts/formal.sh
+// checks that each group it lists has assertions and names the group of a
+// failing one.
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   initial assume (!rst_ni);
@@ -35,12 +39,39 @@
 
   always @(posedge clk_i) begin
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(out_valid_o && !out_ready_i))
-      assert (out_valid_o && out_desc_o == $past(out_desc_o));                      // E1
+      E1_held: assert (out_valid_o && out_desc_o == $past(out_desc_o));
     if (rst_ni) begin
-      if (!f_started) assert (!out_valid_o && r_q.state == StateIdle);               // E2
-      if (f_ended) assert (!out_valid_o && r_q.state == StateIdle);                  // E3
-      if (out_valid_o && out_desc_o == '0) assert (r_q.state == StateIdle);         // E3
-      if (load) assert (can_load);                                                   // E4
-      if (cfg_write) assert (!busy_o);                                               // E4
+      if (!f_started) E2_idle_before_start: assert (!out_valid_o && r_q.state == StateIdle);
+      if (f_ended) E3_idle_after_end: assert (!out_valid_o && r_q.state == StateIdle);
+      if (out_valid_o && out_desc_o == '0) E3_end_from_idle: assert (r_q.state == StateIdle);
+      if (load) E4_load_room: assert (can_load);
+      if (cfg_write) E4_write_idle: assert (!busy_o);
+    end
+  end
+
+  // Covers (scripts/formal.sh checks that each is reached from reset within
+  // the engine's cover depth): in every engine a start is taken and a
+  // configuration write arrives while the engine runs (refused); the events
+  // of a program (a descriptor not taken at once, a full output buffer, END
+  // taken, a restart after it) in the engines that set FormalCoverProgram
+  // (their first descriptor leaves within 10 steps of reset). In a2a the
+  // first descriptor leaves 13 steps after reset, in hopgroup and twotree
+  // more than 20: z3 takes minutes to reach it, too long for every test run.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      cover_E2_start: cover (f_start);
+      cover_E4_write_refused: cover (cfg_we_i && busy_o);
+      cover_E5_write_while_running: cover (f_started && r_q.state != StateIdle && cfg_we_i &&
+                                           cfg_addr_i != FormalControlAddr);
+    end
+  end
+  if (FormalCoverProgram) begin : g_cover_program
+    always @(posedge clk_i) begin
+      if (rst_ni) begin
+        cover_E1_stall: cover (f_started && out_valid_o && !out_ready_i);
+        cover_E4_full: cover (f_started && !can_load);
+        cover_E3_end_taken: cover (f_end_taken);
+        cover_E3_restart: cover (f_ended && f_start);
+      end
     end
   end

@@ -488,13 +488,18 @@ module schedule_engine_hd (
   // E5: every register the configuration port writes keeps its value through
   // a cycle that starts busy (a write while busy is ignored).
   localparam logic [7:0] FormalControlAddr = schedule_engine_hd_regs_pkg::RegControl;
+  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
+  // 6 steps after reset.
+  localparam bit FormalCoverProgram = 1'b1;
 `include "schedule_engine_formal.svh"
   always @(posedge clk_i) begin
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q} ==
-              $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, r_q.agg_units, size_q, coord_q}));
+      E5_unchanged: assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements,
+                             r_q.agg_units, size_q, coord_q} ==
+                            $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements,
+                                   r_q.agg_units, size_q, coord_q}));
     // Induction strengthening: the state register is one-hot (E2, E3).
-    if (rst_ni) assert ($onehot(r_q.state));  // E3
+    if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
   end
 `endif
 

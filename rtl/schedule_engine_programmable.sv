@@ -133,11 +133,14 @@ module schedule_engine_programmable #(
   // a cycle that starts busy (a write while busy is ignored), and the memory
   // is not written while busy.
   localparam logic [7:0] FormalControlAddr = schedule_engine_programmable_regs_pkg::RegControl;
+  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
+  // 4 steps after reset.
+  localparam bit FormalCoverProgram = 1'b1;
 `include "schedule_engine_formal.svh"
   always @(posedge clk_i) begin
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      assert ({r_q.prog_addr, r_q.data} == $past({r_q.prog_addr, r_q.data}));  // E5
-    if (rst_ni && busy_o) assert (!mem_we);                                    // E5
+      E5_unchanged: assert ({r_q.prog_addr, r_q.data} == $past({r_q.prog_addr, r_q.data}));
+    if (rst_ni && busy_o) E5_no_memory_write: assert (!mem_we);
   end
 `endif
 

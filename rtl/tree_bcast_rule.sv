@@ -124,32 +124,64 @@ module tree_bcast_rule (
   assign f_is_leaf     = child_mask_i == '0;
   assign f_from_parent = !f_from_none && !is_root_i && f_from_port == parent_port_i;
 
+  // Every assertion is labelled with its property group (R1_..., H_...):
+  // scripts/formal.sh checks that each group it lists has assertions and
+  // names the group a failing assertion belongs to.
   always @(posedge clk_i) begin
     if (rst_ni && out_valid_o) begin
       // R1: never back to the port the message came from.
-      if (!f_from_none) assert (!out_mask_o[f_from_port]);
+      if (!f_from_none) R1_not_back: assert (!out_mask_o[f_from_port]);
       // R2 physical root: every child but the sender, and nothing else.
-      if (is_root_i) assert (out_mask_o[f_port] == (child_mask_i[f_port] && (f_from_none || f_from_port != f_port)));
+      if (is_root_i)
+        R2_root: assert (out_mask_o[f_port] == (child_mask_i[f_port] && (f_from_none || f_from_port != f_port)));
       // R3 from the parent: exactly the children.
-      if (f_from_parent) assert (out_mask_o[f_port] == child_mask_i[f_port]);
+      if (f_from_parent) R3_from_parent: assert (out_mask_o[f_port] == child_mask_i[f_port]);
       // R4 from a child: the parent and every other child.
       if (!f_from_none && !f_from_parent)
-        assert (out_mask_o[f_port] == ((child_mask_i[f_port] && f_from_port != f_port) ||
-                                       (!is_root_i && parent_port_i == f_port)));
+        R4_from_child: assert (out_mask_o[f_port] == ((child_mask_i[f_port] && f_from_port != f_port) ||
+                                                      (!is_root_i && parent_port_i == f_port)));
       // R5 logical root: the parent (if any) and every child.
-      if (f_from_none) assert (out_mask_o[f_port] == (child_mask_i[f_port] || (!is_root_i && parent_port_i == f_port)));
+      if (f_from_none)
+        R5_logical_root: assert (out_mask_o[f_port] == (child_mask_i[f_port] ||
+                                                         (!is_root_i && parent_port_i == f_port)));
       // R6 leaves: a leaf forwards a message from its parent to nobody, and
       // as the logical root sends to its parent only.
-      if (f_is_leaf && f_from_parent) assert (out_mask_o == '0);
-      if (f_is_leaf && f_from_none && !is_root_i) assert (out_mask_o == (64'd1 << parent_port_i));
+      if (f_is_leaf && f_from_parent) R6_leaf_from_parent: assert (out_mask_o == '0);
+      if (f_is_leaf && f_from_none && !is_root_i) R6_leaf_root: assert (out_mask_o == (64'd1 << parent_port_i));
     end
     // H: an offered answer stays offered and unchanged until taken; an
     // answer appears only for an accepted request.
     if (f_past_valid && $past(rst_ni) && rst_ni && $past(out_valid_o && !out_ready_i))
-      assert (out_valid_o && out_mask_o == $past(out_mask_o));
+      H_held: assert (out_valid_o && out_mask_o == $past(out_mask_o));
     if (f_past_valid && $past(rst_ni) && rst_ni && !$past(out_valid_o) && !$past(in_valid_i && in_ready_o))
-      assert (!out_valid_o);
-    if (rst_ni) assert (in_ready_o == (!out_valid_o || out_ready_i));
+      H_no_request: assert (!out_valid_o);
+    if (rst_ni) H_ready: assert (in_ready_o == (!out_valid_o || out_ready_i));
+  end
+
+  // Covers (scripts/formal.sh checks that each is reached from reset within
+  // its depth): every case of the rule answers, with a non-empty mask where
+  // the case forwards, so that no assertion holds only because its case
+  // never occurs.
+  always @(posedge clk_i) begin
+    if (rst_ni && out_valid_o) begin
+      // R1: a message from a port whose answer forwards elsewhere.
+      cover_R1_forwarded: cover (!f_from_none && out_mask_o != '0);
+      // R2: the physical root answers a message from a child, to another child.
+      cover_R2_root_from_child: cover (is_root_i && !f_from_none && out_mask_o != '0);
+      // R3: a message from the parent goes to a child.
+      cover_R3_from_parent: cover (f_from_parent && out_mask_o != '0);
+      // R4: a message from a child goes up to the parent and to another child.
+      cover_R4_from_child: cover (!f_from_none && !f_from_parent && !is_root_i && out_mask_o[parent_port_i] &&
+                                  (out_mask_o & child_mask_i) != '0);
+      // R5: the logical root (not the physical one) sends up and down.
+      cover_R5_logical_root: cover (f_from_none && !is_root_i && out_mask_o[parent_port_i] &&
+                                    (out_mask_o & child_mask_i) != '0);
+      // R6: a leaf answers a message from its parent, and one as the logical root.
+      cover_R6_leaf_from_parent: cover (f_is_leaf && f_from_parent);
+      cover_R6_leaf_root: cover (f_is_leaf && f_from_none && !is_root_i);
+      // H: an answer is not taken.
+      cover_H_stall: cover (!out_ready_i);
+    end
   end
 `endif
 

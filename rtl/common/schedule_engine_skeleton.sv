@@ -124,53 +124,82 @@ module schedule_engine_skeleton #(
   collnet_descriptor_pkg::descriptor_t f_second;
   assign f_second = rd_q ? ent0_q : ent1_q;
 
+  // Every assertion is labelled with its property group (K1_..., K6_...):
+  // scripts/formal.sh checks that each group it lists has assertions and
+  // names the group a failing assertion belongs to.
   always @(posedge clk_i) begin
     // The engine's contract: assumed for the skeleton alone
-    // (FORMAL_SKELETON_ALONE), proven inside every engine.
+    // (FORMAL_SKELETON_ALONE), proven inside every engine (with K6: the
+    // engine may load exactly while the buffer is not full).
 `ifdef FORMAL_SKELETON_ALONE
     if (rst_ni && load_i) assume (can_load_o);
 `else
-    if (rst_ni && load_i) assert (can_load_o);
+    if (rst_ni && load_i) K6_load_contract: assert (can_load_o);
 `endif
     if (rst_ni) begin
       // K6 the buffer: full only with a head, and the engine may load exactly
       // while it is not full.
-      if (full_q) assert (out_valid_o);
-      assert (can_load_o == !full_q);
+      if (full_q) K6_full_head: assert (out_valid_o);
+      K6_can_load: assert (can_load_o == !full_q);
 `ifndef FORMAL_SKELETON_ALONE
       // K6 END (the zero word) is the engine's last word: the engine is idle
       // while END waits behind the head, and nothing follows an offered END.
-      if (full_q && f_second == '0) assert (!running_i);
-      if (out_valid_o && out_desc_o == '0) assert (!full_q);
+      if (full_q && f_second == '0) K6_end_idle: assert (!running_i);
+      if (out_valid_o && out_desc_o == '0) K6_end_last: assert (!full_q);
 `endif
     end
     if (f_past_valid && $past(rst_ni) && rst_ni) begin
       // K1 handshake: an offered descriptor stays offered and unchanged until taken.
-      if ($past(out_valid_o && !out_ready_i)) assert (out_valid_o && out_desc_o == $past(out_desc_o));
+      if ($past(out_valid_o && !out_ready_i)) K1_held: assert (out_valid_o && out_desc_o == $past(out_desc_o));
       // K2 a descriptor is offered only after a load, in the order loaded:
       // a taken (or absent) head is followed by the descriptor waiting behind
       // it, else by the word loaded, else by nothing; a load behind a head
       // that stays waits behind it.
       if ($past(!out_valid_o || out_ready_i)) begin
-        if ($past(full_q)) assert (out_valid_o && out_desc_o == $past(f_second) && !full_q);
-        else if ($past(load_i)) assert (out_valid_o && out_desc_o == $past(load_word_i) && !full_q);
-        else assert (!out_valid_o && !full_q);
+        if ($past(full_q)) K2_second_next: assert (out_valid_o && out_desc_o == $past(f_second) && !full_q);
+        else if ($past(load_i)) K2_load_next: assert (out_valid_o && out_desc_o == $past(load_word_i) && !full_q);
+        else K2_none_next: assert (!out_valid_o && !full_q);
       end else begin
-        if ($past(load_i)) assert (full_q && f_second == $past(load_word_i));
-        else if ($past(full_q)) assert (full_q && f_second == $past(f_second));
-        else assert (!full_q);
+        if ($past(load_i)) K2_load_behind: assert (full_q && f_second == $past(load_word_i));
+        else if ($past(full_q)) K2_second_waits: assert (full_q && f_second == $past(f_second));
+        else K2_none_behind: assert (!full_q);
       end
       // K3 a taken descriptor that nothing follows leaves the port empty.
-      if ($past(out_valid_o && out_ready_i && !full_q && !load_i)) assert (!out_valid_o);
+      if ($past(out_valid_o && out_ready_i && !full_q && !load_i)) K3_empty: assert (!out_valid_o);
       // K5 the registers follow regs_d_i.
-      assert (regs_q_o == $past(regs_d_i));
+      K5_follow: assert (regs_q_o == $past(regs_d_i));
     end
-    if (f_past_valid && !$past(rst_ni)) assert (!out_valid_o && !full_q && regs_q_o == $past(regs_reset_i));
+    // K5 after reset: the registers at regs_reset_i, the buffer empty.
+    if (f_past_valid && !$past(rst_ni)) K5_reset: assert (!out_valid_o && !full_q && regs_q_o == $past(regs_reset_i));
     // K4 configuration gate: a write is taken only while not busy, and busy
     // covers a running engine and an offered descriptor.
-    assert (cfg_write_o == (cfg_we_i && !running_i && !out_valid_o));
-    assert (busy_o == (running_i || out_valid_o));
+    K4_gate: assert (cfg_write_o == (cfg_we_i && !running_i && !out_valid_o));
+    K4_busy: assert (busy_o == (running_i || out_valid_o));
   end
+
+`ifdef FORMAL_SKELETON_ALONE
+  // Covers of the skeleton alone (scripts/formal.sh checks that each is
+  // reached from reset within its depth; inside an engine its own covers
+  // stand for them): the events the assertions are about happen.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // K1: an offered descriptor is not taken.
+      cover_K1_stall: cover (out_valid_o && !out_ready_i);
+      // K2: a load behind a head that stays, and a taken head with one behind it.
+      cover_K2_load_behind: cover (out_valid_o && !out_ready_i && load_i);
+      cover_K2_second_moves_up: cover (full_q && out_ready_i);
+      // K3: a head taken with nothing behind it and no load.
+      cover_K3_last_taken: cover (out_valid_o && out_ready_i && !full_q && !load_i);
+      // K4: a write refused while busy, and one taken.
+      cover_K4_refused: cover (cfg_we_i && busy_o);
+      cover_K4_taken: cover (cfg_write_o);
+      // K5: the registers change.
+      cover_K5_change: cover (regs_d_i != regs_q_o);
+      // K6: the buffer is full (the engine may not load).
+      cover_K6_full: cover (full_q);
+    end
+  end
+`endif
 `endif
 
 endmodule

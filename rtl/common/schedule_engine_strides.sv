@@ -202,21 +202,40 @@ module schedule_engine_strides #(
   // those of the inputs, n_d - 2 and c_d - 1 follow them, and the flags are
   // the compares they stand for; every dimension's registers of t = 0 are
   // those of its n_d and c_d.
+  // Every assertion is labelled with its property group (S1_...):
+  // scripts/formal.sh checks that each group it lists has assertions and
+  // names the group a failing assertion belongs to.
+  logic f_dims_follow;  // every dimension's registers of t = 0 are those of its n_d and c_d
+  always_comb begin
+    f_dims_follow = 1'b1;
+    for (int d = 0; d < 4; d++)
+      f_dims_follow &= dim_size_m2_q[d*SizeWidth +: SizeWidth] == size_i[d*SizeWidth +: SizeWidth] - SizeWidth'(2) &&
+                       dim_coord_m1_q[d*SizeWidth +: SizeWidth] ==
+                           SizeWidth'(coord_i[d*CoordWidth +: CoordWidth]) - SizeWidth'(1) &&
+                       dim_coord_zero_q[d] == (coord_i[d*CoordWidth +: CoordWidth] == '0) &&
+                       dim_size_zero_q[d] == (size_i[d*SizeWidth +: SizeWidth] == '0) &&
+                       dim_size_one_q[d] == (size_i[d*SizeWidth +: SizeWidth] == SizeWidth'(1));
+  end
   always @(posedge clk_i) begin
     if (rst_ni && step_i) begin
-      for (int d = 0; d < 4; d++)
-        assert (dim_size_m2_q[d*SizeWidth +: SizeWidth] == size_i[d*SizeWidth +: SizeWidth] - SizeWidth'(2) &&
-                dim_coord_m1_q[d*SizeWidth +: SizeWidth] ==
-                    SizeWidth'(coord_i[d*CoordWidth +: CoordWidth]) - SizeWidth'(1) &&
-                dim_coord_zero_q[d] == (coord_i[d*CoordWidth +: CoordWidth] == '0) &&
-                dim_size_zero_q[d] == (size_i[d*SizeWidth +: SizeWidth] == '0) &&
-                dim_size_one_q[d] == (size_i[d*SizeWidth +: SizeWidth] == SizeWidth'(1)));                  // S1
-      assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
-              r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
-              r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) && r_q.at_size == (r_q.t == r_q.size_cur) &&
-              r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur) &&
-              r_q.size_m2 == r_q.size_cur - SizeWidth'(2) &&
-              r_q.coord_m1 == SizeWidth'(r_q.coord_cur) - SizeWidth'(1));                                    // S1
+      S1_dims: assert (f_dims_follow);
+      S1_current: assert (r_q.size_cur == size_i[r_q.dim*SizeWidth +: SizeWidth] &&
+                          r_q.coord_cur == coord_i[r_q.dim*CoordWidth +: CoordWidth] &&
+                          r_q.at_coord == (r_q.t == SizeWidth'(r_q.coord_cur)) &&
+                          r_q.at_size == (r_q.t == r_q.size_cur) &&
+                          r_q.at_last == (r_q.t + SizeWidth'(1) == r_q.size_cur) &&
+                          r_q.size_m2 == r_q.size_cur - SizeWidth'(2) &&
+                          r_q.coord_m1 == SizeWidth'(r_q.coord_cur) - SizeWidth'(1));
+    end
+  end
+
+  // Covers (scripts/formal.sh checks that each is reached from reset within
+  // the engine's cover depth): the engine steps, and the stride computation
+  // moves on to the next dimension.
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      cover_S1_step: cover (step_i && !r_q.first);
+      cover_S1_next_dimension: cover (step_i && r_q.at_size && r_q.dim == 2'd0);
     end
   end
 `endif

@@ -142,10 +142,8 @@ TEST(Gtkwave, NodeSignalsAgreeWithTheRunAndTracingChangesNothing) {
 }
 
 TEST(Gtkwave, OpensTheWholeRunWithOverviewNodesAndDetailsInOrder) {
-  if (const std::string missing = gtkwave_missing(); !missing.empty()) {
-    if (in_ci()) FAIL() << "CI=true and " << missing << " not installed (scripts/setup.sh installs them)";
-    GTEST_SKIP() << missing << " not installed (scripts/setup.sh installs gtkwave, xvfb, xauth)";
-  }
+  if (const std::string missing = gtkwave_missing(); !missing.empty())
+    COLLNET_SKIP_OUTSIDE_CI(missing << " not installed", "gtkwave, xvfb and xauth");
   // All-to-all by hop groups on a 4x4 torus: two controllers per node,
   // barriers between the hop groups.
   const fs::path vcd = scratch() / "hop.vcd";

@@ -7,12 +7,15 @@
 
 #include "cli_runner.hpp"
 #include "systemc/rtl_blocks.hpp"
+#include "tests/support/ci_guard.hpp"
 
 using ::testing::HasSubstr;
 using namespace collnet::test;
 
 TEST(NicBlocksCli, RtlRunWritesNicBlocksAndMatchesHls) {
-  if (!collnet::systemc::rtl_blocks_built()) GTEST_SKIP() << "built without Verilator";
+  if (!collnet::systemc::rtl_blocks_built())
+    COLLNET_SKIP_OUTSIDE_CI("collnet built without Verilator (no RTL blocks)",
+                            "verilator (then configure and build again)");
   nlohmann::json report[2];
   const char* blocks[2] = {"hls", "rtl"};
   for (int i = 0; i < 2; ++i) {

@@ -2,7 +2,8 @@
 // (`gtkwave FILE.vcd FILE.vcd.gtkw`), on a virtual X server (xvfb-run), with
 // tests/cli/gtkwave_report.tcl reporting what the window shows. Where
 // GTKWave or Xvfb is not installed the caller skips, saying so; under
-// CI=true it fails instead (gtkwave_missing()).
+// CI=true it fails instead (gtkwave_missing(), COLLNET_SKIP_OUTSIDE_CI of
+// tests/support/ci_guard.hpp).
 #pragma once
 
 #include <unistd.h>
@@ -15,6 +16,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "tests/support/ci_guard.hpp"
 
 namespace collnet::test {
 
@@ -50,12 +53,6 @@ inline std::string gtkwave_missing() {
     if (std::system(("command -v " + std::string(tool) + " > /dev/null 2>&1").c_str()) != 0)
       missing += std::string(missing.empty() ? "" : ", ") + tool;
   return missing;
-}
-
-/// True under CI=true: a missing GTKWave is then a failure, not a skip.
-inline bool in_ci() {
-  const char* ci = std::getenv("CI");
-  return ci != nullptr && std::string(ci) == "true";
 }
 
 /// `gtkwave -S gtkwave_report.tcl VCD SAVE` in a 1600x1000 virtual screen,
