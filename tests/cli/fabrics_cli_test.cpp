@@ -58,7 +58,7 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
                                 "traffic=group-shift", "--set", "injection_rate=1.0", "--set", "measure_cycles=3000",
                                 "--json", json.string()});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("link latency 1 (18 links), 100 (6), dateline"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("link latency 1 (18 links), 100 (6)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("flits per cycle: 0.04 on the 6 links of latency 100 (buffer_flits 200 keeps every link "
                        "busy)"),
             std::string::npos)
@@ -86,7 +86,7 @@ TEST(FabricReport, NoCreditLoopLineWhereTheBuffersCoverIt) {
   const CliRun r = run_collnet({"run", "--set", "topology=mesh:4x4", "--set", "traffic=uniform", "--set",
                                 "link_latency=4", "--set", "measure_cycles=200"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("link latency 4, dateline"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("link latency 4\n"), std::string::npos) << r.out;  // a mesh has no dateline
   EXPECT_EQ(r.out.find("credit loop"), std::string::npos) << r.out;
 }
 
