@@ -3,15 +3,19 @@ a Python int, float or bool is (the run is then the one of the plain Python
 values), and every bad argument raises collnet.ConfigError naming the
 function, the argument and what it accepts, as the command line's exit-2
 messages do, never pybind11's TypeError listing C++ signatures."""
+import inspect
 import json
 import math
+import os
+import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import collnet
-from support import BINARY, SMALL_RUN, without_timing
+from support import BINARY, SMALL_RUN, SOURCE, without_timing
 
 
 def test_numpy_scalars_in_a_scenario_run_as_the_python_values():
@@ -189,6 +193,18 @@ def test_several_problems_reported_together(tmp_path):
 
 
 def test_signatures_are_readable():
-    import inspect
     assert str(inspect.signature(collnet.run)) == "(scenario, *, vcd=None, trace=None, trace_links=False, json=None)"
     assert str(inspect.signature(collnet.sweep)) == "(sweep, *, jobs=None, as_frame=False, timeout=0)"
+
+
+def test_the_guides_error_example_prints_what_the_guide_shows(tmp_path):
+    # docs/guide/python.md: the example under **Errors.** and the block
+    # after "prints" that shows its output.
+    page = open(os.path.join(SOURCE, "docs", "guide", "python.md"), encoding="utf-8").read()
+    m = re.search(r"\*\*Errors\.\*\*.*?<<'PY'\n(.*?)\nPY\n```\n\nprints\n\n```\n(.*?)```", page, re.S)
+    assert m, "the example and its output are no longer in docs/guide/python.md"
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.abspath(collnet.__file__)))
+    r = subprocess.run([sys.executable, "-c", m.group(1)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == m.group(2)
