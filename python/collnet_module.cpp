@@ -261,12 +261,15 @@ class Arguments {
   std::vector<std::pair<std::string, py::object>> extra_;
 };
 
-/// The scenario dict as `--set key=value` overrides (keys must be str).
+/// The scenario dict as `--set key=value` overrides (keys must be str). A
+/// None value leaves the key at its default, as a report's null scenario
+/// values do for `--from`: a report's `scenario` runs again as it is.
 std::vector<std::string> overrides_of(const py::dict& scenario) {
   std::vector<std::string> sets;
   for (const auto& [k, v] : scenario) {
     if (!py::isinstance<py::str>(k))
       throw ConfigError("scenario keys are strings; got " + py::repr(k).cast<std::string>());
+    if (v.is_none()) continue;
     const std::string key = k.cast<std::string>();
     sets.push_back(key + "=" + value_text(key, v));
   }

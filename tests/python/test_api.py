@@ -41,6 +41,17 @@ def test_several_runs_in_one_process():
     assert b["cycles"] > a["cycles"]
 
 
+def test_a_reports_scenario_runs_again_as_with_cli_from(tmp_path):
+    # None leaves a key at its default, as `--from` leaves out the report's
+    # null values: the scenario a report records runs the same run again.
+    r = collnet.run(SMALL_RUN, json=tmp_path / "first.json")
+    assert None in r["scenario"].values()
+    again = cli(["run", "--from", str(tmp_path / "first.json")], tmp_path)
+    got = collnet.run(r["scenario"])
+    assert without_timing(got) == without_timing(again) == without_timing(r)
+    assert without_timing(collnet.run(dict(SMALL_RUN, routing=None))) == without_timing(r)
+
+
 def test_check_matches_cli(tmp_path):
     scenario = {"topology": "torus:4x4", "algorithm": "a2a-hopgroup", "message_flits": 4}
     expected = cli(["check", *sets(scenario)], tmp_path)
