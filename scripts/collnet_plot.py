@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 import tempfile
 import textwrap
@@ -29,7 +30,11 @@ What it draws:
       Defaults: synthetic-traffic sweeps plot avg_latency and accepted_rate
       against injection_rate; collective sweeps cycles and efficiency against
       message_flits, one line per algorithm (else per combination of the
-      other axes that vary). Only records with status ok are drawn.
+      other axes that vary). Only records with status ok are drawn. --x may
+      also be a measured rate (offered_rate, accepted_rate).
+  RESULTS.jsonl --cdf --out DIR
+      DIR/latency_cdf.png: per point the fraction of measured packets with
+      a latency below each bin edge of the runs' latency_histogram.
   RESULTS.jsonl --sweep SWEEP.yaml [--table] [--out DIR]
       the plots of the sweep file's `plot:` list (into DIR) and, with
       --table, its `table:` section as Markdown on stdout.
@@ -38,7 +43,10 @@ What it draws:
       its topology: meshes and tori as a grid per link direction (x+, x-, ...;
       3-D as z slices side by side, integer coordinates, every cell named by
       its router), leaf/spine fabrics by layer (up- and down-links, nodes
-      named), boards and other topologies as bars per link (by source node).
+      named), fat trees, dragonflies and graph files with coordinates at
+      their nodes' places, boards and other topologies as bars per link (by
+      source node). Colours run from 0 to 1 (absolute: a link busy every
+      cycle has the full colour); --relative: 0 to the run's busiest link.
   --links RESULTS.jsonl --record N --out DIR
       the same for one record of a sweep's results: N is the record's
       `index` field, the point's number in the sweep counted from 0 (the
@@ -53,6 +61,17 @@ JSON (nested ones with dots: link_utilization.max) or a scenario key.
 Axis labels carry units (cycles, flits/node/cycle, fraction of the bound,
 busy fraction); the title names the keys that are equal in every plotted
 record.
+
+Saturated points (the run's `saturated`: the measurement window did not
+drain) have no latency drawn: an x at the top of the axes, off the line
+(tables: "saturated"); their other fields (accepted_rate) are hollow
+markers. A null field (nothing measured) is left out, never drawn as 0
+(tables: "n/a").
+
+Seeds: records that differ only in the scenario key `seed` (a sweep file's
+`seeds: N`) are one point, drawn as the mean with its 95 % confidence
+interval (Student t) as error bars; table cells give "mean ± half-width
+(n=N)". Name seed in --x or --by to draw each seed apart.
 """
 
 EPILOG = f"""\
@@ -60,8 +79,10 @@ report:
   Every run that draws writes DIR/{REPORT_NAME} (or --report FILE): per PNG
   the title, axis labels and scales, the keys fixed in every record, and what
   was drawn, read back from the figure: for sweep plots each series (label,
-  the --by values, x values, y values); for link maps each panel's ticks and
-  cells (link name, node name, coordinates, utilization).
+  the --by values, x values, y values, seeds n and confidence half-widths,
+  the x of saturated and of null points); for CDF plots each curve; for link
+  maps the colour scale and each panel's ticks and cells (link name, node
+  name, coordinates, utilization).
 
 examples:
   collnet sweep examples/sweeps/load_latency.yaml --out load.jsonl
@@ -71,6 +92,9 @@ examples:
   collnet plot load.jsonl --sweep examples/sweeps/load_latency.yaml --table --out docs/plots
   collnet run --set topology=torus:4x4 --json run.json && collnet plot --links run.json --out plots
   collnet plot --links load.jsonl --record 3 --out plots
+  collnet plot --links run.json --relative --out plots
+  collnet plot load.jsonl --x offered_rate --y p99_latency --out plots
+  collnet plot load.jsonl --cdf --out plots
 
 exit status: 0 drawn, 2 bad input (an unknown option, a bad value, a missing
 or unreadable input, an --out that is not a writable directory; one line
@@ -277,17 +301,140 @@ def is_number(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def derived(record):
-    """Fields computed from a run for tables."""
+# ---------------------------------------------------------------- saturation and seeds
+
+SEED_KEY = "seed"
+CONFIDENCE = 0.95
+
+
+def is_latency_field(field):
+    """A latency statistic (avg_latency, p99_latency, max_latency, ...): a
+    saturated point has none worth drawing, its measured packets being only
+    those that got through."""
+    return field.endswith("_latency")
+
+
+def is_saturated(record):
+    """The run's `saturated` field (true when the measurement window did not
+    drain); for results without it, the rule of the README's load table:
+    accepted more than 2 % below offered, or measured packets that never
+    drained."""
     run = record.get("run") or {}
-    out = {}
-    if "accepted_rate" in run and "offered_rate" in run:
-        # The rule of the README's load table: accepted more than 2 % below
-        # offered, or measured packets that never drained.
-        sat = run["accepted_rate"] < 0.98 * run["offered_rate"] or not run.get("completed", True)
-        out["saturated"] = sat
-        out["saturated_mark"] = " (saturated)" if sat else ""
-    return out
+    if isinstance(run.get("saturated"), bool):
+        return run["saturated"]
+    if is_number(run.get("accepted_rate")) and is_number(run.get("offered_rate")):
+        return run["accepted_rate"] < 0.98 * run["offered_rate"] or not run.get("completed", True)
+    return False
+
+
+def confidence_half_width(values):
+    """The half-width of the 95 % confidence interval of the mean of
+    `values` (Student t with n - 1 degrees of freedom: t * s / sqrt(n));
+    None for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    from scipy.stats import t  # python3-scipy (scripts/setup.sh)
+    return float(t.ppf(0.5 + CONFIDENCE / 2, n - 1)) * statistics.stdev(values) / math.sqrt(n)
+
+
+class Stat:
+    """One field over the seeds of a point: the mean and the half-width of
+    its confidence interval. In a table cell it shows as "mean ± half-width",
+    the cell's format applied to both."""
+
+    def __init__(self, values):
+        self.values = [float(v) for v in values]
+        self.n = len(self.values)
+        self.mean = statistics.fmean(self.values)
+        self.half = confidence_half_width(self.values)
+
+    def __format__(self, spec):
+        if self.half is None:
+            return format(self.mean, spec)
+        return f"{format(self.mean, spec)} ± {format(self.half, spec)}"
+
+
+class Shown(str):
+    """Text shown in a table cell in place of a value, whatever the cell's
+    format ("saturated" for a latency of a saturated point)."""
+
+    def __format__(self, spec):
+        return str(self)
+
+
+class Group:
+    """The records of one point that differ only in their seed (a sweep file
+    with `seeds: N` runs every point with seed 1..N); one record per point
+    otherwise. A point is saturated when any of its seeds is."""
+
+    def __init__(self, records):
+        self.records = records
+        self.first = records[0]
+        self.saturated = any(is_saturated(r) for r in records)
+
+    def value(self, key):
+        """A key's value (x, --by): the records' common value, or the mean of
+        a number that differs between seeds (offered_rate)."""
+        values = [lookup(r, key) for r in self.records]
+        if all(json.dumps(v, sort_keys=True) == json.dumps(values[0], sort_keys=True) for v in values):
+            return values[0]
+        if all(is_number(v) for v in values):
+            return statistics.fmean(values)
+        return values[0]
+
+    def stat(self, key):
+        """A Stat of the key's numbers over the seeds; None where no record
+        has one (the field is null or absent)."""
+        numbers = [v for v in (lookup(r, key) for r in self.records) if is_number(v)]
+        return Stat(numbers) if numbers else None
+
+    def has_null(self, key):
+        return any(lookup(r, key) is None and key_present(r, key) for r in self.records)
+
+
+def key_present(record, key):
+    """Whether a run field is in the record (perhaps as null)."""
+    node = record.get("run") or {}
+    parts = key.split(".")
+    for part in parts[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+    return isinstance(node, dict) and parts[-1] in node
+
+
+def group_key(record, keep_seed):
+    point = record.get("point") or {}
+    scenario = record.get("scenario") or {}
+    if not point and not scenario:
+        return json.dumps(record.get("hash"))  # nothing to compare: its own point
+    if not keep_seed:
+        point = {k: v for k, v in point.items() if k != SEED_KEY}
+        scenario = {k: v for k, v in scenario.items() if k != SEED_KEY}
+    return json.dumps([point, scenario], sort_keys=True)
+
+
+def group_records(records, keep_seed=False):
+    """Groups of the records that differ only in the key `seed` (in the order
+    of their first record); keep_seed: every seed its own point (seed on an
+    axis of the plot)."""
+    groups = {}
+    for r in records:
+        groups.setdefault(group_key(r, keep_seed), []).append(r)
+    return [Group(rs) for rs in groups.values()]
+
+
+def seeds_count(groups):
+    """How many seeds the points have ("3", "2 to 3"); "" with one record per point."""
+    counts = sorted({len(g.records) for g in groups})
+    if not counts or counts[-1] < 2:
+        return ""
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+
+
+def seeds_text(groups):
+    """The title's note on seeds ("" with one record per point)."""
+    n = seeds_count(groups)
+    return f"mean of {n} seeds per point, {CONFIDENCE * 100:g} % confidence interval (Student t)" if n else ""
 
 
 def ok_records(records):
@@ -350,7 +497,7 @@ def fixed_text(fixed):
 def wrapped_title(main, fixed):
     lines = textwrap.wrap(main, 90) or [""]
     if fixed:
-        lines += textwrap.wrap(fixed_text(fixed), 110)
+        lines += textwrap.wrap(fixed_text(fixed), 95)
     return "\n".join(lines)
 
 
@@ -429,57 +576,162 @@ def check_plot_keys(good, x, ys, by, where):
                        f"(point keys: {axes})")
 
 
+MEASURED_RATES = ("offered_rate", "accepted_rate")
+
+
+class Point:
+    """One point of a series: x, the Stat of y over its seeds (None: null),
+    and how it is drawn: "value" (on the line), "hollow" (a saturated point's
+    non-latency value: on the line, a hollow marker), "saturated" (a
+    saturated point's latency: an x at the top of the axes, off the line) or
+    "missing" (null: not drawn, the line broken)."""
+    __slots__ = ("x", "stat", "kind")
+
+    def __init__(self, x, stat, kind):
+        self.x, self.stat, self.kind = x, stat, kind
+
+
+def series_points(groups, x, y, by_keys):
+    """label -> [Point], {label: its --by values}, for y against x."""
+    latency = is_latency_field(y)
+    lines, by_values = {}, {}
+    for g in groups:
+        xv = g.value(x)
+        if xv is None:
+            continue
+        st = g.stat(y)
+        if g.saturated and latency:
+            kind = "saturated"
+        elif st is None:
+            if not g.has_null(y):
+                continue  # a record without the field (another kind of run)
+            kind = "missing"
+        else:
+            kind = "hollow" if g.saturated else "value"
+        label = series_label(g.first, by_keys) if by_keys else label_for(y)
+        lines.setdefault(label, []).append(Point(xv, st if kind in ("value", "hollow") else None, kind))
+        by_values.setdefault(label, {k: g.value(k) for k in by_keys})
+    return lines, by_values
+
+
+def error_segments(container):
+    """The (x, half-width) of an errorbar container's bars, read back."""
+    out = []
+    for collection in container.lines[2]:
+        for seg in collection.get_segments():
+            if len(seg) < 2:
+                continue  # a NaN point's bar (none drawn)
+            (x0, y0), (_, y1) = seg[0], seg[-1]
+            if math.isfinite(y0) and math.isfinite(y1):
+                out.append((float(x0), abs(float(y1) - float(y0)) / 2))
+    return out
+
+
 def plot_sweep(good, x, ys, by, out_dir, title=None, names=None, logx=None, logy=None):
     """One PNG per y field; returns the report entries (what was drawn, read
-    back from the figure's artists)."""
+    back from the figure's artists). Records that differ only in their seed
+    are one point, drawn as the mean with its confidence interval."""
     plt = pyplot()
     import matplotlib.ticker
+    from matplotlib.lines import Line2D
+    keep_seed = SEED_KEY in (x, by)
+    groups = group_records(good, keep_seed)
+    seeded = seeds_text(groups)
     # Default series: the other axes that vary in these records (one fixed
-    # by a `where:` goes to the title instead).
+    # by a `where:` goes to the title instead); not injection_rate against
+    # the rate measured from it (offered_rate, accepted_rate).
+    measures = {"injection_rate"} if x in MEASURED_RATES else set()
     by_keys = [by] if by is not None else [
-        k for k in axis_keys(good) if k != x and len({json.dumps(lookup(r, k), sort_keys=True) for r in good}) > 1]
-    fixed = fixed_keys(good, set([x] + by_keys + list(ys)))
+        k for k in axis_keys(good) if k != x and k not in measures and (keep_seed or k != SEED_KEY)
+        and len({json.dumps(g.value(k), sort_keys=True) for g in groups}) > 1]
+    fixed = fixed_keys(good, set([x] + by_keys + list(ys) + ([SEED_KEY] if seeded else [])))
     entries = []
     for i, y in enumerate(ys):
-        lines = {}
-        by_values = {}
-        for r in good:
-            xv, yv = lookup(r, x), lookup(r, y)
-            if xv is None or not is_number(yv):
-                continue
-            label = series_label(r, by_keys) if by_keys else label_for(y)
-            lines.setdefault(label, []).append((xv, yv))
-            by_values.setdefault(label, {k: lookup(r, k) for k in by_keys})
-        if not lines:
+        lines, by_values = series_points(groups, x, y, by_keys)
+        if not any(p.kind != "missing" for pts in lines.values() for p in pts):
             raise BadInput(f"--y: field '{y}' has no numeric value against '{x}' in these results")
         many = len(lines) > 5
         fig, ax = plt.subplots(figsize=(11.5 if many else 7, 4.8))
-        numeric_x = all(is_number(p[0]) for pts in lines.values() for p in pts)
+        top = ax.get_xaxis_transform()  # x in data, y in axes: 1 is the top of the axes
+        numeric_x = all(is_number(p.x) for pts in lines.values() for p in pts)
         categories = []
         for pts in lines.values():
             for p in pts:
-                if p[0] not in categories:
-                    categories.append(p[0])
+                if p.x not in categories:
+                    categories.append(p.x)
         width = 0.8 / max(1, len(lines))
         series = []
+        shown = set()
         for n, (label, pts) in enumerate(lines.items()):
+            colour = f"C{n % 10}"  # given, so that the markers added below keep the series' colour
             if numeric_x:
-                pts.sort(key=lambda p: p[0])
-                (line,) = ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=label)
-                xs, ys_drawn = plain(line.get_xdata()), plain(line.get_ydata())
+                pts.sort(key=lambda p: p.x)
+                where = [p.x for p in pts]
             else:  # categories: grouped bars
-                positions = [categories.index(p[0]) - 0.4 + width * (n + 0.5) for p in pts]
-                bars = ax.bar(positions, [p[1] for p in pts], width=width, label=label)
-                xs = [p[0] for p in pts]
-                ys_drawn = [plain(b.get_height()) for b in bars]
-            series.append({"label": label, "by": by_values[label], "x": xs, "y": ys_drawn})
+                where = [categories.index(p.x) - 0.4 + width * (n + 0.5) for p in pts]
+            drawn = [(w, p) for w, p in zip(where, pts) if p.stat is not None]
+            means = [p.stat.mean for _, p in drawn]
+            halves = [p.stat.half or 0.0 for _, p in drawn]
+            if numeric_x:
+                # Saturated and null points are NaN: not drawn, the line broken there.
+                line_y = [p.stat.mean if p.stat is not None else float("nan") for p in pts]
+                line_err = [(p.stat.half or 0.0) if p.stat is not None else 0.0 for p in pts]
+                if seeded:
+                    container = ax.errorbar(where, line_y, yerr=line_err, marker="o", capsize=3, label=label,
+                                            color=colour)
+                    line = container.lines[0]
+                    errors = error_segments(container)
+                else:
+                    (line,) = ax.plot(where, line_y, marker="o", label=label, color=colour)
+                    errors = []
+                xs_drawn = plain(line.get_xdata())
+                ys_drawn = plain(line.get_ydata())
+                keep = [k for k, v in enumerate(ys_drawn) if v is not None and math.isfinite(v)]
+                xs_drawn = [xs_drawn[k] for k in keep]
+                ys_drawn = [ys_drawn[k] for k in keep]
+            else:
+                bars = ax.bar([w for w, _ in drawn], means, width=width, label=label, color=colour,
+                              yerr=halves if seeded else None, capsize=3 if seeded else 0)
+                errors = error_segments(bars.errorbar) if seeded and bars.errorbar is not None else []
+                for (_, p), b in zip(drawn, bars.patches):
+                    if p.kind == "hollow":
+                        b.set_facecolor("none")
+                        b.set_edgecolor(colour)
+                        b.set_hatch("//")
+                xs_drawn = [p.x for _, p in drawn]
+                ys_drawn = [plain(b.get_height()) for b in bars.patches]
+            # Half-widths by drawn position (error bars of single-seed points are 0 long).
+            half_at = {}
+            for xe, h in errors:
+                half_at.setdefault(xe, h)
+            ci = [half_at.get(float(w)) if p.stat.half is not None else None for w, p in drawn]
+            hollow = [(w, p.stat.mean) for w, p in drawn if p.kind == "hollow"]
+            saturated_x = []
+            if hollow and numeric_x:
+                (h,) = ax.plot([w for w, _ in hollow], [v for _, v in hollow], linestyle="none", marker="o",
+                               markersize=9, markerfacecolor="white", markeredgecolor=colour, zorder=3)
+                saturated_x += plain(h.get_xdata())
+                shown.add("hollow")
+            elif hollow:
+                saturated_x += [p.x for _, p in drawn if p.kind == "hollow"]
+                shown.add("hollow-bar")
+            sat = [(w, p) for w, p in zip(where, pts) if p.kind == "saturated"]
+            if sat:
+                (m,) = ax.plot([w for w, _ in sat], [1.0] * len(sat), transform=top, linestyle="none", marker="x",
+                               markersize=9, markeredgewidth=2, color=colour, clip_on=False, zorder=4)
+                drawn_at = plain(m.get_xdata())
+                saturated_x += drawn_at if numeric_x else [p.x for _, p in sat]
+                shown.add("saturated")
+            series.append({"label": label, "by": by_values[label], "x": xs_drawn, "y": ys_drawn,
+                           "n": [p.stat.n for _, p in drawn], "ci": ci, "saturated": saturated_x,
+                           "missing": [p.x for p in pts if p.kind == "missing"]})
         if not numeric_x:
             ax.set_xticks(range(len(categories)))
             ax.set_xticklabels([str(c).replace("`", "") for c in categories], rotation=20, ha="right", fontsize=8)
-        xvals = [p[0] for pts in lines.values() for p in pts]
-        yvals = [p[1] for pts in lines.values() for p in pts]
+        xvals = [p.x for pts in lines.values() for p in pts]
+        yvals = [p.stat.mean for pts in lines.values() for p in pts if p.stat is not None]
         want_logx = logx if logx is not None else (numeric_x and min(xvals) > 0 and max(xvals) / min(xvals) >= 16)
-        want_logy = (logy or {}).get(y) if logy else (min(yvals) > 0 and max(yvals) / min(yvals) >= 30)
+        want_logy = (logy or {}).get(y) if logy else (bool(yvals) and min(yvals) > 0 and max(yvals) / min(yvals) >= 30)
         if want_logx and numeric_x:
             ax.set_xscale("log", base=2)
             ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
@@ -488,29 +740,167 @@ def plot_sweep(good, x, ys, by, out_dir, title=None, names=None, logx=None, logy
         ax.set_xlabel(label_for(x))
         ax.set_ylabel(label_for(y))
         ax.grid(True, alpha=0.3)
-        if by_keys and len(lines) > 1:
-            where = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {}
-            ax.legend(fontsize=7 if many else 8, title=", ".join(by_keys) if len(by_keys) == 1 else None, **where)
-        ax.set_title(wrapped_title(title or f"{without_unit(label_for(y))} against {without_unit(label_for(x))}", fixed),
-                     fontsize=9)
+        handles, labels = ax.get_legend_handles_labels()
+        if not (by_keys and len(lines) > 1):
+            handles, labels = [], []
+        marks = []
+        if "saturated" in shown:
+            marks.append(Line2D([], [], linestyle="none", marker="x", markersize=8, markeredgewidth=2, color="0.2",
+                                label="saturated (no latency drawn)"))
+        if "hollow" in shown:
+            marks.append(Line2D([], [], linestyle="none", marker="o", markersize=8, markerfacecolor="white",
+                                markeredgecolor="0.2", label="saturated"))
+        if "hollow-bar" in shown:
+            from matplotlib.patches import Patch
+            marks.append(Patch(facecolor="none", edgecolor="0.2", hatch="//", label="saturated"))
+        handles += marks
+        labels += [h.get_label() for h in marks]
+        if handles:
+            placement = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {}
+            ax.legend(handles, labels, fontsize=7 if many else 8,
+                      title=", ".join(by_keys) if len(by_keys) == 1 and len(lines) > 1 else None, **placement)
+        main = title or f"{without_unit(label_for(y))} against {without_unit(label_for(x))}"
+        ax.set_title(wrapped_title(main + (f"; {seeded}" if seeded else ""), fixed), fontsize=9)
         fig.tight_layout()
         name = (names[i] if names and i < len(names) else f"{y.replace('.', '_')}_vs_{x.replace('.', '_')}") + ".png"
         path = os.path.join(out_dir, name)
         fig.savefig(path, dpi=110)
+        legend = ax.get_legend()
         entries.append({
             "file": name, "path": path, "kind": "lines" if numeric_x else "bars",
             "title": ax.get_title(), "x": x, "y": y, "by": by_keys,
             "x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(),
             "x_scale": ax.get_xscale(), "y_scale": ax.get_yscale(),
-            "fixed": fixed, "series": series,
+            "fixed": fixed, "seeds": max(len(g.records) for g in groups),
+            "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
+            "series": series,
         })
         plt.close(fig)
     return entries
 
 
+# ---------------------------------------------------------------- latency CDF
+
+CDF_FILE = "latency_cdf.png"
+
+
+def latency_histogram(record):
+    """(bin width, counts) of a run's latency_histogram; None where it is
+    null or absent."""
+    h = (record.get("run") or {}).get("latency_histogram")
+    if h is None:
+        return None
+    where = f"--cdf: record {record.get('index')}: latency_histogram"
+    if not isinstance(h, dict) or "bin_width" not in h or "counts" not in h:
+        raise BadInput(f"{where} must be {{\"bin_width\": W, \"counts\": [...]}} or null")
+    w, counts = h["bin_width"], h["counts"]
+    if not is_number(w) or w <= 0:
+        raise BadInput(f"{where}: bin_width {w!r} is not a positive number")
+    if not isinstance(counts, list) or not all(is_number(c) and c >= 0 for c in counts):
+        raise BadInput(f"{where}: counts must be a list of packet counts (numbers, 0 or more)")
+    return w, counts
+
+
+def pooled_cdf(histograms):
+    """(latencies, fractions, packets): the cumulative distribution of the
+    packets of several histograms together at every bin edge. Bin i holds
+    the latencies in [i W, (i + 1) W), so the fraction at an edge e is exact:
+    the packets below e over all packets; with equal bin widths this is the
+    distribution of the summed counts."""
+    import numpy
+    edges = sorted({k * w for w, counts in histograms for k in range(len(counts) + 1)})
+    below = numpy.zeros(len(edges))
+    total = 0.0
+    for w, counts in histograms:
+        own = [k * w for k in range(len(counts) + 1)]
+        cum = numpy.concatenate(([0.0], numpy.cumsum(counts)))
+        # Between its own edges a histogram's count is interpolated (only
+        # where the widths differ); past its last edge it has every packet.
+        below += numpy.interp(edges, own, cum, right=cum[-1])
+        total += cum[-1]
+    return edges, [float(b / total) for b in below] if total else [], total
+
+
+def cdf_curves(good):
+    """What --cdf draws: one curve per point (the seeds of a point pooled) of
+    the latency distribution in the runs' latency_histogram; saturated
+    points and points without packets are listed, not drawn. Checked before
+    anything is drawn."""
+    groups = group_records(good)
+    by_keys = [k for k in axis_keys(good) if k != SEED_KEY
+               and len({json.dumps(g.value(k), sort_keys=True) for g in groups}) > 1]
+    seeded = seeds_count(groups)
+    fixed = fixed_keys(good, set(by_keys + ([SEED_KEY] if seeded else [])))
+    curves, saturated, missing = [], [], []
+    for g in groups:
+        label = series_label(g.first, by_keys) if by_keys else "all measured packets"
+        histograms = [h for h in (latency_histogram(r) for r in g.records) if h is not None]
+        if g.saturated:
+            saturated.append(label)
+            continue
+        edges, fractions, packets = pooled_cdf(histograms) if histograms else ([], [], 0)
+        if not packets:
+            missing.append(label)
+            continue
+        curves.append((label, g, edges, fractions, packets, len(histograms)))
+    if not curves:
+        raise BadInput("--cdf: no unsaturated point of these results has a latency_histogram with packets "
+                       f"({len(saturated)} saturated, {len(missing)} without one)")
+    return by_keys, seeded, fixed, curves, saturated, missing
+
+
+def plot_cdf(data, out_dir):
+    plt = pyplot()
+    by_keys, seeded, fixed, curves, saturated, missing = data
+    many = len(curves) > 5
+    fig, ax = plt.subplots(figsize=(11.5 if many else 7, 4.8))
+    series = []
+    for label, g, edges, fractions, packets, runs in curves:
+        (line,) = ax.plot(edges, fractions, label=label)
+        series.append({"label": label, "by": {k: g.value(k) for k in by_keys}, "x": plain(line.get_xdata()),
+                       "y": plain(line.get_ydata()), "packets": int(packets) if packets == int(packets) else packets,
+                       "runs": runs})
+    ax.set_xlabel("latency (cycles)")
+    ax.set_ylabel("fraction of measured packets (cumulative)")
+    ax.set_ylim(0, 1.02)
+    ax.grid(True, alpha=0.3)
+    if len(curves) > 1:
+        placement = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0)} if many else {"loc": "lower right"}
+        ax.legend(fontsize=7 if many else 8, title=", ".join(by_keys) if len(by_keys) == 1 else None, **placement)
+    main = "latency distribution (cumulative, at the histogram's bin edges)"
+    if seeded:
+        main += f"; the packets of the {seeded} seeds of a point together"
+    if saturated:
+        main += f"; saturated, not drawn: {'; '.join(saturated)}"
+    ax.set_title(wrapped_title(main, fixed), fontsize=9)
+    fig.tight_layout()
+    path = os.path.join(out_dir, CDF_FILE)
+    fig.savefig(path, dpi=110)
+    legend = ax.get_legend()
+    entry = {"file": CDF_FILE, "path": path, "kind": "cdf", "title": ax.get_title(), "by": by_keys,
+             "x_label": ax.get_xlabel(), "y_label": ax.get_ylabel(), "fixed": fixed,
+             "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
+             "series": series, "saturated": saturated, "missing": missing}
+    plt.close(fig)
+    return [entry]
+
+
 # ---------------------------------------------------------------- tables
 
 class Cell(dict):
+    """The values a table cell's format reads; remembers whether it read a
+    value that differs between seeds (the cell then gives n)."""
+
+    def __init__(self):
+        super().__init__()
+        self.read_stat = False
+
+    def __getitem__(self, key):
+        v = super().__getitem__(key)
+        if isinstance(v, Stat):
+            self.read_stat = True
+        return v
+
     def __missing__(self, key):
         return ""
 
@@ -524,26 +914,58 @@ def flatten(d, prefix=""):
     return out
 
 
-def format_cell(template, record):
-    values = Cell()
-    values.update({k: number_or_text(v) for k, v in (record.get("scenario") or {}).items()})
+NO_VALUE = Shown("n/a")  # a null field: nothing measured
+SATURATED = Shown("saturated")
+
+
+def cell_values(record):
+    values = {k: number_or_text(v) for k, v in (record.get("scenario") or {}).items()}
     values.update(flatten(record.get("run") or {}))
     values.update(record.get("point") or {})
-    values.update(derived(record))
+    return values
+
+
+def format_cell(template, group):
+    """A table cell: the format over the scenario keys, the run's fields and
+    the point keys of the group's successful records. A field that differs
+    between seeds is their Stat (mean ± half-width) and the cell ends with
+    (n=N); a null field shows as n/a, a latency of a saturated point as
+    saturated."""
+    ok = [r for r in group.records if r.get("status") == "ok"] or group.records[:1]
+    each = [cell_values(r) for r in ok]
+    values = Cell()
+    for key in dict.fromkeys(k for v in each for k in v):
+        column = [v.get(key) for v in each]
+        numbers = [c for c in column if is_number(c)]
+        if is_latency_field(key) and group.saturated:
+            values[key] = SATURATED
+        elif all(json.dumps(c, sort_keys=True) == json.dumps(column[0], sort_keys=True) for c in column):
+            values[key] = NO_VALUE if column[0] is None else column[0]
+        elif numbers:
+            values[key] = Stat(numbers)
+        else:
+            values[key] = column[0]
+    if any(is_number((r.get("run") or {}).get(f)) for r in ok for f in ("accepted_rate", "offered_rate")) or \
+            any("saturated" in (r.get("run") or {}) for r in ok):
+        values["saturated"] = group.saturated
+        values["saturated_mark"] = " (saturated)" if group.saturated else ""
     try:
-        return template.format_map(values)
+        text = template.format_map(values)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
         raise BadInput(f"--sweep: table cell '{template}': {e}")
+    return text + (f" (n={len(ok)})" if values.read_stat else "")
 
 
 def print_table(records, spec):
     """spec: rows (keys), columns (a key), cell (format), row_cells {header: format},
-    optional row_header {key: header}, column_header (format with {value})."""
+    optional row_header {key: header}, column_header (format with {value}).
+    Records that differ only in their seed fill one cell."""
     row_format = spec.get("row_format", {}) or {}
     rows_keys = spec.get("rows", [])
     if isinstance(rows_keys, str):
         rows_keys = [rows_keys]
     col_key = spec.get("columns")
+    col_keys = col_key if isinstance(col_key, list) else [col_key] if col_key else []
     cell = spec.get("cell", "{cycles}")
     row_cells = spec.get("row_cells", {}) or {}
     headers = spec.get("row_header", {}) or {}
@@ -552,17 +974,17 @@ def print_table(records, spec):
     row_order = []
     col_order = []
     try:
-        for r in records:
+        for g in group_records(records, SEED_KEY in list(rows_keys) + list(col_keys)):
+            r = g.first
             rk = tuple(row_format[k].format(lookup(r, k)) if k in row_format else str(lookup(r, k))
                        for k in rows_keys)
             if rk not in by_row:
                 by_row[rk] = {}
                 row_order.append(rk)
-            col_keys = col_key if isinstance(col_key, list) else [col_key] if col_key else []
             ck = " ".join(str(lookup(r, k)) for k in col_keys)
             if ck not in col_order:
                 col_order.append(ck)
-            by_row[rk][ck] = r
+            by_row[rk][ck] = g
         cols = [headers.get(k, k) for k in rows_keys] + list(row_cells.keys())
         names = {str(k): v for k, v in (spec.get("column_names", {}) or {}).items()}
         cols += ([names.get(c, col_header.format(value=c)) for c in col_order] if col_key
@@ -574,16 +996,16 @@ def print_table(records, spec):
     lines = ["| " + header + " |", "|" + "---|" * len(header.split(" | "))]
     for rk in row_order:
         cells = list(rk)
-        any_rec = next(iter(by_row[rk].values()))
-        cells += [format_cell(t, any_rec) for t in row_cells.values()]
+        any_group = next(iter(by_row[rk].values()))
+        cells += [format_cell(t, any_group) for t in row_cells.values()]
         for c in col_order:
-            r = by_row[rk].get(c)
-            if r is None:
+            g = by_row[rk].get(c)
+            if g is None:
                 cells.append("")
-            elif r.get("status") != "ok":
-                cells.append(r.get("status", "failed"))
+            elif not any(r.get("status") == "ok" for r in g.records):
+                cells.append(g.first.get("status", "failed"))
             else:
-                cells.append(format_cell(cell, r))
+                cells.append(format_cell(cell, g))
         lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))
 
@@ -620,27 +1042,78 @@ def read_sweep(path):
 
 # ---------------------------------------------------------------- per-link plots
 
-LINK = re.compile(r"^(([a-z]*)(\d+)):([a-z][+-]|\d+)->(([a-z]*)(\d+))$")
+# A link's name is <node>:<port>-><node> (topology/graph.cpp, link_name):
+# the port is a direction (x+, y-: grids and boards) or a port number. Node
+# names never hold ':' or '>' (unnamed nodes are r0, t0, ... and a graph
+# file's names are letters, digits, '_', '.' and '-': topology/graph_file.cpp,
+# valid_name), so the source ends at the first ':' and the destination starts
+# after the last '->', whatever else a name holds ("core-1:2->rack.a").
+PORT = re.compile(r"^(?:[a-z][+-]|\d+)$")
+NUMBERED = re.compile(r"^[A-Za-z]*(\d+)$")
+
+
+def split_link_name(name):
+    """(source, port, destination) of a link name, or None if it is not one."""
+    src, colon, rest = name.partition(":")
+    port, arrow, dst = rest.rpartition("->")
+    if not (colon and arrow and src and dst and PORT.match(port)) or ">" in src or ":" in dst:
+        return None
+    return src, port, dst
+
+
+def node_order(name):
+    """A node name's sort key: its text and numbers in turn, so that r2 comes
+    before r10 and free names (graph files) in their natural order."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.findall(r"\d+|\D+", name)]
 
 
 class Link:
     __slots__ = ("name", "src", "src_number", "port", "dst", "value")
 
-    def __init__(self, name, src, src_number, port, dst, value):
-        self.name, self.src, self.src_number, self.port, self.dst, self.value = \
-            name, src, src_number, port, dst, value
+    def __init__(self, name, src, port, dst, value):
+        self.name, self.src, self.port, self.dst, self.value = name, src, port, dst, value
+        # The number of a numbered node (r5: 5), which places it on a grid;
+        # None for a free name.
+        m = NUMBERED.match(src)
+        self.src_number = int(m.group(1)) if m else None
 
 
 def parse_links(per_link, source):
     links = []
     for name, u in per_link.items():
-        m = LINK.match(name)
-        if not m:
-            raise BadInput(f"--links: {source}: link name '{name}' is not <node>:<port>-><node>")
+        parts = split_link_name(name)
+        if parts is None:
+            raise BadInput(f"--links: {source}: link name '{name}' is not <node>:<port>-><node> (port: a "
+                           "direction such as x+ or a port number)")
         if not is_number(u):
             raise BadInput(f"--links: {source}: link '{name}' has utilization {u!r}, not a number")
-        links.append(Link(name, m.group(1), int(m.group(3)), m.group(4), m.group(5), float(u)))
+        links.append(Link(name, parts[0], parts[1], parts[2], float(u)))
     return links
+
+
+class ColourScale:
+    """The utilization scale of a link map. Absolute (the default): 0 to 1,
+    so that a link busy every cycle has the full colour and maps of different
+    runs compare; relative (--relative): 0 to the busiest link of this run."""
+
+    def __init__(self, links, relative):
+        busiest = max([l.value for l in links], default=0.0)
+        self.relative = relative
+        if relative:
+            self.top = busiest if busiest > 0 else 1.0
+            self.label = f"link utilization (busy fraction; relative scale: 0 to the busiest link, {self.top:.3g})"
+        else:
+            self.top = 1.0
+            self.label = "link utilization (busy fraction; absolute scale: 0 to 1)"
+        self.drawn = None
+
+    def read_back(self, colour_bar):
+        """What the colour bar shows: its label and the ends of its norm."""
+        self.drawn = {"label": colour_bar.ax.get_ylabel(), "min": plain(colour_bar.norm.vmin),
+                      "max": plain(colour_bar.norm.vmax)}
+
+    def report(self):
+        return {"relative": self.relative, "min": 0.0, "max": self.top, "colour_bar": self.drawn}
 
 
 def grid_dims(topology):
@@ -652,7 +1125,7 @@ def direction_order(d):
     return ("xyzwvu".index(d[0]) if d[0] in "xyzwvu" else 9, d[1] == "-")
 
 
-def draw_grid(links, dims, title, path, plt):
+def draw_grid(links, dims, title, path, plt, colours):
     dirs = sorted({l.port for l in links}, key=direction_order)
     nx = dims[0]
     ny = dims[1] if len(dims) > 1 else 1
@@ -660,7 +1133,7 @@ def draw_grid(links, dims, title, path, plt):
     for d in dims[2:]:
         slices *= d
     width = nx * slices
-    vmax = max([l.value for l in links] + [1e-9])
+    vmax = colours.top
     cols = min(len(dirs), 2)
     rows = math.ceil(len(dirs) / cols)
     named = width * ny <= 256  # node names in the cells where they fit
@@ -711,14 +1184,14 @@ def draw_grid(links, dims, title, path, plt):
                        "node_names": named, "cells": cells})
     for j in range(len(dirs), rows * cols):
         axes[j // cols][j % cols].axis("off")
-    fig.colorbar(image, ax=axes, shrink=0.8, label=UTILIZATION_LABEL)
+    colours.read_back(fig.colorbar(image, ax=axes, shrink=0.8, label=colours.label))
     fig.suptitle(title, fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return "grid", panels
 
 
-def draw_leafspine(links, title, path, plt):
+def draw_leafspine(links, title, path, plt, scale):
     out_deg = {}
     for l in links:
         out_deg.setdefault(l.src, set()).add(l.dst)
@@ -728,14 +1201,12 @@ def draw_leafspine(links, title, path, plt):
     spines = set(out_deg) - servers - leaves
     layer = {**{n: 0 for n in servers}, **{n: 1 for n in leaves}, **{n: 2 for n in spines}}
     layer_names = ("server", "leaf", "spine")
-    number = {l.src: l.src_number for l in links}
-    number.update({l.dst: int(re.sub(r"^[a-z]*", "", l.dst)) for l in links})
     pos = {}
     for lvl in (0, 1, 2):
-        nodes = sorted((n for n, lv in layer.items() if lv == lvl), key=lambda n: number[n])
+        nodes = sorted((n for n, lv in layer.items() if lv == lvl), key=node_order)
         for i, n in enumerate(nodes):
             pos[n] = ((i + 0.5) / max(1, len(nodes)), lvl)
-    vmax = max([l.value for l in links] + [1e-9])
+    vmax = scale.top
     cmap = plt.get_cmap("viridis")
     fig, axes = plt.subplots(1, 2, figsize=(13, 5.5))
     named = len(pos) <= 96
@@ -769,15 +1240,15 @@ def draw_leafspine(links, title, path, plt):
                        "y_tick_labels": [t.get_text() for t in ax.get_yticklabels()],
                        "node_names": named, "cells": cells})
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, vmax))
-    fig.colorbar(sm, ax=axes, shrink=0.8, label=UTILIZATION_LABEL)
+    scale.read_back(fig.colorbar(sm, ax=axes, shrink=0.8, label=scale.label))
     fig.suptitle(title, fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
-    nodes = [{"node": n, "layer": layer_names[layer[n]]} for n in sorted(pos, key=lambda n: (layer[n], number[n]))]
+    nodes = [{"node": n, "layer": layer_names[layer[n]]} for n in sorted(pos, key=lambda n: (layer[n], node_order(n)))]
     return "leafspine", panels, nodes
 
 
-def draw_positions(links, positions, title, path, plt):
+def draw_positions(links, positions, title, path, plt, scale):
     """Nodes at the coordinates the run gives (link_utilization.node_positions:
     fat trees, dragonflies, graph files with coordinates), every directed
     link a segment from its source to its destination coloured and
@@ -786,7 +1257,7 @@ def draw_positions(links, positions, title, path, plt):
     missing = sorted({n for l in links for n in (l.src, l.dst) if n not in positions})
     if missing:
         raise BadInput(f"--links: node_positions has no position for node(s) {', '.join(missing[:5])}")
-    vmax = max([l.value for l in links] + [1e-9])
+    vmax = scale.top
     cmap = plt.get_cmap("viridis")
     lengths = sorted(math.dist(positions[l.src], positions[l.dst]) for l in links)
     shift = 0.06 * (lengths[len(lengths) // 2] if lengths else 1.0)
@@ -824,7 +1295,7 @@ def draw_positions(links, positions, title, path, plt):
     ax.set_title("each directed link from its source to its destination, drawn to the right of its direction; "
                  "grey: endpoints, blue: routers", fontsize=8)
     sm = plt.cm.ScalarMappable(cmap=cmap, norm=plt.Normalize(0, vmax))
-    fig.colorbar(sm, ax=ax, shrink=0.8, label=UTILIZATION_LABEL)
+    scale.read_back(fig.colorbar(sm, ax=ax, shrink=0.8, label=scale.label))
     fig.suptitle("\n".join(textwrap.wrap(title, 110)), fontsize=10)
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -834,7 +1305,7 @@ def draw_positions(links, positions, title, path, plt):
     return "positions", [{"name": "links", "node_names": named, "cells": cells}], nodes
 
 
-def draw_panels(groups, title, path, plt):
+def draw_panels(groups, title, path, plt, scale):
     import matplotlib.ticker
     """Bars per link, one panel per group; x: the links ordered by source
     node (integer positions, labelled with the source node's name where they
@@ -843,13 +1314,13 @@ def draw_panels(groups, title, path, plt):
     cols = min(4, len(names))
     rows = math.ceil(len(names) / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(max(7.0, 4.2 * cols), 3.6 * rows), squeeze=False)
-    vmax = max([l.value for g in groups.values() for l in g] + [1e-9])
+    vmax = scale.top
     panels = []
     for i, n in enumerate(names):
         ax = axes[i // cols][i % cols]
-        ordered = sorted(groups[n], key=lambda l: (l.src_number, l.name))
+        ordered = sorted(groups[n], key=lambda l: (node_order(l.src), l.name))
         bars = ax.bar(range(len(ordered)), [l.value for l in ordered], width=0.9, color="tab:blue")
-        ax.set_ylim(0, vmax * 1.05)
+        ax.set_ylim(0, vmax * 1.05)  # the scale's top (1 unless --relative) and a margin
         ax.set_title(f"{n} ({len(ordered)} links)", fontsize=9)
         named = len(ordered) <= 32
         if named:  # every link named
@@ -868,7 +1339,8 @@ def draw_panels(groups, title, path, plt):
         cells = [{"link": l.name, "node": l.src, "position": k, "value": plain(b.get_height())}
                  for k, (l, b) in enumerate(zip(ordered, bars))]
         panels.append({"name": n, "x_label": ax.get_xlabel(), "x_ticks": plain(ax.get_xticks()),
-                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()], "cells": cells})
+                       "x_tick_labels": [t.get_text() for t in ax.get_xticklabels()],
+                       "y_limits": plain(list(ax.get_ylim())), "cells": cells})
     for j in range(len(names), rows * cols):
         axes[j // cols][j % cols].axis("off")
     fig.suptitle("\n".join(textwrap.wrap(title, 70 if cols == 1 else 110)), fontsize=10)
@@ -928,8 +1400,9 @@ def run_links(run, where):
     return parse_links(per_link, where)
 
 
-def plot_links(run, links, out_dir):
+def plot_links(run, links, out_dir, relative=False):
     plt = pyplot()
+    scale = ColourScale(links, relative)
     lu = run["link_utilization"]
     topology = str(run.get("topology", ""))
     if run.get("algorithm"):
@@ -949,11 +1422,11 @@ def plot_links(run, links, out_dir):
             positions = {str(n): (float(p[0]), float(p[1])) for n, p in positions.items()}
         except (TypeError, ValueError, IndexError, KeyError):
             raise BadInput("--links: link_utilization.node_positions must map node names to [x, y]") from None
-        layout, panels, nodes = draw_positions(links, positions, title, path, plt)
-    elif dims:
-        layout, panels = draw_grid(links, dims, title, path, plt)
+        layout, panels, nodes = draw_positions(links, positions, title, path, plt, scale)
+    elif dims and all(l.src_number is not None for l in links):
+        layout, panels = draw_grid(links, dims, title, path, plt, scale)
     elif topology.startswith("leafspine"):
-        layout, panels, nodes = draw_leafspine(links, title, path, plt)
+        layout, panels, nodes = draw_leafspine(links, title, path, plt, scale)
     elif topology.startswith("boards"):
         groups = {}
         for l in links:
@@ -961,11 +1434,11 @@ def plot_links(run, links, out_dir):
             groups.setdefault(key, []).append(l)
         order = {"in-board": -1, **{f"dimension {d}": i for i, d in enumerate("xyzwvu")}}
         layout, panels = draw_panels(dict(sorted(groups.items(), key=lambda kv: (order.get(kv[0], 9), kv[0]))),
-                                     title, path, plt)
+                                     title, path, plt, scale)
     else:
-        layout, panels = draw_panels({"links": links}, title, path, plt)
+        layout, panels = draw_panels({"links": links}, title, path, plt, scale)
     entry = {"file": name, "path": path, "kind": "link-map", "layout": layout, "topology": topology,
-             "title": title, "value_label": UTILIZATION_LABEL, "panels": panels}
+             "title": title, "value_label": UTILIZATION_LABEL, "colour_scale": scale.report(), "panels": panels}
     if nodes is not None:
         entry["nodes"] = nodes
     return [entry]
@@ -977,7 +1450,8 @@ def build_parser():
     ap = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, allow_abbrev=False,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("results", nargs="?", metavar="RESULTS.jsonl", help="the results of collnet sweep (--out)")
-    ap.add_argument("--x", metavar="KEY", help="the key on the x axis (default: injection_rate or message_flits)")
+    ap.add_argument("--x", metavar="KEY", help="the key on the x axis (default: injection_rate or message_flits; "
+                    "a run field such as offered_rate or accepted_rate also)")
     ap.add_argument("--y", metavar="FIELD[,FIELD...]",
                     help="numeric run field(s) on the y axis, one PNG each (default: avg_latency,accepted_rate or "
                          "cycles,efficiency)")
@@ -988,6 +1462,11 @@ def build_parser():
                     help="draw the per-link utilization of one run: a run's JSON, or sweep results with --record")
     ap.add_argument("--record", metavar="N", type=record_number,
                     help="with --links on sweep results: the record of point N (its index field, 0-based)")
+    ap.add_argument("--relative", action="store_true",
+                    help="with --links: colour scale from 0 to the run's busiest link (default: absolute, 0 to 1)")
+    ap.add_argument("--cdf", action="store_true",
+                    help=f"draw the latency distribution of every point (cumulative, from the runs' "
+                         f"latency_histogram) into DIR/{CDF_FILE}")
     ap.add_argument("--sweep", metavar="SWEEP.yaml", help="draw the plots of the sweep file's plot: list")
     ap.add_argument("--table", action="store_true", help="with --sweep: print its table: section as Markdown")
     ap.add_argument("--report", metavar="FILE.json",
@@ -1045,8 +1524,11 @@ def plot(argv):
     args = build_parser().parse_args(argv)
 
     # Every check before anything is drawn.
+    if args.relative and args.links is None:
+        raise BadInput("--relative goes with --links (the colour scale of a link map)")
     if args.links is not None:
-        for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by), ("--sweep", args.sweep)):
+        for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by), ("--sweep", args.sweep),
+                              ("--cdf", args.cdf or None)):
             if value is not None:
                 raise BadInput(f"{option} does not apply to --links (a link map draws every link of one run)")
         if args.table:
@@ -1062,6 +1544,11 @@ def plot(argv):
         if args.results is None:
             raise BadInput("give RESULTS.jsonl (sweep results), --links RUN.json or --timeline FILE.csv "
                            "(collnet plot --help lists the options)")
+        if args.cdf:
+            for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by), ("--sweep", args.sweep)):
+                if value is not None:
+                    raise BadInput(f"{option} does not apply to --cdf (it draws one latency distribution per point, "
+                                   "latency against the fraction of packets)")
         if args.sweep is not None:
             for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by)):
                 if value is not None:
@@ -1084,7 +1571,7 @@ def plot(argv):
         run, where, index = links_source(args.links, args.record)
         links = run_links(run, where)
         extra = {"input": args.links, "record": index}
-        draws.append(lambda: plot_links(run, links, args.out))
+        draws.append(lambda: plot_links(run, links, args.out, args.relative))
     else:
         records = load_records(args.results)
         extra = {"input": args.results, "records": len(records)}
@@ -1114,6 +1601,10 @@ def plot(argv):
                 statuses = sorted({str(r.get("status")) for r in records})
                 raise BadInput(f"RESULTS: '{args.results}' has no successful run to plot "
                                f"({len(records)} records, status {', '.join(statuses)})")
+        if args.cdf:
+            curves = cdf_curves(good)
+            draws.append(lambda: plot_cdf(curves, args.out))
+        elif args.sweep is None:
             x, ys, by = default_spec(good, args.x, [f.strip() for f in args.y.split(",")] if args.y is not None else None, args.by)
             check_plot_keys(good, x, ys, by, lambda o: o)
             draws.append(lambda: plot_sweep(good, x, ys, by, args.out))

@@ -28,6 +28,15 @@ TRACE_COLUMNS = ["message", "src", "dst", "controller", "tag", "words", "inject_
 LINK_COLUMNS = ["link", "from", "to", "start_cycle", "end_cycle", "flits"]
 DEFAULT_BINS = 100
 MAX_BINS = 10000
+# Link rows: every row named up to this many links; beyond, every k-th row
+# (the figure would be too tall to open).
+MAX_NAMED_LINKS = 400
+# Tag colours: the qualitative tab20 palette without its two greys (grey is
+# "not delivered"), the ten darker shades first; beyond 18 tags each colour
+# again with a hatch, so that 180 tags have each its own look.
+PALETTE = (0, 2, 4, 6, 8, 10, 12, 16, 18, 1, 3, 5, 7, 9, 11, 13, 17, 19)
+HATCHES = ("", "////", "\\\\\\\\", "xxxx", "....", "++++", "oooo", "----", "||||", "****")
+UNDELIVERED = (0.6, 0.6, 0.6, 1.0)
 
 
 class BadInput(Exception):
@@ -186,16 +195,15 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
     row = {n: i for i, n in enumerate(nodes)}
     lanes = max(m["controller"] for m in messages) + 1
     keys = sorted({m["colour_key"] for m in messages}, key=lambda k: (isinstance(k, str), k))
-    colour_index = {k: i for i, k in enumerate(keys)}
-    cmap = plt.get_cmap("tab10" if len(keys) <= 10 else "tab20" if len(keys) <= 20 else "viridis")
-
-    def colour(k):
-        i = colour_index[k]
-        return cmap(i) if len(keys) <= 20 else cmap(i / max(1, len(keys) - 1))
+    tab20 = plt.get_cmap("tab20")
+    style = {}  # colour key -> (face colour, hatch)
+    for i, k in enumerate(keys):
+        style[k] = (tab20(PALETTE[i % len(PALETTE)]), HATCHES[(i // len(PALETTE)) % len(HATCHES)])
+    repeats = len(keys) > len(PALETTE) * len(HATCHES)
 
     bars = {n: 0 for n in nodes}
     undelivered = 0
-    boxes, colours = [], []
+    boxes = {}  # colour key (None: not delivered) -> its bars
     lane_height = 0.8 / lanes
     for m in messages:
         if m["inject_cycle"] is None:
@@ -206,53 +214,70 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
             stop = end
         x0, x1 = m["inject_cycle"], stop + 1  # the deliver cycle is part of the bar
         y0 = row[m["src"]] - 0.4 + m["controller"] * lane_height
-        boxes.append([(x0, y0), (x1, y0), (x1, y0 + lane_height), (x0, y0 + lane_height)])
-        colours.append(colour(m["colour_key"]) if m["deliver_cycle"] is not None else (0.6, 0.6, 0.6, 1.0))
+        key = m["colour_key"] if m["deliver_cycle"] is not None else None
+        boxes.setdefault(key, []).append([(x0, y0), (x1, y0), (x1, y0 + lane_height), (x0, y0 + lane_height)])
         bars[m["src"]] += 1
 
     link_names = list(links.keys()) if links else []
     link_busy = {name: busy_per_bin(links[name], bin_cycles, bins) for name in link_names}
 
     panels = 2 if links else 1
-    node_height = min(12.0, 1.0 + 0.22 * len(nodes))
-    link_height = min(10.0, 1.0 + 0.12 * len(link_names)) if links else 0
-    # A narrow right column beside each panel holds its legend or colour bar,
-    # so that both panels have the same time axis.
-    fig, axes = plt.subplots(panels, 2, figsize=(12, 1.2 + node_height + link_height), squeeze=False,
+    what = "phase" if isinstance(keys[0], str) else "tag"
+    handles = [Patch(facecolor=style[k][0], hatch=style[k][1], edgecolor="black", linewidth=0,
+                     label=f"{what} {k}") for k in keys]
+    if undelivered:
+        handles.append(Patch(facecolor=UNDELIVERED, linewidth=0, label="not delivered"))
+    # The legend beside the node panel, in as many columns as its height needs.
+    node_height = max(min(12.0, 1.0 + 0.22 * len(nodes)), 0.19 * min(len(handles), 40) + 0.4)
+    per_column = max(1, int((node_height - 0.4) / 0.19))
+    legend_columns = math.ceil(len(handles) / per_column)
+    # Every link row named (MAX_NAMED_LINKS) at a font size its height holds.
+    step = max(1, math.ceil(len(link_names) / MAX_NAMED_LINKS))
+    named_rows = math.ceil(len(link_names) / step)
+    row_inches = 0.16 if named_rows <= 48 else 0.11
+    link_height = 1.0 + row_inches * named_rows if links else 0
+    # A right column beside each panel holds its legend or colour bar, so
+    # that both panels have the same time axis.
+    fig, axes = plt.subplots(panels, 2, figsize=(12 + 1.3 * (legend_columns - 1), 1.2 + node_height + link_height),
+                             squeeze=False,
                              gridspec_kw={"height_ratios": [node_height] + ([link_height] if links else []),
-                                          "width_ratios": [1, 0.09]})
+                                          "width_ratios": [1, 0.12 * legend_columns]})
     ax = axes[0][0]
     key_ax = axes[0][1]
-    ax.add_collection(PolyCollection(boxes, facecolors=colours, edgecolors="none"))
+    drawn_styles = {}
+    for k, polygons in boxes.items():
+        face, hatch = style[k] if k is not None else (UNDELIVERED, "")
+        collection = PolyCollection(polygons, facecolors=[face], edgecolors="black", linewidths=0, hatch=hatch or None)
+        ax.add_collection(collection)
+        if k is not None:
+            drawn_styles[str(k)] = {"colour": [round(float(c), 4) for c in collection.get_facecolor()[0]],
+                                    "hatch": collection.get_hatch() or "", "bars": len(polygons)}
     ax.set_xlim(0, span)
     ax.set_ylim(len(nodes) - 0.5, -0.5)
     if len(nodes) <= 48:
         ax.set_yticks(range(len(nodes)))
         ax.set_yticklabels([str(n) for n in nodes], fontsize=7 if len(nodes) > 24 else 9)
     ax.set_ylabel("node (sender)" + (f", {lanes} controller lanes" if lanes > 1 else ""))
-    what = "phase" if isinstance(keys[0], str) else "tag"
-    ax.set_title(f"{os.path.basename(trace_csv)}: {len(boxes)} messages, inject to deliver, coloured by {what}")
-    if len(keys) <= 20:
-        handles = [Patch(color=colour(k), label=f"{what} {k}") for k in keys]
-        if undelivered:
-            handles.append(Patch(color=(0.6, 0.6, 0.6), label="not delivered"))
-        key_ax.axis("off")
-        key_ax.legend(handles=handles, loc="upper left", fontsize=8, frameon=False, borderaxespad=0)
-    else:
-        sm = plt.cm.ScalarMappable(cmap=cmap, norm=matplotlib.colors.Normalize(0, len(keys) - 1))
-        bar = fig.colorbar(sm, cax=key_ax)
-        bar.set_label(f"{what} (rank of {len(keys)})")
+    drawn_bars = sum(len(p) for p in boxes.values())
+    ax.set_title(f"{os.path.basename(trace_csv)}: {drawn_bars} messages, inject to deliver, coloured by {what}"
+                 + (f" (the {len(PALETTE) * len(HATCHES)} looks repeat)" if repeats else ""))
+    key_ax.axis("off")
+    legend = key_ax.legend(handles=handles, loc="upper left", fontsize=7 if len(handles) > 20 else 8, frameon=False,
+                           borderaxespad=0, ncol=legend_columns, columnspacing=0.8, handlelength=1.6)
     if links:
         lax = axes[1][0]
         grid = [[link_busy[name][b] / bin_cycles for b in range(bins)] for name in link_names]
         image = lax.imshow(grid, aspect="auto", interpolation="nearest", cmap="magma", vmin=0, vmax=1,
                            extent=(0, bins * bin_cycles, len(link_names) - 0.5, -0.5))
-        if len(link_names) <= 48:
-            lax.set_yticks(range(len(link_names)))
-            lax.set_yticklabels(link_names, fontsize=6 if len(link_names) > 24 else 8)
-        lax.set_ylabel("link" if len(link_names) <= 48 else "link (row in the links file's order)")
+        rows = list(range(0, len(link_names), step))
+        lax.set_yticks(rows)
+        lax.set_yticklabels([link_names[r] for r in rows],
+                            fontsize=8 if named_rows <= 24 else 6 if named_rows <= 48 else 5)
+        lax.set_ylabel("link" if step == 1 else f"link (one row in {step} named; rows in the links file's order)")
         lax.set_title(f"link utilization: busy fraction of each {bin_cycles}-cycle bin")
-        cb = fig.colorbar(image, cax=axes[1][1])
+        # The colour bar as narrow as one legend column's share allows.
+        axes[1][1].axis("off")
+        cb = fig.colorbar(image, cax=axes[1][1].inset_axes([0, 0, min(1.0, 0.75 / legend_columns), 1]))
         cb.set_label("busy fraction")
         lax.set_xlim(0, span)
         ax.sharex(lax)
@@ -273,11 +298,15 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
         "links_file": links_csv,
         "files": [png, description_path],
         "messages": len(messages),
-        "bars": len(boxes),
+        "bars": drawn_bars,
         "undelivered": undelivered,
         "end_cycle": end,
         "colour_by": what,
         "colours": [str(k) for k in keys],
+        "styles": drawn_styles,
+        "legend": [t.get_text() for t in legend.get_texts()],
+        "link_rows": ({str(int(t)): label.get_text() for t, label in zip(lax.get_yticks(), lax.get_yticklabels())}
+                      if links else None),
         "nodes": {str(n): bars[n] for n in nodes},
         "bin_cycles": bin_cycles,
         "bins": bins,

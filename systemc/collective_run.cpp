@@ -471,12 +471,11 @@ void write_traces(Elaboration& m, const CollectiveScenario& s, Timing& t) {
 /// the kernel runs in slices and reports between them.
 Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
   const std::uint64_t tsc0 = __rdtsc();
-  if (s.progress)
-    run_for(s.max_cycles, progress_slice(m.network.router_count()), [&] {
+  // In slices, so that a stop request (run_progress.hpp) ends the run.
+  run_for(s.max_cycles, progress_slice(m.network.router_count()), [&] {
+    if (s.progress)
       s.progress({Clocked::now(), m.book.total(&CollectiveBook::Lane::delivered_messages), m.network.router_count()});
-    });
-  else
-    run_for(s.max_cycles);
+  });
   t.sim_ticks = __rdtsc() - tsc0;
   const Cycle end = Clocked::now();
   if (m.tracer) m.tracer->finish(end);
@@ -578,6 +577,7 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
     r.efficiency = static_cast<double>(r.lower_bound_cycles) / static_cast<double>(r.cycles);
   for (const auto& n : m.nics) r.node_finish.push_back(n->finished() ? n->finish_cycle() : kNever);
   if (m.watchdog->fired()) r.deadlock = diagnose_deadlock(m.network, m.watchdog->fired_at());
+  r.interrupted = !r.completed && !r.deadlock && !m.monitor->stuck() && interrupt_requested() && t.end < s.max_cycles;
   // Stopped by max_cycles (no watchdog, no monitor): not a deadlock, and no
   // list of what each node was doing (the run was cut short, not stuck).
   if (m.monitor->stuck())

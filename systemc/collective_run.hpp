@@ -104,6 +104,9 @@ struct CollectiveResult {
 
   Cycle cycles = 0;
   bool completed = false;
+  /// Ended early by a stop request (run_progress.hpp: SIGINT, SIGTERM,
+  /// Ctrl-C): the figures are those of the cycles run so far.
+  bool interrupted = false;
   std::int64_t lower_bound_cycles = -1;
   double efficiency = 0;
   bool data_check = false;

@@ -1,6 +1,7 @@
 #include "systemc/kernel.hpp"
 
 #include "systemc/clocked.hpp"
+#include "systemc/run_progress.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -38,12 +39,12 @@ void run_for(std::uint64_t cycles) {
 }
 
 void run_for(std::uint64_t cycles, std::uint64_t slice, const std::function<void()>& between) {
-  for (std::uint64_t done = 0; done < cycles;) {
+  for (std::uint64_t done = 0; done < cycles && !interrupt_requested();) {
     const std::uint64_t step = std::min(slice, cycles - done);
     run_for(step);
     done += step;
     if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_end_of_simulation_invoked()) return;
-    between();
+    if (between) between();
   }
 }
 

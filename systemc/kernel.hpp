@@ -30,8 +30,9 @@ class KernelSession {
 /// Runs the kernel through cycles [now, now + cycles) or until sc_stop().
 void run_for(std::uint64_t cycles);
 
-/// The same run in slices of `slice` cycles, calling `between` after each
-/// slice that did not end the run (progress display; same simulation).
+/// The same run in slices of `slice` cycles, calling `between` (if set) after
+/// each slice that did not end the run (progress display; same simulation),
+/// and ending early once interrupt_requested() (systemc/run_progress.hpp).
 void run_for(std::uint64_t cycles, std::uint64_t slice, const std::function<void()>& between);
 
 }  // namespace collnet::systemc

@@ -75,6 +75,24 @@ double percentile(std::vector<std::uint32_t> values, double q) {
 
 }  // namespace
 
+LatencyHistogram latency_histogram(const std::vector<std::uint32_t>& latencies) {
+  LatencyHistogram h;
+  if (latencies.empty()) return h;
+  const std::uint32_t most = *std::max_element(latencies.begin(), latencies.end());
+  // The narrowest of 1, 2, 5, 10, 20, 50, ... cycles that covers 0..max in
+  // at most kLatencyBins bins.
+  std::uint32_t width = 1;
+  for (std::uint32_t decade = 1; most / width >= kLatencyBins; decade *= 10)
+    for (std::uint32_t m : {1u, 2u, 5u}) {
+      width = m * decade;
+      if (most / width < kLatencyBins) break;
+    }
+  h.bin_width = width;
+  h.counts.assign(most / width + 1, 0);
+  for (std::uint32_t l : latencies) ++h.counts[l / width];
+  return h;
+}
+
 int synthetic_threads(int requested, std::size_t routers, unsigned cores) {
   const auto by_size = static_cast<int>(std::max<std::size_t>(1, routers / kRoutersPerThread));
   if (requested == 0) return std::max(1, std::min(static_cast<int>(std::max(1u, cores)), by_size));
@@ -199,11 +217,10 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
   const std::uint64_t tsc1 = __rdtsc();
-  if (s.progress)
-    run_for(limit, progress_slice(network.router_count()),
-            [&] { s.progress({Clocked::now(), stats.received, network.router_count()}); });
-  else
-    run_for(limit);
+  // In slices, so that a stop request (run_progress.hpp) ends the run.
+  run_for(limit, progress_slice(network.router_count()), [&] {
+    if (s.progress) s.progress({Clocked::now(), stats.received, network.router_count()});
+  });
   const std::uint64_t tsc2 = __rdtsc();
   const double cpu2 = cpu_seconds();
   const auto t2 = std::chrono::steady_clock::now();
@@ -219,6 +236,7 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.cycles = stats.finished ? stats.finish_cycle : Clocked::now();
   r.completed = stats.finished;
   if (watchdog.fired()) r.deadlock = diagnose_deadlock(network, watchdog.fired_at());
+  r.interrupted = !r.completed && !r.deadlock && interrupt_requested() && Clocked::now() < limit;
   const Cycle window_end = std::min<Cycle>(stats.window.end, r.cycles + 1);
   r.window_cycles = window_end > stats.window.begin ? window_end - stats.window.begin : 0;
   const double slots = static_cast<double>(r.window_cycles) * static_cast<double>(r.endpoints);
@@ -230,8 +248,12 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     double sum = 0;
     for (auto l : stats.latencies) sum += l;
     r.avg_latency = sum / static_cast<double>(stats.latencies.size());
+    r.p50_latency = percentile(stats.latencies, 0.5);
+    r.p90_latency = percentile(stats.latencies, 0.9);
     r.p99_latency = percentile(stats.latencies, 0.99);
+    r.p999_latency = percentile(stats.latencies, 0.999);
     r.max_latency = *std::max_element(stats.latencies.begin(), stats.latencies.end());
+    r.latency_histogram = latency_histogram(stats.latencies);
   }
   r.measured_packets = stats.latencies.size();
   r.unfinished_packets = stats.pending;

@@ -71,18 +71,35 @@ unsigned available_cores();
 /// ConfigError naming the key on bad input.
 SyntheticScenario synthetic_from(const Params& params);
 
+/// Measured latencies in bins of equal width: counts[i] packets took
+/// [i x bin_width, (i + 1) x bin_width) cycles. The width is the narrowest of
+/// 1, 2, 5, 10, 20, 50, ... cycles giving at most kLatencyBins bins.
+struct LatencyHistogram {
+  std::uint32_t bin_width = 0;  // 0: no packet measured
+  std::vector<std::uint64_t> counts;
+};
+inline constexpr std::uint32_t kLatencyBins = 100;
+LatencyHistogram latency_histogram(const std::vector<std::uint32_t>& latencies);
+
 struct SyntheticResult {
   std::string topology;
   std::size_t endpoints = 0;
   std::size_t routers = 0;
   Cycle cycles = 0;              // simulated cycles (the run ended in this cycle)
   bool completed = false;        // every measured packet arrived
+  bool interrupted = false;      // ended early by a stop request (run_progress.hpp)
   std::optional<DeadlockReport> deadlock;
   double offered_rate = 0;       // flits / endpoint / cycle
   double accepted_rate = 0;
-  double avg_latency = 0;        // cycles
+  // Latency of the measured packets, cycles (nearest-rank percentiles);
+  // meaningless, and reported as none, when measured_packets is 0.
+  double avg_latency = 0;
+  double p50_latency = 0;
+  double p90_latency = 0;
   double p99_latency = 0;
+  double p999_latency = 0;
   double max_latency = 0;
+  LatencyHistogram latency_histogram;
   std::uint64_t measured_packets = 0;  // received measured packets
   std::uint64_t unfinished_packets = 0;
   std::vector<LinkLatencyCount> link_latencies;  // Network::link_latencies

@@ -165,7 +165,12 @@ void TrafficEndpoint::create(Cycle now) {
     const topology::EndpointId d = destination_(self_, random_);
     if (d != topology::kNone && (d != self_ || config_.inject_self)) {
       queue_.push_back(Pending{at, d});
-      if (stats_.window.contains(at)) stats_.offered_flits += static_cast<std::uint64_t>(config_.packet_flits);
+      // A measured packet is pending from its creation: one still in the
+      // source queue when the window closes keeps the run draining.
+      if (stats_.window.contains(at)) {
+        stats_.offered_flits += static_cast<std::uint64_t>(config_.packet_flits);
+        ++stats_.pending;
+      }
     }
     ++created_;
     if (config_.packets_per_node > 0 && created_ >= config_.packets_per_node) {
@@ -211,7 +216,6 @@ bool TrafficEndpoint::send(Cycle now) {
     p.serial = (static_cast<std::uint64_t>(self_) << 40) | sequence_++;
     p.measured = stats_.window.contains(next.created);
     ++stats_.created;
-    if (p.measured) ++stats_.pending;
     sending_ = true;
     next_flit_ = 0;
     vc_ = vc;

@@ -8,9 +8,11 @@
 //   export a collective as MSCCL-IR XML (testbench/export.hpp)
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
+#include <signal.h>
 #include <unistd.h>
 
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -81,7 +83,7 @@ int run_plot(const std::vector<std::string>& args) {
   const char* env = std::getenv("COLLNET_PLOT_SCRIPT");
   const std::string script = env != nullptr && *env != '\0' ? env : COLLNET_PLOT_SCRIPT;
   if (!std::ifstream(script))
-    throw ConfigError("plot: the plotting script '" + script + "' is missing (set COLLNET_PLOT_SCRIPT)");
+    throw ConfigError("the plotting script '" + script + "' is missing (set COLLNET_PLOT_SCRIPT)");
   // Debian's interpreter, where python3-matplotlib lives (not a python3 earlier on PATH).
   const char* py_env = std::getenv("COLLNET_PYTHON");
   const std::string python = py_env != nullptr && *py_env != '\0' ? py_env
@@ -94,7 +96,7 @@ int run_plot(const std::vector<std::string>& args) {
   c.push_back(nullptr);
   std::cout.flush();
   ::execvp(python.c_str(), c.data());
-  throw std::runtime_error("plot: cannot run python3 (scripts/setup.sh installs python3-matplotlib)");
+  throw std::runtime_error("cannot run python3 (scripts/setup.sh installs python3-matplotlib)");
 }
 
 /// `--from FILE`: the scenario a JSON report recorded, `--set` on top.
@@ -146,6 +148,33 @@ bool large_network(const Params& params) {
   } catch (const std::exception&) {
     return false;  // the run reports the problem itself
   }
+}
+
+/// SIGINT or SIGTERM during `collnet run`: the simulation ends after its
+/// current slice of cycles (systemc/run_progress.hpp) and the run reports
+/// the figures so far; a second signal ends the process at once.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+  systemc::request_interrupt();
+}
+
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // the second one is the default action
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+/// The subcommand named on the command line (for error messages), or empty.
+std::string subcommand_name(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->get_name() == argv[i]) return sub->get_name();
+  return {};
 }
 
 }  // namespace
@@ -258,10 +287,15 @@ int main(int argc, char** argv) {
   exp->add_option("--format", export_options.format, "export format: msccl")->required();
   exp->add_option("--out", export_options.out, "the file to write (FILE.xml)");
 
+  // Every error starts with `collnet <subcommand>:` (`collnet:` without one).
+  const std::string sub = subcommand_name(app, argc, argv);
+  const std::string prefix = sub.empty() ? "collnet" : "collnet " + sub;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::cerr << prefix << ": error: " << e.what() << " (" << prefix << " --help lists the options)\n";
+    return 2;
   }
 
   try {
@@ -307,11 +341,21 @@ int main(int argc, char** argv) {
       for (auto& p : cli::trace_problems(params, trace)) problems.push_back(std::move(p));
       cli::throw_problems(problems);
       if (large_network(params)) restart_with_huge_pages(argv);
+      catch_stop_signals();
       cli::RunProgressDisplay display(run_progress, progress_delay);
-      const auto outcome = cli::run_network(params, vcd_path, display.callback(), trace);
+      auto outcome = cli::run_network(params, vcd_path, display.callback(), trace);
       display.finish();
       std::cout << outcome.text;
+      if (!outcome.interrupted.empty()) outcome.json["interrupted"] = true;
       write_json(json_path, outcome.json);
+      if (!outcome.interrupted.empty()) {
+        const int sig = g_stop_signal != 0 ? static_cast<int>(g_stop_signal) : SIGINT;
+        std::cout.flush();
+        std::cerr << fmt::format("collnet run: interrupted by {}: {}; the figures are those of the cycles run so far{}\n",
+                                 sig == SIGTERM ? "SIGTERM" : "SIGINT", outcome.interrupted,
+                                 json_path.empty() ? "" : " (" + json_path + ", interrupted: true)");
+        return 128 + sig;
+      }
       return outcome.exit_status;
     }
     if (!*check) {
@@ -331,13 +375,13 @@ int main(int argc, char** argv) {
     write_json(json_path, outcome.json);
     return outcome.data_pass ? 0 : 1;
   } catch (const ConfigError& e) {
-    std::cerr << "collnet: error: " << e.what() << "\n";
+    std::cerr << prefix << ": error: " << e.what() << "\n";
     return 2;
   } catch (const collectives::ExecutionError& e) {
-    std::cerr << "collnet: " << e.what() << "\n";
+    std::cerr << prefix << ": " << e.what() << "\n";
     return 3;
   } catch (const std::exception& e) {
-    std::cerr << "collnet: internal error: " << e.what() << "\n";
+    std::cerr << prefix << ": internal error: " << e.what() << "\n";
     return 4;
   }
 }

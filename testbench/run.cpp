@@ -1,6 +1,7 @@
 #include "testbench/run.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -13,35 +14,20 @@
 #include "systemc/waveform.hpp"
 #include "testbench/run_collective.hpp"
 #include "testbench/scenario.hpp"
+#include "topology/grid.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
 
 const char* const kDefaultRunScenario = R"(# collnet run: embedded default scenario
-# A2AT, the optimal all-to-all of document 001, on an 8x8 torus (NCT 4) with
-# no barrier, next to the MPICH-style A2A baseline on the same network, with
-# the bisection bound. The configuration of examples/a2at-torus-8x8.yaml
-# (README, "Without barriers: each group paced at its fair share"): every
-# SEND of a group paced at the group's fair share of a link (group_pacing:
-# load), the node's own block copied by a controller of its own (self_copy:
-# extra, controllers = nct + 1, named dispatch), 1-flit packets, 16 VCs x 32
-# flits, atomic VC allocation, output-first allocator with 4 iterations.
+# A2AT, the optimal all-to-all of document 001, next to the MPICH-style A2A
+# baseline on an 8x8 torus, every other key at its default: the scenario
+# `collnet check` checks and `--set algorithm=a2a-optimal` runs (the headline
+# configuration, A2AT at 0.998 of the bisection bound, is
+# examples/a2at-torus-8x8.yaml).
 topology: torus:8x8
 algorithm: a2a-optimal
 compare: a2a-spread
-nct: 4
-message_flits: 256
-packet_flits: 1
-group_barriers: false
-group_pacing: load
-self_copy: extra
-controllers: 5
-dispatch: named
-vcs: 16
-buffer_flits: 32
-vc_allocation: atomic
-allocator: output-first
-allocator_iterations: 4
 )";
 
 const char* const kDefaultSyntheticScenario = R"(# collnet run: embedded synthetic-traffic default
@@ -160,15 +146,30 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
     systemc::require_memory(systemc::estimate_network_memory(*topo, s.router, 1), "synthetic traffic on " + topo->name());
   }
   const systemc::SyntheticResult r = systemc::run_synthetic(s);
+  // A number of threads the network cannot use is said, not clamped silently.
+  if (s.threads > r.threads && r.threads > 1)
+    std::cerr << fmt::format("collnet run: key threads = {} is more than the {} routers of {}: the run uses {}\n",
+                             s.threads, r.routers, r.topology, r.threads);
+  else if (s.threads > 1 && r.threads == 1)
+    std::cerr << fmt::format("collnet run: key threads = {}: the run uses one thread ({})\n", s.threads,
+                             !vcd_path.empty() ? "a waveform (--vcd) is written"
+                                               : "the network has " + std::to_string(r.routers) + " router" +
+                                                     (r.routers == 1 ? "" : "s"));
 
   RunOutcome out;
   auto& j = out.json;
   const auto topo = topology::make_topology(r.topology);
   const auto& rc = s.router;
+  // A figure with no sample behind it is null, never 0.
+  const bool measured = r.measured_packets > 0;
+  const auto latency = [&](double v) { return measured ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  // The window did not drain: the figures are not those of a steady state.
+  const bool saturated = !r.completed && !r.deadlock && !r.interrupted;
   j["topology"] = r.topology;
   j["traffic"] = s.traffic.pattern;
   j["endpoints"] = r.endpoints;
   j["routers"] = r.routers;
+  j["switches"] = switch_count(topo->graph());
   j["link_latencies"] = link_latencies_json(r.link_latencies);
   j["injection_rate"] = s.load.injection_rate;
   j["packet_flits"] = s.load.packet_flits;
@@ -176,13 +177,21 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["cycles"] = r.cycles;
   j["window_cycles"] = r.window_cycles;
   j["completed"] = r.completed;
+  j["saturated"] = saturated;
+  j["interrupted"] = r.interrupted;
   j["measured_packets"] = r.measured_packets;
   j["unfinished_packets"] = r.unfinished_packets;
-  j["avg_latency"] = r.avg_latency;
-  j["p99_latency"] = r.p99_latency;
-  j["max_latency"] = r.max_latency;
-  j["offered_rate"] = r.offered_rate;
-  j["accepted_rate"] = r.accepted_rate;
+  j["avg_latency"] = latency(r.avg_latency);
+  j["p50_latency"] = latency(r.p50_latency);
+  j["p90_latency"] = latency(r.p90_latency);
+  j["p99_latency"] = latency(r.p99_latency);
+  j["p999_latency"] = latency(r.p999_latency);
+  j["max_latency"] = latency(r.max_latency);
+  j["latency_histogram"] = measured ? nlohmann::json{{"bin_width", r.latency_histogram.bin_width},
+                                                     {"counts", r.latency_histogram.counts}}
+                                    : nlohmann::json(nullptr);
+  j["offered_rate"] = r.window_cycles > 0 ? nlohmann::json(r.offered_rate) : nlohmann::json(nullptr);
+  j["accepted_rate"] = r.window_cycles > 0 ? nlohmann::json(r.accepted_rate) : nlohmann::json(nullptr);
   nlohmann::json per_link = nlohmann::json::object();
   for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
     per_link[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
@@ -206,29 +215,43 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["scenario"] = resolved_scenario(params, RunKind::synthetic);
 
   std::string& t = out.text;
-  t += fmt::format("collnet run: {} traffic on {} ({} endpoints, {} routers)\n", s.traffic.pattern, r.topology,
-                   r.endpoints, r.routers);
+  t += fmt::format("collnet run: {} traffic on {} ({})\n", s.traffic.pattern, r.topology, network_size_text(*topo));
   t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {} (routing {}, allocation {}, "
-                   "traversal {}), link latency {}, dateline {}\n",
+                   "traversal {}), link latency {}{}\n",
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
                    rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
-                   link_latency_text(r.link_latencies, rc.link_latency), rc.dateline ? "on" : "off");
+                   link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
   t += credit_loop_text(r.link_latencies, rc.buffer_flits);
-  t += fmt::format("  load              {} flits/node/cycle offered, {}-flit packets\n", s.load.injection_rate,
-                   s.load.packet_flits);
+  t += fmt::format("  load              {} flits/node/cycle (key injection_rate), {}-flit packets\n",
+                   s.load.injection_rate, s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
-  t += fmt::format("  offered/accepted  {:.4f} / {:.4f} flits/node/cycle\n", r.offered_rate, r.accepted_rate);
-  t += fmt::format("  latency           avg {:.2f}, p99 {:.0f}, max {:.0f} cycles ({} packets)\n", r.avg_latency,
-                   r.p99_latency, r.max_latency, r.measured_packets);
+  if (r.window_cycles > 0)
+    t += fmt::format("  offered/accepted  {:.4f} / {:.4f} flits/node/cycle\n", r.offered_rate, r.accepted_rate);
+  else
+    t += "  offered/accepted  none measured (the run ended before its measurement window)\n";
+  if (measured)
+    t += fmt::format("  latency           avg {:.2f}, p50 {:.0f}, p90 {:.0f}, p99 {:.0f}, p99.9 {:.0f}, max {:.0f} "
+                     "cycles ({} packets)\n",
+                     r.avg_latency, r.p50_latency, r.p90_latency, r.p99_latency, r.p999_latency, r.max_latency,
+                     r.measured_packets);
+  else
+    t += "  latency           none measured (no packet created in the measurement window arrived)\n";
   t += fmt::format("  link utilization  mean {:.4f}, max {:.4f}\n", r.mean_link_utilization,
                    r.max_link_utilization);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
                    "elaboration, {})\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
                    threads_text(r.threads, r.solo_cycles, r.calendar_cycles));
-  if (!r.completed && !r.deadlock)
-    t += fmt::format("  not drained       {} measured packets still in flight after drain_cycles (saturated)\n",
-                     r.unfinished_packets);
+  if (saturated)
+    t += fmt::format("  SATURATED         {} measured packet{} still in flight after drain_cycles = {}: accepted "
+                     "{:.4f} of {:.4f} flits/node/cycle offered\n"
+                     "                    the latencies are those of the packets that arrived, not of a steady "
+                     "state; a slowly forming deadlock looks the same until a larger drain_cycles tells them apart "
+                     "(a deadlock then stops every flit: exit 3 with its waiting cycle)\n",
+                     r.unfinished_packets, r.unfinished_packets == 1 ? "" : "s", s.drain_cycles, r.accepted_rate,
+                     r.offered_rate);
+  if (r.interrupted)
+    t += fmt::format("  INTERRUPTED       at cycle {}: the figures are those of the cycles run so far\n", r.cycles);
   if (!vcd_path.empty())
     t += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
                      systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
@@ -240,7 +263,29 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
     t += deadlock_text(*r.deadlock);
     out.exit_status = 3;
   }
+  if (r.interrupted) out.interrupted = fmt::format("{} traffic on {} at cycle {}", s.traffic.pattern, r.topology, r.cycles);
   return out;
+}
+
+std::size_t switch_count(const topology::Graph& graph) {
+  std::size_t n = 0;
+  for (topology::NodeId id = 0; id < static_cast<topology::NodeId>(graph.node_count()); ++id)
+    n += graph.node(id).kind != topology::NodeKind::server ? 1 : 0;
+  return n;
+}
+
+std::string network_size_text(const topology::Topology& topology) {
+  const topology::Graph& g = topology.graph();
+  const std::size_t switches = switch_count(g);
+  if (switches == g.node_count())
+    return fmt::format("{} endpoints, {} routers", g.endpoint_count(), g.node_count());
+  return fmt::format("{} endpoints, {} switch{}", g.endpoint_count(), switches, switches == 1 ? "" : "es");
+}
+
+std::string dateline_text(const systemc::RouterConfig& rc, const topology::Topology& topology) {
+  const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
+  if (grid != nullptr && grid->torus()) return rc.dateline ? ", dateline on" : ", dateline off";
+  return rc.dateline ? "" : ", VC classes off (any VC)";
 }
 
 nlohmann::json deadlock_json(const systemc::DeadlockReport& d) {
@@ -283,10 +328,13 @@ std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& count
 }
 
 std::string deadlock_text(const systemc::DeadlockReport& d) {
-  std::string t = fmt::format("  DEADLOCK          no flit moved since cycle {} (detected in cycle {}), {} VCs hold "
+  // A deadlock is a waiting cycle; without one the flits wait for something
+  // outside the router buffers (a NIC that stopped receiving, a link down).
+  std::string t = fmt::format("  {}          no flit moved since cycle {} (detected in cycle {}), {} VCs hold "
                               "flits\n",
-                              d.last_move, d.detected_at, d.blocked_vcs);
-  t += d.cycle.empty() ? "  no waiting cycle among router buffers; blocked VCs:\n" : "  waiting cycle:\n";
+                              d.cycle.empty() ? "STALLED " : "DEADLOCK", d.last_move, d.detected_at, d.blocked_vcs);
+  t += d.cycle.empty() ? "  no waiting cycle among router buffers (not a routing deadlock); blocked VCs:\n"
+                       : "  waiting cycle:\n";
   for (const auto& line : d.cycle.empty() ? d.blocked : d.cycle) t += "    " + line + "\n";
   return t;
 }

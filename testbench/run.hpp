@@ -21,6 +21,7 @@ struct LinkLatencyCount;
 
 namespace collnet::topology {
 class Graph;
+class Topology;
 }
 
 namespace collnet::cli {
@@ -46,14 +47,27 @@ std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& coun
 /// flits per round trip there. Empty where every link is covered.
 std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, int buffer_flits);
 
+/// The report's count of the network: "64 endpoints, 64 routers" where every
+/// node is a router with its endpoint (meshes, tori, graph files), "16
+/// endpoints, 8 switches" where the endpoints are servers attached to
+/// switches (fat trees, leaf/spine, dragonflies).
+std::string network_size_text(const topology::Topology& topology);
+/// The number of nodes that are not servers: the switches (or routers).
+std::size_t switch_count(const topology::Graph& graph);
+/// The report's VC-class words for the key `dateline`: ", dateline on|off"
+/// on a torus, ", VC classes off (any VC)" where a non-torus run merges its
+/// routing's VC classes (dateline: false), nothing otherwise.
+std::string dateline_text(const systemc::RouterConfig& rc, const topology::Topology& topology);
 /// The JSON object `deadlock` and the report lines of a network deadlock,
-/// for both kinds of run.
+/// for both kinds of run. The report calls it a deadlock when the blocked
+/// VCs form a waiting cycle, else a stall (the flits wait for something
+/// outside the router buffers, e.g. a NIC that stopped receiving).
 nlohmann::json deadlock_json(const systemc::DeadlockReport& d);
 std::string deadlock_text(const systemc::DeadlockReport& d);
 
-/// Embedded default of `collnet run`: A2AT without barriers, each group paced
-/// at its fair share, on an 8x8 torus next to the A2A baseline (the
-/// configuration of examples/a2at-torus-8x8.yaml).
+/// Embedded default of `collnet run`: A2AT next to the A2A baseline on an
+/// 8x8 torus, every other key at its default (the scenario `collnet check`
+/// checks with no keys).
 extern const char* const kDefaultRunScenario;
 /// Embedded default when an override names a synthetic-traffic key: uniform
 /// random traffic on an 8x8 torus at a moderate load.
@@ -80,6 +94,10 @@ struct RunOutcome {
   nlohmann::json json;  // contract fields: see README "collnet run"
   std::string text;
   int exit_status = 0;  // 0 ok, 1 a delivered flit or the data check failed, 3 deadlock
+  /// Ended early by a stop request (SIGINT, SIGTERM): what was interrupted
+  /// and at which cycle ("a2a-optimal on torus:8x8 at cycle 812"); empty
+  /// when the run was not interrupted. The caller sets the exit status.
+  std::string interrupted;
 };
 
 /// `collnet run --trace FILE.csv [--trace-links]` (docs/guide/traces.md):

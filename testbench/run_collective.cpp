@@ -28,7 +28,20 @@ namespace {
 
 /// Stopped by max_cycles: not finished, and neither the network watchdog nor
 /// the program monitor found a deadlock.
-bool max_cycles_reached(const systemc::CollectiveResult& r) { return !r.completed && !r.deadlocked(); }
+bool max_cycles_reached(const systemc::CollectiveResult& r) {
+  return !r.completed && !r.deadlocked() && !r.interrupted;
+}
+
+/// Why the data check was not made, or empty when it was: a run that did
+/// not finish leaves words unwritten, so its check says nothing of the
+/// algorithm (a deadlock's partial check is reported when it found words).
+std::string data_check_not_made(const systemc::CollectiveResult& r) {
+  if (r.completed) return {};
+  if (r.interrupted) return fmt::format("interrupted at cycle {}", r.cycles);
+  if (max_cycles_reached(r)) return "the run stopped at max_cycles before it finished";
+  if (r.check.words_checked == 0) return "the run deadlocked before any word was checked";
+  return {};
+}
 
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
   nlohmann::json j;
@@ -36,6 +49,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["topology"] = r.topology;
   j["endpoints"] = r.endpoints;
   j["routers"] = r.routers;
+  j["switches"] = switch_count(topology::make_topology(r.topology)->graph());
   j["link_latencies"] = link_latencies_json(r.link_latencies);
   // Where the size comes from `elements`, message_flits is null and
   // elements holds it (and the other way round).
@@ -51,19 +65,23 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["cycles"] = r.cycles;
   j["completed"] = r.completed;
   j["max_cycles_reached"] = max_cycles_reached(r);
+  j["interrupted"] = r.interrupted;
   // No bound for the algorithm: both null (not -1 and 0).
   j["lower_bound_cycles"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.lower_bound_cycles) : nlohmann::json(nullptr);
   j["efficiency"] = r.lower_bound_cycles > 0 ? nlohmann::json(r.efficiency) : nlohmann::json(nullptr);
-  j["data_check"] = r.data_check ? "pass" : "fail";
+  // null: not made (interrupted, max_cycles, a deadlock before any word).
+  j["data_check"] = !data_check_not_made(r).empty() ? nlohmann::json(nullptr) : r.data_check ? "pass" : "fail";
   j["data_mismatches"] = r.check.mismatches;
   j["data_errors"] = r.check.first_errors;
   j["reference_mismatch_words"] = r.reference_mismatch_words;
   j["barriers"] = r.barriers;
   j["barrier_wait_cycles"] = r.barrier_wait_cycles;
   j["max_queue_flits"] = r.max_queue_flits;
+  // No bisection defined for the topology: bisection_mean null.
   nlohmann::json links = {{"mean", r.mean_link_utilization},
                           {"max", r.max_link_utilization},
-                          {"bisection_mean", r.bisection_link_utilization},
+                          {"bisection_mean", r.bisection_links.empty() ? nlohmann::json(nullptr)
+                                                                       : nlohmann::json(r.bisection_link_utilization)},
                           {"bisection_links", r.bisection_links.size()}};
   if (per_link) {
     const auto topo = topology::make_topology(r.topology);
@@ -112,15 +130,15 @@ std::string message_size(const systemc::CollectiveResult& r) {
 
 std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc) {
   std::string t;
-  t += fmt::format("collnet run: {} on {} ({} endpoints, {} routers), {}\n", r.algorithm, r.topology, r.endpoints,
-                   r.routers, message_size(r));
+  const auto topo = topology::make_topology(r.topology);
+  t += fmt::format("collnet run: {} on {} ({}), {}\n", r.algorithm, r.topology, network_size_text(*topo),
+                   message_size(r));
   t += fmt::format("  NIC               {} controller{} ({}), {}-flit packets, descriptors from {}, {} blocks\n",
                    r.controllers, r.controllers == 1 ? "" : "s", r.dispatch, r.packet_flits, r.schedule_engine,
                    r.nic_blocks);
-  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}, dateline {}\n",
-                   rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
-                   rc.arbitration, rc.router_delay(), link_latency_text(r.link_latencies, rc.link_latency),
-                   rc.dateline ? "on" : "off");
+  t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}{}\n", rc.vcs,
+                   rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct", rc.arbitration,
+                   rc.router_delay(), link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
   t += credit_loop_text(r.link_latencies, rc.buffer_flits);
   t += fmt::format("  barrier network   {}, {} cycles{}\n", r.barrier, r.barrier_latency,
                    r.barrier == "ideal" ? " from the last entry" : " per step");
@@ -129,17 +147,25 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
                      r.efficiency);
   else
     t += fmt::format("  cycles            {} (no lower bound for this algorithm)\n", r.cycles);
-  if (r.completed || r.deadlocked())
+  if (const std::string why = data_check_not_made(r); !why.empty())
+    t += "  data check        not made (" + why + ")\n";
+  else if (r.completed)
     t += fmt::format("  data check        {} ({} words checked{})\n", r.data_check ? "pass" : "FAIL",
                      r.check.words_checked,
                      r.reference_mismatch_words == 0 ? "; every word equals the functional executor's" : "");
   else
-    t += "  data check        not made (the run stopped at max_cycles before it finished)\n";
+    t += fmt::format("  data check        FAIL ({} of {} words checked differ: the run deadlocked before it "
+                     "finished)\n",
+                     r.check.mismatches, r.check.words_checked);
   t += fmt::format("  barriers          {} ({} cycles from first entry to release, summed)\n", r.barriers,
                    r.barrier_wait_cycles);
-  t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}, bisection mean {:.3f} ({} links)\n",
-                   r.mean_link_utilization, r.max_link_utilization, r.bisection_link_utilization,
-                   r.bisection_links.size());
+  if (r.bisection_links.empty())
+    t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}\n", r.mean_link_utilization,
+                     r.max_link_utilization);
+  else
+    t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}, bisection mean {:.3f} ({} links)\n",
+                     r.mean_link_utilization, r.max_link_utilization, r.bisection_link_utilization,
+                     r.bisection_links.size());
   t += fmt::format("  contention        max queue {} flits in one VC, {} arbitration conflicts\n", r.max_queue_flits,
                    r.arbitration_conflicts);
   t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
@@ -154,14 +180,14 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
     t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
                      r.link_flits_retransmitted);
-  if (r.completed || r.deadlocked())
+  if (data_check_not_made(r).empty())
     for (const auto& e : r.check.first_errors) t += "    " + e + "\n";
   if (r.deadlocked())
     for (const auto& d : r.down_links) t += "  LINK DOWN         " + d + "\n";
   if (r.deadlock) {
     t += deadlock_text(*r.deadlock);
   } else if (!r.stuck.empty()) {
-    t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress:\n";
+    t += r.completed ? "" : "  DEADLOCK          the programs stopped making progress (each waits for the next):\n";
     for (std::size_t i = 0; i < r.stuck.size() && i < 16; ++i) t += "    " + r.stuck[i] + "\n";
     if (r.stuck.size() > 16) t += fmt::format("    ... {} nodes in all\n", r.stuck.size());
   }
@@ -248,11 +274,19 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   std::vector<systemc::CollectiveResult> results;
   const systemc::RouterConfig rc = scenarios.front().router;
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
+    if (i > 0 && results.back().interrupted) break;  // the baselines after it do not run
     results.push_back(systemc::run_collective(scenarios[i], plans[i]));
     const auto& r = results.back();
+    if (r.interrupted) {
+      out.interrupted = fmt::format("{} on {} at cycle {}", r.algorithm, r.topology, r.cycles);
+      continue;
+    }
     // Asked for threads, ran on one: say why (the report's threads is 1).
     if (!r.threads_note.empty())
       std::cerr << fmt::format("collnet run: {} runs on one thread (key threads): {}\n", r.algorithm, r.threads_note);
+    else if (scenarios[i].threads > r.threads)
+      std::cerr << fmt::format("collnet run: key threads = {} is more than the {} routers of {}: {} runs on {}\n",
+                               scenarios[i].threads, r.routers, r.topology, r.algorithm, r.threads);
     if (!r.data_check && !r.deadlocked() && out.exit_status == 0) out.exit_status = 1;
     if (r.deadlocked() || !r.completed) out.exit_status = 3;
   }
@@ -267,6 +301,17 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   out.text += details(results[0], rc);
   report_output_files(results[0], vcd_path, trace, out);
+  if (results.size() < algorithms.size()) {
+    std::string not_run;
+    out.json["compare_not_run"] = nlohmann::json::array();
+    for (std::size_t i = results.size(); i < algorithms.size(); ++i) {
+      not_run += (not_run.empty() ? "" : ", ") + algorithms[i];
+      out.json["compare_not_run"].push_back(algorithms[i]);
+    }
+    out.text += fmt::format("  INTERRUPTED       {}; not run: {}\n", out.interrupted, not_run);
+  } else if (!out.interrupted.empty()) {
+    out.text += fmt::format("  INTERRUPTED       {}\n", out.interrupted);
+  }
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));
@@ -280,6 +325,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               r.lower_bound_cycles > 0 ? fmt::format("{:.3f}", r.efficiency) : "-", r.barriers,
                               r.controllers,
                               r.deadlocked()         ? "DEADLOCK"
+                              : r.interrupted         ? "interrupted"
                               : max_cycles_reached(r) ? "max_cycles"
                               : r.data_check         ? "pass"
                                                      : "FAIL");
@@ -328,8 +374,9 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
   const systemc::CollectiveResult r = systemc::run_collective(s, plan);
 
   RunOutcome out;
-  if (!r.data_check && !r.deadlocked()) out.exit_status = 1;
-  if (r.deadlocked() || !r.completed) out.exit_status = 3;
+  if (r.interrupted) out.interrupted = fmt::format("{} on {} at cycle {}", r.algorithm, r.topology, r.cycles);
+  else if (!r.data_check && !r.deadlocked()) out.exit_status = 1;
+  if ((r.deadlocked() || !r.completed) && !r.interrupted) out.exit_status = 3;
   if (max_cycles_reached(r))
     out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
                             "larger max_cycles lets it run on)\n",

@@ -116,7 +116,8 @@ TEST(PlotCli, HelpPrintsEveryOptionOfTheScript) {
     const auto r = run_collnet({"plot", flag});
     EXPECT_EQ(r.status, 0) << flag << r.err;
     for (const char* option : {"--x", "--y", "--by", "--out", "--links", "--record", "--sweep", "--table", "--report",
-                               "--timeline", "RESULTS.jsonl", "plot-report.json", "examples:", "flits/node/cycle"})
+                               "--timeline", "--relative", "--cdf", "RESULTS.jsonl", "plot-report.json", "examples:",
+                               "flits/node/cycle", "seeds", "saturated"})
       EXPECT_TRUE(contains(r.out, option)) << flag << " does not mention " << option << ":\n" << r.out;
   }
 }
@@ -286,14 +287,28 @@ std::map<std::string, json> cells_of(const json& entry) {
   return cells;
 }
 
+// Node names hold no ':' and no '>' (topology/graph_file.cpp): the source
+// ends at the first ':', the destination follows the last "->".
 std::string source_node(const std::string& link) { return link.substr(0, link.find(':')); }
+std::string destination_node(const std::string& link) { return link.substr(link.rfind("->") + 2); }
 
 /// The link map of `run` (one run's JSON) as the report gives it: every link
 /// of per_link drawn once with its utilization; on grids each cell at its
-/// source router's coordinates, with integer ticks and the router's name.
+/// source router's coordinates, with integer ticks and the router's name;
+/// the colour scale (or a bar panel's axis) absolute, from 0 to 1.
 void expect_link_map(const json& entry, const json& run, const std::string& context) {
   const json& per_link = run["link_utilization"]["per_link"];
   const auto cells = cells_of(entry);
+  const json& scale = entry["colour_scale"];
+  EXPECT_EQ(scale["relative"], false) << context;
+  if (entry["layout"] == "bars") {
+    for (const auto& panel : entry["panels"])
+      EXPECT_DOUBLE_EQ(panel["y_limits"][1].get<double>(), 1.05) << context << ": the axis is not 0 to 1";
+  } else {
+    EXPECT_EQ(scale["colour_bar"]["min"], 0.0) << context;
+    EXPECT_EQ(scale["colour_bar"]["max"], 1.0) << context;
+    EXPECT_EQ(scale["colour_bar"]["label"], "link utilization (busy fraction; absolute scale: 0 to 1)") << context;
+  }
   ASSERT_EQ(cells.size(), per_link.size()) << context;
   for (const auto& [link, u] : per_link.items()) {
     ASSERT_TRUE(cells.count(link)) << context << ": link " << link << " not drawn";
@@ -333,7 +348,7 @@ void expect_link_map(const json& entry, const json& run, const std::string& cont
     for (const auto& n : entry["nodes"]) named.insert(n["node"]);
     for (const auto& [link, _] : per_link.items()) {
       EXPECT_TRUE(named.count(source_node(link))) << context << ": node of " << link << " not named";
-      EXPECT_TRUE(named.count(link.substr(link.find("->") + 2))) << context << ": node of " << link << " not named";
+      EXPECT_TRUE(named.count(destination_node(link))) << context << ": node of " << link << " not named";
     }
   } else if (run["link_utilization"].contains("node_positions")) {
     // Nodes where the run places them: every cell a segment between the
@@ -345,7 +360,7 @@ void expect_link_map(const json& entry, const json& run, const std::string& cont
       EXPECT_TRUE(places.insert({xy[0].get<double>(), xy[1].get<double>()}).second) << context << ": " << node;
     for (const auto& [link, c] : cells) {
       EXPECT_EQ(c["from_xy"], at.at(source_node(link))) << context << " " << link;
-      EXPECT_EQ(c["to_xy"], at.at(link.substr(link.find("->") + 2))) << context << " " << link;
+      EXPECT_EQ(c["to_xy"], at.at(destination_node(link))) << context << " " << link;
     }
     EXPECT_EQ(entry["nodes"].size(), at.size()) << context;
     if (topology.rfind("fattree:", 0) == 0) {  // a k-ary n-tree links adjacent levels only: rows one apart
@@ -390,6 +405,58 @@ TEST(PlotCli, LinkMapCellsAreTheRunsLinkUtilization) {
     EXPECT_EQ(entry["value_label"], "link utilization (busy fraction)");
     expect_link_map(entry, run, topology);
   }
+}
+
+// Every graph file of examples/graphs (free node names such as "core-1",
+// with and without `at` coordinates, a routing table) draws: the run's
+// per_link cell by cell.
+TEST(PlotCli, EveryExampleGraphFileDraws) {
+  const fs::path dir = scratch() / "plot" / "graphs";
+  fs::create_directories(dir);
+  int drawn = 0;
+  for (const auto& file : fs::directory_iterator(fs::path(COLLNET_SOURCE_DIR) / "examples" / "graphs")) {
+    if (file.path().extension() != ".yaml") continue;
+    const std::string name = file.path().stem().string();
+    const auto run_json = dir / (name + ".json");
+    const auto r = run_collnet({"run", "--set", "topology=graph:" + file.path().string(), "--set", "traffic=uniform",
+                                "--set", "injection_rate=0.2", "--set", "measure_cycles=500", "--json",
+                                run_json.string()});
+    ASSERT_EQ(r.status, 0) << name << r.err;
+    const json run = read_json(run_json);
+    const auto out = dir / name;
+    const auto p = run_collnet({"plot", "--links", run_json.string(), "--out", out.string()});
+    ASSERT_EQ(p.status, 0) << name << ": " << p.err;
+    const json report = read_json(out / "plot-report.json");
+    ASSERT_EQ(report["plots"].size(), 1U) << name;
+    const json& entry = report["plots"][0];
+    EXPECT_TRUE(is_png(out / entry["file"].get<std::string>())) << name;
+    // A file that places every node (`at`) is drawn on its coordinates.
+    EXPECT_EQ(entry["layout"], run["link_utilization"].contains("node_positions") ? "positions" : "bars") << name;
+    expect_link_map(entry, run, name);
+    ++drawn;
+  }
+  EXPECT_EQ(drawn, 4) << "examples/graphs holds four graph files";
+}
+
+TEST(PlotCli, RelativeScaleRunsToTheBusiestLink) {
+  const fs::path dir = scratch() / "plot" / "relative";
+  fs::create_directories(dir);
+  const auto run_json = dir / "run.json";
+  ASSERT_EQ(run_collnet({"run", "--set", "topology=torus:4x4", "--set", "algorithm=a2a-optimal", "--json",
+                         run_json.string()}).status, 0);
+  const json run = read_json(run_json);
+  double busiest = 0;
+  for (const auto& [_, u] : run["link_utilization"]["per_link"].items()) busiest = std::max(busiest, u.get<double>());
+  ASSERT_GT(busiest, 0.0);
+  ASSERT_LT(busiest, 1.0);
+  const auto r = run_collnet({"plot", "--links", run_json.string(), "--relative", "--out", (dir / "out").string()});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json entry = read_json(dir / "out" / "plot-report.json")["plots"][0];
+  EXPECT_EQ(entry["colour_scale"]["relative"], true);
+  EXPECT_DOUBLE_EQ(entry["colour_scale"]["colour_bar"]["max"].get<double>(), busiest);
+  EXPECT_TRUE(contains(entry["colour_scale"]["colour_bar"]["label"].get<std::string>(),
+                       "relative scale: 0 to the busiest link"))
+      << entry["colour_scale"];
 }
 
 TEST(PlotCli, LinksOfOneSweepRecordNeedRecord) {
@@ -444,6 +511,8 @@ TEST(PlotCli, BadInputIsOneLineNamingTheOptionBeforeAnythingIsDrawn) {
       {{jsonl, "--by", "nosuchkey", "--out", fresh}, "--by: key 'nosuchkey'"},
       {{jsonl, "--table", "--out", fresh}, "--table needs --sweep"},
       {{jsonl, "--record", "1", "--out", fresh}, "--record goes with --links"},
+      {{jsonl, "--relative", "--out", fresh}, "--relative goes with --links"},
+      {{jsonl, "--cdf", "--x", "offered_rate", "--out", fresh}, "--x does not apply to --cdf"},
       {{jsonl, "--out", fresh, "--report", "/proc/collnet_plot_test.json"}, "--report: cannot write"},
       {{jsonl}, "--out DIR is required"},
       {{"--links", (scratch() / "plot" / "missing.json").string(), "--out", fresh}, "--links: '"},

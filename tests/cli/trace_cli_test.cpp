@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -278,6 +279,23 @@ TEST(TraceCli, TimelineDescriptionAgreesWithTheCsv) {
   }
   ASSERT_EQ(d["links"].size(), busy.size());
   for (const auto& [name, b] : busy) EXPECT_EQ(d["links"][name].get<std::vector<std::int64_t>>(), b) << name;
+
+  // Every row of the link panel is named by its link, in the file's order.
+  std::vector<std::string> order;
+  for (const auto& row : lc.rows)
+    if (std::find(order.begin(), order.end(), row[0]) == order.end()) order.push_back(row[0]);
+  ASSERT_EQ(d["link_rows"].size(), order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(d["link_rows"][std::to_string(i)], order[i]) << i;
+  // Every tag of the trace has a look (colour, hatch) no other tag has.
+  std::set<std::string> tags;
+  for (const auto& row : csv.rows) tags.insert(row[csv.column("tag")]);
+  ASSERT_EQ(d["styles"].size(), tags.size());
+  std::set<std::string> looks;
+  for (const auto& [tag, style] : d["styles"].items()) {
+    EXPECT_TRUE(tags.count(tag)) << tag;
+    looks.insert(style["colour"].dump() + style["hatch"].get<std::string>());
+  }
+  EXPECT_EQ(looks.size(), tags.size()) << d["styles"];
 }
 
 TEST(TraceCli, BadInputExitsTwoNamingTheOptionBeforeTheRun) {
