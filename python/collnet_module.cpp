@@ -4,10 +4,11 @@
 // on the cycle-accurate network. Every scenario goes through the same
 // loading and checking as the command line (`--set key=value`), so a bad key
 // raises collnet.ConfigError with the message the CLI prints after
-// "collnet: error: ". The functions' own arguments are checked here, each
+// "collnet run: error: ". The functions' own arguments are checked here, each
 // bad one a ConfigError naming it and what it accepts (never pybind11's
 // TypeError listing C++ signatures): the functions take (*args, **kwargs)
-// and match them against the parameters their docstrings give.
+// and match them against the parameters their docstrings give. Ctrl-C
+// during a run stops it (SignalWatch) and raises KeyboardInterrupt.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,7 @@
 #include "collectives/input_text.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
+#include "systemc/run_progress.hpp"
 #include "testbench/check.hpp"
 #include "testbench/run.hpp"
 #include "testbench/run_collective.hpp"
@@ -300,14 +303,61 @@ struct RunFiles {
   }
 };
 
+/// Ctrl-C during a run. The run releases the GIL, and the kernel runs in
+/// slices of simulated time (systemc/run_progress.hpp: about 200k
+/// router-cycles, tens of milliseconds); after each slice the progress
+/// callback takes the GIL back and lets Python run the handlers of the
+/// signals that arrived (PyErr_CheckSignals, which runs them in the main
+/// thread only, as Python does). A handler that raises (SIGINT's default
+/// one: KeyboardInterrupt) asks the kernel to stop: the run ends after that
+/// slice with the figures so far (`interrupted`), and the exception is
+/// raised once the run has returned, its report attached as `result`.
+class SignalWatch {
+ public:
+  SignalWatch() { collnet::systemc::clear_interrupt(); }  // an earlier run's request stops nothing
+  ~SignalWatch() { collnet::systemc::clear_interrupt(); }
+  SignalWatch(const SignalWatch&) = delete;
+  SignalWatch& operator=(const SignalWatch&) = delete;
+
+  /// The progress callback of the run (called without the GIL).
+  [[nodiscard]] collnet::systemc::RunProgressFn callback() {
+    return [this](const collnet::systemc::RunSnapshot&) {
+      if (error_) return;
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        error_ = std::make_unique<py::error_already_set>();  // takes the handler's exception
+        collnet::systemc::request_interrupt();
+      }
+    };
+  }
+
+  /// With the GIL, after the run: the handler's exception, if one was
+  /// raised, with the run's report as its attribute `result`.
+  void raise(const nlohmann::json& report) {
+    if (!error_) return;
+    error_->value().attr("result") = json_to_python(report.dump());
+    error_->restore();
+    error_.reset();
+    throw py::error_already_set();
+  }
+
+ private:
+  std::unique_ptr<py::error_already_set> error_;
+};
+
 /// The report of a finished run: written to the `json` file (also when the
-/// run deadlocked, as the CLI does), raised as DeadlockError on exit status
-/// 3, else returned.
-py::dict report(const cli::RunOutcome& outcome, const std::string& json_path, const std::string& executor_error = "") {
+/// run was interrupted or deadlocked, as the CLI does); a signal handler's
+/// exception (KeyboardInterrupt) raised; DeadlockError on exit status 3;
+/// else the report returned.
+py::dict report(cli::RunOutcome& outcome, const std::string& json_path, SignalWatch& watch,
+                const std::string& executor_error = "") {
+  // As `collnet run`: a run whose compared baseline was cut short says so too.
+  if (!outcome.interrupted.empty()) outcome.json["interrupted"] = true;
   {
     py::gil_scoped_release release;
     cli::write_json_report("argument 'json'", json_path, outcome.json);
   }
+  watch.raise(outcome.json);
   if (outcome.exit_status == 3) throw Deadlock{outcome.text, outcome.json.dump()};
   if (!executor_error.empty()) throw Deadlock{executor_error, outcome.json.dump()};
   return json_to_python(outcome.json.dump());
@@ -318,6 +368,7 @@ py::dict run(const py::args& args, const py::kwargs& kwargs) {
   const std::vector<std::string> sets = overrides_of(a.mapping("scenario", "a scenario"));
   const RunFiles files(a);
   cli::RunOutcome outcome;
+  SignalWatch watch;
   {
     py::gil_scoped_release release;
     std::vector<std::string> problems;
@@ -326,12 +377,12 @@ py::dict run(const py::args& args, const py::kwargs& kwargs) {
     files.add_problems(params, problems);
     cli::throw_problems(problems);
     try {
-      outcome = cli::run_network(params, files.vcd, {}, files.trace);
+      outcome = cli::run_network(params, files.vcd, watch.callback(), files.trace);
     } catch (const collectives::ExecutionError& e) {
       throw Deadlock{e.what(), ""};
     }
   }
-  return report(outcome, files.json);
+  return report(outcome, files.json, watch);
 }
 
 py::dict check(const py::args& args, const py::kwargs& kwargs) {
@@ -607,6 +658,7 @@ py::dict run_schedule(const py::args& args, const py::kwargs& kwargs) {
   std::string executor_error;
   const collectives::Schedule built = schedule.build(executor_error);
   cli::RunOutcome outcome;
+  SignalWatch watch;
   {
     py::gil_scoped_release release;
     std::vector<std::string> problems;
@@ -623,12 +675,12 @@ py::dict run_schedule(const py::args& args, const py::kwargs& kwargs) {
       return built;
     };
     try {
-      outcome = cli::run_given_schedule(params, schedule.name(), build, files.vcd, {}, files.trace);
+      outcome = cli::run_given_schedule(params, schedule.name(), build, files.vcd, watch.callback(), files.trace);
     } catch (const collectives::ExecutionError& e) {
       throw Deadlock{e.what(), ""};
     }
   }
-  return report(outcome, files.json, executor_error);
+  return report(outcome, files.json, watch, executor_error);
 }
 
 /// A function taking (*args, **kwargs), checked by Arguments.
@@ -683,7 +735,8 @@ PYBIND11_MODULE(collnet, m) {
         "run(scenario, *, vcd=None, trace=None, trace_links=False, json=None)\n--\n\n"
         "Run a scenario on the cycle-accurate network (as `collnet run`); returns the report `--json` writes, as a "
         "dict. vcd, trace, trace_links and json write the files of `collnet run --vcd FILE --trace FILE.csv "
-        "--trace-links --json FILE`.");
+        "--trace-links --json FILE`. Ctrl-C ends the run and raises KeyboardInterrupt, the report of the cycles run "
+        "so far as its attribute result.");
   m.def("check", variadic(check),
         "check(scenario, *, json=None)\n--\n\n"
         "Software reference and static checker (as `collnet check`); returns the report as a dict, and writes it "

@@ -68,19 +68,19 @@ def test_check_matches_cli(tmp_path):
 def test_bad_input_raises_config_error_with_the_cli_message(scenario, tmp_path):
     r = subprocess.run([BINARY, "run", *sets(scenario)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
-    assert r.stderr.startswith("collnet: error: ")
+    assert r.stderr.startswith("collnet run: error: ")
     with pytest.raises(collnet.ConfigError) as e:
         collnet.run(scenario)
-    assert str(e.value) == r.stderr[len("collnet: error: "):].rstrip("\n")
+    assert str(e.value) == r.stderr[len("collnet run: error: "):].rstrip("\n")
     assert isinstance(e.value, ValueError)
 
 
 def test_check_bad_key_message(tmp_path):
     r = subprocess.run([BINARY, "check", "--set", "vcs_typo=2"], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 2
+    assert r.returncode == 2 and r.stderr.startswith("collnet check: error: ")
     with pytest.raises(collnet.ConfigError) as e:
         collnet.check({"vcs_typo": 2})
-    assert str(e.value) == r.stderr[len("collnet: error: "):].rstrip("\n")
+    assert str(e.value) == r.stderr[len("collnet check: error: "):].rstrip("\n")
 
 
 def test_non_scalar_value_raises_config_error():
