@@ -92,6 +92,33 @@ struct TopologySupport {
 /// The kind of a topology: the prefix of its form ("torus" for torus:8x8).
 std::string topology_kind(const topology::Topology& topology);
 
+/// The data size of a run in words a rank: the length of the collective's
+/// vector on one rank. `elements` = L: L (the reductions, broadcasts and
+/// gathers); an all-to-all of n ranks with message_flits = M: n M (a block
+/// for every rank, its own included); tree-bcast: message_flits; msccl: its
+/// file's nchunksperloop chunks of chunk_words. `collnet run` reports it and
+/// runs each `compare` baseline on the main run's, through the baseline's own
+/// key (words_per_rank, apply_words_per_rank).
+struct DataSize {
+  /// The key that sets it ("elements", "message_flits"); empty where no key
+  /// alone does (msccl: its file and chunk_words), so that a comparison
+  /// cannot change it.
+  std::string key;
+  /// The key's value as the builder reads it (its default where unset).
+  std::function<std::int64_t(const topology::Topology&, const Params&)> value;
+  /// Words a rank per unit of the key: the ranks of an all-to-all; unset: 1.
+  std::function<std::int64_t(const topology::Topology&, const Params&)> per_unit;
+  /// Where `key` is empty: the words a rank, -1 where the run has none (an
+  /// msccl program of coll "custom").
+  std::function<std::int64_t(const topology::Topology&, const Params&)> words;
+  /// Where `key` is empty: how the scenario sets it, for the reports ("8
+  /// chunks of chunk_words=16"); otherwise the report says key=value.
+  std::function<std::string(const topology::Topology&, const Params&)> text;
+
+  /// Words a rank = the key's value, read by `key` (the reductions' `elements`).
+  static DataSize of_key(const Key& key);
+};
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
@@ -118,7 +145,25 @@ struct Algorithm {
   /// One endpoint's memory and program size, from the keys alone (no
   /// schedule built; a lower estimate where the layout depends on the plan).
   std::function<Footprint(const topology::Topology&, const Params&)> footprint;
+  /// Its data size (every algorithm declares one).
+  DataSize size;
 };
+
+/// The words a rank of `algorithm`'s run of this scenario (DataSize), -1
+/// where it has none. Throws ConfigError naming the key as the builder does.
+std::int64_t words_per_rank(const Algorithm& algorithm, const topology::Topology& topology, const Params& params);
+/// How the scenario sets them, for the reports: "elements=128",
+/// "message_flits=8", "8 chunks of chunk_words=16".
+std::string words_per_rank_text(const Algorithm& algorithm, const topology::Topology& topology, const Params& params);
+/// Sets `algorithm`'s size key in `params` (the scenario as given, for this
+/// algorithm) so that it runs `words` words a rank: a `compare` baseline on
+/// the size of the main run, of algorithm `main`. Throws
+/// ConfigError naming the key, the words and why where none does: an
+/// all-to-all whose ranks do not divide them, an algorithm whose size no key
+/// sets (msccl) running another size, or the key set in the scenario to
+/// another size (the key is not the main algorithm's).
+void apply_words_per_rank(const Algorithm& algorithm, const topology::Topology& topology, Params& params,
+                          std::int64_t words, const Algorithm& main);
 
 const std::vector<Algorithm>& algorithms();
 /// Throws ConfigError ("key 'topology': algorithm 'A' does not run on 'T';

@@ -34,7 +34,8 @@
 //                  messages are delivered), round j's on round j-1's token,
 //                  and every later step of e on the last token
 // Pacing gaps, slack, route hints and controllers have no MSCCL form: they
-// are dropped with a warning.
+// are dropped with a warning. The chunk is the <algo> attribute chunk_words,
+// which the import takes as its chunk_words.
 #include "collectives/msccl_export.hpp"
 
 #include <fmt/format.h>
@@ -457,12 +458,14 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
   }
   if (!custom) max_chunks = coll.words / chunk;
   const bool inplace = !custom && coll.coll != "alltoall";
-  x << "<!-- collnet export of " << algorithm << ": chunk = " << chunk
-    << " words; import with algorithm=msccl chunk_words=" << chunk << " -->\n";
+  // The chunk travels as an attribute of <algo>, which the import reads as
+  // its chunk_words; MSCCL's parsers look attributes up by name and ignore
+  // the others.
+  x << "<!-- collnet export of " << algorithm << ": chunk = " << chunk << " words (attribute chunk_words) -->\n";
   x << fmt::format(
       "<algo name=\"collnet-{}\" proto=\"Simple\" nchannels=\"1\" nchunksperloop=\"{}\" ngpus=\"{}\" coll=\"{}\" "
-      "inplace=\"{}\">\n",
-      algorithm, max_chunks, E, coll.coll, inplace ? 1 : 0);
+      "inplace=\"{}\" chunk_words=\"{}\">\n",
+      algorithm, max_chunks, E, coll.coll, inplace ? 1 : 0, chunk);
   for (std::size_t e = 0; e < E; ++e) {
     x << fmt::format("  <gpu id=\"{}\" i_chunks=\"{}\" o_chunks=\"{}\" s_chunks=\"{}\">\n", e, in[e], outc[e],
                      scratch[e]);

@@ -16,7 +16,7 @@ namespace collnet::collectives {
 struct MscclExport {
   std::string xml;                    // the document
   std::string coll = "custom";        // its coll: allreduce, allgather, reduce_scatter, alltoall or custom
-  std::uint32_t chunk_words = 1;      // words of one MSCCL chunk (import with chunk_words=this)
+  std::uint32_t chunk_words = 1;      // words of one MSCCL chunk (the <algo> attribute chunk_words)
   std::vector<std::string> warnings;  // collnet features the document drops, one line each
   std::size_t thread_blocks = 0, steps = 0;
 };

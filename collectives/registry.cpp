@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
@@ -74,6 +77,58 @@ void require_topology(const Algorithm& algorithm, const topology::Topology& topo
                     "'; accepted topologies: " + algorithm.supports.describe());
 }
 
+DataSize DataSize::of_key(const Key& key) {
+  DataSize d;
+  d.key = key.name;
+  d.value = [key](const topology::Topology&, const Params& params) { return key.integer(params); };
+  return d;
+}
+
+std::int64_t words_per_rank(const Algorithm& algorithm, const topology::Topology& topology, const Params& params) {
+  require_topology(algorithm, topology);
+  const DataSize& d = algorithm.size;
+  if (d.key.empty()) return d.words(topology, params);
+  return d.value(topology, params) * (d.per_unit ? d.per_unit(topology, params) : 1);
+}
+
+std::string words_per_rank_text(const Algorithm& algorithm, const topology::Topology& topology, const Params& params) {
+  require_topology(algorithm, topology);
+  const DataSize& d = algorithm.size;
+  if (d.key.empty()) return d.text(topology, params);
+  return fmt::format("{}={}", d.key, d.value(topology, params));
+}
+
+void apply_words_per_rank(const Algorithm& algorithm, const topology::Topology& topology, Params& params,
+                          std::int64_t words, const Algorithm& main) {
+  require_topology(algorithm, topology);
+  const DataSize& d = algorithm.size;
+  const std::string size = fmt::format("{} words a rank (the size of the main run, {})", words, main.name);
+  if (d.key.empty()) {
+    const std::int64_t own = d.words(topology, params);
+    if (own != words)
+      throw ConfigError(fmt::format("{} runs {} words a rank ({}), not {}; no key sets its size, so it cannot run "
+                                    "as a compare baseline of this scenario",
+                                    algorithm.name, own, d.text(topology, params), size));
+    return;
+  }
+  const std::int64_t per = d.per_unit ? d.per_unit(topology, params) : 1;
+  if (per <= 0 || words % per != 0)
+    throw ConfigError(fmt::format("key '{}': {} cannot run {}: it holds {} words for each of its {} ranks, so its "
+                                  "words a rank are a multiple of {}",
+                                  d.key, algorithm.name, size, d.key, per, per));
+  const std::int64_t value = words / per;
+  // A size key of the baseline alone, set in the scenario to another size:
+  // refused, not overridden.
+  if (main.size.key != d.key && params.has(d.key)) {
+    const std::int64_t given = d.value(topology, params);
+    if (given != value)
+      throw ConfigError(fmt::format("key '{}': {} gives {} {} words a rank, not {}; compare runs every baseline on "
+                                    "the main run's words a rank (remove '{}' or set it to {})",
+                                    d.key, given, algorithm.name, given * per, size, d.key, value));
+  }
+  params.set(d.key, std::to_string(value));
+}
+
 namespace {
 
 /// The entry with every function that takes a topology checking it first.
@@ -135,7 +190,12 @@ const std::vector<Algorithm>& algorithms() {
              make_msccl,
              // (end of entries)
          })
+    {
       v.push_back(checked(make()));
+      const DataSize& d = v.back().size;
+      if (d.key.empty() ? !(d.words && d.text) : !d.value)
+        throw std::logic_error("algorithm " + v.back().name + " declares no data size (Algorithm::size)");
+    }
     return v;
   }();
   return all;

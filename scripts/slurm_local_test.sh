@@ -146,7 +146,8 @@ done
 case "$state" in idle*|mixed*|allocated*) ;; *) fail "the node did not come up (state '$state')" ;; esac
 say "cluster up: node $node ($cpus CPUs), slurmctld port $ctld_port"
 
-# ---- a sweep through Slurm: 6 points in 3 array tasks, one of them failing.
+# ---- a sweep through Slurm: 6 points of the axes, each with seeds 1 and 2:
+# 12 runs in 6 array tasks.
 cd "$tmp"
 cat >sweep.yaml <<'EOF'
 base:
@@ -154,6 +155,7 @@ base:
   traffic: uniform
   warmup_cycles: 200
   measure_cycles: 1000
+seeds: 2
 axes:
   injection_rate: [0.1, 0.2, 0.3]
   vcs: [1, 2]
@@ -161,7 +163,7 @@ EOF
 "$collnet" sweep sweep.yaml --backend slurm --out slurm.jsonl --chunk-size 2 --slurm-opts "--time=10 --cpus-per-task=1" \
   --progress-every 1 2>sweep1.err || { cat sweep1.err; fail "sweep through Slurm exited $?"; }
 grep -q "submitted Slurm job" sweep1.err || fail "no job submitted: $(cat sweep1.err)"
-ls "$tmp"/slurm.jsonl.d/slurm/*/task-2.out >/dev/null || fail "array task 2 wrote no output"
+ls "$tmp"/slurm.jsonl.d/slurm/*/task-5.out >/dev/null || fail "array task 5 wrote no output"
 
 # The same points by the local backend: every cycle-model figure must agree.
 "$collnet" sweep sweep.yaml --out local.jsonl --jobs 2 2>local.err || { cat local.err; fail "local sweep failed"; }
@@ -205,14 +207,18 @@ def load(name):
     with open(os.path.join(tmp, name)) as f:
         return [json.loads(l) for l in f if l.strip()]
 slurm, local, nowait = load("slurm.jsonl"), load("local.jsonl"), load("nowait.jsonl")
-assert len(slurm) == 6, f"{len(slurm)} records from Slurm, expected 6"
-assert len({r["hash"] for r in slurm}) == 6, "a point recorded twice"
+assert len(slurm) == 12, f"{len(slurm)} records from Slurm, expected 12 (6 points x 2 seeds)"
+assert len({r["hash"] for r in slurm}) == 12, "a point recorded twice"
+seeds = {}
+for r in slurm:
+    seeds.setdefault(r["point_index"], set()).add(r["scenario"]["seed"])
+assert seeds == {p: {"1", "2"} for p in range(6)}, seeds
 by_hash = {r["hash"]: r for r in local}
 fields = ["cycles", "avg_latency", "p99_latency", "accepted_rate", "offered_rate", "measured_packets", "completed"]
 for r in slurm:
     assert r["status"] == "ok" and r["exit_status"] == 0, r
     l = by_hash[r["hash"]]
-    assert r["point"] == l["point"] and r["scenario"] == l["scenario"]
+    assert r["point"] == l["point"] and r["scenario"] == l["scenario"] and r["point_index"] == l["point_index"]
     for f in fields:
         assert r["run"][f] == l["run"][f], (r["point"], f, r["run"][f], l["run"][f])
 assert len(nowait) == 2, nowait
@@ -220,6 +226,7 @@ status = {r["point"]["injection_rate"]: r for r in nowait}
 assert status[0.05]["status"] == "ok", status[0.05]
 assert status[0.9]["status"] == "deadlock" and status[0.9]["exit_status"] == 3, status[0.9]
 assert "DEADLOCK" in status[0.9]["message"], status[0.9]["message"]
-print("slurm_local_test: 6 Slurm records equal the local backend's; --no-wait/--collect recorded ok and deadlock")
+print("slurm_local_test: 12 Slurm records (6 points x 2 seeds) equal the local backend's; "
+      "--no-wait/--collect recorded ok and deadlock")
 EOF
 say "PASS"

@@ -43,7 +43,8 @@ const std::vector<Key>& collective_keys() {
                   "hls", {"hls", "rtl"}),
       Key::text("compare",
                 "collnet run: also run these algorithms (comma-separated) on the same scenario and print them side "
-                "by side; empty: none",
+                "by side, each on the main run's words a rank (set through its own elements or message_flits); "
+                "empty: none",
                 "", "algorithm names, comma-separated, or empty",
                 [](const std::string& value) -> std::string {
                   std::vector<std::string> unknown;
@@ -556,10 +557,16 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.endpoints = p.endpoints;
   r.routers = m.network.router_count();
   r.link_latencies = m.network.link_latencies();
-  r.elements = p.schedule.elements;
-  r.message_words = p.schedule.elements >= 0
-                        ? 0
-                        : static_cast<std::uint32_t>(collectives::message_flits_key().integer(s.params));
+  // The size as the algorithm declares it; a given schedule reports message_flits.
+  if (const collectives::Algorithm* a = s.custom_schedule ? nullptr : collectives::lookup_algorithm(s.algorithm)) {
+    r.words_per_rank = collectives::words_per_rank(*a, *p.topo, s.params);
+    r.size_text = collectives::words_per_rank_text(*a, *p.topo, s.params);
+    if (a->size.key == "elements") r.elements = a->size.value(*p.topo, s.params);
+    if (a->size.key == "message_flits")
+      r.message_words = static_cast<std::uint32_t>(a->size.value(*p.topo, s.params));
+  } else {
+    r.message_words = static_cast<std::uint32_t>(collectives::message_flits_key().integer(s.params));
+  }
   r.packet_flits = p.nic.packet_flits;
   r.controllers = p.nic.controllers;
   r.dispatch = p.nic.dispatch == Dispatch::named ? "named" : "next-idle";

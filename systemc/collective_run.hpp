@@ -92,8 +92,12 @@ struct CollectiveResult {
   std::string topology;
   std::size_t endpoints = 0;
   std::size_t routers = 0;
-  std::uint32_t message_words = 0;  // message_flits (0 where the size comes from `elements`)
-  std::int64_t elements = -1;       // key elements (tree collectives, hd-allreduce), else -1
+  std::uint32_t message_words = 0;  // message_flits where it sets the size (all-to-alls, tree-bcast), else 0
+  std::int64_t elements = -1;       // key elements where it sets the size (the reductions, hd-allreduce), else -1
+  /// The words each rank holds of the collective's vector (collectives::DataSize), -1 where the run has none.
+  std::int64_t words_per_rank = -1;
+  /// How the scenario sets them: "elements=128", "8 chunks of chunk_words=16".
+  std::string size_text;
   int packet_flits = 0;
   int controllers = 0;
   std::string dispatch;

@@ -204,12 +204,17 @@ SyntheticKeys::SyntheticKeys()
                                "a packet the pattern sends to its own source (the diagonal of transpose): drop (never "
                                "created, not offered) or inject (offered and measured; it goes through the source's "
                                "own router from its injection port to its ejection port, as in BookSim2)",
-                               "drop", {"drop", "inject"})) {}
+                               "drop", {"drop", "inject"})),
+      latency_by(Key::choice("latency_by",
+                             "latency of the measured packets also per source (JSON latency_by_source) or per "
+                             "source-destination pair (latency_by_source and latency_by_flow); none: only the "
+                             "network's",
+                             "none", {"none", "source", "flow"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
           drain_cycles,   packets_per_node, route_direction,   traffic_shift,
-          hotspot_node,   hotspot_fraction, self_packets};
+          hotspot_node,   hotspot_fraction, self_packets,      latency_by};
 }
 
 NicKeys::NicKeys()

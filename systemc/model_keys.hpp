@@ -37,7 +37,7 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets;
+      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, latency_by;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

@@ -47,6 +47,7 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.router.routing_seed = s.load.seed;
   s.route_direction = direction;
   s.threads = static_cast<int>(run.threads.integer(params));
+  s.latency_by = k.latency_by.choice(params);
   if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
     topology::RouteHint hint = 0;
@@ -158,6 +159,7 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   Network network(*topo, s.router, 1);
   TrafficStats stats;
   stats.record_packets = s.record_packets;
+  stats.record_flows = s.latency_by != "none";
   stats.accepted_by_source.assign(static_cast<std::size_t>(topo->endpoint_count()), 0);
   if (open_loop) stats.window = MeasureWindow{s.warmup_cycles, s.warmup_cycles + s.measure_cycles};
   network.window() = stats.window;
@@ -256,6 +258,15 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     r.latency_histogram = latency_histogram(stats.latencies);
   }
   r.measured_packets = stats.latencies.size();
+  {
+    const auto n = static_cast<std::uint64_t>(topo->endpoint_count());
+    std::vector<std::pair<std::uint64_t, TrafficStats::FlowLatency>> flows(stats.flows.begin(), stats.flows.end());
+    std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [flow, l] : flows)
+      r.flow_latencies.push_back({static_cast<topology::EndpointId>(flow / n), static_cast<topology::EndpointId>(flow % n),
+                                  l.packets, static_cast<double>(l.sum) / static_cast<double>(l.packets),
+                                  static_cast<double>(l.max)});
+  }
   r.unfinished_packets = stats.pending;
   r.link_utilization.reserve(network.link_count());
   for (std::size_t l = 0; l < network.link_count(); ++l) {

@@ -47,6 +47,9 @@ struct SyntheticScenario {
   DestinationFn custom_destination;
   /// Tests: keep one record per received measured packet.
   bool record_packets = false;
+  /// Key `latency_by`: none, source or flow (the latency of each source's,
+  /// or each source-destination pair's, measured packets).
+  std::string latency_by = "none";
   /// Key `threads`: worker threads (0: automatic, see synthetic_threads).
   int threads = 0;
 };
@@ -100,6 +103,16 @@ struct SyntheticResult {
   double p999_latency = 0;
   double max_latency = 0;
   LatencyHistogram latency_histogram;
+  /// latency_by source or flow: per (source, destination) pair with measured
+  /// packets, in source then destination order.
+  struct FlowLatency {
+    topology::EndpointId source = 0;
+    topology::EndpointId destination = 0;
+    std::uint64_t packets = 0;
+    double avg_latency = 0;
+    double max_latency = 0;
+  };
+  std::vector<FlowLatency> flow_latencies;
   std::uint64_t measured_packets = 0;  // received measured packets
   std::uint64_t unfinished_packets = 0;
   std::vector<LinkLatencyCount> link_latencies;  // Network::link_latencies

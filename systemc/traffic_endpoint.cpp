@@ -55,6 +55,7 @@ void TrafficStats::make_shards(int count) {
     s->root = this;
     s->window = window;
     s->accepted_by_source.assign(accepted_by_source.size(), 0);
+    s->record_flows = record_flows;
     shards.push_back(std::move(s));
   }
 }
@@ -80,6 +81,12 @@ void TrafficStats::merge_shards() {
     accepted_flits += s->accepted_flits;
     for (std::size_t i = 0; i < accepted_by_source.size(); ++i) accepted_by_source[i] += s->accepted_by_source[i];
     latencies.insert(latencies.end(), s->latencies.begin(), s->latencies.end());
+    for (const auto& [flow, l] : s->flows) {
+      FlowLatency& to = flows[flow];
+      to.packets += l.packets;
+      to.sum += l.sum;
+      to.max = std::max(to.max, l.max);
+    }
     pending += s->pending;
     created += s->created;
     received += s->received;
@@ -148,8 +155,16 @@ void TrafficEndpoint::receive(Cycle now) {
     if (!f.tail()) continue;
     ++stats_.received;
     if (p.measured) {
-      stats_.latencies.push_back(static_cast<std::uint32_t>(now - p.header.inject_cycle));
+      const auto latency = static_cast<std::uint32_t>(now - p.header.inject_cycle);
+      stats_.latencies.push_back(latency);
       --stats_.pending;
+      if (stats_.record_flows) {
+        auto& l = stats_.flows[static_cast<std::uint64_t>(p.header.source) * stats_.accepted_by_source.size() +
+                               static_cast<std::uint64_t>(self_)];
+        ++l.packets;
+        l.sum += latency;
+        l.max = std::max(l.max, latency);
+      }
       if (stats_.record_packets)
         stats_.deliveries.push_back(TrafficStats::Delivery{p.header.source, p.header.destination, p.header.hops,
                                                            p.header.inject_cycle, now - p.header.inject_cycle});

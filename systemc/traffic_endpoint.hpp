@@ -16,6 +16,7 @@
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,15 @@ struct TrafficStats {
   };
   bool record_packets = false;
   std::vector<Delivery> deliveries;
+  /// Latency per flow (key latency_by: source or flow), keyed by source x
+  /// endpoints + destination; recorded only when record_flows is set.
+  struct FlowLatency {
+    std::uint64_t packets = 0;
+    std::uint64_t sum = 0;
+    std::uint32_t max = 0;
+  };
+  bool record_flows = false;
+  std::unordered_map<std::uint64_t, FlowLatency> flows;
   std::uint64_t pending = 0;            // measured packets not yet received
   std::uint64_t created = 0;
   std::uint64_t received = 0;

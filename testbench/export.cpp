@@ -36,10 +36,10 @@ int run_export(const ExportOptions& o) {
   if (!f) throw ConfigError("--out: cannot write '" + o.out + "'");
   std::cout << fmt::format(
       "collnet export: {} on {} ({} gpus, coll {}, {} thread blocks, {} steps), chunk = {} words -> {}\n"
-      "  import with: --set algorithm=msccl --set schedule={} --set chunk_words={} --set topology={}\n",
+      "  import with: --set algorithm=msccl --set schedule={} --set topology={} (the file's chunk_words is the "
+      "chunk)\n",
       algorithm.name, plan.topology->name(), schedule.endpoints(), ex.coll, ex.thread_blocks, ex.steps, ex.chunk_words,
-      o.out,
-      o.out, ex.chunk_words, params.text("topology", "torus:8x8"));
+      o.out, o.out, params.text("topology", "torus:8x8"));
   return 0;
 }
 

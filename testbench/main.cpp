@@ -4,6 +4,7 @@
 //   run    cycle-accurate network (SystemC): a collective on the NICs or synthetic traffic
 //   bench  speed and memory of the cycle-accurate network
 //   sweep  many runs from a sweep file, locally or as a Slurm job array (testbench/sweep.hpp)
+//   saturation  the saturation rate of synthetic traffic, by bisection (testbench/saturation.hpp)
 //   plot   PNG plots and Markdown tables of sweep results (scripts/collnet_plot.py)
 //   export a collective as MSCCL-IR XML (testbench/export.hpp)
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
@@ -11,6 +12,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
@@ -30,6 +32,7 @@
 #include "testbench/key_tables.hpp"
 #include "testbench/run.hpp"
 #include "testbench/run_progress_display.hpp"
+#include "testbench/saturation.hpp"
 #include "testbench/scenario.hpp"
 #include "testbench/sweep.hpp"
 #include "topology/routing.hpp"
@@ -42,8 +45,15 @@ using namespace collnet;
 void write_json(const std::string& path, const nlohmann::json& j) { cli::write_json_report("--json", path, j); }
 
 void print_list() {
-  fmt::print("Topologies (key 'topology'):\n");
-  for (const auto& f : topology::topology_forms()) fmt::print("  {:<28} {}\n", f.syntax, f.description);
+  fmt::print("Topologies (key 'topology'; routing: the functions of key 'routing' it runs, its default first):\n");
+  for (const auto& f : topology::topology_forms()) {
+    // The routing functions from their registry, the one list `routing` is checked against.
+    std::string names;
+    for (const auto& r : topology::routing_functions())
+      if (std::find(r.topologies.begin(), r.topologies.end(), f.prefix) != r.topologies.end())
+        names += (names.empty() ? "" : ", ") + r.name;
+    fmt::print("  {:<28} {}\n  {:<28} routing: {}\n", f.syntax, f.description, "", names);
+  }
   fmt::print("\nRouting functions (key 'routing'; the first listed for a topology is its default):\n");
   for (const auto& r : topology::routing_functions()) {
     std::string kinds;
@@ -273,6 +283,20 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   sweep->add_option("--task", sweep_options.task, "internal: run one array task's chunk file")->group("");
 
+  cli::SaturationOptions sat;
+  auto* saturation = app.add_subcommand("saturation", "the saturation rate of a synthetic-traffic scenario: bisection "
+                                                      "over key injection_rate (docs/guide/saturation.md)");
+  saturation->add_option("scenario", sat.scenario, "YAML scenario file (default: uniform traffic on torus:8x8)");
+  saturation->add_option("--set", sat.sets, "override a scenario key: --set key=value (repeatable)");
+  saturation->add_option("--from", sat.from, "take the scenario from the field 'scenario' of a --json report");
+  saturation->add_option("--json", sat.json_path, "write the machine-readable report to FILE");
+  saturation->add_option("--tolerance", sat.tolerance, "saturated when accepted < (1 - T) x offered (default 0.02)");
+  saturation->add_option("--latency-limit", sat.latency_limit,
+                         "saturated when the average latency exceeds CYCLES, or Nx: N x the zero-load latency "
+                         "(default 5x)");
+  saturation->add_option("--resolution", sat.resolution, "the bracket's width and the first probe's rate (default 0.005)");
+  saturation->add_option("--max-rate", sat.max_rate, "the highest rate searched (default 1)");
+
   std::vector<std::string> plot_args;
   auto* plot = app.add_subcommand("plot", "PNG plots (matplotlib) of sweep results or of one run's link utilization; "
                                           "Markdown tables of sweep results");
@@ -302,6 +326,18 @@ int main(int argc, char** argv) {
     if (*sweep) {
       sweep_options.self = self_executable(argv[0]);
       return cli::run_sweep(sweep_options);
+    }
+    if (*saturation) {
+      restart_with_huge_pages(argv);  // once, for a search of many runs: small against them
+      try {
+        const auto outcome = cli::run_saturation(sat, std::cout);
+        std::cout << outcome.text;
+        write_json(sat.json_path, outcome.json);
+        return outcome.exit_status;
+      } catch (const ConfigError& e) {
+        std::cerr << "collnet saturation: " << e.what() << "\n";
+        return 2;
+      }
     }
     if (*plot) {
       plot_args = plot->remaining();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -127,6 +129,67 @@ std::vector<std::string> trace_problems(const Params& params, const TraceRequest
   return problems;
 }
 
+namespace {
+
+/// JSON `latency_by_flow`: every (source, destination) pair with measured
+/// packets.
+nlohmann::json flow_latency_json(const systemc::SyntheticResult& r) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& f : r.flow_latencies)
+    a.push_back({{"source", f.source},
+                 {"destination", f.destination},
+                 {"packets", f.packets},
+                 {"avg_latency", f.avg_latency},
+                 {"max_latency", f.max_latency}});
+  return a;
+}
+
+/// JSON `latency_by_source` (the flows of each source added up; null with
+/// latency_by none) and the report lines of both views: the range of the
+/// averages and where it lies.
+std::tuple<nlohmann::json, std::string, std::string> latency_by_json(const systemc::SyntheticResult& r,
+                                                                     const std::string& latency_by) {
+  if (latency_by == "none") return {nullptr, "", ""};
+  struct Source {
+    std::uint64_t packets = 0;
+    double sum = 0;
+    double max = 0;
+  };
+  std::map<topology::EndpointId, Source> sources;
+  for (const auto& f : r.flow_latencies) {
+    Source& s = sources[f.source];
+    s.packets += f.packets;
+    s.sum += f.avg_latency * static_cast<double>(f.packets);
+    s.max = std::max(s.max, f.max_latency);
+  }
+  nlohmann::json a = nlohmann::json::array();
+  double low = 0, high = 0;
+  topology::EndpointId low_at = 0, high_at = 0;
+  for (const auto& [source, s] : sources) {
+    const double avg = s.sum / static_cast<double>(s.packets);
+    if (a.empty() || avg < low) std::tie(low, low_at) = std::make_pair(avg, source);
+    if (a.empty() || avg > high) std::tie(high, high_at) = std::make_pair(avg, source);
+    a.push_back({{"source", source}, {"packets", s.packets}, {"avg_latency", avg}, {"max_latency", s.max}});
+  }
+  std::string by_source = sources.empty()
+                              ? "  by source         none measured\n"
+                              : fmt::format("  by source         avg {:.2f} (endpoint {}) to {:.2f} (endpoint {}) over {} "
+                                            "sources (JSON latency_by_source)\n",
+                                            low, low_at, high, high_at, sources.size());
+  std::string by_flow;
+  if (latency_by == "flow" && !r.flow_latencies.empty()) {
+    const auto [lo, hi] = std::minmax_element(r.flow_latencies.begin(), r.flow_latencies.end(),
+                                              [](const auto& x, const auto& y) { return x.avg_latency < y.avg_latency; });
+    by_flow = fmt::format("  by flow           avg {:.2f} ({}->{}) to {:.2f} ({}->{}) over {} pairs (JSON "
+                          "latency_by_flow)\n",
+                          lo->avg_latency, lo->source, lo->destination, hi->avg_latency, hi->source, hi->destination,
+                          r.flow_latencies.size());
+  }
+  return {a, by_source, by_flow};
+}
+
+}  // namespace
+
 RunOutcome run_network(const Params& params, const std::string& vcd_path, const systemc::RunProgressFn& progress,
                        const TraceRequest& trace) {
   // `algorithm` selects a collective on the NICs, `traffic` synthetic traffic.
@@ -190,6 +253,9 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["latency_histogram"] = measured ? nlohmann::json{{"bin_width", r.latency_histogram.bin_width},
                                                      {"counts", r.latency_histogram.counts}}
                                     : nlohmann::json(nullptr);
+  const auto [by_source, by_source_text, by_flow_text] = latency_by_json(r, s.latency_by);
+  j["latency_by_source"] = by_source;
+  j["latency_by_flow"] = s.latency_by == "flow" ? flow_latency_json(r) : nlohmann::json(nullptr);
   j["offered_rate"] = r.window_cycles > 0 ? nlohmann::json(r.offered_rate) : nlohmann::json(nullptr);
   j["accepted_rate"] = r.window_cycles > 0 ? nlohmann::json(r.accepted_rate) : nlohmann::json(nullptr);
   nlohmann::json per_link = nlohmann::json::object();
@@ -236,6 +302,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                      r.measured_packets);
   else
     t += "  latency           none measured (no packet created in the measurement window arrived)\n";
+  t += by_source_text + by_flow_text;
   t += fmt::format("  link utilization  mean {:.4f}, max {:.4f}\n", r.mean_link_utilization,
                    r.max_link_utilization);
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -51,10 +54,12 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["routers"] = r.routers;
   j["switches"] = switch_count(topology::make_topology(r.topology)->graph());
   j["link_latencies"] = link_latencies_json(r.link_latencies);
-  // Where the size comes from `elements`, message_flits is null and
-  // elements holds it (and the other way round).
-  j["message_flits"] = r.elements >= 0 ? nlohmann::json(nullptr) : nlohmann::json(r.message_words);
+  // The key that sets the size holds it, the other is null (both for
+  // msccl, whose size comes from its file and chunk_words); words_per_rank
+  // is the size every algorithm shares.
+  j["message_flits"] = r.message_words > 0 ? nlohmann::json(r.message_words) : nlohmann::json(nullptr);
   j["elements"] = r.elements >= 0 ? nlohmann::json(r.elements) : nlohmann::json(nullptr);
+  j["words_per_rank"] = r.words_per_rank >= 0 ? nlohmann::json(r.words_per_rank) : nlohmann::json(nullptr);
   j["packet_flits"] = r.packet_flits;
   j["controllers"] = r.controllers;
   j["dispatch"] = r.dispatch;
@@ -123,9 +128,32 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   return j;
 }
 
-/// "64-flit messages", or "4096 elements" where the size comes from `elements`.
+/// "64-flit messages", "4096 elements" where the size comes from
+/// `elements`, "128 words a rank (8 chunks of chunk_words=16)" where no key
+/// alone sets it (msccl).
 std::string message_size(const systemc::CollectiveResult& r) {
-  return r.elements >= 0 ? fmt::format("{} elements", r.elements) : fmt::format("{}-flit messages", r.message_words);
+  if (r.elements >= 0) return fmt::format("{} elements", r.elements);
+  if (r.message_words > 0) return fmt::format("{}-flit messages", r.message_words);
+  if (r.words_per_rank >= 0) return fmt::format("{} words a rank ({})", r.words_per_rank, r.size_text);
+  return r.size_text;
+}
+
+/// The size of the runs side by side, naming only what sets each one's:
+/// "128 words a rank; msccl: 8 chunks of chunk_words=16, ring-allreduce:
+/// elements=128", or "64 words a rank; elements=64" where every run says
+/// the same.
+std::string compared_size(const std::vector<systemc::CollectiveResult>& results) {
+  bool same = true;
+  for (const auto& r : results) same = same && r.size_text == results.front().size_text;
+  std::string by;
+  if (same) {
+    by = results.front().size_text;
+  } else {
+    std::vector<std::string> each;
+    for (const auto& r : results) each.push_back(r.algorithm + ": " + r.size_text);
+    by = join(each, ", ");
+  }
+  return fmt::format("{} words a rank; {}", results.front().words_per_rank, by);
 }
 
 std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc) {
@@ -252,9 +280,39 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   std::vector<systemc::CollectiveScenario> scenarios;
   std::vector<systemc::CollectivePlan> plans;
   std::vector<std::string> problems;
+  // The baselines run on the main run's words a rank, each through its own
+  // size key (collectives::DataSize); the keys set so, for the JSON scenario.
+  std::optional<std::int64_t> words;
+  std::unique_ptr<topology::Topology> topology;
+  std::map<std::string, std::string> baseline_sizes;
+  if (algorithms.size() > 1) {
+    const collectives::Algorithm& main = collectives::find_algorithm(algorithms[0]);
+    try {
+      topology = topology::make_topology(collectives::topology_key().text(params));
+      words = collectives::words_per_rank(main, *topology, params);
+    } catch (const std::exception&) {
+      // a bad topology or size is refused naming its key where the main run is planned
+    }
+    if (words && *words < 0)
+      throw ConfigError(fmt::format("key 'compare': {} runs a collective without words a rank ({}), so no baseline "
+                                    "can run on its size; accepted values: empty (no comparison)",
+                                    main.name, collectives::words_per_rank_text(main, *topology, params)));
+  }
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
     Params p = params;
     p.set("algorithm", algorithms[i]);
+    if (i > 0 && words) {
+      const collectives::Algorithm& main = collectives::find_algorithm(algorithms[0]);
+      const collectives::Algorithm& baseline = collectives::find_algorithm(algorithms[i]);
+      try {
+        collectives::apply_words_per_rank(baseline, *topology, p, *words, main);
+      } catch (const ConfigError& e) {
+        problems.push_back(algorithms[i] + ": " + e.what());
+        continue;
+      }
+      const std::string& key = baseline.size.key;
+      if (!key.empty() && key != main.size.key && !params.has(key)) baseline_sizes.emplace(key, p.text(key, ""));
+    }
     scenarios.push_back(systemc::collective_from(p));
     if (i == 0) {
       scenarios.back().vcd_path = vcd_path;
@@ -299,6 +357,8 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               results[i].algorithm, scenarios[i].max_cycles);
   out.json = to_json(results[0], rc, true);
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
+  // A baseline's own size key, unset in the scenario: the value it ran with.
+  for (const auto& [key, value] : baseline_sizes) out.json["scenario"][key] = std::stoll(value);
   out.text += details(results[0], rc);
   report_output_files(results[0], vcd_path, trace, out);
   if (results.size() < algorithms.size()) {
@@ -316,7 +376,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));
     out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
-                            message_size(results[0]));
+                            compared_size(results));
     out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
                             "lower bound", "efficiency", "barriers", "controllers", "data check");
     for (const auto& r : results)

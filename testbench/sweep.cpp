@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -21,7 +22,10 @@ namespace collnet::cli {
 
 namespace {
 
-const char* const kTopKeys[] = {"base", "axes", "zip", "table", "plot"};
+const char* const kTopKeys[] = {"base", "axes", "zip", "seeds", "table", "plot"};
+
+/// The most seeds a sweep file may ask for.
+constexpr std::int64_t kMaxSeeds = 10000;
 
 bool is_scenario_key(const std::string& key) {
   const auto keys = known_keys();
@@ -191,7 +195,7 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
   for (const auto& kv : root) {
     const auto key = kv.first.as<std::string>();
     if (std::find(std::begin(kTopKeys), std::end(kTopKeys), key) == std::end(kTopKeys))
-      throw ConfigError(source + ": unknown key '" + key + "'; accepted keys: base, axes, zip, table, plot");
+      throw ConfigError(source + ": unknown key '" + key + "'; accepted keys: base, axes, zip, seeds, table, plot");
   }
   Sweep sweep;
   sweep.source = source;
@@ -206,6 +210,25 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
     const auto zip = root["zip"].IsScalar() ? parse_boolean(root["zip"].Scalar()) : std::nullopt;
     if (!zip) throw ConfigError(source + ": 'zip' must be " + kBooleanSpellings);
     sweep.zip = *zip;
+  }
+  std::string seeds_where;  // "SOURCE line N", where the file sets seeds
+  if (root["seeds"]) {
+    const YAML::Node n = root["seeds"];
+    for (const auto& kv : root)  // the key's line: an empty value has none of its own
+      if (kv.first.as<std::string>() == "seeds")
+        seeds_where = source + " line " + std::to_string(kv.first.Mark().line + 1);
+    const std::string given = n.IsScalar() ? n.Scalar() : n.IsSequence() ? "a list" : n.IsMap() ? "a map" : "nothing";
+    std::int64_t value = 0;
+    const bool integral = n.IsScalar() && integral_text(n);
+    if (integral) {
+      const auto [ptr, ec] = std::from_chars(given.data() + (given[0] == '+'), given.data() + given.size(), value);
+      if (ec != std::errc{} || ptr != given.data() + given.size()) value = 0;
+    }
+    if (!integral || value < 1 || value > kMaxSeeds)
+      throw ConfigError(fmt::format("{}: 'seeds' must be an integer from 1 to {} (each point runs with key seed = "
+                                    "1, 2, ..., seeds), got '{}'",
+                                    seeds_where, kMaxSeeds, given));
+    sweep.seeds = static_cast<int>(value);
   }
   const YAML::Node axes_node = root["axes"];
   if (!axes_node || !axes_node.IsMap() || axes_node.size() == 0)
@@ -224,6 +247,17 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
         if (!fresh && it->second != a.name)
           throw ConfigError(source + ": axes '" + it->second + "' and '" + a.name + "' both set key '" + k + "'");
       }
+  // seeds: N sets key seed itself; an axis or the base setting it would be overridden.
+  if (sweep.seeds > 0) {
+    const std::string what = fmt::format("{}: 'seeds' ({}) runs every point with key seed = 1..{}", seeds_where,
+                                         sweep.seeds, sweep.seeds);
+    if (const auto it = setter.find("seed"); it != setter.end())
+      throw ConfigError(what + "; axis '" + it->second + "' sets key 'seed' too: give one of them");
+    if (sweep.base.has("seed"))
+      throw ConfigError(what + "; base sets key 'seed' too (seed: " + sweep.base.text("seed", "") +
+                        "): give one of them");
+  }
+  const std::size_t runs_per_point = sweep.seeds > 0 ? static_cast<std::size_t>(sweep.seeds) : 1;
 
   std::vector<std::vector<std::size_t>> combos;
   if (sweep.zip) {
@@ -232,12 +266,16 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
         throw ConfigError(source + ": zip: true pairs the axes' values, but axis '" + a.name + "' has " +
                           std::to_string(a.values.size()) + " values and axis '" + axes[0].name + "' has " +
                           std::to_string(axes[0].values.size()));
+    if (axes[0].values.size() * runs_per_point > 1000000)
+      throw ConfigError(source + ": the axes times the seeds have more than 1000000 points");
     for (std::size_t i = 0; i < axes[0].values.size(); ++i) combos.emplace_back(axes.size(), i);
   } else {
     std::size_t total = 1;
     for (const auto& a : axes) {
       total *= a.values.size();
-      if (total > 1000000) throw ConfigError(source + ": the product of the axes has more than 1000000 points");
+      if (total * runs_per_point > 1000000)
+        throw ConfigError(source + ": the product of the axes" + (sweep.seeds > 0 ? " times the seeds" : "") +
+                          " has more than 1000000 points");
     }
     std::vector<std::size_t> idx(axes.size(), 0);
     for (std::size_t n = 0; n < total; ++n) {
@@ -249,24 +287,35 @@ Sweep parse_sweep_text(const std::string& yaml, const std::string& source) {
     }
   }
   std::set<std::string> hashes;
-  for (const auto& combo : combos) {
+  for (std::size_t g = 0; g < combos.size(); ++g) {
     SweepPoint p;
-    p.index = sweep.points.size();
+    p.group = g;
     p.scenario = sweep.base;
     p.keys = nlohmann::ordered_json::object();
     for (std::size_t d = 0; d < axes.size(); ++d) {
-      const auto& v = axes[d].values[combo[d]];
+      const auto& v = axes[d].values[combos[g][d]];
       for (const auto& [k, val] : v.sets) p.scenario.set(k, val);
       p.keys[axes[d].name] = v.shown;
     }
-    p.canonical = canonical_scenario(p.scenario);
-    p.hash = scenario_hash(p.canonical);
-    if (!hashes.insert(p.hash).second)
-      throw ConfigError(source + ": point " + std::to_string(p.index + 1) + " " + p.keys.dump() +
-                        " is the same scenario as an earlier point");
-    sweep.points.push_back(std::move(p));
+    // Without seeds one run of the point; with seeds one per seed, in order.
+    for (int seed = sweep.seeds > 0 ? 1 : 0; seed <= sweep.seeds; ++seed) {
+      SweepPoint run = p;
+      run.index = sweep.points.size();
+      run.seed = seed;
+      if (seed > 0) run.scenario.set("seed", std::to_string(seed));
+      run.canonical = canonical_scenario(run.scenario);
+      run.hash = scenario_hash(run.canonical);
+      if (!hashes.insert(run.hash).second)
+        throw ConfigError(source + ": point " + std::to_string(run.index + 1) + " " + point_label(run) +
+                          " is the same scenario as an earlier point");
+      sweep.points.push_back(std::move(run));
+    }
   }
   return sweep;
+}
+
+std::string point_label(const SweepPoint& p) {
+  return p.seed > 0 ? p.keys.dump() + " seed=" + std::to_string(p.seed) : p.keys.dump();
 }
 
 Sweep load_sweep(const std::string& path) {

@@ -9,6 +9,7 @@
 //          name: [{k1: v, k2: w}, {k1: u}]     a group axis: each value sets several keys
 //                                             (and `label: text` names the value; default "k1=v k2=w")
 //   zip:   false (default: the product of the axes) | true (the i-th values together)
+//   seeds: N (default: none) each point of the axes runs N times, key seed = 1..N
 //   table, plot: read by `collnet plot --table` (scripts/collnet_plot.py), ignored here
 //
 // A point is identified by the hash of its canonical scenario (the merged
@@ -28,7 +29,9 @@
 namespace collnet::cli {
 
 struct SweepPoint {
-  std::size_t index = 0;
+  std::size_t index = 0;        // the run's number (with seeds: one per seed, the seed varying fastest)
+  std::size_t group = 0;        // the number of the axes' point it runs (without seeds: = index)
+  int seed = 0;                 // with seeds: the key seed it sets (1..N); 0: the sweep has no seeds
   nlohmann::ordered_json keys;  // axis name -> value of this point (group axes: their label)
   Params scenario;              // base keys with the axes' values applied
   std::string canonical;        // sorted "key: value" lines of `scenario`
@@ -40,8 +43,13 @@ struct Sweep {
   Params base;
   std::vector<std::string> axes;  // axis names in file order
   bool zip = false;
+  int seeds = 0;  // seeds: N; 0 when the file has none
   std::vector<SweepPoint> points;
 };
+
+/// A point as the sweep's messages name it: its axis values, and its seed
+/// when the sweep has seeds (`{"nct":2} seed=3`).
+std::string point_label(const SweepPoint& p);
 
 /// Parses and expands a sweep file. Throws ConfigError naming the axis (or
 /// the top-level key) and what it accepts.

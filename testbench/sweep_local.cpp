@@ -174,7 +174,7 @@ void write_point_files(const std::string& work, const std::vector<const SweepPoi
   for (const SweepPoint* p : points) {
     const std::string path = point_file(work, *p);
     std::ofstream out(path);
-    out << "# collnet sweep point " << p->hash << ": " << p->keys.dump() << "\n";
+    out << "# collnet sweep point " << p->hash << ": " << point_label(*p) << "\n";
     // YAML-quoted values: a value is read back exactly as written.
     for (const auto& [k, v] : p->scenario.values()) out << k << ": " << nlohmann::json(v).dump() << "\n";
     if (!out) throw ConfigError("cannot write point file '" + path + "'");
@@ -188,6 +188,7 @@ nlohmann::json make_record(const SweepPoint& p, int exit_status, const std::stri
   nlohmann::json r;
   r["hash"] = p.hash;
   r["index"] = p.index;
+  r["point_index"] = p.group;
   r["point"] = p.keys;
   r["scenario"] = scenario;
   r["status"] = status;
@@ -326,7 +327,7 @@ LocalRunResult run_points_locally(const std::vector<const SweepPoint*>& points, 
     if (status != "ok") {
       ++result.failed;
       progress.finish();
-      std::cerr << fmt::format("sweep: point {} {} {}: {}\n", p.index + 1, p.keys.dump(), status,
+      std::cerr << fmt::format("sweep: point {} {} {}: {}\n", p.index + 1, point_label(p), status,
                                message.substr(0, message.find('\n')));
     }
   };
@@ -432,7 +433,7 @@ int run_sweep(const SweepOptions& options_in) {
     for (const auto& problem : point_problems(p.scenario)) add_problem(own, problem);
     if (own.empty()) continue;
     ++bad_points;
-    std::string line = fmt::format("point {} {}: {}", p.index + 1, p.keys.dump(), own.front());
+    std::string line = fmt::format("point {} {}: {}", p.index + 1, point_label(p), own.front());
     for (std::size_t i = 1; i < own.size(); ++i) line += "\n    " + own[i];
     problems.push_back(line);
   }
@@ -443,7 +444,7 @@ int run_sweep(const SweepOptions& options_in) {
     throw ConfigError(all);
   }
   if (options.dry_run) {
-    for (const auto& p : sweep.points) std::cout << fmt::format("{} {} {}\n", p.index + 1, p.hash, p.keys.dump());
+    for (const auto& p : sweep.points) std::cout << fmt::format("{} {} {}\n", p.index + 1, p.hash, point_label(p));
     std::cerr << fmt::format("sweep: {} points, every one valid; nothing run (--dry-run)\n", sweep.points.size());
     return 0;
   }

@@ -43,20 +43,20 @@ std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
 
 const std::vector<TopologyForm>& topology_forms() {
   static const std::vector<TopologyForm> forms = {
-      {"torus", "torus:NXxNY[xNZ[xNW]]", "N-D torus, dimension-order minimal routing, dateline VCs"},
-      {"mesh", "mesh:NXxNY[xNZ[xNW]]", "N-D mesh, dimension-order routing"},
+      {"torus", "torus:NXxNY[xNZ[xNW]]", "N-D torus"},
+      {"mesh", "mesh:NXxNY[xNZ[xNW]]", "N-D mesh"},
       {"tree", "tree:parents=P0,P1,...[,root=R] | tree:kary=K,n=N[,root=R] | tree:random=N[,seed=S][,root=R]",
-       "tree network (every node an endpoint and a switch), physical root R, unique-path routing"},
+       "tree network (every node an endpoint and a switch), physical root R"},
       {"boards", "boards:WxXxYxZ (sizes 1, 2, 4)",
-       "4-D torus of boards, 8 main + 4 aggregation units each, relay routing through main units"},
+       "4-D torus of boards, 8 main + 4 aggregation units each"},
       {"leafspine", "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port] (P even, 6..64)",
        "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
       {"fattree", "fattree:k=K,n=N",
-       "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches), routing nca or nca-random"},
+       "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches)"},
       {"dragonfly",
        "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]",
        "dragonfly: g groups of a fully connected routers with p endpoints and h global cables each "
-       "(defaults a=2p, h=p, g=a*h+1), routing min, valiant or ugal"},
+       "(defaults a=2p, h=p, g=a*h+1)"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
       {"graph", "graph:FILE.yaml",

@@ -67,7 +67,7 @@ std::vector<int> parse_size_list(std::string_view text,
 struct TopologyForm {
   std::string prefix;       // "torus"
   std::string syntax;       // "torus:NXxNY[xNZ...]"
-  std::string description;
+  std::string description;  // the network itself; its routing functions are the registry's (routing.hpp)
 };
 const std::vector<TopologyForm>& topology_forms();
 

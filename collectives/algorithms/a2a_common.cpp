@@ -75,6 +75,11 @@ Algorithm a2a_algorithm(std::string name, std::string document, std::string desc
   a.description = std::move(description);
   a.topologies = std::move(topologies);
   a.footprint = a2a_footprint;
+  // Every endpoint is a rank and holds message_flits words for each rank, its own included.
+  a.size = DataSize::of_key(message_flits_key());
+  a.size.per_unit = [](const topology::Topology& topology, const Params&) {
+    return static_cast<std::int64_t>(topology.endpoint_count());
+  };
   return a;
 }
 

@@ -469,6 +469,10 @@ Algorithm hd_algorithm(HdVariant variant) {
                                 Boards::kUnitsPerBoard;
     return Footprint{words, 1, "elements"};
   };
+  a.size.key = k.elements.name;  // per main unit; its default depends on the topology
+  a.size.value = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
+    return static_cast<std::int64_t>(read_hd_options(require_boards(topo, name), variant, params).elements);
+  };
   a.engine = EngineKind::hd;
   a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);

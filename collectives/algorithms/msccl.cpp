@@ -132,7 +132,8 @@ struct Keys {
                               return "";
                             });
   Key chunk_words = Key::integer("chunk_words", "msccl: words (payload flits) of one MSCCL chunk", 16, 1, 65536,
-                                 "words");
+                                 "words")
+                        .default_from("the file's chunk_words attribute (collnet export writes it), else 16");
   [[nodiscard]] std::vector<Key> list() const { return {schedule, placement, chunk_words}; }
 };
 
@@ -177,6 +178,23 @@ std::vector<EndpointId> read_placement(const Params& params, int ngpus, std::siz
   return out;
 }
 
+/// chunk_words of a run: the file's attribute chunk_words where it has one
+/// (the key, where set, must equal it: the file's word addresses are those of
+/// its chunk), else the key (default 16).
+std::uint32_t read_chunk_words(const MscclProgram& prog, const Params& params) {
+  const Key& key = msccl_keys().chunk_words;
+  if (prog.chunk_words == 0) return static_cast<std::uint32_t>(key.integer(params));
+  if (params.has(key.name)) {
+    const std::int64_t given = key.integer(params);
+    if (given != prog.chunk_words)
+      throw ConfigError(fmt::format("key 'chunk_words': {} differs from the chunk_words=\"{}\" of {} line {} (<algo>: "
+                                    "the chunk its word addresses were written for); remove chunk_words or set it "
+                                    "to {}",
+                                    given, prog.chunk_words, prog.file, prog.line, prog.chunk_words));
+  }
+  return static_cast<std::uint32_t>(prog.chunk_words);
+}
+
 }  // namespace
 
 MscclProgram parse_msccl(const std::string& path) {
@@ -208,6 +226,14 @@ MscclProgram parse_msccl(const std::string& path) {
   p.nchunksperloop = attr_int(algo, "nchunksperloop", top, "<algo>");
   p.ngpus = attr_int(algo, "ngpus", top, "<algo>");
   p.inplace = attr_int(algo, "inplace", top, "<algo>", 0) != 0;
+  p.line = line(algo);
+  // collnet's own attribute (MSCCL's parsers look attributes up by name and
+  // ignore the others): the chunk the document's word addresses assume.
+  if (algo.attribute("chunk_words")) {
+    p.chunk_words = attr_int(algo, "chunk_words", top, "<algo>");
+    if (p.chunk_words < 1 || p.chunk_words > 65536)
+      throw ConfigError(top + "<algo> attribute 'chunk_words' must be from 1 to 65536 (words of one chunk)");
+  }
   static const std::vector<std::string> colls = {"allreduce", "allgather", "reduce_scatter", "alltoall", "custom"};
   if (p.coll == "reducescatter") p.coll = "reduce_scatter";
   if (std::find(colls.begin(), colls.end(), p.coll) == colls.end())
@@ -812,7 +838,7 @@ Algorithm make_msccl() {
     const Keys& keys = msccl_keys();
     const MscclProgram prog = parse_msccl(keys.schedule.text(params));
     MscclOptions o;
-    o.chunk_words = static_cast<std::uint32_t>(keys.chunk_words.integer(params));
+    o.chunk_words = read_chunk_words(prog, params);
     o.placement = read_placement(params, prog.ngpus, static_cast<std::size_t>(topo.endpoint_count()));
     if (params.has("controllers")) o.controllers = static_cast<int>(controllers_key().integer(params));
     return build_msccl(prog, static_cast<std::size_t>(topo.endpoint_count()), o);
@@ -820,7 +846,7 @@ Algorithm make_msccl() {
   a.footprint = [](const topology::Topology& topo, const Params& params) {
     const Keys& keys = msccl_keys();
     const MscclProgram prog = parse_msccl(keys.schedule.text(params));
-    const auto cw = static_cast<std::uint64_t>(keys.chunk_words.integer(params));
+    const auto cw = static_cast<std::uint64_t>(read_chunk_words(prog, params));
     std::uint64_t words = 0, sends_per_rank = 0;
     for (const MscclGpu& g : prog.gpus) {
       words = std::max(words, static_cast<std::uint64_t>(layout_of(prog, g).total) * cw);
@@ -831,6 +857,20 @@ Algorithm make_msccl() {
     }
     (void)topo;
     return Footprint{words, sends_per_rank, "schedule, chunk_words"};
+  };
+  // Words a rank: the collective's nchunksperloop chunks (allreduce: the
+  // vector; allgather: the output; reduce_scatter: the input; alltoall: a
+  // block for every rank); a custom program has none.
+  a.size.words = [](const topology::Topology&, const Params& params) -> std::int64_t {
+    const MscclProgram prog = parse_msccl(msccl_keys().schedule.text(params));
+    const std::uint32_t cw = read_chunk_words(prog, params);
+    return prog.coll == "custom" ? -1 : static_cast<std::int64_t>(prog.nchunksperloop) * cw;
+  };
+  a.size.text = [](const topology::Topology&, const Params& params) {
+    const MscclProgram prog = parse_msccl(msccl_keys().schedule.text(params));
+    const std::uint32_t cw = read_chunk_words(prog, params);
+    return prog.coll == "custom" ? fmt::format("coll custom, chunk_words={}", cw)
+                                 : fmt::format("{} chunks of chunk_words={}", prog.nchunksperloop, cw);
   };
   return a;
 }

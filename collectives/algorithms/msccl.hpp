@@ -42,6 +42,10 @@ struct MscclProgram {
   std::string name, coll, proto, file;
   int nchannels = 1, nchunksperloop = 0, ngpus = 0;
   bool inplace = false;
+  /// <algo> attribute chunk_words (collnet's export writes it): the words of
+  /// one chunk the file was written for; 0 where the file has none.
+  int chunk_words = 0;
+  int line = 0;  // line of the <algo> element
   std::vector<MscclGpu> gpus;  // index = gpu id
 };
 

@@ -478,6 +478,7 @@ Algorithm standard(std::string name, std::string description, std::vector<Key> k
   a.topologies = kAnyTopology;
   a.keys = std::move(keys);
   a.build = std::move(build);
+  a.size = DataSize::of_key(reduction_elements_key());
   a.footprint = [sends](const topology::Topology& topology, const Params& params) {
     Footprint f = reduction_footprint(topology, params);
     std::uint64_t n = static_cast<std::uint64_t>(topology.endpoint_count());

@@ -79,6 +79,7 @@ Algorithm tree_collective_algorithm(const std::string& algorithm, std::string de
   a.keys = reduction_keys();
   a.keys.push_back(own_key);
   a.footprint = reduction_footprint;
+  a.size = DataSize::of_key(reduction_elements_key());
   a.engine = EngineKind::twotree;
   a.engine_params = [algorithm](const topology::Topology& topology, const Params& params) -> EngineParams {
     return TwotreeEngineParams{

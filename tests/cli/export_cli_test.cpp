@@ -1,8 +1,10 @@
 // `collnet export --format msccl`: every exportable algorithm, exported on
-// a small topology and imported back (algorithm=msccl), runs in the cycle
-// model with its data check passing, carrying the same messages and flits
-// as the original run; the standard ring collectives (one controller, no
-// pacing) take the same cycles. Bad options
+// a small topology and imported back (algorithm=msccl, without chunk_words:
+// the file carries its chunk), runs in the cycle model with its data check
+// passing, carrying the same messages and flits and, where the export names
+// the collective, the same words a rank as the original run; the standard
+// ring collectives (one controller, no pacing) take the same cycles. A
+// chunk_words other than the file's exits 2 naming both. Bad options
 // exit 2 naming the option or key; barriers become token exchanges. Runs
 // the real binary.
 #include <gtest/gtest.h>
@@ -26,6 +28,13 @@ struct Case {
 std::string chunk_of(const std::string& out) {
   std::smatch m;
   if (std::regex_search(out, m, std::regex("chunk = ([0-9]+) words"))) return m[1];
+  return "";
+}
+
+/// The collective the export named (its first output line: "coll X").
+std::string coll_of(const std::string& out) {
+  std::smatch m;
+  if (std::regex_search(out, m, std::regex("coll ([a-z_]+)"))) return m[1];
   return "";
 }
 
@@ -55,20 +64,67 @@ TEST(ExportCli, EveryExportableAlgorithmRoundTripsThroughMscclIr) {
     const CliRun o = run_collnet({"run", "--set", "algorithm=" + c.algorithm, "--set", "topology=" + c.topology,
                                   "--set", "compare=", "--json", oj.string()});
     ASSERT_EQ(o.status, 0) << o.err;
-    // The import re-parses the document (pugixml, every attribute checked).
+    EXPECT_NE(text.find("chunk_words=\"" + chunk + "\""), std::string::npos) << "the chunk is in the document";
+    // The import re-parses the document (pugixml, every attribute checked),
+    // its chunk from the file.
     const CliRun i = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + xml.string(), "--set",
-                                  "chunk_words=" + chunk, "--set", "topology=" + c.topology, "--set", "compare=",
-                                  "--json", ij.string()});
+                                  "topology=" + c.topology, "--set", "compare=", "--json", ij.string()});
     ASSERT_EQ(i.status, 0) << i.err;
     const auto oo = read_json(oj), ii = read_json(ij);
     EXPECT_EQ(ii["data_check"], "pass");
     EXPECT_EQ(ii["completed"], true);
     EXPECT_EQ(ii["messages"], oo["messages"]);
     EXPECT_EQ(ii["flits"], oo["flits"]);
+    // A named collective has the original's words a rank (a custom one has none).
+    ASSERT_FALSE(oo["words_per_rank"].is_null());
+    if (coll_of(e.out) == "custom") {
+      EXPECT_TRUE(ii["words_per_rank"].is_null());
+    } else {
+      EXPECT_EQ(ii["words_per_rank"], oo["words_per_rank"]) << coll_of(e.out);
+    }
     if (c.same_cycles) {
       EXPECT_EQ(ii["cycles"], oo["cycles"]);
     }
   }
+}
+
+TEST(ExportCli, TheChunkTravelsInTheFile) {
+  // ring-allreduce's default 15 elements on 16 ranks: chunks of 1 word. The
+  // import without chunk_words runs the original's 15 words a rank, flits
+  // and cycles (with the key's default 16 it ran 16 times the data); the
+  // file's chunk given again is accepted, another one refused naming both.
+  const fs::path xml = scratch() / "ring_chunk.xml";
+  const CliRun e = run_collnet({"export", "--format", "msccl", "--set", "algorithm=ring-allreduce", "--set",
+                                "topology=torus:4x4", "--out", xml.string()});
+  ASSERT_EQ(e.status, 0) << e.err;
+  ASSERT_EQ(chunk_of(e.out), "1") << e.out;
+  EXPECT_EQ(e.out.find("chunk_words=1"), std::string::npos) << "the import needs no chunk_words: " << e.out;
+  const fs::path oj = scratch() / "ring_chunk_original.json", ij = scratch() / "ring_chunk_imported.json";
+  const CliRun o = run_collnet({"run", "--set", "algorithm=ring-allreduce", "--set", "topology=torus:4x4", "--set",
+                                "compare=", "--json", oj.string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  for (const std::string given : {"", "chunk_words=1"}) {
+    std::vector<std::string> args = {"run", "--set", "algorithm=msccl", "--set", "schedule=" + xml.string(), "--set",
+                                     "topology=torus:4x4", "--set", "compare=", "--json", ij.string()};
+    if (!given.empty()) args.insert(args.end(), {"--set", given});
+    const CliRun i = run_collnet(args);
+    ASSERT_EQ(i.status, 0) << given << ": " << i.err;
+    const auto oo = read_json(oj), ii = read_json(ij);
+    EXPECT_EQ(oo["words_per_rank"], 15);
+    EXPECT_EQ(oo["elements"], 15);
+    EXPECT_EQ(ii["words_per_rank"], oo["words_per_rank"]) << given;
+    EXPECT_EQ(ii["flits"], oo["flits"]) << given;
+    EXPECT_EQ(ii["cycles"], oo["cycles"]) << given;
+    EXPECT_EQ(ii["data_check"], "pass") << given;
+    EXPECT_TRUE(ii["message_flits"].is_null());  // msccl reads no message_flits
+  }
+  const CliRun bad = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + xml.string(), "--set",
+                                  "topology=torus:4x4", "--set", "compare=", "--set", "chunk_words=16"});
+  EXPECT_EQ(bad.status, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("key 'chunk_words'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("16"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("chunk_words=\"1\""), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out.find("cycles"), std::string::npos) << "refused before anything ran";
 }
 
 TEST(ExportCli, BarriersExportAsTokenExchangesAndTheCollectiveIsNamed) {

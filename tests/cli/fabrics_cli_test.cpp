@@ -90,6 +90,29 @@ TEST(FabricReport, NoCreditLoopLineWhereTheBuffersCoverIt) {
   EXPECT_EQ(r.out.find("credit loop"), std::string::npos) << r.out;
 }
 
+// `collnet list` names under each fabric every routing function the
+// reference (docs/reference/topologies.md, Routing) gives it, the default
+// first: the functions the runs above take by name.
+TEST(FabricList, EachFabricNamesItsRoutingFunctions) {
+  const CliRun r = run_collnet({"list"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto routing_of = [&](const std::string& syntax) {
+    const auto at = r.out.find("  " + syntax + " ");
+    if (at == std::string::npos) return std::string("(no line for " + syntax + ")");
+    const auto next = r.out.find('\n', at) + 1;
+    return r.out.substr(next, r.out.find('\n', next) - next);
+  };
+  EXPECT_NE(routing_of("fattree:k=K,n=N").find("routing: nca, nca-random, nca-adaptive"), std::string::npos)
+      << r.out;
+  EXPECT_NE(routing_of("dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]").find(
+                "routing: min, valiant, ugal"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(routing_of("torus:NXxNY[xNZ[xNW]]").find("routing: dor, min-adaptive, dor-vc-adaptive, valiant"),
+            std::string::npos)
+      << r.out;
+}
+
 struct Refusal {
   std::vector<std::string> sets;
   std::vector<std::string> message_parts;

@@ -305,4 +305,69 @@ TEST(MscclCli, AThreadBlockWaitingOnAnotherThreadBlocksStepDoesNotStartEarly) {
   }
 }
 
+// compare beside msccl: ring-allreduce runs on the fixture's words a rank
+// (nchunksperloop 8 chunks of chunk_words 16 = 128, as elements=128), so
+// both move the 1792 flits that the same ring of 8 ranks moves (the test
+// above); the header names each run's size and no message_flits. A baseline
+// that cannot hold that size, a size key set to another, and a custom
+// program (no words a rank) are refused with exit 2 before anything runs.
+TEST(MscclCli, CompareRunsTheBaselinesOnTheSameWordsARank) {
+  const std::string file = kDir + "allreduce_ring_8.xml";
+  std::smatch m;
+  const std::string text = slurp(file);
+  ASSERT_TRUE(std::regex_search(text, m, std::regex("nchunksperloop=\"([0-9]+)\"")));
+  const long words = std::stol(m[1]) * 16;
+  ASSERT_EQ(words, 128);
+  const fs::path json = scratch() / "msccl_compare.json";
+  const CliRun r = run_collnet({"run", "--set", "algorithm=msccl", "--set", "schedule=" + file, "--set",
+                                "topology=torus:4x2", "--set", "compare=ring-allreduce", "--json", json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = read_json(json);
+  ASSERT_EQ(j["compare"].size(), 1u);
+  const auto& ring = j["compare"][0];
+  EXPECT_EQ(j["algorithm"], "msccl");
+  EXPECT_EQ(ring["algorithm"], "ring-allreduce");
+  EXPECT_EQ(j["words_per_rank"], words);
+  EXPECT_EQ(ring["words_per_rank"], words);
+  EXPECT_EQ(ring["elements"], words);
+  EXPECT_EQ(j["scenario"]["elements"], words);  // the value the baseline ran with
+  EXPECT_TRUE(j["message_flits"].is_null());
+  EXPECT_TRUE(j["elements"].is_null());
+  EXPECT_TRUE(ring["message_flits"].is_null());
+  EXPECT_EQ(j["data_check"], "pass");
+  EXPECT_EQ(ring["data_check"], "pass");
+  EXPECT_EQ(j["flits"], 1792);
+  EXPECT_EQ(ring["flits"], 1792);
+  const auto header = r.out.find("Same scenario, side by side");
+  ASSERT_NE(header, std::string::npos) << r.out;
+  const std::string line = r.out.substr(header, r.out.find('\n', header) - header);
+  EXPECT_NE(line.find("128 words a rank"), std::string::npos) << line;
+  EXPECT_NE(line.find("chunk_words=16"), std::string::npos) << line;
+  EXPECT_NE(line.find("elements=128"), std::string::npos) << line;
+  EXPECT_EQ(r.out.find("flit messages"), std::string::npos) << r.out;
+
+  struct Refused {
+    std::vector<std::string> sets;
+    std::vector<std::string> names;
+  };
+  const std::string custom = (write_file("custom.xml", algo(2, 1, 1, {tb(0, 1, -1, 0, step(0, "s", 0, 1)),
+                                                                      tb(0, -1, 0, 0, step(0, "r", 0, 1))})))
+                                 .string();
+  for (const Refused& c : std::vector<Refused>{
+           // 8 chunks of 5 words: 40 words a rank, not a multiple of the 16 ranks of torus:4x4.
+           {{"schedule=" + file, "chunk_words=5", "topology=torus:4x4", "compare=pairwise-alltoall"},
+            {"pairwise-alltoall", "40 words a rank", "key 'message_flits'", "16"}},
+           {{"schedule=" + file, "topology=torus:4x2", "compare=ring-allreduce", "elements=15"},
+            {"ring-allreduce", "key 'elements'", "128", "15"}},
+           {{"schedule=" + custom, "topology=torus:4x2", "compare=ring-allreduce"}, {"key 'compare'", "custom"}},
+       }) {
+    std::vector<std::string> args = {"run", "--set", "algorithm=msccl"};
+    for (const auto& s : c.sets) args.insert(args.end(), {"--set", s});
+    const CliRun bad = run_collnet(args);
+    EXPECT_EQ(bad.status, 2) << c.names[0] << ": " << bad.out << bad.err;
+    for (const auto& n : c.names) EXPECT_NE(bad.err.find(n), std::string::npos) << n << " in: " << bad.err;
+    EXPECT_EQ(bad.out.find("cycles"), std::string::npos) << bad.out;
+  }
+}
+
 }  // namespace

@@ -219,3 +219,28 @@ TEST(RunCli, SaturatedRunSaysSoAndReportsNoLatencyWithoutASample) {
   EXPECT_THAT(n.out, ::testing::Not(HasSubstr("avg 0.00")));
   EXPECT_EQ(k["saturated"], true);
 }
+
+// latency_by source: one entry per source, whose packets add up to the
+// measured packets and whose mean, weighted by packets, is the network's.
+TEST(RunCli, LatencyBySourceAddsUpToTheNetworksLatency) {
+  const fs::path json = scratch() / "by_source.json";
+  const CliRun r = run_words(
+      "run --set topology=mesh:4x4 --set injection_rate=0.2 --set measure_cycles=2000 --set latency_by=source --json",
+      {json.string()});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("by source"));
+  const auto j = read_json(json);
+  ASSERT_EQ(j["latency_by_source"].size(), 16u);
+  EXPECT_TRUE(j["latency_by_flow"].is_null());
+  double packets = 0, weighted = 0;
+  for (const auto& s : j["latency_by_source"]) {
+    packets += s["packets"].get<double>();
+    weighted += s["packets"].get<double>() * s["avg_latency"].get<double>();
+  }
+  EXPECT_EQ(packets, j["measured_packets"].get<double>());
+  EXPECT_NEAR(weighted / packets, j["avg_latency"].get<double>(), 1e-6);
+
+  const CliRun bad = run_words("run --set topology=mesh:4x4 --set latency_by=dest");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.err, HasSubstr("latency_by"));
+}

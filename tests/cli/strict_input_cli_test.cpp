@@ -283,7 +283,7 @@ TEST(MaxCycles, ARealStallIsStillReportedAsOne) {
 TEST(Usage, CollnetAlonePrintsUsageAndVersionTheProjectVersion) {
   const CliRun r = run_collnet({});
   EXPECT_EQ(r.status, 0) << r.err;
-  for (const char* sub : {"check", "list", "run", "bench", "sweep", "plot", "--version"})
+  for (const char* sub : {"check", "list", "run", "bench", "sweep", "saturation", "plot", "--version"})
     EXPECT_THAT(r.out, HasSubstr(sub));
   EXPECT_THAT(r.out, Not(HasSubstr("collnet check:")));  // nothing ran
   // The version is the one CMakeLists.txt declares (project(collnet VERSION ...)).

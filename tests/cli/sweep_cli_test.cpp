@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
@@ -121,7 +122,7 @@ TEST(SweepExpansion, BadAxesAreRefusedNamingTheAxis) {
       {"axes:\n  nct: [1]\n  v:\n    - {nct: 2}\n", "axes 'nct' and 'v' both set key 'nct'"},
       {"axes: {}\n", "'axes' must be a map of at least one axis"},
       {"base: {topology: torus:4x4}\n", "'axes' must be a map"},
-      {"axis:\n  nct: [1]\n", "unknown key 'axis'; accepted keys: base, axes, zip, table, plot"},
+      {"axis:\n  nct: [1]\n", "unknown key 'axis'; accepted keys: base, axes, zip, seeds, table, plot"},
       {"base: {nosuch: 1}\naxes:\n  nct: [1]\n", "unknown key 'nosuch'"},
       {"axes:\n  nct: [1\n", "malformed YAML"},
   };
@@ -129,6 +130,58 @@ TEST(SweepExpansion, BadAxesAreRefusedNamingTheAxis) {
     const std::string problem = problem_of(yaml);
     EXPECT_NE(problem.find(expect), std::string::npos) << yaml << "\n got: " << problem;
   }
+}
+
+// seeds: N runs every point of the axes N times with key seed = 1..N, the
+// seed varying fastest; each run is a point of its own (index, hash) that
+// knows the axes' point it belongs to (group); the axis values stay as they
+// are.
+TEST(SweepExpansion, SeedsRunEachPointOncePerSeed) {
+  const auto s = parse_sweep_text("base: {traffic: uniform}\nseeds: 3\naxes:\n  injection_rate: [0.1, 0.2]\n", "test");
+  ASSERT_EQ(s.points.size(), 6U);
+  EXPECT_EQ(s.seeds, 3);
+  EXPECT_EQ(column(s, "seed"), (Column{"1", "2", "3", "1", "2", "3"}));
+  EXPECT_EQ(column(s, "injection_rate"), (Column{"0.1", "0.1", "0.1", "0.2", "0.2", "0.2"}));
+  std::set<std::string> hashes;
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const auto& p = s.points[i];
+    EXPECT_EQ(p.index, i);
+    EXPECT_EQ(p.group, i / 3);
+    EXPECT_EQ(p.seed, static_cast<int>(i % 3) + 1);
+    EXPECT_EQ(p.keys, nlohmann::ordered_json({{"injection_rate", i < 3 ? 0.1 : 0.2}}));
+    EXPECT_EQ(cli::point_label(p), p.keys.dump() + " seed=" + std::to_string(i % 3 + 1));
+    hashes.insert(p.hash);
+  }
+  EXPECT_EQ(hashes.size(), 6U);
+  // Without seeds: one run per point, no seed key set.
+  const auto plain = parse_sweep_text("base: {traffic: uniform}\naxes:\n  injection_rate: [0.1, 0.2]\n", "test");
+  EXPECT_EQ(column(plain, "seed"), (Column{"(unset)", "(unset)"}));
+  EXPECT_EQ(plain.points[1].group, 1U);
+  EXPECT_EQ(plain.points[1].seed, 0);
+  EXPECT_EQ(cli::point_label(plain.points[1]), "{\"injection_rate\":0.2}");
+}
+
+TEST(SweepExpansion, BadSeedsAreRefusedNamingSeedsAndItsLine) {
+  for (const char* value : {"0", "-2", "2.5", "three", "[1, 2]", "10001", ""}) {
+    const std::string problem =
+        problem_of(std::string("base: {traffic: uniform}\nseeds: ") + value + "\naxes:\n  injection_rate: [0.1]\n");
+    EXPECT_NE(problem.find("test line 2: 'seeds' must be an integer from 1 to 10000"), std::string::npos)
+        << value << "\n got: " << problem;
+  }
+  // seeds sets key seed: an axis or the base setting it too is refused, naming both.
+  const std::vector<std::pair<std::string, std::string>> both{
+      {"seeds: 2\naxes:\n  seed: [1, 2]\n", "axis 'seed' sets key 'seed' too"},
+      {"seeds: 2\naxes:\n  v:\n    - {seed: 5, vcs: 2}\n", "axis 'v' sets key 'seed' too"},
+      {"base: {seed: 4}\nseeds: 2\naxes:\n  vcs: [2]\n", "base sets key 'seed' too (seed: 4)"},
+  };
+  for (const auto& [yaml, expect] : both) {
+    const std::string problem = problem_of(yaml);
+    EXPECT_NE(problem.find("'seeds' (2) runs every point with key seed = 1..2; " + expect), std::string::npos)
+        << yaml << "\n got: " << problem;
+  }
+  EXPECT_NE(problem_of("seeds: 10000\naxes:\n  injection_rate: {from: 0.001, to: 0.2, step: 0.001}\n")
+                .find("times the seeds has more than 1000000 points"),
+            std::string::npos);
 }
 
 // The slots of a sweep running `jobs` points at once split its CPUs: while
@@ -216,8 +269,8 @@ TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
   ASSERT_EQ(lines.size(), 4U);
   std::map<std::pair<double, std::string>, nlohmann::json> by_point;
   for (const auto& l : lines) {
-    for (const char* f : {"hash", "index", "point", "scenario", "status", "exit_status", "message", "wall_seconds",
-                          "finished_at", "host", "run"})
+    for (const char* f : {"hash", "index", "point_index", "point", "scenario", "status", "exit_status", "message",
+                          "wall_seconds", "finished_at", "host", "run"})
       EXPECT_TRUE(l.contains(f)) << f << " missing in " << l.dump();
     EXPECT_GT(l["wall_seconds"].get<double>(), 0.0);
     by_point[{l["point"]["injection_rate"].get<double>(), l["point"]["route_direction"].get<std::string>()}] = l;
@@ -264,6 +317,68 @@ TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
   EXPECT_EQ(retry.status, 1);
   EXPECT_NE(retry.err.find("3 to run"), std::string::npos) << retry.err;
   EXPECT_EQ(read_lines(out).size(), 7U);
+}
+
+// seeds: 3 gives three records per point, with seeds 1, 2 and 3 in their
+// scenarios and the point they belong to; the traffic sources draw from the
+// seed, so the latencies differ; and each record's run is the run `collnet
+// run --set seed=K` of that point makes.
+TEST(SweepCli, SeedsGiveOneRecordPerSeedEachADirectRun) {
+  const auto sweep = write_file("seeds/sweep.yaml",
+                                "base:\n  topology: mesh:4x4\n  traffic: uniform\n  warmup_cycles: 200\n"
+                                "  measure_cycles: 1000\n  drain_cycles: 2000\nseeds: 3\n"
+                                "axes:\n  injection_rate: [0.1, 0.3]\n");
+  const fs::path dir = sweep.parent_path();
+  const auto out = dir / "r.jsonl";
+  const auto dry = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--dry-run"});
+  ASSERT_EQ(dry.status, 0) << dry.err;
+  EXPECT_EQ(std::count(dry.out.begin(), dry.out.end(), '\n'), 6) << dry.out;  // a line per seed of each point
+  EXPECT_NE(dry.out.find("{\"injection_rate\":0.3} seed=3"), std::string::npos) << dry.out;
+  EXPECT_FALSE(fs::exists(out));
+
+  const auto r = run_collnet({"sweep", sweep.string(), "--out", out.string(), "--jobs", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto lines = read_lines(out);
+  ASSERT_EQ(lines.size(), 6U);
+  std::map<std::size_t, std::map<std::string, nlohmann::json>> by_point;  // point_index -> seed -> record
+  for (const auto& l : lines) {
+    EXPECT_EQ(l["status"], "ok") << l.dump();
+    const std::size_t point = l["point_index"].get<std::size_t>();
+    EXPECT_EQ(point, l["index"].get<std::size_t>() / 3);
+    EXPECT_EQ(l["point"], nlohmann::json({{"injection_rate", point == 0 ? 0.1 : 0.3}}));
+    by_point[point][l["scenario"]["seed"].get<std::string>()] = l;
+  }
+  ASSERT_EQ(by_point.size(), 2U);
+  for (const auto& [point, seeds] : by_point) {
+    SCOPED_TRACE("point " + std::to_string(point));
+    ASSERT_EQ(seeds.size(), 3U);
+    std::set<double> latencies;
+    for (const auto& [seed, record] : seeds) {
+      SCOPED_TRACE("seed " + seed);
+      EXPECT_TRUE(seed == "1" || seed == "2" || seed == "3");
+      EXPECT_EQ(record["run"]["scenario"]["seed"], std::stoi(seed));
+      latencies.insert(record["run"]["avg_latency"].get<double>());
+      const auto direct_json = dir / ("direct" + std::to_string(point) + seed + ".json");
+      std::vector<std::string> args{"run", "--json", direct_json.string()};
+      for (const auto& [k, v] : record["scenario"].items()) {
+        if (k == "seed") continue;
+        args.push_back("--set");
+        args.push_back(k + "=" + v.get<std::string>());
+      }
+      args.push_back("--set");
+      args.push_back("seed=" + seed);
+      ASSERT_EQ(run_collnet(args).status, 0);
+      const auto direct = read_json(direct_json);
+      for (const char* f : {"cycles", "offered_rate", "accepted_rate", "avg_latency", "p99_latency",
+                            "measured_packets"})
+        EXPECT_EQ(record["run"][f], direct[f]) << f;
+    }
+    EXPECT_EQ(latencies.size(), 3U) << "the seeds gave the same latency";
+  }
+  // Each seed is resumed as a point of its own.
+  const auto again = run_collnet({"sweep", sweep.string(), "--out", out.string()});
+  EXPECT_EQ(again.status, 0);
+  EXPECT_NE(again.err.find("6 points, 0 to run, 6 already recorded"), std::string::npos) << again.err;
 }
 
 /// Starts `collnet sweep ...` in the background; returns its pid.

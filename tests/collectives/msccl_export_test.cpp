@@ -155,16 +155,59 @@ TEST(MscclExport, EveryRegisteredAlgorithmHasARoundTripCase) {
 }
 
 TEST(MscclExport, ChunkIsTheGreatestCommonDivisorOfTheTransfers) {
+  // Endpoint 0 sends words [0, 6) and [15, 30) of its 30 to endpoint 1 and
+  // [6, 15) to endpoint 2, at the same addresses: transfers of 6, 9 and 15
+  // words, whose greatest common divisor (with the offsets 0, 6, 15) is 3.
+  // Neither the smallest transfer (6) nor the largest divides them all.
+  constexpr std::uint32_t kChunk = 3;
   Schedule original;
-  const MscclExport ex = export_of({"pairwise-alltoall", "torus:4x4", {{"message_flits", "24"}}, "alltoall"}, original);
-  EXPECT_EQ(ex.chunk_words, 24u);
-  // Every step's cnt times the chunk is a SEND's length.
+  original.algorithm = "unequal";
+  original.memory_words = 30;
+  original.programs = {
+      {Descriptor::send(1, 0, 0, 6, 1), Descriptor::send(2, 6, 6, 9, 1), Descriptor::send(1, 15, 15, 15, 2),
+       Descriptor::end()},
+      {Descriptor::wait(1, 1), Descriptor::wait(2, 1), Descriptor::end()},
+      {Descriptor::wait(1, 1), Descriptor::end()},
+  };
+  original.initial = [](EndpointId e, std::uint32_t a) -> Word { return e == 0 ? payload_word(0, 0, a) : 0; };
+  original.expected = [](EndpointId e) {
+    const auto words = [](std::uint32_t from, std::uint32_t to) {
+      Region r{from, {}};
+      for (std::uint32_t a = from; a < to; ++a) r.words.push_back(payload_word(0, 0, a));
+      return r;
+    };
+    if (e == 0) return std::vector<Region>{words(0, 30)};
+    if (e == 1) return std::vector<Region>{words(0, 6), words(15, 30)};
+    return std::vector<Region>{words(6, 15)};
+  };
+  ASSERT_TRUE(check_data(original, execute(original).memory).pass);  // the expectation holds for the original
+  const MscclExport ex = export_msccl(original, "unequal", {});
+  EXPECT_EQ(ex.coll, "custom");
+  EXPECT_EQ(ex.chunk_words, kChunk);
+  // Every transfer's cnt is its length in chunks of 3 words: 2, 3 and 5.
   const std::regex cnt("type=\"s\"[^>]*cnt=\"([0-9]+)\"");
   const std::string& x = ex.xml;
-  int n = 0;
-  for (auto it = std::sregex_iterator(x.begin(), x.end(), cnt); it != std::sregex_iterator(); ++it, ++n)
-    EXPECT_EQ(std::stoi((*it)[1]) * 24, 24);
-  EXPECT_EQ(n, 16 * 15);
+  std::multiset<int> counts;
+  for (auto it = std::sregex_iterator(x.begin(), x.end(), cnt); it != std::sregex_iterator(); ++it)
+    counts.insert(std::stoi((*it)[1]));
+  EXPECT_EQ(counts, (std::multiset<int>{6 / 3, 9 / 3, 15 / 3}));
+  // The document carries its chunk, and imported with it (no chunk_words
+  // given) it moves the original's words.
+  const fs::path file = fs::temp_directory_path() / ("collnet_export_unequal_" + std::to_string(::getpid()) + ".xml");
+  std::ofstream(file) << x;
+  const MscclProgram prog = parse_msccl(file.string());
+  fs::remove(file);
+  EXPECT_EQ(prog.chunk_words, static_cast<int>(kChunk));
+  MscclOptions o;
+  o.chunk_words = static_cast<std::uint32_t>(prog.chunk_words);
+  Schedule imported = build_msccl(prog, original.endpoints(), o);
+  imported.initial = [&original](EndpointId e, std::uint32_t a) -> Word {
+    return a < original.memory_of(e) ? original.initial(e, a) : 0;
+  };
+  imported.expected = original.expected;
+  const DataCheck d = check_data(imported, execute(imported).memory);
+  EXPECT_TRUE(d.pass) << (d.first_errors.empty() ? "" : d.first_errors.front());
+  EXPECT_EQ(d.words_checked, 30 + 6 + 15 + 9);
 }
 
 TEST(MscclExport, BarriersBecomeDisseminationTokenExchanges) {

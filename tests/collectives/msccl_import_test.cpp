@@ -113,16 +113,8 @@ TEST(MscclImport, EveryFixtureParses) {
   }
 }
 
-// The examples are unchanged copies of the shared fixtures (beside the
-// repository, as in a CI clone).
-TEST(MscclImport, ExamplesAreTheSharedFixtures) {
-  const std::string shared = COLLNET_SOURCE_DIR "/../shared/fixtures/msccl/";
-  for (const Fixture& f : fixtures()) {
-    const std::string copy = slurp(kDir + f.file);
-    EXPECT_FALSE(copy.empty()) << f.file;
-    EXPECT_EQ(copy, slurp(shared + f.file)) << f.file;
-  }
-}
+// That the examples are unchanged copies of their sources is the CTest test
+// msccl_examples_sha256 (examples/msccl/SHA256SUMS, tests/CMakeLists.txt).
 
 TEST(MscclImport, ExecutorResultEqualsTheDefinitionForEveryFixture) {
   for (const Fixture& f : fixtures()) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <numeric>
 #include <vector>
 
@@ -100,4 +101,43 @@ TEST(LatencyStatistics, AWindowWhosePacketsDoNotArriveHasNoSample) {
   EXPECT_EQ(r.measured_packets, 0u);
   EXPECT_GT(r.unfinished_packets, 0u);
   EXPECT_EQ(r.latency_histogram.bin_width, 0u);
+}
+
+// latency_by flow: every (source, destination) pair's packets, mean and
+// largest latency equal those computed from the packet records.
+TEST(LatencyStatistics, PerFlowLatencyEqualsThatOfThePacketRecords) {
+  SyntheticScenario s;
+  s.topology = "torus:4x4";
+  s.load.injection_rate = 0.4;
+  s.load.packet_flits = 4;
+  s.warmup_cycles = 200;
+  s.measure_cycles = 3000;
+  s.drain_cycles = 20000;
+  s.record_packets = true;
+  s.latency_by = "flow";
+  const SyntheticResult r = run_synthetic(s);
+  ASSERT_TRUE(r.completed);
+  struct Flow {
+    std::uint64_t packets = 0;
+    double sum = 0;
+    double max = 0;
+  };
+  std::map<std::pair<int, int>, Flow> flows;
+  for (const auto& d : r.packets) {
+    Flow& f = flows[{d.source, d.destination}];
+    ++f.packets;
+    f.sum += static_cast<double>(d.latency);
+    f.max = std::max(f.max, static_cast<double>(d.latency));
+  }
+  ASSERT_EQ(r.flow_latencies.size(), flows.size());
+  EXPECT_GT(flows.size(), 200u);  // most of the 240 pairs of 16 endpoints
+  std::uint64_t packets = 0;
+  for (const auto& f : r.flow_latencies) {
+    const Flow& want = flows.at({f.source, f.destination});
+    EXPECT_EQ(f.packets, want.packets);
+    EXPECT_NEAR(f.avg_latency, want.sum / static_cast<double>(want.packets), 1e-9);
+    EXPECT_EQ(f.max_latency, want.max);
+    packets += f.packets;
+  }
+  EXPECT_EQ(packets, r.measured_packets);
 }
