@@ -10,7 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libpugixml-dev
   python3 python3-matplotlib python3-yaml python3-scipy zlib1g-dev
-  pybind11-dev python3-pybind11 python3-pytest python3-pandas
+  pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-numpy
   mkdocs mkdocs-material
   slurm-wlm munge
   clang libclang-rt-14-dev

@@ -42,12 +42,7 @@ namespace {
 
 using namespace collnet;
 
-void write_json(const std::string& path, const nlohmann::json& j) {
-  if (path.empty()) return;
-  std::ofstream out(path);
-  if (!out) throw ConfigError("--json: cannot write '" + path + "'");
-  out << j.dump(2) << "\n";
-}
+void write_json(const std::string& path, const nlohmann::json& j) { cli::write_json_report("--json", path, j); }
 
 void print_list() {
   fmt::print("Topologies (key 'topology'; routing: the functions of key 'routing' it runs, its default first):\n");

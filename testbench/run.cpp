@@ -113,17 +113,18 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
 
 std::vector<std::string> trace_problems(const Params& params, const TraceRequest& trace) {
   std::vector<std::string> problems;
+  const std::string& path_option = trace.path_option;
   if (trace.links && trace.path.empty())
-    problems.push_back("--trace-links: goes with --trace FILE.csv (the busy intervals are written to "
-                       "FILE.links.csv next to it)");
+    problems.push_back(trace.links_option + ": goes with " + path_option +
+                       " FILE.csv (the busy intervals are written to FILE.links.csv next to it)");
   if (trace.path.empty()) return problems;
   if (!params.has("algorithm"))
-    problems.push_back("--trace: synthetic-traffic runs (key 'traffic') are not traced; --trace records the messages "
-                       "of a collective run (a scenario with 'algorithm')");
-  if (const auto p = output_path_problem("--trace", trace.path); !p.empty()) problems.push_back(p);
+    problems.push_back(path_option + ": synthetic-traffic runs (key 'traffic') are not traced; " + path_option +
+                       " records the messages of a collective run (a scenario with 'algorithm')");
+  if (const auto p = output_path_problem(path_option, trace.path); !p.empty()) problems.push_back(p);
   if (trace.links) {
     const std::string links = systemc::LinkBusyTrace::path_for(trace.path);
-    if (const auto p = output_path_problem("--trace-links", links); !p.empty()) problems.push_back(p);
+    if (const auto p = output_path_problem(trace.links_option, links); !p.empty()) problems.push_back(p);
   }
   return problems;
 }

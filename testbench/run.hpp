@@ -105,6 +105,10 @@ struct RunOutcome {
 struct TraceRequest {
   std::string path;
   bool links = false;
+  // How problems name the two: the options of `collnet run`, or the
+  // arguments of the Python module's run().
+  std::string path_option = "--trace";
+  std::string links_option = "--trace-links";
 };
 
 /// The problems of a trace request, each naming its option: --trace-links

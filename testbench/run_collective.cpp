@@ -222,6 +222,30 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   return t;
 }
 
+/// The report's fields `vcd` and `trace` and their lines, for the files the
+/// run wrote (none: nothing added).
+void report_output_files(const systemc::CollectiveResult& r, const std::string& vcd_path, const TraceRequest& trace,
+                         RunOutcome& out) {
+  if (!vcd_path.empty()) {
+    out.json["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
+    out.text += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
+                            systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
+  }
+  if (!trace.path.empty()) {
+    out.json["trace"] = {{"file", trace.path},
+                         {"messages", r.traced_messages},
+                         {"links_file", trace.links ? nlohmann::json(systemc::LinkBusyTrace::path_for(trace.path))
+                                                    : nlohmann::json(nullptr)},
+                         {"link_intervals", trace.links ? nlohmann::json(r.traced_link_intervals)
+                                                        : nlohmann::json(nullptr)},
+                         {"write_seconds", r.trace_write_seconds}};
+    out.text += fmt::format("  message trace     {} ({} messages)\n", trace.path, r.traced_messages);
+    if (trace.links)
+      out.text += fmt::format("  link trace        {} ({} busy intervals)\n",
+                              systemc::LinkBusyTrace::path_for(trace.path), r.traced_link_intervals);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> collective_run_problems(const Params& params) {
@@ -335,26 +359,8 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   // A baseline's own size key, unset in the scenario: the value it ran with.
   for (const auto& [key, value] : baseline_sizes) out.json["scenario"][key] = std::stoll(value);
-  if (!vcd_path.empty())
-    out.json["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
   out.text += details(results[0], rc);
-  if (!vcd_path.empty())
-    out.text += fmt::format("  waveform          {} (GTKWave: gtkwave -a {} {})\n", vcd_path,
-                            systemc::WaveformTracer::save_file_path(vcd_path), vcd_path);
-  if (!trace.path.empty()) {
-    const auto& r = results[0];
-    out.json["trace"] = {{"file", trace.path},
-                         {"messages", r.traced_messages},
-                         {"links_file", trace.links ? nlohmann::json(systemc::LinkBusyTrace::path_for(trace.path))
-                                                    : nlohmann::json(nullptr)},
-                         {"link_intervals", trace.links ? nlohmann::json(r.traced_link_intervals)
-                                                        : nlohmann::json(nullptr)},
-                         {"write_seconds", r.trace_write_seconds}};
-    out.text += fmt::format("  message trace     {} ({} messages)\n", trace.path, r.traced_messages);
-    if (trace.links)
-      out.text += fmt::format("  link trace        {} ({} busy intervals)\n",
-                              systemc::LinkBusyTrace::path_for(trace.path), r.traced_link_intervals);
-  }
+  report_output_files(results[0], vcd_path, trace, out);
   if (results.size() < algorithms.size()) {
     std::string not_run;
     out.json["compare_not_run"] = nlohmann::json::array();
@@ -393,7 +399,9 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
 }
 
 RunOutcome run_given_schedule(const Params& params, const std::string& name,
-                              const std::function<collectives::Schedule(const topology::Topology&)>& build) {
+                              const std::function<collectives::Schedule(const topology::Topology&)>& build,
+                              const std::string& vcd_path, const systemc::RunProgressFn& progress,
+                              const TraceRequest& trace) {
   std::vector<std::string> problems;
   if (params.has("algorithm") || params.has("compare"))
     problems.push_back("key '" + std::string(params.has("algorithm") ? "algorithm" : "compare") +
@@ -411,12 +419,17 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
       problems.push_back("key '" + k.name + "' belongs to algorithm " + collectives::algorithm_key().default_text() +
                          "; a given schedule reads only the network, NIC and run keys");
   for (const auto& p : collective_run_problems(checked)) add_problem(problems, p);
+  for (const auto& p : trace_problems(checked, trace)) add_problem(problems, p);
   throw_problems(problems);
 
   systemc::CollectiveScenario s = systemc::collective_from(checked);
   s.algorithm = name;
   s.schedule_engine = "reference";
   s.custom_schedule = build;
+  s.vcd_path = vcd_path;
+  s.trace_path = trace.path;
+  s.trace_links = trace.links;
+  s.progress = progress;
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
   const systemc::CollectiveResult r = systemc::run_collective(s, plan);
 
@@ -435,6 +448,7 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
     scenario.erase(k.name);  // the default algorithm's own keys: not read by a given schedule
   out.json["scenario"] = scenario;
   out.text += details(r, s.router);
+  report_output_files(r, vcd_path, trace, out);
   return out;
 }
 

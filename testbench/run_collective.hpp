@@ -44,7 +44,10 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
 /// problem naming its key), `name` is reported as the algorithm, `build`
 /// makes the schedule for the topology. The descriptors come from the
 /// reference programs (no schedule engine covers a given schedule).
+/// `vcd_path`, `progress` and `trace` as for run_collective_scenario.
 RunOutcome run_given_schedule(const Params& params, const std::string& name,
-                              const std::function<collectives::Schedule(const topology::Topology&)>& build);
+                              const std::function<collectives::Schedule(const topology::Topology&)>& build,
+                              const std::string& vcd_path = "", const systemc::RunProgressFn& progress = {},
+                              const TraceRequest& trace = {});
 
 }  // namespace collnet::cli

@@ -190,6 +190,13 @@ std::string output_path_problem(const std::string& option, const std::string& pa
   return "";
 }
 
+void write_json_report(const std::string& option, const std::string& path, const nlohmann::json& report) {
+  if (path.empty()) return;
+  std::ofstream out(path);
+  if (!out) throw ConfigError(option + ": cannot write '" + path + "'");
+  out << report.dump(2) << "\n";
+}
+
 void collect_model_problems(Params params, const std::function<void(const Params&)>& read,
                             std::vector<std::string>& problems) {
   for (std::size_t round = 0; round <= params.values().size(); ++round) {

@@ -57,6 +57,11 @@ Params without_problems(const std::function<Params(std::vector<std::string>&)>& 
 /// exists, writable. "" when fine.
 std::string output_path_problem(const std::string& option, const std::string& path);
 
+/// Writes a JSON report to `path` as `--json FILE` does (two-space indent,
+/// a final newline); nothing when `path` is empty. A file that cannot be
+/// opened is a ConfigError naming `option`.
+void write_json_report(const std::string& option, const std::string& path, const nlohmann::json& report);
+
 /// Runs a model's reader (which throws ConfigError naming a key) and
 /// collects every problem: each named key is taken out and the reader runs
 /// again.
