@@ -65,13 +65,11 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-double percentile(std::vector<std::uint32_t> values, double q) {
-  if (values.empty()) return 0;
-  // Nearest rank: the smallest value with at least q of the samples at or below it.
-  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
-  const std::size_t k = std::clamp<std::size_t>(rank, 1, values.size()) - 1;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
-  return values[k];
+/// Nearest rank of samples sorted ascending (not empty): the smallest value
+/// with at least q of the samples at or below it.
+double percentile(const std::vector<std::uint32_t>& sorted, double q) {
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
 }
 
 }  // namespace
@@ -250,11 +248,14 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     double sum = 0;
     for (auto l : stats.latencies) sum += l;
     r.avg_latency = sum / static_cast<double>(stats.latencies.size());
-    r.p50_latency = percentile(stats.latencies, 0.5);
-    r.p90_latency = percentile(stats.latencies, 0.9);
-    r.p99_latency = percentile(stats.latencies, 0.99);
-    r.p999_latency = percentile(stats.latencies, 0.999);
-    r.max_latency = *std::max_element(stats.latencies.begin(), stats.latencies.end());
+    // One sorted copy serves every percentile and the maximum.
+    std::vector<std::uint32_t> sorted = stats.latencies;
+    std::sort(sorted.begin(), sorted.end());
+    r.p50_latency = percentile(sorted, 0.5);
+    r.p90_latency = percentile(sorted, 0.9);
+    r.p99_latency = percentile(sorted, 0.99);
+    r.p999_latency = percentile(sorted, 0.999);
+    r.max_latency = sorted.back();
     r.latency_histogram = latency_histogram(stats.latencies);
   }
   r.measured_packets = stats.latencies.size();
