@@ -1,4 +1,4 @@
-#include "testbench/bench.hpp"
+#include "cli/bench.hpp"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -17,8 +17,8 @@
 #include <functional>
 
 #include "collectives/params.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/run/synthetic.hpp"
 
 namespace collnet::cli {
 

@@ -1,4 +1,4 @@
-#include "testbench/check.hpp"
+#include "cli/check.hpp"
 
 #include <chrono>
 
@@ -7,7 +7,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {

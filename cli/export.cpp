@@ -1,4 +1,4 @@
-#include "testbench/export.hpp"
+#include "cli/export.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -7,8 +7,8 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/msccl_export.hpp"
-#include "testbench/check.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/check.hpp"
+#include "cli/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {

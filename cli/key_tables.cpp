@@ -1,14 +1,14 @@
-#include "testbench/key_tables.hpp"
+#include "cli/key_tables.hpp"
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/model_keys.hpp"
-#include "testbench/run_collective.hpp"
-#include "testbench/scenario.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "cli/run_collective.hpp"
+#include "cli/scenario.hpp"
 
 namespace collnet::cli {
 

@@ -3,10 +3,10 @@
 //   list   topologies, algorithms and every scenario key
 //   run    cycle-accurate network (SystemC): a collective on the NICs or synthetic traffic
 //   bench  speed and memory of the cycle-accurate network
-//   sweep  many runs from a sweep file, locally or as a Slurm job array (testbench/sweep.hpp)
-//   saturation  the saturation rate of synthetic traffic, by bisection (testbench/saturation.hpp)
+//   sweep  many runs from a sweep file, locally or as a Slurm job array (cli/sweep.hpp)
+//   saturation  the saturation rate of synthetic traffic, by bisection (cli/saturation.hpp)
 //   plot   PNG plots and Markdown tables of sweep results (scripts/collnet_plot.py)
-//   export a collective as MSCCL-IR XML (testbench/export.hpp)
+//   export a collective as MSCCL-IR XML (cli/export.hpp)
 // Exit status (contract): 0 success, 1 data check failed, 2 bad input,
 // 3 deadlock (programs or network stopped making progress), 4 internal error.
 #include <signal.h>
@@ -24,17 +24,17 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
-#include "systemc/allocator.hpp"
-#include "systemc/arbiter.hpp"
-#include "testbench/bench.hpp"
-#include "testbench/check.hpp"
-#include "testbench/export.hpp"
-#include "testbench/key_tables.hpp"
-#include "testbench/run.hpp"
-#include "testbench/run_progress_display.hpp"
-#include "testbench/saturation.hpp"
-#include "testbench/scenario.hpp"
-#include "testbench/sweep.hpp"
+#include "systemc/router/allocator.hpp"
+#include "systemc/router/arbiter.hpp"
+#include "cli/bench.hpp"
+#include "cli/check.hpp"
+#include "cli/export.hpp"
+#include "cli/key_tables.hpp"
+#include "cli/run.hpp"
+#include "cli/run_progress_display.hpp"
+#include "cli/saturation.hpp"
+#include "cli/scenario.hpp"
+#include "cli/sweep.hpp"
 #include "topology/routing.hpp"
 #include "topology/topology.hpp"
 
@@ -161,7 +161,7 @@ bool large_network(const Params& params) {
 }
 
 /// SIGINT or SIGTERM during `collnet run`: the simulation ends after its
-/// current slice of cycles (systemc/run_progress.hpp) and the run reports
+/// current slice of cycles (systemc/kernel/run_progress.hpp) and the run reports
 /// the figures so far; a second signal ends the process at once.
 volatile std::sig_atomic_t g_stop_signal = 0;
 

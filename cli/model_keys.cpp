@@ -1,13 +1,13 @@
-#include "testbench/model_keys.hpp"
+#include "cli/model_keys.hpp"
 
-#include "systemc/collective_run.hpp"
-#include "systemc/model_keys.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/network/model_keys.hpp"
 
 namespace collnet::cli {
 
 std::vector<KeyDoc> model_keys() {
   std::vector<KeyDoc> keys;
-  // systemc/: the models' keys, declared once in systemc/model_keys.hpp
+  // systemc/: the models' keys, declared once in systemc/network/model_keys.hpp
   // (router microarchitecture; keys both runs read; `collnet run` traffic;
   // NIC, barrier network, link faults) and collective_run.cpp (the
   // collective run itself).

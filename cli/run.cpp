@@ -1,4 +1,4 @@
-#include "testbench/run.hpp"
+#include "cli/run.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -8,14 +8,14 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/memory_estimate.hpp"
-#include "systemc/message_trace.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/network.hpp"
-#include "systemc/synthetic.hpp"
-#include "systemc/waveform.hpp"
-#include "testbench/run_collective.hpp"
-#include "testbench/scenario.hpp"
+#include "systemc/network/memory_estimate.hpp"
+#include "systemc/trace/message_trace.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/trace/waveform.hpp"
+#include "cli/run_collective.hpp"
+#include "cli/scenario.hpp"
 #include "topology/grid.hpp"
 #include "topology/topology.hpp"
 

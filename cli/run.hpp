@@ -1,6 +1,6 @@
 // `collnet run`: the cycle-accurate network (systemc/) under synthetic
 // traffic (key `traffic`) or running a collective on the NICs (key
-// `algorithm`, testbench/run_collective.hpp). Keys: synthetic_keys(),
+// `algorithm`, cli/run_collective.hpp). Keys: synthetic_keys(),
 // router_keys() and the NIC/collective keys (listed by `collnet list`); with
 // no scenario file, the embedded defaults below.
 #pragma once
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "collectives/params.hpp"
-#include "systemc/run_progress.hpp"
+#include "systemc/kernel/run_progress.hpp"
 
 namespace collnet::systemc {
 struct RouterConfig;

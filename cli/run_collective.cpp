@@ -1,4 +1,4 @@
-#include "testbench/run_collective.hpp"
+#include "cli/run_collective.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -10,12 +10,12 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/message_trace.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/synthetic.hpp"
-#include "systemc/waveform.hpp"
-#include "testbench/scenario.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/trace/message_trace.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/trace/waveform.hpp"
+#include "cli/scenario.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {

@@ -1,6 +1,6 @@
 // `collnet run` for collectives: when the scenario names an
 // `algorithm`, the algorithm's descriptor programs run on the cycle-accurate
-// network with one NIC per endpoint (systemc/collective_run.hpp). The key
+// network with one NIC per endpoint (systemc/run/collective_run.hpp). The key
 // `compare` runs further algorithms on the same scenario and prints them side
 // by side. Exit status: 0 ok, 1 a data check failed, 3 a run deadlocked (or
 // did not finish within max_cycles).
@@ -15,7 +15,7 @@
 #include "topology/topology.hpp"
 
 #include "collectives/params.hpp"
-#include "testbench/run.hpp"
+#include "cli/run.hpp"
 
 namespace collnet::cli {
 

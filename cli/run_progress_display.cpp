@@ -1,4 +1,4 @@
-#include "testbench/run_progress_display.hpp"
+#include "cli/run_progress_display.hpp"
 
 #include <unistd.h>
 

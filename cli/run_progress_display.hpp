@@ -6,7 +6,7 @@
 
 #include <chrono>
 
-#include "systemc/run_progress.hpp"
+#include "systemc/kernel/run_progress.hpp"
 
 namespace collnet::cli {
 

@@ -1,4 +1,4 @@
-#include "testbench/saturation.hpp"
+#include "cli/saturation.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "systemc/synthetic.hpp"
-#include "testbench/run.hpp"
-#include "testbench/scenario.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "cli/run.hpp"
+#include "cli/scenario.hpp"
 
 namespace collnet::cli {
 

@@ -1,4 +1,4 @@
-#include "testbench/scenario.hpp"
+#include "cli/scenario.hpp"
 
 #include <unistd.h>
 
@@ -16,11 +16,11 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/input_text.hpp"
-#include "systemc/barrier_network.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/router_config.hpp"
-#include "testbench/model_keys.hpp"
+#include "systemc/nic/barrier_network.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/router/router_config.hpp"
+#include "cli/model_keys.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {

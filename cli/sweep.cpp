@@ -1,4 +1,4 @@
-#include "testbench/sweep.hpp"
+#include "cli/sweep.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/input_text.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/scenario.hpp"
 
 namespace collnet::cli {
 

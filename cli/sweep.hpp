@@ -61,7 +61,7 @@ std::string scenario_hash(const std::string& canonical);
 
 /// Every problem of one point's scenario, each naming its key; empty when
 /// `collnet run` would accept it. This is the one place where the sweep
-/// borrows `collnet run`'s validation (testbench/sweep_validate.cpp).
+/// borrows `collnet run`'s validation (cli/sweep_validate.cpp).
 std::vector<std::string> point_problems(const Params& scenario);
 
 /// One line of RESULTS.jsonl. Contract fields: see README "collnet sweep".

@@ -20,9 +20,9 @@
 
 #include <fmt/format.h>
 
-#include "testbench/scenario.hpp"
-#include "testbench/sweep.hpp"
-#include "testbench/sweep_runner.hpp"
+#include "cli/scenario.hpp"
+#include "cli/sweep.hpp"
+#include "cli/sweep_runner.hpp"
 
 namespace collnet::cli {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "testbench/sweep.hpp"
+#include "cli/sweep.hpp"
 
 namespace collnet::cli {
 
@@ -72,7 +72,7 @@ std::string utc_now(const char* format);
 /// Runs `argv` and returns its exit status and standard output.
 int run_capture(const std::vector<std::string>& argv, std::string& out);
 
-/// The Slurm backend (testbench/sweep_slurm.cpp).
+/// The Slurm backend (cli/sweep_slurm.cpp).
 int run_slurm(const Sweep& sweep, const std::vector<const SweepPoint*>& pending, const SweepOptions& options,
               const std::string& work);
 void slurm_before_submit(const Sweep& sweep, const SweepOptions& options, const std::string& work);

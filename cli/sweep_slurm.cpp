@@ -28,8 +28,8 @@
 
 #include <fmt/format.h>
 
-#include "testbench/sweep.hpp"
-#include "testbench/sweep_runner.hpp"
+#include "cli/sweep.hpp"
+#include "cli/sweep_runner.hpp"
 
 namespace collnet::cli {
 

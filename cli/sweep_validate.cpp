@@ -2,18 +2,18 @@
 // makes of a scenario file before it builds a network, called in-process.
 // This file is the one seam between the sweep and the scenario validation.
 #include "collectives/algorithm.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/synthetic.hpp"
-#include "testbench/run.hpp"
-#include "testbench/run_collective.hpp"
-#include "testbench/sweep.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "cli/run.hpp"
+#include "cli/run_collective.hpp"
+#include "cli/sweep.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
 
 std::vector<std::string> point_problems(const Params& scenario) {
   // The point file goes to `collnet run FILE`: the same rule completes it and
-  // the same checks refuse it (testbench/run.cpp).
+  // the same checks refuse it (cli/run.cpp).
   const Params params = complete_run_scenario(scenario);
   std::vector<std::string> problems = run_problems(params);
   if (!problems.empty() || !params.has("algorithm")) return problems;

@@ -56,7 +56,7 @@ struct ForwardingNode {
 };
 
 /// What one endpoint of a run holds, for the size check before the run
-/// (systemc/memory_estimate.hpp): words of node memory (the mean over the
+/// (systemc/network/memory_estimate.hpp): words of node memory (the mean over the
 /// endpoints where they differ, Schedule::node_memory_words), SENDs in its
 /// program, and the keys that set them (named when a scenario is refused as
 /// too big).
@@ -184,7 +184,7 @@ const Key& algorithm_key();
 /// Payload words (= payload flits) of one message; limits per algorithm:
 /// message_words (a2a_common.hpp).
 const Key& message_flits_key();
-/// Flits per packet, a key of the network model (systemc/model_keys.hpp)
+/// Flits per packet, a key of the network model (systemc/network/model_keys.hpp)
 /// that the a2a-optimal builder reads too (its pacing holds are per packet).
 const Key& packet_flits_key();
 /// NIC controllers per node (the NIC has at most 8).

@@ -2,9 +2,9 @@
 // engine of hls/ and rtl/ has the same ports (hls/schedule_engine.hpp), a
 // configuration write port (cfg_we, cfg_addr, cfg_wdata) and a valid/ready
 // descriptor output with busy. The NIC's descriptor source
-// (systemc/descriptor_source.cpp) steps either the HLS class (HlsEngine,
+// (systemc/nic/descriptor_source.cpp) steps either the HLS class (HlsEngine,
 // below, made by the engine's catalog entry) or its Verilated RTL
-// (systemc/rtl_blocks.hpp) through it, so both see the same cycles.
+// (systemc/nic/rtl_blocks.hpp) through it, so both see the same cycles.
 #pragma once
 
 #include <array>

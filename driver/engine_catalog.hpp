@@ -4,7 +4,7 @@
 // (from the constants rendered from hls/engine_registers.yaml), why it
 // refuses a topology, the configuration writes its loader makes and its
 // HLS class. Its RTL model is looked up by the block name
-// (systemc/rtl_blocks.cpp, the one place that sees Verilator).
+// (systemc/nic/rtl_blocks.cpp, the one place that sees Verilator).
 //
 // Adding an engine: its HLS header and RTL, its register map in
 // hls/engine_registers.yaml, its entry here (and its value of EngineKind,

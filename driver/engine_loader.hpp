@@ -13,8 +13,8 @@
 // compares no algorithm name and reads no key), which hls/ may not include (hls/CMakeLists.txt:
 // a block sees only the descriptor word); and the Verilator benches need the
 // same writes without SystemC. So the HLS engines and the Verilated engines
-// in the NIC (systemc/descriptor_source.cpp) and the benches
-// (testbench/verilator/) all load through this one function.
+// in the NIC (systemc/nic/descriptor_source.cpp) and the benches
+// (bench/verilator/) all load through this one function.
 //
 // Which engine runs an algorithm is its registry entry; everything about
 // an engine (name, limits, refusal, writes, HLS class) is its entry in the

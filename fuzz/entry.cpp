@@ -6,8 +6,8 @@
 
 #include "collectives/descriptor.hpp"
 #include "collectives/params.hpp"
-#include "testbench/run.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/run.hpp"
+#include "cli/scenario.hpp"
 #include "topology/graph_file.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"

@@ -32,12 +32,12 @@
 #include "collectives/input_text.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
-#include "systemc/run_progress.hpp"
-#include "testbench/check.hpp"
-#include "testbench/run.hpp"
-#include "testbench/run_collective.hpp"
-#include "testbench/scenario.hpp"
-#include "testbench/sweep.hpp"
+#include "systemc/kernel/run_progress.hpp"
+#include "cli/check.hpp"
+#include "cli/run.hpp"
+#include "cli/run_collective.hpp"
+#include "cli/scenario.hpp"
+#include "cli/sweep.hpp"
 #include "topology/topology.hpp"
 
 namespace py = pybind11;
@@ -304,7 +304,7 @@ struct RunFiles {
 };
 
 /// Ctrl-C during a run. The run releases the GIL, and the kernel runs in
-/// slices of simulated time (systemc/run_progress.hpp: about 200k
+/// slices of simulated time (systemc/kernel/run_progress.hpp: about 200k
 /// router-cycles, tens of milliseconds); after each slice the progress
 /// callback takes the GIL back and lets Python run the handlers of the
 /// signals that arrived (PyErr_CheckSignals, which runs them in the main

@@ -3,7 +3,7 @@
 // stream, one descriptor per cycle. RTL of hls/schedule_engine_a2at.hpp,
 // register for register (same names); that header documents the stream, the
 // register map, the offset table and the timing.
-// testbench/verilator/schedule_engine_a2at_bench.cpp checks that this module,
+// bench/verilator/schedule_engine_a2at_bench.cpp checks that this module,
 // the HLS class and the software reference emit the same words.
 //
 // Memories (one write port, one synchronous read port each: block RAM):

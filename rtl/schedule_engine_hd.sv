@@ -2,7 +2,7 @@
 // 004): expands one endpoint's program (main unit or aggregation unit) into
 // its descriptor stream. RTL of hls/schedule_engine_hd.hpp, register for
 // register (same names); that header documents the stream, the register map
-// and the timing. testbench/verilator/schedule_engine_hd_bench.cpp checks
+// and the timing. bench/verilator/schedule_engine_hd_bench.cpp checks
 // that this module, the HLS class and the software reference emit the same
 // words.
 //

@@ -2,7 +2,7 @@
 // a2a-hopgroup-direct (spec a2a-hopgroup). RTL of
 // hls/schedule_engine_hopgroup.hpp, register for register (same names); that
 // header documents the programs, the register map, the plan of phase groups
-// and the timing. testbench/verilator/schedule_engine_hopgroup_bench.cpp
+// and the timing. bench/verilator/schedule_engine_hopgroup_bench.cpp
 // checks that this module, the HLS class and the software reference emit the
 // same words.
 //

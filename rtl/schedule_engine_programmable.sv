@@ -3,7 +3,7 @@
 // per cycle, until END. RTL of hls/schedule_engine_programmable.hpp,
 // register for register (same names); that header documents the loading,
 // the register map and the timing.
-// testbench/verilator/schedule_engine_programmable_bench.cpp checks that this
+// bench/verilator/schedule_engine_programmable_bench.cpp checks that this
 // module, the HLS class and the reference programs emit the same words.
 //
 // Memory (one write port, one synchronous read port: block RAM): the

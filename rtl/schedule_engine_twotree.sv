@@ -3,7 +3,7 @@
 // its descriptor stream. RTL of hls/schedule_engine_twotree.hpp, register
 // for register (same names); that header documents the stream, the register
 // map, the procedure-table entries and the timing.
-// testbench/verilator/schedule_engine_twotree_bench.cpp checks that this
+// bench/verilator/schedule_engine_twotree_bench.cpp checks that this
 // module, the HLS class and the software reference emit the same words.
 //
 // Arrays are flat vectors (stream e at [e*W +: W]): Yosys 0.23 reads no

@@ -1,7 +1,7 @@
 // The tree-bcast forwarding rule of a node (spec tree-broadcast, document
 // 003): RTL of hls/tree_bcast_rule.hpp, register for register (same names);
 // that header documents the rule and the port numbering.
-// testbench/verilator/tree_bcast_rule_bench.cpp checks that this module, the
+// bench/verilator/tree_bcast_rule_bench.cpp checks that this module, the
 // HLS class and the software reference (tree_bcast_targets) agree.
 //
 // Rule: send to every tree neighbour except the one the message came from,

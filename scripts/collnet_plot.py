@@ -2,7 +2,7 @@
 """collnet plot: PNG plots (matplotlib) and Markdown tables of sweep results,
 link-utilization maps of one run, and (scripts/collnet_timeline.py) timelines.
 
-Run as `collnet plot ...` (testbench/main.cpp hands every argument to this
+Run as `collnet plot ...` (cli/main.cpp hands every argument to this
 script) or directly with Debian's /usr/bin/python3. `collnet plot --help`
 prints the options; docs/guide/plot.md is the user guide.
 """

@@ -57,7 +57,7 @@ class Dragonfly final : public Topology {
  public:
   /// vc_class of the endpoint cables' hops (into the source router, out of
   /// the destination router): any VC, as a router reads class 0xFF
-  /// (systemc/router.hpp). No buffer waits on those in a cycle: an endpoint's
+  /// (systemc/router/router.hpp). No buffer waits on those in a cycle: an endpoint's
   /// node only injects, and always drains what it receives.
   static constexpr std::uint8_t kAnyVcClass = 0xFF;
 

@@ -17,7 +17,7 @@
 //                              picks among the non-escape options the one
 //                              with a free VC holding the most credits (ties:
 //                              the first listed) and falls back to the first
-//                              escape option (systemc/router.hpp). Options
+//                              escape option (systemc/router/router.hpp). Options
 //                              with a hop weight (HopOption::hops, UGAL) are
 //                              weighed instead by the flits queued at their
 //                              output x their weight, the least taken.

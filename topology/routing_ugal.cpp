@@ -12,7 +12,7 @@
 // router sees through credits: buffer slots of every VC of the cable's far
 // end not yet given back (flits in the buffer, on the cable, or whose credit
 // is still on its way). The router evaluates that rule (HopOption::hops,
-// systemc/router.hpp) until the head leaves, and the VC class the packet
+// systemc/router/router.hpp) until the head leaves, and the VC class the packet
 // leaves on commits it to the path: every later router reads the decision
 // from the class the packet arrived on.
 //

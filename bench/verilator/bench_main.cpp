@@ -1,6 +1,6 @@
 // The Verilator benches' command line (bench_main.hpp), parsed with CLI11 in
 // one place so that the benches do not each compile it.
-#include "testbench/verilator/bench_main.hpp"
+#include "bench/verilator/bench_main.hpp"
 
 #include <CLI/CLI.hpp>
 

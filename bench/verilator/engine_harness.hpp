@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "testbench/verilator/bench_main.hpp"
+#include "bench/verilator/bench_main.hpp"
 
 #include "collectives/descriptor.hpp"
 #include "driver/engine_loader.hpp"

@@ -27,7 +27,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/algorithms/pacer_timing.hpp"
 #include "hls/packet_pacer.hpp"
-#include "testbench/verilator/bench_main.hpp"
+#include "bench/verilator/bench_main.hpp"
 #include "topology/topology.hpp"
 
 namespace {

@@ -23,7 +23,7 @@
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
 #include "hls/schedule_engine_a2at.hpp"
-#include "testbench/verilator/engine_harness.hpp"
+#include "bench/verilator/engine_harness.hpp"
 #include "topology/grid.hpp"
 
 namespace {

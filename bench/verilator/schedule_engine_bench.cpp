@@ -24,7 +24,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "hls/schedule_engine_a2a.hpp"
-#include "testbench/verilator/engine_harness.hpp"
+#include "bench/verilator/engine_harness.hpp"
 #include "topology/grid.hpp"
 
 namespace {

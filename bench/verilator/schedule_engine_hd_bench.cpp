@@ -25,7 +25,7 @@
 #include "collectives/algorithms/hd_allreduce.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_hd.hpp"
-#include "testbench/verilator/engine_harness.hpp"
+#include "bench/verilator/engine_harness.hpp"
 #include "topology/boards.hpp"
 
 namespace {

@@ -28,7 +28,7 @@
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
 #include "hls/schedule_engine_programmable.hpp"
-#include "testbench/verilator/engine_harness.hpp"
+#include "bench/verilator/engine_harness.hpp"
 #include "topology/topology.hpp"
 
 namespace {

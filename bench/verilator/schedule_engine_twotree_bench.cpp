@@ -22,7 +22,7 @@
 #include <Vschedule_engine_twotree.h>
 
 #include "hls/schedule_engine_twotree.hpp"
-#include "testbench/verilator/engine_harness.hpp"
+#include "bench/verilator/engine_harness.hpp"
 #include "tests/hls/twotree_engine_load.hpp"
 
 namespace {

@@ -24,7 +24,7 @@
 
 #include "collectives/algorithms/tree_bcast.hpp"
 #include "hls/tree_bcast_rule.hpp"
-#include "testbench/verilator/bench_main.hpp"
+#include "bench/verilator/bench_main.hpp"
 #include "topology/tree.hpp"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "systemc/cycle.hpp"
-#include "systemc/worker.hpp"
+#include "systemc/kernel/cycle.hpp"
+#include "systemc/kernel/worker.hpp"
 
 namespace collnet::systemc {
 

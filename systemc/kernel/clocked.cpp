@@ -1,4 +1,4 @@
-#include "systemc/clocked.hpp"
+#include "systemc/kernel/clocked.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "collectives/params.hpp"
-#include "systemc/link.hpp"
+#include "systemc/link/link.hpp"
 
 namespace collnet::systemc {
 

@@ -67,9 +67,9 @@
 
 #include <systemc>
 
-#include "systemc/cycle.hpp"
-#include "systemc/packet.hpp"
-#include "systemc/worker.hpp"
+#include "systemc/kernel/cycle.hpp"
+#include "systemc/link/packet.hpp"
+#include "systemc/kernel/worker.hpp"
 
 namespace collnet::systemc {
 

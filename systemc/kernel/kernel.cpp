@@ -1,7 +1,7 @@
-#include "systemc/kernel.hpp"
+#include "systemc/kernel/kernel.hpp"
 
-#include "systemc/clocked.hpp"
-#include "systemc/run_progress.hpp"
+#include "systemc/kernel/clocked.hpp"
+#include "systemc/kernel/run_progress.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -11,7 +11,7 @@
 
 #include <systemc>
 
-#include "systemc/clocked.hpp"
+#include "systemc/kernel/clocked.hpp"
 
 namespace collnet::systemc {
 
@@ -32,7 +32,7 @@ void run_for(std::uint64_t cycles);
 
 /// The same run in slices of `slice` cycles, calling `between` (if set) after
 /// each slice that did not end the run (progress display; same simulation),
-/// and ending early once interrupt_requested() (systemc/run_progress.hpp).
+/// and ending early once interrupt_requested() (systemc/kernel/run_progress.hpp).
 void run_for(std::uint64_t cycles, std::uint64_t slice, const std::function<void()>& between);
 
 }  // namespace collnet::systemc

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <vector>
 
-#include "systemc/stable_chunks.hpp"
-#include "systemc/worker.hpp"
+#include "systemc/kernel/stable_chunks.hpp"
+#include "systemc/kernel/worker.hpp"
 
 namespace collnet::systemc {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <functional>
 
-#include "systemc/cycle.hpp"
+#include "systemc/kernel/cycle.hpp"
 
 namespace collnet::systemc {
 

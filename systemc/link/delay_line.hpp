@@ -23,7 +23,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "systemc/cycle.hpp"
+#include "systemc/kernel/cycle.hpp"
 
 namespace collnet::systemc {
 

@@ -1,9 +1,9 @@
-#include "systemc/link.hpp"
+#include "systemc/link/link.hpp"
 
 #include <stdexcept>
 #include <utility>
 
-#include "systemc/link_faults.hpp"
+#include "systemc/link/link_faults.hpp"
 #include <typeinfo>
 
 namespace collnet::systemc {

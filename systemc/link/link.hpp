@@ -25,9 +25,9 @@
 
 #include <systemc>
 
-#include "systemc/clocked.hpp"
-#include "systemc/delay_line.hpp"
-#include "systemc/packet.hpp"
+#include "systemc/kernel/clocked.hpp"
+#include "systemc/link/delay_line.hpp"
+#include "systemc/link/packet.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::systemc {

@@ -1,4 +1,4 @@
-#include "systemc/link_faults.hpp"
+#include "systemc/link/link_faults.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 
 #include <zlib.h>
 
-#include "systemc/model_keys.hpp"
+#include "systemc/network/model_keys.hpp"
 
 namespace collnet::systemc {
 

@@ -43,9 +43,9 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/cycle.hpp"
-#include "systemc/packet.hpp"
-#include "systemc/random.hpp"
+#include "systemc/kernel/cycle.hpp"
+#include "systemc/link/packet.hpp"
+#include "systemc/kernel/random.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

@@ -37,8 +37,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "systemc/cycle.hpp"
-#include "systemc/record_pool.hpp"
+#include "systemc/kernel/cycle.hpp"
+#include "systemc/kernel/record_pool.hpp"
 #include "topology/graph.hpp"
 
 namespace collnet::systemc {

@@ -1,4 +1,4 @@
-#include "systemc/memory_estimate.hpp"
+#include "systemc/network/memory_estimate.hpp"
 
 #include <sys/resource.h>
 

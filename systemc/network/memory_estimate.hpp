@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/router_config.hpp"
+#include "systemc/router/router_config.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

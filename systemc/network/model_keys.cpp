@@ -1,13 +1,13 @@
-#include "systemc/model_keys.hpp"
+#include "systemc/network/model_keys.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/allocator.hpp"
-#include "systemc/arbiter.hpp"
-#include "systemc/traffic_pattern.hpp"
+#include "systemc/router/allocator.hpp"
+#include "systemc/router/arbiter.hpp"
+#include "systemc/run/traffic_pattern.hpp"
 #include "topology/routing.hpp"
 
 namespace collnet::systemc {

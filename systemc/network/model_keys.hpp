@@ -3,7 +3,7 @@
 // and unit. The same declaration reads the key (router_config_from,
 // synthetic_from, collective_from, barrier_config_from, link_faults_from)
 // and documents it (`collnet list`, the unknown-key message, the README key
-// tables through testbench/key_tables.cpp). Keys an algorithm declares (and
+// tables through cli/key_tables.cpp). Keys an algorithm declares (and
 // packet_flits, which the a2a-optimal builder reads too) live in
 // collectives/.
 #pragma once
@@ -14,7 +14,7 @@
 
 namespace collnet::systemc {
 
-/// Router microarchitecture (systemc/router_config.hpp).
+/// Router microarchitecture (systemc/router/router_config.hpp).
 struct RouterKeys {
   Key vcs, buffer_flits, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
       link_latency, allocator, vc_allocation, allocator_iterations, dateline, credit_release_delay,
@@ -33,7 +33,7 @@ struct RunKeys {
   [[nodiscard]] std::vector<Key> list() const;
 };
 
-/// Synthetic traffic of `collnet run` (systemc/synthetic.hpp); only the
+/// Synthetic traffic of `collnet run` (systemc/run/synthetic.hpp); only the
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
@@ -50,14 +50,14 @@ struct NicKeys {
   [[nodiscard]] std::vector<Key> list() const;
 };
 
-/// The side-band barrier network (systemc/barrier_network.hpp).
+/// The side-band barrier network (systemc/nic/barrier_network.hpp).
 struct BarrierKeys {
   Key barrier, barrier_latency;
   BarrierKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };
 
-/// Link errors and failures (systemc/link_faults.hpp).
+/// Link errors and failures (systemc/link/link_faults.hpp).
 struct LinkFaultKeys {
   Key link_error_rate, link_retry, link_replay_flits, fault_seed, link_down;
   LinkFaultKeys();

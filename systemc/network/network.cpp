@@ -1,4 +1,4 @@
-#include "systemc/network.hpp"
+#include "systemc/network/network.hpp"
 
 #include <algorithm>
 #include <stdexcept>

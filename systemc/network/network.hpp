@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "systemc/activity.hpp"
-#include "systemc/link.hpp"
-#include "systemc/link_faults.hpp"
-#include "systemc/packet.hpp"
-#include "systemc/router.hpp"
-#include "systemc/router_config.hpp"
+#include "systemc/kernel/activity.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/link/link_faults.hpp"
+#include "systemc/link/packet.hpp"
+#include "systemc/router/router.hpp"
+#include "systemc/router/router_config.hpp"
 #include "topology/routing.hpp"
 #include "topology/topology.hpp"
 

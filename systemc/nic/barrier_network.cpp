@@ -1,8 +1,8 @@
-#include "systemc/barrier_network.hpp"
+#include "systemc/nic/barrier_network.hpp"
 
 #include <algorithm>
 
-#include "systemc/model_keys.hpp"
+#include "systemc/network/model_keys.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/cycle.hpp"
+#include "systemc/kernel/cycle.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

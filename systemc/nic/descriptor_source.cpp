@@ -1,4 +1,4 @@
-#include "systemc/descriptor_source.hpp"
+#include "systemc/nic/descriptor_source.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
-#include "systemc/engine_block.hpp"
-#include "systemc/forwarding_rule.hpp"
-#include "systemc/rtl_blocks.hpp"
+#include "systemc/nic/engine_block.hpp"
+#include "systemc/nic/forwarding_rule.hpp"
+#include "systemc/nic/rtl_blocks.hpp"
 
 namespace collnet::systemc {
 

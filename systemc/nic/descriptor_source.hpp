@@ -51,7 +51,7 @@
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
 #include "driver/engine_loader.hpp"
-#include "systemc/cycle.hpp"
+#include "systemc/kernel/cycle.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

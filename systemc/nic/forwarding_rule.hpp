@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "hls/tree_bcast_rule.hpp"
-#include "systemc/pacer.hpp"
+#include "systemc/nic/pacer.hpp"
 
 namespace collnet::systemc {
 

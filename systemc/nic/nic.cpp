@@ -1,10 +1,10 @@
-#include "systemc/nic.hpp"
+#include "systemc/nic/nic.hpp"
 
 #include <algorithm>
 #include <bit>
 
 #include "collectives/executor.hpp"
-#include "systemc/message_trace.hpp"
+#include "systemc/trace/message_trace.hpp"
 
 namespace collnet::systemc {
 

@@ -1,7 +1,7 @@
-#include "systemc/pacer.hpp"
+#include "systemc/nic/pacer.hpp"
 
-#include "systemc/forwarding_rule.hpp"
-#include "systemc/rtl_blocks.hpp"
+#include "systemc/nic/forwarding_rule.hpp"
+#include "systemc/nic/rtl_blocks.hpp"
 
 namespace collnet::systemc {
 

@@ -1,4 +1,4 @@
-#include "systemc/rtl_blocks.hpp"
+#include "systemc/nic/rtl_blocks.hpp"
 
 #include <stdexcept>
 #include <string>

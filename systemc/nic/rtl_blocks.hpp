@@ -18,9 +18,9 @@
 
 #include <memory>
 
-#include "systemc/engine_block.hpp"
-#include "systemc/forwarding_rule.hpp"
-#include "systemc/pacer.hpp"
+#include "systemc/nic/engine_block.hpp"
+#include "systemc/nic/forwarding_rule.hpp"
+#include "systemc/nic/pacer.hpp"
 
 namespace collnet::systemc {
 

@@ -1,4 +1,4 @@
-#include "systemc/allocator.hpp"
+#include "systemc/router/allocator.hpp"
 
 #include <algorithm>
 

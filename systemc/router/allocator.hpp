@@ -36,8 +36,8 @@
 #include <string_view>
 #include <vector>
 
-#include "systemc/arbiter.hpp"
-#include "systemc/cycle.hpp"
+#include "systemc/router/arbiter.hpp"
+#include "systemc/kernel/cycle.hpp"
 
 namespace collnet::systemc {
 

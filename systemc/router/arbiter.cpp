@@ -1,4 +1,4 @@
-#include "systemc/arbiter.hpp"
+#include "systemc/router/arbiter.hpp"
 
 #include <algorithm>
 

@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "systemc/cycle.hpp"
+#include "systemc/kernel/cycle.hpp"
 
 namespace collnet::systemc {
 

@@ -1,4 +1,4 @@
-#include "systemc/router.hpp"
+#include "systemc/router/router.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -61,14 +61,14 @@
 
 #include <systemc>
 
-#include "systemc/activity.hpp"
-#include "systemc/allocator.hpp"
-#include "systemc/arbiter.hpp"
-#include "systemc/clocked.hpp"
-#include "systemc/hot_arena.hpp"
-#include "systemc/link.hpp"
-#include "systemc/packet.hpp"
-#include "systemc/router_config.hpp"
+#include "systemc/kernel/activity.hpp"
+#include "systemc/router/allocator.hpp"
+#include "systemc/router/arbiter.hpp"
+#include "systemc/kernel/clocked.hpp"
+#include "systemc/kernel/hot_arena.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/link/packet.hpp"
+#include "systemc/router/router_config.hpp"
 #include "topology/routing.hpp"
 
 namespace collnet::systemc {

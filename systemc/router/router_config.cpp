@@ -1,7 +1,7 @@
-#include "systemc/router_config.hpp"
+#include "systemc/router/router_config.hpp"
 
-#include "systemc/arbiter.hpp"
-#include "systemc/model_keys.hpp"
+#include "systemc/router/arbiter.hpp"
+#include "systemc/network/model_keys.hpp"
 
 namespace collnet::systemc {
 

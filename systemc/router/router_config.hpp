@@ -1,5 +1,5 @@
 // Parameters of the router microarchitecture (SST Merlin style: each one
-// declared once, as a Key of RouterKeys in systemc/model_keys.hpp, with its
+// declared once, as a Key of RouterKeys in systemc/network/model_keys.hpp, with its
 // default and accepted values; the CLI validates scenarios against them).
 //
 // Pipeline (what the zero-load test checks): a head flit that arrives in an
@@ -88,7 +88,7 @@ struct RouterConfig {
   void validate() const;
 };
 
-/// Reads the router keys (RouterKeys, systemc/model_keys.hpp) from a scenario.
+/// Reads the router keys (RouterKeys, systemc/network/model_keys.hpp) from a scenario.
 RouterConfig router_config_from(const Params& params);
 
 }  // namespace collnet::systemc

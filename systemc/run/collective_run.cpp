@@ -1,4 +1,4 @@
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,13 +10,13 @@
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
-#include "systemc/kernel.hpp"
-#include "systemc/memory_estimate.hpp"
-#include "systemc/message_trace.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/network.hpp"
-#include "systemc/synthetic.hpp"
-#include "systemc/waveform.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/network/memory_estimate.hpp"
+#include "systemc/trace/message_trace.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/trace/waveform.hpp"
 #include "topology/boards.hpp"
 #include "topology/grid.hpp"
 

@@ -1,6 +1,6 @@
 // A collective run on the cycle-accurate network:
 // the algorithm's Schedule (collectives/) executed by one NIC per endpoint
-// (nic.hpp) on the routers and links of systemc/network.hpp, with the
+// (nic.hpp) on the routers and links of systemc/network/network.hpp, with the
 // side-band barrier network (barrier_network.hpp). At the end the memory of
 // every node is checked against the schedule's expectation (data_check) and
 // compared word by word with the functional executor's result.
@@ -40,14 +40,14 @@
 #include "collectives/executor.hpp"
 #include "collectives/params.hpp"
 #include "driver/engine_loader.hpp"
-#include "systemc/barrier_network.hpp"
-#include "systemc/descriptor_source.hpp"
-#include "systemc/link.hpp"
-#include "systemc/link_faults.hpp"
-#include "systemc/nic.hpp"
-#include "systemc/router_config.hpp"
-#include "systemc/run_progress.hpp"
-#include "systemc/watchdog.hpp"
+#include "systemc/nic/barrier_network.hpp"
+#include "systemc/nic/descriptor_source.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/link/link_faults.hpp"
+#include "systemc/nic/nic.hpp"
+#include "systemc/router/router_config.hpp"
+#include "systemc/kernel/run_progress.hpp"
+#include "systemc/run/watchdog.hpp"
 
 namespace collnet::systemc {
 
@@ -64,7 +64,7 @@ struct CollectiveScenario {
   Cycle watchdog_cycles = 1000;
   Cycle max_cycles = 100000000;  // the run stops here unfinished (reported like a deadlock)
   std::string vcd_path;    // empty: no waveform
-  RunProgressFn progress;  // empty: none (systemc/run_progress.hpp)
+  RunProgressFn progress;  // empty: none (systemc/kernel/run_progress.hpp)
   Cycle vcd_flow_window = 100;
   int threads = 1;          // key `threads` (0: automatic, synthetic_threads)
   std::string trace_path;   // --trace: message trace CSV (message_trace.hpp); empty: none

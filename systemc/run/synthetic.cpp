@@ -1,4 +1,4 @@
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,10 +12,10 @@
 #include <x86intrin.h>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/kernel.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/network.hpp"
-#include "systemc/waveform.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/trace/waveform.hpp"
 #include "topology/grid.hpp"
 #include "topology/routing.hpp"
 

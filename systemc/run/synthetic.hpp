@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/link.hpp"
-#include "systemc/router_config.hpp"
-#include "systemc/run_progress.hpp"
-#include "systemc/traffic_endpoint.hpp"
-#include "systemc/traffic_pattern.hpp"
-#include "systemc/watchdog.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/router/router_config.hpp"
+#include "systemc/kernel/run_progress.hpp"
+#include "systemc/run/traffic_endpoint.hpp"
+#include "systemc/run/traffic_pattern.hpp"
+#include "systemc/run/watchdog.hpp"
 
 namespace collnet::systemc {
 
@@ -39,7 +39,7 @@ struct SyntheticScenario {
   Cycle drain_cycles = 50000;   // open loop: at most this long after the window
   Cycle watchdog_cycles = 1000;
   std::string vcd_path;         // empty: no waveform (and no tracing cost)
-  RunProgressFn progress;       // empty: none (systemc/run_progress.hpp)
+  RunProgressFn progress;       // empty: none (systemc/kernel/run_progress.hpp)
   Cycle vcd_flow_window = 100;  // cycles a flow counts as sharing a link after its last flit
   /// The key `route_direction`: anything but minimal needs a mesh or torus.
   std::string route_direction = "minimal";
@@ -63,14 +63,14 @@ struct SyntheticScenario {
 inline constexpr int kRoutersPerThread = 128;
 int synthetic_threads(int requested, std::size_t routers, unsigned cores);
 /// The CPUs this process may run on (its affinity: a sweep gives each
-/// point its share, testbench/sweep_runner.hpp).
+/// point its share, cli/sweep_runner.hpp).
 unsigned process_cpus();
 /// process_cpus() less the one-minute load average (at least 1): what
 /// `threads: 0` takes.
 unsigned available_cores();
 
 /// Reads a scenario (SyntheticKeys, RunKeys and RouterKeys of
-/// systemc/model_keys.hpp); throws
+/// systemc/network/model_keys.hpp); throws
 /// ConfigError naming the key on bad input.
 SyntheticScenario synthetic_from(const Params& params);
 

@@ -1,4 +1,4 @@
-#include "systemc/traffic_endpoint.hpp"
+#include "systemc/run/traffic_endpoint.hpp"
 
 #include <algorithm>
 #include <cmath>

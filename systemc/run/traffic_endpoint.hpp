@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "systemc/clocked.hpp"
-#include "systemc/link.hpp"
-#include "systemc/network.hpp"
-#include "systemc/traffic_pattern.hpp"
+#include "systemc/kernel/clocked.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/run/traffic_pattern.hpp"
 
 namespace collnet::systemc {
 

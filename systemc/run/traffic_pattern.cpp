@@ -1,4 +1,4 @@
-#include "systemc/traffic_pattern.hpp"
+#include "systemc/run/traffic_pattern.hpp"
 
 #include <bit>
 

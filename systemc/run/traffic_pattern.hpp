@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "systemc/random.hpp"
+#include "systemc/kernel/random.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

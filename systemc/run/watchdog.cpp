@@ -1,9 +1,9 @@
-#include "systemc/watchdog.hpp"
+#include "systemc/run/watchdog.hpp"
 
 #include <algorithm>
 #include <functional>
 
-#include "systemc/network.hpp"
+#include "systemc/network/network.hpp"
 
 namespace collnet::systemc {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "systemc/activity.hpp"
-#include "systemc/clocked.hpp"
+#include "systemc/kernel/activity.hpp"
+#include "systemc/kernel/clocked.hpp"
 
 namespace collnet::systemc {
 

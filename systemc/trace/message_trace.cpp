@@ -1,4 +1,4 @@
-#include "systemc/message_trace.hpp"
+#include "systemc/trace/message_trace.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "systemc/network.hpp"
+#include "systemc/network/network.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::systemc {

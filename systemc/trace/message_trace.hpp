@@ -39,8 +39,8 @@
 #include <string>
 #include <vector>
 
-#include "systemc/cycle.hpp"
-#include "systemc/link.hpp"
+#include "systemc/kernel/cycle.hpp"
+#include "systemc/link/link.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::systemc {

@@ -1,4 +1,4 @@
-#include "systemc/waveform.hpp"
+#include "systemc/trace/waveform.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "collectives/params.hpp"
-#include "systemc/network.hpp"
+#include "systemc/network/network.hpp"
 
 namespace collnet::systemc {
 

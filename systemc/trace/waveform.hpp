@@ -37,10 +37,10 @@
 #include <string>
 #include <vector>
 
-#include "systemc/clocked.hpp"
-#include "systemc/link.hpp"
-#include "systemc/nic.hpp"
-#include "systemc/router.hpp"
+#include "systemc/kernel/clocked.hpp"
+#include "systemc/link/link.hpp"
+#include "systemc/nic/nic.hpp"
+#include "systemc/router/router.hpp"
 
 namespace collnet::systemc {
 

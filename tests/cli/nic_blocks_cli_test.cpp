@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "systemc/rtl_blocks.hpp"
+#include "systemc/nic/rtl_blocks.hpp"
 #include "tests/support/ci_guard.hpp"
 
 using ::testing::HasSubstr;

@@ -16,7 +16,7 @@
 
 #include "cli_runner.hpp"
 #include "collectives/algorithm.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/scenario.hpp"
 
 using namespace collnet::test;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "testbench/run.hpp"
+#include "cli/run.hpp"
 #include "cli_runner.hpp"
 
 using ::testing::HasSubstr;

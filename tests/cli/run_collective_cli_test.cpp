@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "testbench/run.hpp"
+#include "cli/run.hpp"
 
 using ::testing::HasSubstr;
 using namespace collnet::test;

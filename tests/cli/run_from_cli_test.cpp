@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "testbench/scenario.hpp"
+#include "cli/scenario.hpp"
 
 using ::testing::HasSubstr;
 using namespace collnet::test;

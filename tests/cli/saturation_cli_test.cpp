@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-#include "testbench/saturation.hpp"
+#include "cli/saturation.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/support/error_message.hpp"
 

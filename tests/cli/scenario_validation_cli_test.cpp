@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "testbench/run.hpp"
+#include "cli/run.hpp"
 
 using ::testing::HasSubstr;
 using ::testing::Not;

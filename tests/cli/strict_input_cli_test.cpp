@@ -12,9 +12,9 @@
 
 #include "cli_runner.hpp"
 #include "collectives/input_text.hpp"
-#include "testbench/run.hpp"
-#include "testbench/scenario.hpp"
-#include "testbench/sweep.hpp"
+#include "cli/run.hpp"
+#include "cli/scenario.hpp"
+#include "cli/sweep.hpp"
 
 using ::testing::HasSubstr;
 using ::testing::Not;

@@ -14,8 +14,8 @@
 #include <set>
 #include <thread>
 
-#include "testbench/sweep.hpp"
-#include "testbench/sweep_runner.hpp"
+#include "cli/sweep.hpp"
+#include "cli/sweep_runner.hpp"
 #include "tests/cli/cli_runner.hpp"
 #include "tests/support/error_message.hpp"
 

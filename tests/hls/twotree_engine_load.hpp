@@ -4,7 +4,7 @@
 // configuration writes from the software loader (driver/engine_loader.hpp),
 // the same writes the NIC loads. Shared by
 // tests/hls/schedule_engine_twotree_test.cpp and
-// testbench/verilator/schedule_engine_twotree_bench.cpp.
+// bench/verilator/schedule_engine_twotree_bench.cpp.
 #pragma once
 
 #include <cstdint>

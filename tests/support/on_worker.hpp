@@ -1,8 +1,8 @@
-// Runs the calling thread as worker `w` of a threaded run (systemc/worker.hpp)
+// Runs the calling thread as worker `w` of a threaded run (systemc/kernel/worker.hpp)
 // for the lifetime of the object, then as worker 0 again.
 #pragma once
 
-#include "systemc/worker.hpp"
+#include "systemc/kernel/worker.hpp"
 
 namespace collnet::test {
 

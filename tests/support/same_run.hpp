@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 
 namespace collnet::test {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "systemc/record_pool.hpp"
+#include "systemc/kernel/record_pool.hpp"
 
 namespace collnet::test {
 

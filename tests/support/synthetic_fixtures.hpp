@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 namespace collnet::test {
 

@@ -9,7 +9,7 @@
 
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithm.hpp"
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "topology/grid.hpp"
 
 using namespace collnet;

@@ -1,4 +1,4 @@
-// The allocators as objects (systemc/allocator.hpp): the registries hold
+// The allocators as objects (systemc/router/allocator.hpp): the registries hold
 // exactly the values of the keys `allocator` and `vc_allocator_stage`, an
 // unknown name is refused naming the key and the accepted values, and the
 // switch allocators decide a hand-worked case (the DOR turn of router.hpp)
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/allocator.hpp"
+#include "systemc/router/allocator.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

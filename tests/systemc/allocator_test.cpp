@@ -12,8 +12,8 @@
 #include <string>
 
 #include "collectives/descriptor.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 #include "topology/grid.hpp"
 

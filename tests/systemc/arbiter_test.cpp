@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
-#include "systemc/arbiter.hpp"
+#include "systemc/router/arbiter.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

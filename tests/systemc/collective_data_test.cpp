@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

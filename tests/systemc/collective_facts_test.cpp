@@ -16,7 +16,7 @@
 #include "collectives/algorithms/a2a_common.hpp"
 #include "collectives/algorithm.hpp"
 #include "collectives/algorithms/pacer_timing.hpp"
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "tests/support/same_run.hpp"
 #include "topology/grid.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

@@ -5,9 +5,9 @@
 // same traffic completes.
 #include <gtest/gtest.h>
 
-#include "systemc/kernel.hpp"
-#include "systemc/synthetic.hpp"
-#include "systemc/watchdog.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/run/watchdog.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

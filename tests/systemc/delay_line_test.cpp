@@ -1,4 +1,4 @@
-// The link's delay line (systemc/delay_line.hpp): its 32-bit arrivals widened
+// The link's delay line (systemc/link/delay_line.hpp): its 32-bit arrivals widened
 // against the oldest item agree with a 64-bit reference across the 2^32
 // boundary, the ring grows beyond its inline capacity keeping FIFO order and
 // arrival cycles, an arrival 2^30 cycles or more from the oldest one is
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "systemc/delay_line.hpp"
-#include "systemc/link.hpp"
+#include "systemc/link/delay_line.hpp"
+#include "systemc/link/link.hpp"
 
 using namespace collnet::systemc;
 

@@ -2,7 +2,7 @@
 // are deterministic); another seed gives another run.
 #include <gtest/gtest.h>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <queue>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/error_message.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 #include "topology/dragonfly.hpp"

@@ -7,7 +7,7 @@
 
 #include <array>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 
 using namespace collnet;

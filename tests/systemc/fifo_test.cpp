@@ -1,7 +1,7 @@
-// The NIC's descriptor FIFOs (systemc/fifo.hpp) give what a std::deque gives
+// The NIC's descriptor FIFOs (systemc/kernel/fifo.hpp) give what a std::deque gives
 // under any sequence of pushes and pops, across the ring's growth and
 // wrap-around, and a moved-from FIFO is empty.
-#include "systemc/fifo.hpp"
+#include "systemc/kernel/fifo.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -15,9 +15,9 @@
 // controller.
 #include <gtest/gtest.h>
 
-#include "systemc/kernel.hpp"
-#include "systemc/network.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;

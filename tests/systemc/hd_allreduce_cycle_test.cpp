@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "topology/boards.hpp"
 
 using namespace collnet;

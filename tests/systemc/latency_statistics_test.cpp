@@ -12,7 +12,7 @@
 #include <numeric>
 #include <vector>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

@@ -8,9 +8,9 @@
 
 #include <memory>
 
-#include "systemc/kernel.hpp"
-#include "systemc/network.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/network/network.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 #include "topology/topology.hpp"
 

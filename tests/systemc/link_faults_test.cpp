@@ -1,4 +1,4 @@
-// Link faults (systemc/link_faults.hpp): the flit CRC finds every
+// Link faults (systemc/link/link_faults.hpp): the flit CRC finds every
 // single- and double-bit error; go-back-n costs exactly one round trip per
 // error on a back-to-back stream and every collective still passes its data
 // check; without retry the data check fails and names the spoiled words;
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "systemc/collective_run.hpp"
-#include "systemc/link_faults.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/link/link_faults.hpp"
 #include "tests/support/same_run.hpp"
 
 using namespace collnet;

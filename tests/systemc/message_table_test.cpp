@@ -1,4 +1,4 @@
-// The NIC's message records (systemc/nic.hpp, MessageTable): a released
+// The NIC's message records (systemc/nic/nic.hpp, MessageTable): a released
 // record is taken again by the next SEND of the worker that released it
 // (another worker's only once the releasing worker holds many: record_pool_test),
 // so the table holds the messages in flight; in SEND-order numbering
@@ -7,7 +7,7 @@
 
 #include <set>
 
-#include "systemc/nic.hpp"
+#include "systemc/nic/nic.hpp"
 #include "tests/support/on_worker.hpp"
 
 using collnet::systemc::Message;

@@ -1,5 +1,5 @@
 // The models' scenario keys are declared once, as typed Keys
-// (systemc/model_keys.hpp). The configuration structs keep member defaults
+// (systemc/network/model_keys.hpp). The configuration structs keep member defaults
 // for code that fills them in C++ (tests, benches); a scenario that sets no
 // key must read to those same values, field by field, or a run configured in
 // C++ and the same run from a scenario would differ. Also: every model key
@@ -13,12 +13,12 @@
 #include <tuple>
 
 #include "collectives/algorithm.hpp"
-#include "systemc/barrier_network.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/link_faults.hpp"
-#include "systemc/model_keys.hpp"
-#include "systemc/router_config.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/nic/barrier_network.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/link/link_faults.hpp"
+#include "systemc/network/model_keys.hpp"
+#include "systemc/router/router_config.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/error_message.hpp"
 
 using namespace collnet;

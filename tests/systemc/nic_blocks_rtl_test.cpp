@@ -15,8 +15,8 @@
 #include <tuple>
 #include <vector>
 
-#include "systemc/collective_run.hpp"
-#include "systemc/rtl_blocks.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/nic/rtl_blocks.hpp"
 #include "tests/support/ci_guard.hpp"
 #include "tests/support/same_run.hpp"
 

@@ -1,10 +1,10 @@
-// The pool of packet and message records (systemc/record_pool.hpp): an id is
+// The pool of packet and message records (systemc/kernel/record_pool.hpp): an id is
 // never handed out twice while in use, a worker takes back what it gave last,
 // and records taken on one worker and given back on another are used again,
 // so the pool holds the records in use plus the free lists' bound of
 // 2 x kBatch per worker, not one record per take. Two threads at once:
 // tests/threads/record_pool_threads_test.cpp.
-#include "systemc/record_pool.hpp"
+#include "systemc/kernel/record_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -3,7 +3,7 @@
 // are ConfigErrors naming the key.
 #include <gtest/gtest.h>
 
-#include "systemc/router_config.hpp"
+#include "systemc/router/router_config.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

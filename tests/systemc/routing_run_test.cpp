@@ -11,8 +11,8 @@
 #include <string>
 
 #include "collectives/params.hpp"
-#include "systemc/collective_run.hpp"
-#include "systemc/synthetic.hpp"
+#include "systemc/run/collective_run.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/error_message.hpp"
 #include "topology/grid.hpp"
 

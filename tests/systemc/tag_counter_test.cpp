@@ -1,4 +1,4 @@
-// The NIC's per-tag arrival counts (systemc/tag_counter.hpp) agree with a
+// The NIC's per-tag arrival counts (systemc/nic/tag_counter.hpp) agree with a
 // std::map over any sequence of tags, small (the dense array, which grows)
 // and large (the sorted vector behind it), including tags never seen.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <map>
 
-#include "systemc/tag_counter.hpp"
+#include "systemc/nic/tag_counter.hpp"
 
 using collnet::systemc::TagCounter;
 

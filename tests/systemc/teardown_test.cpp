@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
-#include "systemc/kernel.hpp"
-#include "systemc/network.hpp"
+#include "systemc/kernel/kernel.hpp"
+#include "systemc/network/network.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

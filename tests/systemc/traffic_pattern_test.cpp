@@ -5,8 +5,8 @@
 #include <cmath>
 #include <map>
 
-#include "systemc/synthetic.hpp"
-#include "systemc/traffic_pattern.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/run/traffic_pattern.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;

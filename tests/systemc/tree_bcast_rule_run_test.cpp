@@ -41,7 +41,7 @@
 #include <vector>
 
 #include "collectives/algorithms/tree_bcast.hpp"
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "tests/support/error_message.hpp"
 #include "topology/tree.hpp"
 

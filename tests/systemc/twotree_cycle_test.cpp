@@ -17,7 +17,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/static_check.hpp"
 #include "collectives/algorithms/tree_collective.hpp"
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "tests/support/error_message.hpp"
 #include "topology/topology.hpp"
 

@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 
 using namespace collnet;
 using namespace collnet::systemc;

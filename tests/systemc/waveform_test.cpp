@@ -14,8 +14,8 @@
 #include <set>
 #include <sstream>
 
-#include "systemc/synthetic.hpp"
-#include "systemc/waveform.hpp"
+#include "systemc/run/synthetic.hpp"
+#include "systemc/trace/waveform.hpp"
 #include "tests/support/ci_guard.hpp"
 #include "tests/support/gtkwave_runner.hpp"
 #include "tests/support/synthetic_fixtures.hpp"

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "tests/support/synthetic_fixtures.hpp"
 #include "topology/grid.hpp"
 

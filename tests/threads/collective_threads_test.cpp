@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "systemc/collective_run.hpp"
+#include "systemc/run/collective_run.hpp"
 #include "thread_mode.hpp"
 
 namespace collnet::systemc {

@@ -1,4 +1,4 @@
-// The pool of packet and message records (systemc/record_pool.hpp) used by
+// The pool of packet and message records (systemc/kernel/record_pool.hpp) used by
 // two threads at once, as the workers of a threaded run use it; in this
 // suite so that the ThreadSanitizer build (scripts/tsan.sh) runs it.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The thread modes a threaded run is tested in (COLLNET_THREAD_MODE,
-// systemc/clocked.hpp): every cycle on all threads, every cycle on the main
+// systemc/kernel/clocked.hpp): every cycle on all threads, every cycle on the main
 // thread alone, and the two alternating (each switch between them once per
 // cycle). Each must give the figures of one thread.
 #pragma once

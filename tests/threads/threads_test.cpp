@@ -1,4 +1,4 @@
-// Threads (key `threads`, systemc/clocked.hpp): a synthetic run on 2 or 3
+// Threads (key `threads`, systemc/kernel/clocked.hpp): a synthetic run on 2 or 3
 // worker threads (in each thread mode) must give every figure of the same run
 // on one thread. The scenarios cover open and closed runs, a saturated network
 // (full buffers: credits crossing partitions every cycle), virtual
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "systemc/synthetic.hpp"
+#include "systemc/run/synthetic.hpp"
 #include "thread_mode.hpp"
 
 namespace collnet::systemc {
