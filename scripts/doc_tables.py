@@ -321,7 +321,7 @@ def render_collectives(report, source):
     where += (f", load average {report['load_average_before'].split()[0]} to "
               f"{report['load_average_after'].split()[0]}")
     command = "python3 scripts/doc_tables.py --table collectives"
-    note = (f"which runs `collnet bench --collectives --no-synthetic --json {source}`; "
+    note = (f"which runs `collnet bench --collectives --no-synthetic --threads 1 --json {source}`; "
             f"`--from-report {source}` renders the committed report; {where}")
     return measured_line(command, note) + markdown_table(
         ["point", "cycles", "flit-hops", "whole run s", "simulation CPU s", "CPU ns per flit-hop",
@@ -342,7 +342,7 @@ def collectives(args, old_body):
             raise InputError(f"--from-report {args.from_report}: not a collnet bench --collectives report "
                              f"(no {', '.join(missing)})")
         return render_collectives(report, source)
-    report = bench_json(args.collnet, ["--collectives", "--no-synthetic"])
+    report = bench_json(args.collnet, ["--collectives", "--no-synthetic", "--threads", "1"])
     report["machine"], report["date"] = machine(), today()
     if not args.dry_run:
         with open(os.path.join(ROOT, source), "w") as f:
@@ -355,7 +355,7 @@ def collectives(args, old_body):
 CALLGRIND_POINTS = [
     ("mesh:8x8 at 0.1", ["--topology", "mesh:8x8", "--repeat", "1"]),
     ("mesh:8x8 at 1.0 (saturated)", ["--topology", "mesh:8x8", "--injection-rate", "1.0", "--repeat", "1"]),
-    ("A2AT torus:16x16 (a2at-torus:16x16)",
+    ("A2AT torus:16x16",
      ["--collectives", "--no-synthetic", "--point", "a2at-torus:16x16", "--threads", "1"]),
 ]
 
@@ -382,13 +382,15 @@ def callgrind(args, old_body):
         instructions = sum(int(n) for n in found)
         point = (report.get("collective_runs") or report["runs"])[0]
         hops = point.get("flit_hops", point.get("router_traversals"))
-        rows.append([label, f"{instructions:,}", f"{hops:,}", f"{instructions / hops:,.0f}"])
+        rows.append([label, f"`{' '.join(bench_args)}`", f"{instructions:,}", f"{hops:,}",
+                     f"{instructions / hops:,.0f}"])
     command = "python3 scripts/doc_tables.py --table callgrind"
     where = ("which runs `GLIBC_TUNABLES=glibc.malloc.hugetlb=0 valgrind --tool=callgrind collnet bench ARGS "
-             f"--threads 1` for each point (the bench's own scenario); {today()}")
+             f"--threads 1` for each point (the bench's own scenarios; whole process: the bench and the child "
+             f"process that runs the point); {today()}")
     return measured_line(command, where) + markdown_table(
-        ["point", "instructions, whole process", "flit-hops", "instructions per flit-hop"],
-        ["---", "---:", "---:", "---:"], rows)
+        ["point", "ARGS", "instructions, whole process", "flit-hops", "instructions per flit-hop"],
+        ["---", "---", "---:", "---:", "---:"], rows)
 
 
 THREAD_POINTS = [
