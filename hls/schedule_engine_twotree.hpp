@@ -67,7 +67,8 @@
 // interleaves at most 4 descriptors per phase, and the bubbles are few next
 // to the network time of a phase. A first version held the tables in
 // 640 flip-flops and loaded the four streams in one cycle through 4:1
-// multiplexers; it did not route on an iCE40 HX8K (docs/synthesis.md).
+// multiplexers; it did not route on an iCE40 HX8K (docs/synthesis.md,
+// "Notes for RTL writers").
 // Each stream keeps its next block's length and whether it is its last in
 // registers (updated as the block leaves), so that no adder or comparator
 // sits between the stream selection and the next-stage decision.

@@ -127,7 +127,7 @@ module schedule_engine_hd (
 
   // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
   // variable part-select of a packed-struct member a shifter over the whole
-  // struct (docs/synthesis.md, "variable selects of struct members").
+  // struct (docs/synthesis.md, "Notes for RTL writers").
   logic [7:0]  order_q, board_q, rank_q;
   logic [15:0] shift_q;
   assign {order_q, shift_q, board_q, rank_q} = {r_q.order, r_q.shift, r_q.board, r_q.rank};

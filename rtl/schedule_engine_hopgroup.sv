@@ -200,7 +200,7 @@ module schedule_engine_hopgroup (
 
   // Fields read at a variable index, as plain vectors: Yosys 0.23 makes a
   // variable part-select of a packed-struct member a shifter over the whole
-  // struct (docs/synthesis.md, "variable selects of struct members").
+  // struct (docs/synthesis.md, "Notes for RTL writers").
   // Fields written at a variable index are written in a loop over
   // constant ones (StateInit) for the same reason.
   logic [Dims*IdWidth-1:0]    own_id_q;

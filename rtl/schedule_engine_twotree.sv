@@ -12,7 +12,7 @@
 // and one synchronous read port each, so that they map to block RAM: a
 // first version kept the 20 table words in flip-flops and loaded the four
 // streams of a stage in one cycle through 4:1 multiplexers, and did not route
-// on an iCE40 HX8K (docs/synthesis.md). A stage now loads in six cycles.
+// on an iCE40 HX8K (docs/synthesis.md, "Notes for RTL writers"). A stage now loads in six cycles.
 //
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);

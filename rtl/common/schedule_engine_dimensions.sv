@@ -8,7 +8,7 @@
 //
 // Outputs are plain vectors, dimension d at [d*W +: W]: an engine selects a
 // dimension at a variable index from a vector, not from a member of its
-// register struct (docs/synthesis.md, "variable selects of struct members").
+// register struct (docs/synthesis.md, "Notes for RTL writers").
 module schedule_engine_dimensions #(
   /// Bits of a size (the low bits of the write data).
   parameter int unsigned SizeWidth = 16,

@@ -329,8 +329,8 @@ void WakeScheduler::evaluate_list(std::vector<Clocked*>& firing, Cycle now) {
     });
   }
   // A small network's state stays in the caches: the prefetches below would
-  // be instructions and calls for nothing (mesh:8x8 under uniform traffic:
-  // 4.7 to 5.7 % of a run's instructions, the same cache misses).
+  // be instructions and calls for nothing (on mesh:8x8 they save no cache
+  // miss; instructions per flit-hop: docs/performance.md).
   if (created_ < kPrefetchFrom) {
     for (std::size_t i = 0; i < n; ++i) firing[i]->fire(now);
     return;

@@ -1,7 +1,7 @@
 // One allocation for a module's per-port arrays, laid out one after another
 // in the order they are declared, so that the arrays a cycle's evaluation
 // reads together share cache lines instead of each starting a heap block of
-// its own (docs/performance.md, "Cache layout"). The arrays are of
+// its own (docs/performance.md, "What bounds them": cache misses). The arrays are of
 // trivially destructible types, filled when the arena is allocated; their
 // sizes are fixed for the module's life.
 #pragma once

@@ -2,10 +2,10 @@
 // small, dense tags (a step, a group, a block index), so tags below kDense
 // live in an array grown to the largest one seen and a count is one indexed
 // load; larger tags are kept sorted in a vector of (tag, count) and found by
-// binary search. An all-to-all on 32x32 with one-flit messages counted a
-// million arrivals through a hash map (6.5 % of its run); a two-tree node on
-// leafspine:p=36 sees about 30 large tags, 8 bytes each here where a hash
-// map node and its bucket took about 48.
+// binary search. An all-to-all on 32x32 with one-flit messages counts a
+// million arrivals, each of which a hash map would hash and probe for; a
+// two-tree node on leafspine:p=36 sees about 30 large tags, 8 bytes each
+// here where a hash map node and its bucket took about 48.
 #pragma once
 
 #include <algorithm>

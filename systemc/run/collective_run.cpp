@@ -437,7 +437,8 @@ double cpu_seconds() {
 /// words are counted exactly only when a digest differs).
 /// Each word is mixed with its address on its own and the mixes are summed:
 /// no chain through the running value, so the multiplications of successive
-/// words overlap (a chained digest took 3 % of a large run's CPU). The mix is
+/// words overlap instead of each waiting for the one before (a large run
+/// digests every node's memory). The mix is
 /// a bijection of the word for a given address, so a single differing word
 /// always changes the digest.
 std::uint64_t memory_digest(const collectives::NodeMemory& words) {

@@ -160,9 +160,9 @@ class TrafficEndpoint final : public Clocked {
   std::deque<Pending> queue_;
   // On small networks (kRouteMemoEndpoints endpoints or fewer) the last route
   // to each destination, so that a packet copies its route instead of
-  // computing it (Network::create_packet; about a thousand instructions a
-  // packet on mesh:8x8); empty on larger networks, whose every source's
-  // routes would not stay in the caches.
+  // computing it (Network::create_packet: a route's computation costs more
+  // than its copy; instructions per flit-hop: docs/performance.md); empty on
+  // larger networks, whose every source's routes would not stay in the caches.
   static constexpr std::int32_t kRouteMemoEndpoints = 64;
   std::vector<Network::RouteMemo> route_memos_;
   InjectionChannel channel_;
