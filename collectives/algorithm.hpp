@@ -7,19 +7,20 @@
 //     unknown-key and bad-value messages);
 //   - the schedule builder;
 //   - the NIC defaults (controller dispatch, what `controllers` defaults to);
-//   - the schedule engine that runs it and the typed values its loader
-//     needs (engine_params.hpp);
+//   - the name of the schedule engine that runs it (its entry in the engine
+//     registry, driver/engines/NAME.cpp) and the typed values its loader
+//     needs, a struct the algorithm's header declares;
 //   - or, for a receipt-driven collective (tree-bcast, document 003), the
 //     local view that software loads into each NIC's forwarding-rule block.
 #pragma once
 
+#include <any>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "collectives/engine_params.hpp"
 #include "collectives/keys.hpp"
 #include "collectives/params.hpp"
 #include "collectives/schedule.hpp"
@@ -132,11 +133,14 @@ struct Algorithm {
   /// does not support, naming the key and the accepted values.
   std::function<Schedule(const topology::Topology&, const Params&)> build;
   NicDefaults nic;
-  /// The schedule engine that runs it (nullopt: the reference programs only).
-  std::optional<EngineKind> engine;
+  /// The name of the schedule engine that runs it ("": the reference
+  /// programs only): its entry in the engine registry (driver/engines/).
+  std::string engine;
   /// The engine's loader values, read from the scenario (ConfigError naming
-  /// the key on bad input). Set whenever `engine` is.
-  std::function<EngineParams(const topology::Topology&, const Params&)> engine_params;
+  /// the key on bad input): the struct the algorithm's header declares for
+  /// its engine (A2atEngineParams, ...), which that engine's loader reads.
+  /// Set whenever `engine` is.
+  std::function<std::any(const topology::Topology&, const Params&)> engine_params;
   /// Set for a receipt-driven collective: every endpoint's ForwardingNode
   /// (ConfigError naming the key on bad input). The NIC's rule block then
   /// replaces the schedule engine (key schedule_engine, nic_blocks); the

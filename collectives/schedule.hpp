@@ -3,6 +3,7 @@
 // the end. This is the golden model every other layer is checked against.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "collectives/descriptor.hpp"
-#include "collectives/engine_params.hpp"
 #include "collectives/program.hpp"
 #include "topology/graph.hpp"
 
@@ -66,7 +66,7 @@ struct Schedule {
   /// The loader values of the algorithm's schedule engine when the builder
   /// computed them on the way (the two-tree plan); empty: the loader reads
   /// them from the scenario (Algorithm::engine_params).
-  std::shared_ptr<const EngineParams> engine_params;
+  std::any engine_params;
 
   [[nodiscard]] std::size_t endpoints() const { return programs.size(); }
   /// Words of memory endpoint e has.

@@ -12,7 +12,7 @@ namespace {
 /// engine runs it.
 const collectives::Algorithm& engine_algorithm(const std::string& algorithm) {
   const collectives::Algorithm& a = collectives::find_algorithm(algorithm);
-  if (!a.engine)
+  if (a.engine.empty())
     throw ConfigError("key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " +
                       covered_algorithms());
   return a;
@@ -21,7 +21,7 @@ const collectives::Algorithm& engine_algorithm(const std::string& algorithm) {
 /// The loader of the algorithm's engine, after its topology check.
 EndpointWrites algorithm_loader(const collectives::Algorithm& a, const topology::Topology& topology,
                                 const Params& params, const collectives::Schedule* schedule) {
-  const EngineEntry& entry = engine_entry(*a.engine);
+  const EngineEntry& entry = engine_entry(a.engine);
   const std::string why = entry.topology_refusal(a.name, topology);
   if (!why.empty()) throw ConfigError(why);
   return entry.load(LoadRequest{&a, schedule, &topology, &params});
@@ -29,16 +29,14 @@ EndpointWrites algorithm_loader(const collectives::Algorithm& a, const topology:
 
 }  // namespace
 
-std::string engine_short_name(EngineKind kind) { return std::string(engine_entry(kind).name); }
-
-std::string engine_block(EngineKind kind) { return engine_entry(kind).block(); }
+std::string engine_block(std::string_view engine) { return engine_entry(engine).block(); }
 
 std::string engine_coverage() {
   std::vector<std::string> parts;
   for (const EngineEntry& e : engine_catalog()) {
     std::vector<std::string> names;
     for (const auto& a : collectives::algorithms())
-      if (a.engine == e.kind) names.push_back(a.name);
+      if (a.engine == e.name) names.push_back(a.name);
     if (!names.empty()) parts.push_back(join(names) + " (" + e.block() + ")");
   }
   return join(parts, "; ");
@@ -52,7 +50,7 @@ std::string covered_algorithms() {
 
 std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params) {
   const collectives::Algorithm* a = collectives::lookup_algorithm(algorithm);
-  if (a == nullptr || !a->engine)
+  if (a == nullptr || a->engine.empty())
     return "key 'algorithm': no schedule engine runs " + algorithm + "; engines cover " + covered_algorithms();
   // The topology, then the keys the writes read, with the algorithm's own
   // range checks.
@@ -64,7 +62,7 @@ std::string engine_refusal(const std::string& algorithm, const topology::Topolog
   return "";
 }
 
-std::optional<EngineKind> engine_covering(const std::string& algorithm, const topology::Topology& topology,
+std::optional<std::string> engine_covering(const std::string& algorithm, const topology::Topology& topology,
                                           const Params& params) {
   if (!engine_refusal(algorithm, topology, params).empty()) return std::nullopt;
   return collectives::find_algorithm(algorithm).engine;
@@ -87,8 +85,8 @@ std::vector<std::vector<EngineWrite>> engine_writes_all(const std::string& algor
   return all;
 }
 
-std::vector<std::vector<EngineWrite>> load_engine(EngineKind kind, const LoadRequest& request) {
-  const EngineEntry& entry = engine_entry(kind);
+std::vector<std::vector<EngineWrite>> load_engine(std::string_view engine, const LoadRequest& request) {
+  const EngineEntry& entry = engine_entry(engine);
   const std::string algorithm =
       request.algorithm != nullptr ? request.algorithm->name
       : request.schedule != nullptr ? request.schedule->algorithm

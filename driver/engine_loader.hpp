@@ -38,7 +38,6 @@
 #include <string>
 #include <vector>
 
-#include "collectives/engine_params.hpp"
 #include "collectives/params.hpp"
 #include "driver/engine_catalog.hpp"
 #include "hls/schedule_engine.hpp"
@@ -46,18 +45,18 @@
 
 namespace collnet::driver {
 
-/// The RTL module / HLS header name of the engine ("schedule_engine_a2at").
-std::string engine_block(EngineKind kind);
-/// Short name used in reports ("a2at").
-std::string engine_short_name(EngineKind kind);
+/// The RTL module / HLS header name of the engine named `engine`
+/// ("a2at": "schedule_engine_a2at").
+std::string engine_block(std::string_view engine);
 
 /// Why the engine of `algorithm` cannot run this scenario: "" when it can,
 /// else a ConfigError message naming the key ("key 'topology': ...").
 /// Algorithms no engine covers get a message naming the covered ones.
 std::string engine_refusal(const std::string& algorithm, const topology::Topology& topology, const Params& params);
 
-/// The engine that runs this scenario, or nullopt (engine_refusal says why).
-std::optional<EngineKind> engine_covering(const std::string& algorithm, const topology::Topology& topology,
+/// The name of the engine that runs this scenario, or nullopt
+/// (engine_refusal says why).
+std::optional<std::string> engine_covering(const std::string& algorithm, const topology::Topology& topology,
                                           const Params& params);
 
 /// The algorithms each engine covers and the engines' limits, for messages
@@ -77,10 +76,10 @@ std::vector<EngineWrite> engine_writes(const std::string& algorithm, const topol
 std::vector<std::vector<EngineWrite>> engine_writes_all(const std::string& algorithm,
                                                         const topology::Topology& topology, const Params& params);
 
-/// Every endpoint's writes for engine `kind` (a run's one load: with the
+/// Every endpoint's writes for the engine named `engine` (a run's one load: with the
 /// run's schedule, whose builder may have computed the loader values, e.g.
 /// the two-tree plan). Throws ConfigError naming the key when the engine
 /// cannot run the scenario.
-std::vector<std::vector<EngineWrite>> load_engine(EngineKind kind, const LoadRequest& request);
+std::vector<std::vector<EngineWrite>> load_engine(std::string_view engine, const LoadRequest& request);
 
 }  // namespace collnet::driver

@@ -4,7 +4,7 @@
 // After the last flit of a packet of P flits it holds the next packet back for
 // gap x P + slack cycles, gap and slack being those of the packet just sent
 // (sampled on its head flit). RTL of hls/packet_pacer.hpp, register for
-// register; bench/verilator/pacer_bench.cpp runs both against the
+// register; bench/verilator/packet_pacer_bench.cpp runs both against the
 // reference timing model collectives/pacer_timing.hpp, flit by flit.
 //
 // Handshake contract (valid/ready on both sides, a transfer when both are 1):

@@ -2,7 +2,7 @@
 // a2a-nd): expands one node's program into its descriptor stream, at most one
 // descriptor per cycle. RTL of hls/schedule_engine_a2a.hpp, register for
 // register (same names); that header documents the stream, the register map
-// and the timing. bench/verilator/schedule_engine_bench.cpp checks that
+// and the timing. bench/verilator/schedule_engine_a2a_bench.cpp checks that
 // this module, the HLS class and the software reference emit the same words.
 //
 // Arrays are flat vectors (slot j at [j*W +: W]): Yosys 0.23 reads no packed

@@ -120,7 +120,7 @@ std::string run_checks(Harness& harness, std::mt19937_64& rng, const collnet::be
     const cc::Algorithm& algorithm = cc::find_algorithm(c.params.text("algorithm", ""));
     const cc::Schedule schedule = algorithm.build(*topology, c.params);
     const auto writes = collnet::driver::load_engine(
-        collnet::driver::EngineKind::programmable,
+        "programmable",
         collnet::driver::LoadRequest{&algorithm, &schedule, topology.get(), &c.params});
     harness.check_endpoints(
         tally, c.label, schedule.programs, rng, [&](std::size_t e) { return writes[e]; },

@@ -25,6 +25,7 @@
 #include <random>
 #include <string>
 
+#include "collectives/algorithms/a2a_baselines.hpp"
 #include "collectives/algorithms/a2a_common.hpp"
 #include "collectives/algorithms/a2a_grouped.hpp"
 #include "collectives/algorithm.hpp"
@@ -74,8 +75,8 @@ Algorithm baseline(const char* name, const char* description, bool nd, SendList 
                                 [&](EndpointId e) { return consecutive_groups(list(grid, e), nct); });
   };
   a.nic = {Dispatch::next_idle, "nct"};
-  a.engine = EngineKind::a2a;
-  a.engine_params = [nd, name](const topology::Topology& topology, const Params& params) -> EngineParams {
+  a.engine = "a2a";
+  a.engine_params = [nd, name](const topology::Topology& topology, const Params& params) -> std::any {
     const topology::Grid& grid = require_grid(topology, name, 1, 4);
     return A2aEngineParams{nd, read_nct(params, grid),
                            message_words(params, 2 * static_cast<std::uint64_t>(grid.endpoint_count())),

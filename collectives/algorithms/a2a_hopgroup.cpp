@@ -349,8 +349,8 @@ Algorithm hopgroup_algorithm(bool direct) {
     a.build = build_hopgroup;
     a.nic.controllers = "one per dimension";
   }
-  a.engine = EngineKind::hopgroup;
-  a.engine_params = [direct, name = a.name](const topology::Topology& topology, const Params& params) -> EngineParams {
+  a.engine = "hopgroup";
+  a.engine_params = [direct, name = a.name](const topology::Topology& topology, const Params& params) -> std::any {
     const HopgroupOptions o = read_hopgroup_options(params);
     HopgroupEngineParams e;
     e.direct = direct;

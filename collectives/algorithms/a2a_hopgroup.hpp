@@ -75,6 +75,21 @@
 
 namespace collnet::collectives {
 
+/// The values a2a-hopgroup (direct false) and a2a-hopgroup-direct (direct
+/// true) load their schedule engine with (engine "hopgroup",
+/// driver/engines/hopgroup.cpp).
+struct HopgroupEngineParams {
+  bool direct = false;
+  int max_dims = 3;  // the dimensions the engine runs this algorithm on
+  bool pacing = true;
+  bool descending = false;  // a2a-hopgroup: hop_order
+  bool both = false;        // a2a-hopgroup: directions
+  bool concurrent = false;  // a2a-hopgroup: mode3d
+  bool barriers = true;     // a2a-hopgroup-direct
+  std::uint8_t slack = 0;
+  std::uint32_t message_words = 0;
+};
+
 Algorithm make_a2a_hopgroup();
 Algorithm make_a2a_hopgroup_direct();
 

@@ -250,8 +250,8 @@ Algorithm make_a2a_optimal() {
   a.keys = {nct_key(), group_order, group_barriers_key(), a2at_pacing_keys().group_pacing,
             a2at_pacing_keys().gap_slack, a2at_pacing_keys().pacing_lead, a2at_pacing_keys().self_copy};
   a.nic = {Dispatch::next_idle, "nct"};
-  a.engine = EngineKind::a2at;
-  a.engine_params = [read_order](const topology::Topology& topology, const Params& params) -> EngineParams {
+  a.engine = "a2at";
+  a.engine_params = [read_order](const topology::Topology& topology, const Params& params) -> std::any {
     const topology::Grid& grid = require_grid(topology, "a2a-optimal", 2, 2);
     // The engine emits neither pacing gaps nor the extra self-copy controller.
     if (read_a2at_pacing(params) != A2atPacing::off)

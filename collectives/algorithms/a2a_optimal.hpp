@@ -40,12 +40,24 @@
 // run the mesh steps (correct, not proven optimal; the spec leaves them open).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::collectives {
+
+enum class A2atOrder { printed, reordered };
+
+/// The values a2a-optimal loads its schedule engine with (engine "a2at",
+/// driver/engines/a2at.cpp), read from the scenario with its own keys.
+struct A2atEngineParams {
+  int nct = 4;
+  A2atOrder order = A2atOrder::reordered;
+  std::uint32_t message_words = 0;
+  bool group_barriers = false;
+};
 
 /// A signed 2-D offset: destination ((x + dx) mod Nx, (y + dy) mod Ny).
 struct Offset2 {

@@ -473,8 +473,8 @@ Algorithm hd_algorithm(HdVariant variant) {
   a.size.value = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
     return static_cast<std::int64_t>(read_hd_options(require_boards(topo, name), variant, params).elements);
   };
-  a.engine = EngineKind::hd;
-  a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> EngineParams {
+  a.engine = "hd";
+  a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> std::any {
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);
     // The engine's programs are the document's in-board order on controller
     // 0; it refuses the other choices (schedule_engine auto: the reference

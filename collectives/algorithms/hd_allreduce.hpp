@@ -66,6 +66,18 @@
 namespace collnet::collectives {
 
 enum class HdVariant { hierarchical, conventional };
+enum class HdOp { sum, product, max, min, average };
+
+/// The values hd-allreduce and hd-allreduce-conventional load their schedule
+/// engine with (engine "hd", driver/engines/hd.cpp).
+struct HdEngineParams {
+  bool conventional = false;
+  bool bandwidth_order = false;  // dim_order
+  HdOp op = HdOp::sum;
+  DataType dtype = DataType::int64;
+  std::int64_t elements = 0;
+  int aggregation_units = 4;
+};
 
 /// One step of the plan; its index in the plan is its global step number.
 struct HdStep {

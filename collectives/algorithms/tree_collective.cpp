@@ -80,15 +80,15 @@ Algorithm tree_collective_algorithm(const std::string& algorithm, std::string de
   a.keys.push_back(own_key);
   a.footprint = reduction_footprint;
   a.size = DataSize::of_key(reduction_elements_key());
-  a.engine = EngineKind::twotree;
-  a.engine_params = [algorithm](const topology::Topology& topology, const Params& params) -> EngineParams {
+  a.engine = "twotree";
+  a.engine_params = [algorithm](const topology::Topology& topology, const Params& params) -> std::any {
     return TwotreeEngineParams{
         std::make_shared<const TreeCollectivePlan>(plan_tree_collective(algorithm, topology, params))};
   };
   a.build = [algorithm](const topology::Topology& topology, const Params& params) {
     auto plan = std::make_shared<const TreeCollectivePlan>(plan_tree_collective(algorithm, topology, params));
     Schedule s = tree_collective_schedule(topology, *plan);
-    s.engine_params = std::make_shared<const EngineParams>(TwotreeEngineParams{std::move(plan)});
+    s.engine_params = TwotreeEngineParams{std::move(plan)};
     return s;
   };
   return a;

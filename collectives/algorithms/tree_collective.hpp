@@ -7,6 +7,7 @@
 // the engine is loaded from exactly what the reference sends.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,13 @@ Schedule tree_collective_schedule(const topology::Topology& topology, const Tree
 /// plan, its footprint, and the two-tree engine (loaded from the same plan).
 Algorithm tree_collective_algorithm(const std::string& algorithm, std::string description, std::string topologies,
                                     const Key& own_key);
+
+/// What twotree-hier, twotree-flat and tree-single load their schedule engine
+/// with (engine "twotree", driver/engines/twotree.cpp): the plan the reference
+/// schedule is built from; the builder hands it over with the schedule
+/// (Schedule::engine_params), so a run builds it once.
+struct TwotreeEngineParams {
+  std::shared_ptr<const TreeCollectivePlan> plan;
+};
 
 }  // namespace collnet::collectives

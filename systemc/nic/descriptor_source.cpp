@@ -8,11 +8,16 @@
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
-#include "systemc/nic/engine_block.hpp"
+#include "driver/engine_block.hpp"
+#include "driver/engine_catalog.hpp"
 #include "systemc/nic/forwarding_rule.hpp"
 #include "systemc/nic/rtl_blocks.hpp"
 
 namespace collnet::systemc {
+
+using driver::EngineBlock;
+using driver::EngineInputs;
+using driver::EngineOutputs;
 
 namespace {
 
@@ -253,8 +258,6 @@ std::unique_ptr<DescriptorSource> make_rule_source(SourceKind kind, const collec
                                       node, endpoint);
 }
 
-std::unique_ptr<EngineBlock> make_hls_engine(driver::EngineKind kind) { return driver::engine_entry(kind).make_hls(); }
-
 std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const collectives::Schedule& schedule,
                                                          const std::vector<driver::EngineWrite>& writes,
                                                          topology::EndpointId endpoint) {
@@ -263,14 +266,15 @@ std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const 
     return std::make_unique<ThreadSource>(schedule.threads[e]);
   if (kind == SourceKind::reference)
     return std::make_unique<ProgramSource>(schedule.programs.at(static_cast<std::size_t>(endpoint)));
-  const std::optional<driver::EngineKind> engine = collectives::find_algorithm(schedule.algorithm).engine;
-  if (!engine) throw std::logic_error("no schedule engine covers " + schedule.algorithm);
-  return make_engine_source(kind, *engine, writes);
+  const std::string& engine = collectives::find_algorithm(schedule.algorithm).engine;
+  if (engine.empty()) throw std::logic_error("no schedule engine covers " + schedule.algorithm);
+  return make_engine_source(kind, engine, writes);
 }
 
-std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, driver::EngineKind engine,
+std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, std::string_view engine,
                                                      const std::vector<driver::EngineWrite>& writes) {
-  return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(engine) : make_hls_engine(engine),
+  return std::make_unique<EngineSource>(kind == SourceKind::rtl ? make_rtl_engine(engine)
+                                                                : driver::engine_entry(engine).make_hls(),
                                         writes);
 }
 

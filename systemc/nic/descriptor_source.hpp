@@ -44,6 +44,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
@@ -103,7 +104,7 @@ std::unique_ptr<DescriptorSource> make_descriptor_source(SourceKind kind, const 
 
 /// The source of one endpoint whose descriptors come from engine `engine`
 /// (kind hls or rtl), loaded with `writes` (driver::load_engine).
-std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, driver::EngineKind engine,
+std::unique_ptr<DescriptorSource> make_engine_source(SourceKind kind, std::string_view engine,
                                                      const std::vector<driver::EngineWrite>& writes);
 
 /// Why the forwarding-rule block cannot hold `node` ("" when it can): a

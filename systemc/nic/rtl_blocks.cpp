@@ -4,21 +4,22 @@
 #include <string>
 
 #include "collectives/params.hpp"
+#include "driver/engine_loader.hpp"
 
 #if COLLNET_WITH_RTL
 
 #include <Vpacket_pacer.h>
 #include <Vpacket_pacer___024root.h>
-#include <Vschedule_engine_a2a.h>
-#include <Vschedule_engine_a2at.h>
-#include <Vschedule_engine_hd.h>
-#include <Vschedule_engine_hopgroup.h>
-#include <Vschedule_engine_programmable.h>
-#include <Vschedule_engine_twotree.h>
 #include <Vtree_bcast_rule.h>
 #include <verilated.h>
 
+#include "rtl/schedule_engine_models.hpp"  // every engine's model (rtl/CMakeLists.txt)
+
 namespace collnet::systemc {
+
+using driver::EngineBlock;
+using driver::EngineInputs;
+using driver::EngineOutputs;
 
 namespace {
 
@@ -147,7 +148,7 @@ class RtlForwardingRule final : public ForwardingRuleBlock {
   Vtree_bcast_rule model_;
 };
 
-/// Every engine module has the ports of engine_block.hpp.
+/// Every engine module has the ports of driver/engine_block.hpp.
 template <typename Model>
 class RtlEngine final : public EngineBlock {
  public:
@@ -202,21 +203,16 @@ std::unique_ptr<EngineBlock> make_rtl_engine_of(const char* block) {
   return std::make_unique<RtlEngine<Model>>(block);
 }
 
-std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind) {
-  // The Verilated model of each engine of the catalog, by its block name.
+std::unique_ptr<EngineBlock> make_rtl_engine(std::string_view engine) {
+  // The Verilated model of every rtl/schedule_engine_*.sv, by its block name.
   struct Model {
     const char* block;
     std::unique_ptr<EngineBlock> (*make)(const char*);
   };
-  static constexpr Model models[] = {
-      {"schedule_engine_a2a", make_rtl_engine_of<Vschedule_engine_a2a>},
-      {"schedule_engine_a2at", make_rtl_engine_of<Vschedule_engine_a2at>},
-      {"schedule_engine_hopgroup", make_rtl_engine_of<Vschedule_engine_hopgroup>},
-      {"schedule_engine_hd", make_rtl_engine_of<Vschedule_engine_hd>},
-      {"schedule_engine_twotree", make_rtl_engine_of<Vschedule_engine_twotree>},
-      {"schedule_engine_programmable", make_rtl_engine_of<Vschedule_engine_programmable>},
-  };
-  const std::string block = driver::engine_block(kind);
+#define COLLNET_RTL_ENGINE_MODEL(block) Model{#block, make_rtl_engine_of<V##block>},
+  static constexpr Model models[] = {COLLNET_RTL_ENGINES(COLLNET_RTL_ENGINE_MODEL)};
+#undef COLLNET_RTL_ENGINE_MODEL
+  const std::string block = driver::engine_block(engine);
   for (const Model& m : models)
     if (block == m.block) return m.make(m.block);
   throw std::logic_error("make_rtl_engine: no Verilated model of " + block);
@@ -238,7 +234,7 @@ namespace {
 bool rtl_blocks_built() { return false; }
 std::unique_ptr<Pacer> make_rtl_pacer() { unavailable(); }
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { unavailable(); }
-std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind /*kind*/) { unavailable(); }
+std::unique_ptr<EngineBlock> make_rtl_engine(std::string_view /*engine*/) { unavailable(); }
 
 }  // namespace collnet::systemc
 

@@ -17,8 +17,9 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
-#include "systemc/nic/engine_block.hpp"
+#include "driver/engine_block.hpp"
 #include "systemc/nic/forwarding_rule.hpp"
 #include "systemc/nic/pacer.hpp"
 
@@ -30,7 +31,7 @@ bool rtl_blocks_built();
 std::unique_ptr<Pacer> make_rtl_pacer();
 /// rtl/tree_bcast_rule.sv, after reset.
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule();
-/// rtl/schedule_engine_<kind>.sv, after reset.
-std::unique_ptr<EngineBlock> make_rtl_engine(driver::EngineKind kind);
+/// The schedule engine named `engine` (rtl/schedule_engine_<engine>.sv), after reset.
+std::unique_ptr<driver::EngineBlock> make_rtl_engine(std::string_view engine);
 
 }  // namespace collnet::systemc

@@ -237,8 +237,8 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
     // test's own); a refusal (a program longer than the descriptor memory)
     // stops the run naming the key.
     p.source = engine_source;
-    p.engine = driver::EngineKind::programmable;
-    p.writes = driver::load_engine(*p.engine, driver::LoadRequest{algorithm, &p.schedule, p.topo.get(), &s.params});
+    p.engine = "programmable";
+    p.writes = driver::load_engine(p.engine, driver::LoadRequest{algorithm, &p.schedule, p.topo.get(), &s.params});
     return;
   }
   std::vector<collectives::ForwardingNode> rule;
@@ -252,11 +252,11 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
   } else if (!rule.empty()) {
     refusal = forwarding_rule_refusal(rule);
   } else if (s.schedule_engine != "reference") {
-    if (algorithm == nullptr || !algorithm->engine) {
+    if (algorithm == nullptr || algorithm->engine.empty()) {
       refusal = driver::engine_refusal(p.schedule.algorithm, *p.topo, s.params);
     } else {
       try {
-        writes = driver::load_engine(*algorithm->engine,
+        writes = driver::load_engine(algorithm->engine,
                                      driver::LoadRequest{algorithm, &p.schedule, p.topo.get(), &s.params});
       } catch (const ConfigError& e) {
         refusal = e.what();
@@ -312,7 +312,7 @@ struct Elaboration {
       const auto id = static_cast<topology::EndpointId>(e);
       nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(e)).c_str(), id, network, p.nic,
                                            !p.rule.empty() ? make_rule_source(p.source, p.rule[e], id)
-                                           : p.engine      ? make_engine_source(p.source, *p.engine, p.writes[e])
+                                           : !p.engine.empty() ? make_engine_source(p.source, p.engine, p.writes[e])
                                                            : make_descriptor_source(p.source, p.schedule, p.writes[e], id),
                                            p.schedule, barrier, book));
       book.nics[e] = nics.back().get();
@@ -572,7 +572,7 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   r.controllers = p.nic.controllers;
   r.dispatch = p.nic.dispatch == Dispatch::named ? "named" : "next-idle";
   const std::string blocks = p.source == SourceKind::rtl ? "rtl-" : "hls-";
-  r.schedule_engine = p.engine          ? blocks + driver::engine_short_name(*p.engine)
+  r.schedule_engine = !p.engine.empty() ? blocks + p.engine
                       : !p.rule.empty() ? blocks + "tree_bcast_rule"
                                         : "reference";
   r.nic_blocks = p.nic.blocks == NicBlocks::rtl ? "rtl" : "hls";

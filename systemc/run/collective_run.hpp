@@ -175,7 +175,7 @@ struct CollectivePlan {
   std::size_t endpoints = 0;
   NicConfig nic;
   SourceKind source = SourceKind::reference;
-  std::optional<driver::EngineKind> engine;              // set when an engine runs
+  std::string engine;                                    // its name when an engine runs
   std::vector<std::vector<driver::EngineWrite>> writes;  // per endpoint (empty for the reference)
   /// Per endpoint, when the forwarding-rule block runs (tree-bcast with
   /// schedule_engine auto or hls): what each NIC's rule block is loaded

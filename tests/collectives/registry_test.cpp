@@ -8,9 +8,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <any>
+#include <map>
 #include <set>
+#include <typeindex>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/algorithms/a2a_baselines.hpp"
+#include "collectives/algorithms/a2a_hopgroup.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
+#include "collectives/algorithms/tree_collective.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet;
@@ -115,17 +123,26 @@ TEST(Registry, BadValuesAreRefusedNamingTheKeyAndTheAcceptedValues) {
 }
 
 TEST(Registry, EngineEntriesReadTheirLoaderValues) {
-  std::set<EngineKind> engines;
+  // Every algorithm an engine runs hands it the struct its header declares:
+  // one type per engine, shared by the algorithms of that engine.
+  std::map<std::string, std::type_index> values_of_engine;
   for (const auto& a : algorithms()) {
-    EXPECT_EQ(a.engine.has_value(), static_cast<bool>(a.engine_params)) << a.name;
-    if (!a.engine) continue;
-    engines.insert(*a.engine);
+    EXPECT_EQ(!a.engine.empty(), static_cast<bool>(a.engine_params)) << a.name;
+    if (a.engine.empty()) continue;
     const auto topo = topology::make_topology(topology_for(a));
-    const EngineParams p = a.engine_params(*topo, Params{});
-    // The variant alternative matches the engine (same order as EngineKind).
-    EXPECT_EQ(p.index(), static_cast<std::size_t>(*a.engine)) << a.name;
+    const std::any p = a.engine_params(*topo, Params{});
+    ASSERT_TRUE(p.has_value()) << a.name;
+    const auto [it, first] = values_of_engine.emplace(a.engine, std::type_index(p.type()));
+    EXPECT_EQ(it->second, std::type_index(p.type())) << a.name << " hands engine " << a.engine << " another struct";
   }
-  EXPECT_EQ(engines.size(), 5u);  // every engine runs some algorithm
+  // Five engines run registered algorithms (the programmable one runs any
+  // schedule's programs), each with loader values of its own type.
+  const std::map<std::string, std::type_index> expected{{"a2a", typeid(A2aEngineParams)},
+                                                        {"a2at", typeid(A2atEngineParams)},
+                                                        {"hd", typeid(HdEngineParams)},
+                                                        {"hopgroup", typeid(HopgroupEngineParams)},
+                                                        {"twotree", typeid(TwotreeEngineParams)}};
+  EXPECT_EQ(values_of_engine, expected);
   // The document-001 algorithms dispatch to the next idle controller
   // (spec a2a-optimal: "an idle controller takes the next queued send").
   for (const char* name : {"a2a-optimal", "a2a-spread", "a2a-nd"})
@@ -133,9 +150,12 @@ TEST(Registry, EngineEntriesReadTheirLoaderValues) {
   EXPECT_EQ(find_algorithm("a2a-hopgroup").nic.dispatch, Dispatch::named);
   // a2a-nd and a2a-spread share an engine and differ in one loader value.
   const auto topo = topology::make_topology("torus:4x4");
-  EXPECT_TRUE(std::get<A2aEngineParams>(find_algorithm("a2a-nd").engine_params(*topo, Params{})).nd);
-  EXPECT_FALSE(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{})).nd);
-  EXPECT_EQ(std::get<A2aEngineParams>(find_algorithm("a2a-spread").engine_params(*topo, Params{{"nct", "3"}})).nct, 3);
+  const auto values = [&](const char* name, const Params& params) {
+    return std::any_cast<A2aEngineParams>(find_algorithm(name).engine_params(*topo, params));
+  };
+  EXPECT_TRUE(values("a2a-nd", Params{}).nd);
+  EXPECT_FALSE(values("a2a-spread", Params{}).nd);
+  EXPECT_EQ(values("a2a-spread", Params{{"nct", "3"}}).nct, 3);
 }
 
 // The size check before a run (systemc/memory_estimate) takes an endpoint's

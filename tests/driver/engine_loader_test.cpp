@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,7 +27,7 @@ namespace {
 std::vector<DescriptorWord> run_loaded(const std::string& algorithm, const topology::Topology& topo,
                                        const Params& params, topology::EndpointId node) {
   const auto writes = driver::engine_writes(algorithm, topo, params, node);
-  const auto engine = driver::engine_entry(*collectives::find_algorithm(algorithm).engine).make_hls();
+  const auto engine = driver::engine_entry(collectives::find_algorithm(algorithm).engine).make_hls();
   for (const auto& w : writes) engine->step(hls::EngineInputs{true, w.addr, w.data, false});
   std::vector<DescriptorWord> taken;
   for (int cycle = 0; cycle < 1'000'000; ++cycle) {
@@ -166,23 +167,37 @@ TEST(EngineLoader, ScenariosBeyondTheEnginesAreConfigErrors) {
     EXPECT_EQ(driver::engine_refusal(algorithm, *topology::make_topology(topology), Params{}), "") << topology;
 }
 
-// The catalog has one entry per engine, at its kind, with a block name of
-// its own; every algorithm's engine is an entry whose name the reports use.
-TEST(EngineCatalog, OneEntryPerEngineKind) {
+// The registry has one entry per engine file of driver/engines/, and one per
+// RTL engine of rtl/ (rtl/schedule_engine_NAME.sv: the Verilated model the
+// NIC runs for nic_blocks=rtl), each under its file's name, in name order,
+// with a block name of its own; every algorithm's engine is an entry.
+TEST(EngineCatalog, OneEntryPerEngineFileAndRtlModule) {
+  std::set<std::string> files, modules;
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(COLLNET_SOURCE_DIR) / "driver/engines"))
+    if (f.path().extension() == ".cpp") files.insert(f.path().stem().string());
+  for (const auto& f : std::filesystem::directory_iterator(std::filesystem::path(COLLNET_SOURCE_DIR) / "rtl")) {
+    const std::string name = f.path().stem().string();
+    if (f.path().extension() == ".sv" && name.rfind("schedule_engine_", 0) == 0)
+      modules.insert(name.substr(std::string("schedule_engine_").size()));
+  }
+  EXPECT_EQ(files, modules);
   const auto& catalog = driver::engine_catalog();
-  ASSERT_EQ(catalog.size(), static_cast<std::size_t>(driver::EngineKind::programmable) + 1);
-  std::set<std::string> blocks;
+  std::set<std::string> names, blocks;
   for (std::size_t i = 0; i < catalog.size(); ++i) {
-    EXPECT_EQ(static_cast<std::size_t>(catalog[i].kind), i);
+    names.insert(catalog[i].name);
+    if (i > 0) {
+      EXPECT_LT(catalog[i - 1].name, catalog[i].name);
+    }
     EXPECT_TRUE(blocks.insert(catalog[i].block()).second) << catalog[i].block();
-    EXPECT_EQ(&driver::engine_entry(catalog[i].kind), &catalog[i]);
+    EXPECT_EQ(&driver::engine_entry(catalog[i].name), &catalog[i]);
     EXPECT_EQ(catalog[i].make_hls()->outputs().busy, false) << catalog[i].block() << " after reset";
   }
-  EXPECT_EQ(driver::engine_block(driver::EngineKind::a2at), "schedule_engine_a2at");
-  EXPECT_EQ(driver::engine_short_name(driver::EngineKind::programmable), "programmable");
+  EXPECT_EQ(names, files);
+  EXPECT_EQ(driver::engine_block("a2at"), "schedule_engine_a2at");
+  EXPECT_THROW((void)driver::engine_entry("no-such-engine"), std::logic_error);
   for (const auto& a : collectives::algorithms()) {
-    if (a.engine) {
-      EXPECT_FALSE(driver::engine_entry(*a.engine).runs_programs) << a.name;
+    if (!a.engine.empty()) {
+      EXPECT_FALSE(driver::engine_entry(a.engine).runs_programs) << a.name;
     }
   }
 }
@@ -200,10 +215,10 @@ TEST(EngineCatalog, ProgrammableEngineRefusesProgramsBeyondItsMemory) {
   for (const auto& program : s.programs) longest = std::max(longest, program.size());
   ASSERT_GT(longest, 2u);
   const Params exact{{"program_depth", std::to_string(longest)}};
-  EXPECT_EQ(driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &exact}).size(), 16u);
+  EXPECT_EQ(driver::load_engine("programmable", {&a, &s, topo.get(), &exact}).size(), 16u);
   const Params short_memory{{"program_depth", std::to_string(longest - 1)}};
   try {
-    (void)driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &short_memory});
+    (void)driver::load_engine("programmable", {&a, &s, topo.get(), &short_memory});
     ADD_FAILURE() << "no ConfigError for a program longer than program_depth";
   } catch (const ConfigError& e) {
     const std::string why = e.what();
@@ -213,7 +228,7 @@ TEST(EngineCatalog, ProgrammableEngineRefusesProgramsBeyondItsMemory) {
   }
   // Beyond the engine's memory the key itself is refused.
   const Params too_deep{{"program_depth", std::to_string(hls::programmable_engine_reg::program_entries + 1)}};
-  EXPECT_THROW((void)driver::load_engine(driver::EngineKind::programmable, {&a, &s, topo.get(), &too_deep}),
+  EXPECT_THROW((void)driver::load_engine("programmable", {&a, &s, topo.get(), &too_deep}),
                ConfigError);
 }
 

@@ -54,7 +54,7 @@ TEST(ProgrammableEngine, ReplaysReferencePrograms) {
     const auto topo = topology::make_topology(c.topology);
     const collectives::Algorithm& a = collectives::find_algorithm(c.algorithm);
     const collectives::Schedule s = a.build(*topo, c.params);
-    const auto writes = driver::load_engine(driver::EngineKind::programmable,
+    const auto writes = driver::load_engine("programmable",
                                             driver::LoadRequest{&a, &s, topo.get(), &c.params});
     ASSERT_EQ(writes.size(), s.programs.size()) << c.algorithm;
     for (std::size_t e = 0; e < s.programs.size(); ++e) {

@@ -11,7 +11,7 @@
 // runs a registered collective (a2a-hopgroup: gap = hops - 1), with and
 // without random back-pressure.
 //
-//   collnet_pacer_bench [--seed N] [--random N] [--no-collectives] [--trace FILE.fst] [--verbose]
+//   collnet_packet_pacer_bench [--seed N] [--random N] [--no-collectives] [--trace FILE.fst] [--verbose]
 // (--random 5 --no-collectives --trace pacer.fst gives a small waveform)
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).

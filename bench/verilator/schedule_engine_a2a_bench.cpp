@@ -11,7 +11,7 @@
 // 4-D boards up to 4x4x4x4; nct 1..4; group barriers on two cases in five.
 // Also checks that the RTL assertion reports NCT = 0.
 //
-//   collnet_schedule_engine_bench [--seed N] [--trace FILE.fst]
+//   collnet_schedule_engine_a2a_bench [--seed N] [--trace FILE.fst]
 //
 // Exit status 0 when everything agrees, 1 on the first mismatch (printed).
 #include <cstdint>
