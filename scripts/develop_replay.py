@@ -46,7 +46,7 @@ What a replay does:
    every compile command is the main build's: COLLNET_PYTHON_MODULE changes
    the libraries' flags, -fPIC, and is kept; the module itself is not
    built), benchmarks off, and builds only target collnet and the test
-   executables the run blocks name (`build/test_...`). With ccache (the
+   executables the run blocks name (`build/tests/test_...`). With ccache (the
    main build's CMAKE_CXX_COMPILER_LAUNCHER), CCACHE_BASEDIR is set to the
    common folder of the repository and R and CCACHE_NOHASHDIR=1, so that R's
    unchanged translation units, compiled with the same relative paths as
@@ -308,12 +308,12 @@ def ccache_env(env, root, tree, main_build):
 
 
 def targets_of(pages):
-    """collnet and the test executables the run blocks name (build/test_...)."""
+    """collnet and the test executables the run blocks name (build/tests/test_...)."""
     targets = ["collnet"]
     for page in pages:
         for step in page.steps:
             if step.kind == "run":
-                for t in re.findall(r"\bbuild/(test_\w+)", step.body):
+                for t in re.findall(r"\bbuild/tests/(test_\w+)", step.body):
                     if t not in targets:
                         targets.append(t)
     return targets
