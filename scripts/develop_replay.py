@@ -338,9 +338,9 @@ def run_step(step, tree, env, timeout):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog="\n".join(__doc__.split("\n")[1:]))
+    first, _, rest = __doc__.partition("\n\n")
+    ap = argparse.ArgumentParser(description=" ".join(first.split()),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=rest)
     ap.add_argument("--pages", nargs="+", metavar="PAGE",
                     help="replay only these pages (docs/develop/NAME.md or NAME.md), in sorted order "
                          "(default: every page of docs/develop/)")
