@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libsystemc-dev verilator gtkwave xvfb xauth imagemagick yosys z3 nextpnr-ice40 fpga-icestorm
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libpugixml-dev
