@@ -209,12 +209,21 @@ SyntheticKeys::SyntheticKeys()
                              "latency of the measured packets also per source (JSON latency_by_source) or per "
                              "source-destination pair (latency_by_source and latency_by_flow); none: only the "
                              "network's",
-                             "none", {"none", "source", "flow"})) {}
+                             "none", {"none", "source", "flow"})),
+      endpoint_attach(Key::choice("endpoint_attach",
+                                  "how an endpoint that is a server node (fat tree, dragonfly, leaf/spine, a graph "
+                                  "file's servers) joins its switch: server (a router stage of its own on its cable: "
+                                  "a packet crosses that stage and cable at both ends, 2 x (router_delay + the "
+                                  "cable's latency) cycles more than a NIC at its router) or direct (the NIC sends "
+                                  "on the cable straight into the switch's input port and receives from the "
+                                  "switch's output port, as BookSim2's terminals; a mesh or torus NIC is at its "
+                                  "router already)",
+                                  "server", {"server", "direct"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
           drain_cycles,   packets_per_node, route_direction,   traffic_shift,
-          hotspot_node,   hotspot_fraction, self_packets,      latency_by};
+          hotspot_node,   hotspot_fraction, self_packets,      latency_by,    endpoint_attach};
 }
 
 NicKeys::NicKeys()

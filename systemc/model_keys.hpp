@@ -37,7 +37,8 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, latency_by;
+      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, latency_by,
+      endpoint_attach;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

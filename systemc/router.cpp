@@ -43,6 +43,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   }
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
+  ejects_.assign(ports, 0);
+  std::fill(ejects_.begin() + network_ports_, ejects_.end(), std::uint8_t{1});
   const VcAllocatorStage& stage = find_vc_allocator_stage(
       config.vc_allocator_own ? "own-allocator" : config.separate_vc_allocation ? "separate" : "combined");
   if (stage.make) vc_allocator_ = stage.make(ports_, vcs_);
@@ -125,6 +127,12 @@ void Router::bind_input(int port, Link& link) {
 void Router::bind_output(int port, Link& link) {
   record_port(out_ports_, port, ports_, name(), "output");
   out.bind(link);
+}
+
+void Router::mark_ejection_port(int port) {
+  if (port < 0 || port >= network_ports_)
+    throw std::logic_error(std::string(name()) + ": ejection port " + std::to_string(port) + " is not a network port");
+  ejects_[static_cast<std::size_t>(port)] = 1;
 }
 
 void Router::end_of_elaboration() {
@@ -492,7 +500,7 @@ __attribute__((always_inline)) inline void Router::apply(const Grant& g, Cycle n
     route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
     // The head carries its route position to the next router; at the
     // ejection port it becomes flit index 0 again (packet.hpp).
-    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
+    f.index = ejects_[g.out_port] == 0 ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
   --credits_[o];
   sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(static_cast<std::uint32_t>(credits_[o] == 0) << g.in_vc));

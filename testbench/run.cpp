@@ -288,6 +288,9 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                    rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
                    link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
   t += credit_loop_text(r.link_latencies, rc.buffer_flits);
+  if (s.endpoint_attach == systemc::EndpointAttach::direct)
+    t += "  endpoints         attached direct: each NIC sends into and receives from its switch's terminal port "
+         "over its cable (key endpoint_attach)\n";
   t += fmt::format("  load              {} flits/node/cycle (key injection_rate), {}-flit packets\n",
                    s.load.injection_rate, s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);

@@ -149,7 +149,13 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"topology=fattree:k=4,n=2", "routing=min", "traffic=uniform"}, {"key 'routing'", "nca, nca-random"}},
         Refusal{{"topology=mesh:4x4", "routing=nca", "traffic=uniform"}, {"key 'routing'", "'nca' does not run on mesh:4x4"}},
         Refusal{{"topology=dragonfly:p=2,g=12", "traffic=uniform"}, {"accepted g: 1..9"}},
-        Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}}),
+        Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}},
+        Refusal{{"topology=mesh:4x4", "endpoint_attach=direct", "traffic=uniform"},
+                {"key 'endpoint_attach'", "mesh:4x4", "not servers on a cable", "accepted here: server"}},
+        Refusal{{"topology=fattree:k=4,n=2", "endpoint_attach=switch", "traffic=uniform"},
+                {"key 'endpoint_attach'", "server, direct"}},
+        Refusal{{"topology=fattree:k=4,n=2", "endpoint_attach=direct", "algorithm=ring-allreduce"},
+                {"key 'endpoint_attach'", "synthetic-traffic runs"}}),
     [](const ::testing::TestParamInfo<Refusal>& r) { return "case" + std::to_string(r.index); });
 
 }  // namespace
