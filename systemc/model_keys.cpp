@@ -51,7 +51,17 @@ std::string routing_name_problem(const std::string& name) {
 
 RouterKeys::RouterKeys()
     : vcs(Key::integer("vcs", "virtual channels per router input port (dateline on a torus needs 2)", 2, 1, 16)),
-      buffer_flits(Key::integer("buffer_flits", "depth of each virtual-channel buffer, flits", 8, 1, 4096)),
+      buffer_flits(Key::integer("buffer_flits",
+                                "depth of each virtual-channel buffer, flits (with buffer_sizing round-trip the "
+                                "least: a link whose credit round trip is longer gets that)",
+                                8, 1, 4096)),
+      buffer_sizing(Key::choice("buffer_sizing",
+                                "round-trip (the VC buffers at the end of each link hold at least its credit round "
+                                "trip, 2 x latency + allocation_delay + traversal delay + credit_release_delay "
+                                "flits, so that one VC keeps any link busy: a dragonfly's 100-cycle cables get 201 "
+                                "at router_delay 1) or fixed (buffer_flits on every link: a VC carries at most about "
+                                "buffer_flits / (2 x latency) flits a cycle over a longer link)",
+                                "round-trip", {"round-trip", "fixed"})),
       switching(Key::choice("switching",
                             "flow control: wormhole (one free slot) or virtual cut-through (room for the packet)",
                             "wormhole", {"wormhole", "vct"})),
@@ -144,7 +154,7 @@ RouterKeys::RouterKeys()
                          .accepting("0..1000000 (flits x hops)")) {}
 
 std::vector<Key> RouterKeys::list() const {
-  return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
+  return {vcs,       buffer_flits,  buffer_sizing, switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
           dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
           ugal_threshold};

@@ -16,7 +16,7 @@ namespace collnet::systemc {
 
 /// Router microarchitecture (systemc/router_config.hpp).
 struct RouterKeys {
-  Key vcs, buffer_flits, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
+  Key vcs, buffer_flits, buffer_sizing, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
       link_latency, allocator, vc_allocation, allocator_iterations, dateline, credit_release_delay,
       vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
       ugal_threshold;

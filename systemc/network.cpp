@@ -123,8 +123,14 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     const topology::Node& node = g.node(id);
     // (direct: a server's router keeps no NIC port and no link; it never runs)
     const int nic_ports = node.endpoint != topology::kNone && !direct ? controllers_ : 0;
+    // Its VC buffers are as deep as the deepest its input links need
+    // (buffer_sizing round-trip): each link's credits keep to its own depth.
+    RouterConfig node_config = config_;
+    if (nic_ports > 0) node_config.buffer_flits = config_.link_buffer_flits(config_.nic_latency);
+    for (const topology::LinkId l : node.in_ports)
+      if (l != topology::kNone) node_config.buffer_flits = std::max(node_config.buffer_flits, link_buffer_flits(l));
     routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
-                                                routing, config_, packets_, activity_));
+                                                routing, node_config, packets_, activity_));
   }
   for (std::size_t l = 0; l < g.link_count(); ++l) {
     const auto id = static_cast<topology::LinkId>(l);
@@ -133,8 +139,7 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     // cables) keeps it; every other link has the scenario's link_latency.
     if (gl.latency < 0) throw ConfigError("topology " + topology.name() + ": link " + g.link_name(id) +
                                           " has a negative latency (" + std::to_string(gl.latency) + ")");
-    const Link::Params network_link{gl.latency > 0 ? gl.latency : config_.link_latency, config_.vcs,
-                                    config_.buffer_flits, config_.pipeline_delay()};
+    const Link::Params network_link{link_latency(id), config_.vcs, link_buffer_flits(id), config_.pipeline_delay()};
     links_.push_back(std::make_unique<Link>("link" + std::to_string(l), network_link, id, &window_));
     // direct: the NIC is the cable's server end (bound below).
     const topology::NodeId server =
@@ -153,8 +158,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     }
     return;
   }
-  const Link::Params to_router{config_.nic_latency, config_.vcs, config_.buffer_flits, 0};
-  const Link::Params to_nic{config_.nic_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
+  const int nic_buffer = config_.link_buffer_flits(config_.nic_latency);
+  const Link::Params to_router{config_.nic_latency, config_.vcs, nic_buffer, 0};
+  const Link::Params to_nic{config_.nic_latency, config_.vcs, nic_buffer, config_.pipeline_delay()};
   for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
     const topology::NodeId node = g.endpoint_node(e);
     Router& r = router(node);
@@ -170,6 +176,13 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     }
   }
 }
+
+int Network::link_latency(topology::LinkId id) const {
+  const int latency = topology_.graph().link(id).latency;
+  return latency > 0 ? latency : config_.link_latency;
+}
+
+int Network::link_buffer_flits(topology::LinkId id) const { return config_.link_buffer_flits(link_latency(id)); }
 
 std::vector<LinkLatencyCount> Network::link_latencies() const {
   std::vector<LinkLatencyCount> counts;

@@ -111,6 +111,11 @@ class Network {
   /// scenario's link_latency, and the topology's own where its links carry
   /// one (a dragonfly's local and global cables, a graph file's latency).
   [[nodiscard]] std::vector<LinkLatencyCount> link_latencies() const;
+  /// Graph link `id`'s latency: the topology's own, else the scenario's link_latency.
+  [[nodiscard]] int link_latency(topology::LinkId id) const;
+  /// Depth of each VC buffer at the far end of graph link `id`
+  /// (RouterConfig::link_buffer_flits of its latency).
+  [[nodiscard]] int link_buffer_flits(topology::LinkId id) const;
   /// NIC controller -> router (the NIC binds a LinkSenderIf port to it).
   [[nodiscard]] Link& injection(topology::EndpointId endpoint, int controller);
   /// Router -> NIC controller (the NIC binds a LinkReceiverIf port to it).

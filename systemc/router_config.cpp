@@ -39,6 +39,7 @@ RouterConfig router_config_from(const Params& params) {
   RouterConfig c;
   c.vcs = static_cast<int>(k.vcs.integer(params));
   c.buffer_flits = static_cast<int>(k.buffer_flits.integer(params));
+  c.buffer_round_trip = k.buffer_sizing.choice(params) == "round-trip";
   c.switching = k.switching.choice(params) == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
   c.arbitration = k.arbitration.choice(params);
   c.age_width = static_cast<int>(k.age_width.integer(params));
