@@ -151,13 +151,21 @@ RouterKeys::RouterKeys()
                                   "(the threshold of Kim et al. 2008, BookSim2's adaptive_threshold); 0: the plain "
                                   "comparison",
                                   0, 0, 1000000)
-                         .accepting("0..1000000 (flits x hops)")) {}
+                         .accepting("0..1000000 (flits x hops)")),
+      ugal_rule(Key::choice("ugal_rule",
+                            "routing ugal: how the source router weighs the minimal path against the Valiant one: "
+                            "queue-hops (flits queued at each path's output x the path's router-to-router hops, "
+                            "weighed again every cycle until the head leaves) or booksim2 (BookSim2's "
+                            "ugal_dragonflynew: the minimal path while its output's queue <= 2 x the other's + "
+                            "ugal_threshold, decided once when the head is routed and kept while it waits; "
+                            "BookSim2's threshold is 30)",
+                            "queue-hops", {"queue-hops", "booksim2"})) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  buffer_sizing, switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
           dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
-          ugal_threshold};
+          ugal_threshold, ugal_rule};
 }
 
 RunKeys::RunKeys()

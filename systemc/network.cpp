@@ -71,6 +71,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   if (config_.weighed_threshold != 0 && !routing_->weighed)
     throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal); routing " +
                       routing_->name + " does not (remove 'ugal_threshold')");
+  if (config_.weighed_once && !routing_->weighed)
+    throw ConfigError("key 'ugal_rule': applies to routing that weighs its paths (ugal); routing " + routing_->name +
+                      " does not (remove 'ugal_rule')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
   if (routing_->adaptive() && !config_.dateline)
     throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +

@@ -23,6 +23,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       own_vc_allocator_(config.vc_allocator_own),
       vc_allocator_selects_(config.vc_allocator_selects),
       weighed_threshold_(config.weighed_threshold),
+      weighed_once_(config.weighed_once),
       cut_through_(config.switching == Switching::virtual_cut_through),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
@@ -232,6 +233,12 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   }
   ivc.want_port = static_cast<std::int16_t>(options.items[0].port);
   ivc.want_class = options.items[0].vc_class;
+  if (weighed_once_ && options.items[0].hops != 0) {
+    // ugal_rule booksim2: weighed now, as the head is routed, and kept (a
+    // route with one option from here on).
+    choose_output(ivc, slot);
+    ivc.options = 0;
+  }
 }
 
 void Router::choose_output(InputVc& ivc, std::size_t slot) const {
@@ -247,7 +254,10 @@ void Router::choose_output(InputVc& ivc, std::size_t slot) const {
       long queued = 0;
       const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
       for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
-      const long cost = queued * o->hops + (o == options ? 0 : weighed_threshold_);
+      // (booksim2: x 1 for the minimal path, x 2 for the other, the weights
+      // BookSim2's ugal_dragonflynew gives them in place of hop counts)
+      const long weight = weighed_once_ ? (o == options ? 1 : 2) : o->hops;
+      const long cost = queued * weight + (o == options ? 0 : weighed_threshold_);
       if (least_cost < 0 || cost < least_cost) {
         least_cost = cost;
         least = o;

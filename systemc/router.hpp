@@ -229,6 +229,7 @@ class Router final : public Clocked {
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool vc_allocator_selects_;   // output_selection: vc-allocator
   long weighed_threshold_;      // ugal_threshold
+  bool weighed_once_;           // ugal_rule booksim2
   bool cut_through_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;

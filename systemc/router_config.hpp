@@ -76,6 +76,12 @@ struct RouterConfig {
   /// Weighed options (ugal): added to every option's cost but the first
   /// (the minimal path) before the least is taken (key ugal_threshold).
   long weighed_threshold = 0;
+  /// Weighed options (key ugal_rule booksim2): BookSim2's ugal_dragonflynew
+  /// rule, the minimal path's queue x 1 against the other's x 2 (plus the
+  /// threshold), weighed once when the head is routed and kept while it
+  /// waits; false (queue-hops): queue x the path's hops, weighed again every
+  /// cycle until the head leaves.
+  bool weighed_once = false;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)

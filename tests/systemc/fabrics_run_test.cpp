@@ -235,6 +235,16 @@ TEST(FabricsUgal, TheThresholdIsRefusedWithRoutingThatDoesNotWeighPaths) {
               AllOf(HasSubstr("key 'ugal_threshold'"), HasSubstr("routing min")));
 }
 
+TEST(FabricsUgal, TheBookSim2RuleIsRefusedWithRoutingThatDoesNotWeighPaths) {
+  SyntheticScenario s;
+  s.topology = "dragonfly:p=2";
+  s.router.routing = "valiant";
+  s.router.vcs = 3;
+  s.router.weighed_once = true;
+  EXPECT_THAT(collnet::test::error_message<ConfigError>([&] { (void)run_synthetic(s); }),
+              AllOf(HasSubstr("key 'ugal_rule'"), HasSubstr("routing valiant")));
+}
+
 TEST(FabricsVcs, TooFewVcsForTheDragonflysClassesAreRefused) {
   SyntheticScenario s;
   s.topology = "dragonfly:p=2";
