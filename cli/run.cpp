@@ -91,6 +91,7 @@ nlohmann::json node_positions_json(const topology::Graph& graph) {
 nlohmann::json router_json(const systemc::RouterConfig& rc) {
   return {{"vcs", rc.vcs},
           {"buffer_flits", rc.buffer_flits},
+          {"buffer_sizing", rc.buffer_round_trip ? "round-trip" : "fixed"},
           {"switching", rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct"},
           {"arbitration", rc.arbitration},
           {"age_width", rc.age_width},
@@ -234,6 +235,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["routers"] = r.routers;
   j["switches"] = switch_count(topo->graph());
   j["link_latencies"] = link_latencies_json(r.link_latencies);
+  j["credit_loop"] = credit_loop_json(r.link_latencies, rc);
   j["injection_rate"] = s.load.injection_rate;
   j["packet_flits"] = s.load.packet_flits;
   j["router"] = router_json(rc);
@@ -287,7 +289,11 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
                    rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
                    link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
-  t += credit_loop_text(r.link_latencies, rc.buffer_flits);
+  t += buffer_sizing_text(r.link_latencies, rc);
+  t += credit_loop_text(r.link_latencies, rc);
+  if (s.endpoint_attach == systemc::EndpointAttach::direct)
+    t += "  endpoints         attached direct: each NIC sends into and receives from its switch's terminal port "
+         "over its cable (key endpoint_attach)\n";
   t += fmt::format("  load              {} flits/node/cycle (key injection_rate), {}-flit packets\n",
                    s.load.injection_rate, s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
@@ -378,13 +384,14 @@ std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& coun
   return t;
 }
 
-std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, int buffer_flits) {
+std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
   std::string parts;
   int longest = 0;
   for (const auto& c : counts) {
-    if (2 * c.latency <= buffer_flits) continue;
+    const int buffer = rc.link_buffer_flits(c.latency);
+    if (2 * c.latency <= buffer) continue;
     parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
-                         static_cast<double>(buffer_flits) / (2.0 * c.latency), c.links, c.links == 1 ? "" : "s",
+                         static_cast<double>(buffer) / (2.0 * c.latency), c.links, c.links == 1 ? "" : "s",
                          c.latency);
     longest = c.latency;
   }
@@ -392,6 +399,46 @@ std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& count
   return fmt::format("  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per cycle: "
                      "{} (buffer_flits {} keeps every link busy)\n",
                      parts, 2 * longest);
+}
+
+nlohmann::json credit_loop_json(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& c : counts) {
+    const int buffer = rc.link_buffer_flits(c.latency);
+    if (2 * c.latency <= buffer) continue;
+    a.push_back({{"latency", c.latency},
+                 {"links", c.links},
+                 {"buffer_flits", buffer},
+                 {"vc_flits_per_cycle", static_cast<double>(buffer) / (2.0 * c.latency)}});
+  }
+  return a.empty() ? nlohmann::json(nullptr) : a;
+}
+
+std::string credit_loop_words(const nlohmann::json& credit_loop) {
+  if (!credit_loop.is_array() || credit_loop.empty()) return {};
+  std::string parts;
+  int longest = 0;
+  for (const auto& c : credit_loop) {
+    const std::size_t links = c.value("links", std::size_t{0});
+    parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
+                         c.value("vc_flits_per_cycle", 0.0), links, links == 1 ? "" : "s", c.value("latency", 0));
+    longest = std::max(longest, c.value("latency", 0));
+  }
+  return fmt::format("{} (buffer_flits {} keeps every link busy)", parts, 2 * longest);
+}
+
+std::string buffer_sizing_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
+  std::string parts;
+  for (const auto& c : counts) {
+    const int buffer = rc.link_buffer_flits(c.latency);
+    if (buffer == rc.buffer_flits) continue;
+    parts += fmt::format("{}{} flits on the {} link{} of latency {}", parts.empty() ? "" : ", ", buffer, c.links,
+                         c.links == 1 ? "" : "s", c.latency);
+  }
+  if (parts.empty()) return {};
+  return fmt::format("  buffers           VC buffers of a link's credit round trip where longer than buffer_flits "
+                     "(key buffer_sizing): {}\n",
+                     parts);
 }
 
 std::string deadlock_text(const systemc::DeadlockReport& d) {

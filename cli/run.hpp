@@ -43,9 +43,20 @@ nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>&
 /// 10 (6), 100 (6)".
 std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured);
 /// The report line for links whose credit round trip (about 2 x latency
-/// cycles) the VC buffers do not cover: a VC carries at most buffer_flits
-/// flits per round trip there. Empty where every link is covered.
-std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, int buffer_flits);
+/// cycles) the VC buffers do not cover (buffer_sizing fixed): a VC carries
+/// at most its buffer's flits per round trip there. Empty where every link
+/// is covered.
+std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc);
+/// The JSON field `credit_loop` of both kinds of run: the links of
+/// credit_loop_text, [{"latency": L, "links": n, "buffer_flits": B,
+/// "vc_flits_per_cycle": B / (2 L)}, ...], or null where every link is covered.
+nlohmann::json credit_loop_json(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc);
+/// The words of a run's JSON `credit_loop` for a summary: "0.04 on the 72
+/// links of latency 100 (buffer_flits 200 keeps every link busy)"; empty for null.
+std::string credit_loop_words(const nlohmann::json& credit_loop);
+/// The report line for links whose VC buffers buffer_sizing round-trip made
+/// deeper than buffer_flits ("  buffers  ..."), empty where none is.
+std::string buffer_sizing_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc);
 
 /// The report's count of the network: "64 endpoints, 64 routers" where every
 /// node is a router with its endpoint (meshes, tori, graph files), "16

@@ -54,6 +54,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["routers"] = r.routers;
   j["switches"] = switch_count(topology::make_topology(r.topology)->graph());
   j["link_latencies"] = link_latencies_json(r.link_latencies);
+  j["credit_loop"] = credit_loop_json(r.link_latencies, rc);
   // The key that sets the size holds it, the other is null (both for
   // msccl, whose size comes from its file and chunk_words); words_per_rank
   // is the size every algorithm shares.
@@ -167,7 +168,8 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}{}\n", rc.vcs,
                    rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct", rc.arbitration,
                    rc.router_delay(), link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
-  t += credit_loop_text(r.link_latencies, rc.buffer_flits);
+  t += buffer_sizing_text(r.link_latencies, rc);
+  t += credit_loop_text(r.link_latencies, rc);
   t += fmt::format("  barrier network   {}, {} cycles{}\n", r.barrier, r.barrier_latency,
                    r.barrier == "ideal" ? " from the last entry" : " per step");
   if (r.lower_bound_cycles > 0)

@@ -251,11 +251,13 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
                      "verdict");
   out.flush();
 
+  std::string credit_loop;  // the runs' credit loop (the same at every rate)
   const auto probe = [&](double rate) {
     Params p = params;
     p.set("injection_rate", rate_text(rate));
     const RunOutcome run = run_network(p, "");
     const nlohmann::json& j = run.json;
+    if (const auto it = j.find("credit_loop"); it != j.end()) credit_loop = credit_loop_words(*it);
     SaturationProbe result;
     result.offered_rate = number(j, "offered_rate");
     result.accepted_rate = number(j, "accepted_rate");
@@ -302,6 +304,11 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
     t += fmt::format("  saturation rate   {} flits/node/cycle (unsaturated at {}, saturated at {}: {})\n",
                      rate_text(r.saturation_rate), rate_text(r.bracket_low), rate_text(r.bracket_high), r.criterion);
   }
+  // Links whose VC buffers do not cover the credit round trip bound the
+  // rate a VC carries over them, and so the saturation found.
+  if (!credit_loop.empty())
+    t += "  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per cycle: " + credit_loop +
+         "\n";
   for (const auto& p : r.probes)
     if (p.deadlock)
       t += fmt::format("  deadlock          the probe at {} deadlocked (collnet run --set injection_rate={} shows "

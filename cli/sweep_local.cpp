@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/run.hpp"
 #include "cli/scenario.hpp"
 #include "cli/sweep.hpp"
 #include "cli/sweep_runner.hpp"
@@ -408,6 +409,21 @@ int sweep_exit_status(const Sweep& sweep, const std::string& results_path, std::
   std::cerr << fmt::format("sweep: {} points: {} ok, {} failed{} ({} run now); results in {}\n", sweep.points.size(), ok,
                            failed, missing ? fmt::format(", {} without a result", missing) : "", ran_now,
                            results_path);
+  // Points whose links' VC buffers do not cover the credit round trip
+  // (buffer_sizing fixed): their figures are bound by it.
+  std::size_t looped = 0;
+  std::string first;
+  for (const auto& p : sweep.points) {
+    const auto it = records.find(p.hash);
+    if (it == records.end() || !it->second.json.contains("run") || !it->second.json["run"].is_object()) continue;
+    const std::string words = credit_loop_words(it->second.json["run"].value("credit_loop", nlohmann::json(nullptr)));
+    if (words.empty()) continue;
+    if (looped++ == 0) first = fmt::format("point {}: {}", p.index + 1, words);
+  }
+  if (looped > 0)
+    std::cerr << fmt::format("sweep: credit loop on {} of {} points: a VC carries at most about buffer_flits / (2 x "
+                             "latency) flits per cycle ({})\n",
+                             looped, sweep.points.size(), first);
   if (failed > 0) std::cerr << "sweep: failed points are kept; --retry-failed runs them again\n";
   return failed > 0 ? 1 : 0;
 }

@@ -25,6 +25,8 @@ std::uint64_t sat_mul(std::uint64_t a, std::uint64_t b) {
   return a * b;
 }
 
+std::uint64_t sat_add(std::uint64_t a, std::uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
 std::uint64_t parse_size(const std::string& text) {
   std::uint64_t v = 0;
   std::size_t i = 0;
@@ -73,14 +75,24 @@ std::uint64_t MemoryEstimate::total() const {
 MemoryEstimate estimate_network_memory(const topology::Topology& topology, const RouterConfig& router,
                                        int controllers) {
   const auto& g = topology.graph();
-  const std::uint64_t buffers =
-      g.link_count() + 2 * static_cast<std::uint64_t>(topology.endpoint_count()) * static_cast<std::uint64_t>(controllers);
+  // Each router holds vcs buffers per port, as deep as its deepest input
+  // link's (Network: buffer_sizing round-trip deepens a long link's).
+  std::uint64_t slots = 0;
+  for (std::size_t n = 0; n < g.node_count(); ++n) {
+    const topology::Node& node = g.node(static_cast<topology::NodeId>(n));
+    const int nics = node.endpoint != topology::kNone ? controllers : 0;
+    int depth = nics > 0 ? router.link_buffer_flits(router.nic_latency) : router.buffer_flits;
+    for (const topology::LinkId l : node.in_ports)
+      if (l != topology::kNone) {
+        const int latency = g.link(l).latency > 0 ? g.link(l).latency : router.link_latency;
+        depth = std::max(depth, router.link_buffer_flits(latency));
+      }
+    const auto ports = static_cast<std::uint64_t>(g.port_count(static_cast<topology::NodeId>(n)) + nics);
+    slots = sat_add(slots, sat_mul(ports, static_cast<std::uint64_t>(depth)));
+  }
   MemoryEstimate e;
-  e.parts.push_back({"network buffers",
-                     sat_mul(sat_mul(buffers, static_cast<std::uint64_t>(router.vcs) *
-                                                  static_cast<std::uint64_t>(router.buffer_flits)),
-                             kFlitBytes),
-                     "topology, vcs, buffer_flits"});
+  e.parts.push_back({"network buffers", sat_mul(sat_mul(slots, static_cast<std::uint64_t>(router.vcs)), kFlitBytes),
+                     "topology, vcs, buffer_flits, buffer_sizing"});
   return e;
 }
 

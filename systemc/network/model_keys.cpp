@@ -51,7 +51,17 @@ std::string routing_name_problem(const std::string& name) {
 
 RouterKeys::RouterKeys()
     : vcs(Key::integer("vcs", "virtual channels per router input port (dateline on a torus needs 2)", 2, 1, 16)),
-      buffer_flits(Key::integer("buffer_flits", "depth of each virtual-channel buffer, flits", 8, 1, 4096)),
+      buffer_flits(Key::integer("buffer_flits",
+                                "depth of each virtual-channel buffer, flits (with buffer_sizing round-trip the "
+                                "least: a link whose credit round trip is longer gets that)",
+                                8, 1, 4096)),
+      buffer_sizing(Key::choice("buffer_sizing",
+                                "round-trip (the VC buffers at the end of each link hold at least its credit round "
+                                "trip, 2 x latency + allocation_delay + traversal delay + credit_release_delay "
+                                "flits, so that one VC keeps any link busy: a dragonfly's 100-cycle cables get 201 "
+                                "at router_delay 1) or fixed (buffer_flits on every link: a VC carries at most about "
+                                "buffer_flits / (2 x latency) flits a cycle over a longer link)",
+                                "round-trip", {"round-trip", "fixed"})),
       switching(Key::choice("switching",
                             "flow control: wormhole (one free slot) or virtual cut-through (room for the packet)",
                             "wormhole", {"wormhole", "vct"})),
@@ -141,13 +151,21 @@ RouterKeys::RouterKeys()
                                   "(the threshold of Kim et al. 2008, BookSim2's adaptive_threshold); 0: the plain "
                                   "comparison",
                                   0, 0, 1000000)
-                         .accepting("0..1000000 (flits x hops)")) {}
+                         .accepting("0..1000000 (flits x hops)")),
+      ugal_rule(Key::choice("ugal_rule",
+                            "routing ugal: how the source router weighs the minimal path against the Valiant one: "
+                            "queue-hops (flits queued at each path's output x the path's router-to-router hops, "
+                            "weighed again every cycle until the head leaves) or booksim2 (BookSim2's "
+                            "ugal_dragonflynew: the minimal path while its output's queue <= 2 x the other's + "
+                            "ugal_threshold, decided once when the head is routed and kept while it waits; "
+                            "BookSim2's threshold is 30)",
+                            "queue-hops", {"queue-hops", "booksim2"})) {}
 
 std::vector<Key> RouterKeys::list() const {
-  return {vcs,       buffer_flits,  switching,     arbitration,          age_width, router_delay,
+  return {vcs,       buffer_flits,  buffer_sizing, switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
           dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
-          ugal_threshold};
+          ugal_threshold, ugal_rule};
 }
 
 RunKeys::RunKeys()
@@ -209,12 +227,21 @@ SyntheticKeys::SyntheticKeys()
                              "latency of the measured packets also per source (JSON latency_by_source) or per "
                              "source-destination pair (latency_by_source and latency_by_flow); none: only the "
                              "network's",
-                             "none", {"none", "source", "flow"})) {}
+                             "none", {"none", "source", "flow"})),
+      endpoint_attach(Key::choice("endpoint_attach",
+                                  "how an endpoint that is a server node (fat tree, dragonfly, leaf/spine, a graph "
+                                  "file's servers) joins its switch: server (a router stage of its own on its cable: "
+                                  "a packet crosses that stage and cable at both ends, 2 x (router_delay + the "
+                                  "cable's latency) cycles more than a NIC at its router) or direct (the NIC sends "
+                                  "on the cable straight into the switch's input port and receives from the "
+                                  "switch's output port, as BookSim2's terminals; a mesh or torus NIC is at its "
+                                  "router already)",
+                                  "server", {"server", "direct"})) {}
 
 std::vector<Key> SyntheticKeys::list() const {
   return {traffic,        injection_rate,   injection_process, warmup_cycles, measure_cycles,
           drain_cycles,   packets_per_node, route_direction,   traffic_shift,
-          hotspot_node,   hotspot_fraction, self_packets,      latency_by};
+          hotspot_node,   hotspot_fraction, self_packets,      latency_by,    endpoint_attach};
 }
 
 NicKeys::NicKeys()

@@ -16,10 +16,10 @@ namespace collnet::systemc {
 
 /// Router microarchitecture (systemc/router/router_config.hpp).
 struct RouterKeys {
-  Key vcs, buffer_flits, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
+  Key vcs, buffer_flits, buffer_sizing, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
       link_latency, allocator, vc_allocation, allocator_iterations, dateline, credit_release_delay,
       vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
-      ugal_threshold;
+      ugal_threshold, ugal_rule;
   RouterKeys();
   /// Documentation order.
   [[nodiscard]] std::vector<Key> list() const;
@@ -37,7 +37,8 @@ struct RunKeys {
 /// synthetic-traffic run reads these.
 struct SyntheticKeys {
   Key traffic, injection_rate, injection_process, warmup_cycles, measure_cycles, drain_cycles, packets_per_node,
-      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, latency_by;
+      route_direction, traffic_shift, hotspot_node, hotspot_fraction, self_packets, latency_by,
+      endpoint_attach;
   SyntheticKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };

@@ -9,9 +9,54 @@
 
 namespace collnet::systemc {
 
+namespace {
 
-Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers)
-    : topology_(topology), config_(config), controllers_(controllers) {
+/// The cable of a server endpoint's node: its one link out and its one link
+/// in, or a reason it has none (the node is a router of its own, or has
+/// several cables).
+struct ServerCable {
+  topology::LinkId up = topology::kNone;    // server -> switch
+  topology::LinkId down = topology::kNone;  // switch -> server
+};
+
+ServerCable server_cable(const topology::Graph& g, topology::EndpointId e, std::string& why) {
+  const topology::NodeId n = g.endpoint_node(e);
+  const topology::Node& node = g.node(n);
+  ServerCable c;
+  if (node.kind != topology::NodeKind::server) {
+    why = "its endpoints are " + std::string(topology::to_string(node.kind)) + " nodes (endpoint " +
+          std::to_string(e) + " is node " + g.node_name(n) + "), not servers on a cable to a switch";
+    return c;
+  }
+  for (const topology::LinkId l : node.out_ports)
+    if (l != topology::kNone) c.up = c.up == topology::kNone ? l : topology::kNone - 1;
+  for (const topology::LinkId l : node.in_ports)
+    if (l != topology::kNone) c.down = c.down == topology::kNone ? l : topology::kNone - 1;
+  if (c.up < 0 || c.down < 0 || g.link(c.up).dst != g.link(c.down).src ||
+      g.node(g.link(c.up).dst).endpoint != topology::kNone) {
+    why = "server " + g.node_name(n) + " (endpoint " + std::to_string(e) +
+          ") is not on exactly one cable to a switch";
+    c = {};
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string direct_attach_problem(const topology::Topology& topology) {
+  const topology::Graph& g = topology.graph();
+  for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
+    std::string why;
+    if (server_cable(g, e, why).up == topology::kNone)
+      return "key 'endpoint_attach': direct attaches server endpoints to their switch, but on " + topology.name() +
+             " " + why + "; accepted here: server";
+  }
+  return {};
+}
+
+Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers,
+                 EndpointAttach attach)
+    : topology_(topology), config_(config), controllers_(controllers), attach_(attach) {
   config_.validate();
   if (const Key& key = collectives::controllers_key(); controllers < key.lo() || controllers > key.hi())
     throw ConfigError("key 'controllers': expected " + key.doc().accepted + ", got " + std::to_string(controllers));
@@ -26,6 +71,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   if (config_.weighed_threshold != 0 && !routing_->weighed)
     throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal); routing " +
                       routing_->name + " does not (remove 'ugal_threshold')");
+  if (config_.weighed_once && !routing_->weighed)
+    throw ConfigError("key 'ugal_rule': applies to routing that weighs its paths (ugal); routing " + routing_->name +
+                      " does not (remove 'ugal_rule')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
   if (routing_->adaptive() && !config_.dateline)
     throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +
@@ -53,14 +101,39 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
                         "; accepted here: from-wrap");
   }
   const topology::Graph& g = topology.graph();
+  // endpoint_attach direct: each endpoint's cable (up and down links).
+  const bool direct = attach_ == EndpointAttach::direct;
+  std::vector<ServerCable> cables;
+  std::vector<topology::EndpointId> cable_endpoint;  // [graph link]: the endpoint whose cable it is, or kNone
+  if (direct) {
+    if (controllers_ != 1)
+      throw ConfigError("key 'endpoint_attach': direct joins one NIC port to a switch's terminal port; " +
+                        std::to_string(controllers_) + " controllers per endpoint need endpoint_attach server");
+    cable_endpoint.assign(g.link_count(), topology::kNone);
+    if (const std::string problem = direct_attach_problem(topology); !problem.empty()) throw ConfigError(problem);
+    for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
+      std::string why;
+      const ServerCable c = server_cable(g, e, why);
+      cables.push_back(c);
+      cable_endpoint[static_cast<std::size_t>(c.up)] = e;
+      cable_endpoint[static_cast<std::size_t>(c.down)] = e;
+    }
+  }
   RouterRouting routing{vc_classes_, class_layout_, &topology, routing_->adaptive() ? routing_ : nullptr};
 
   for (std::size_t n = 0; n < g.node_count(); ++n) {
     const auto id = static_cast<topology::NodeId>(n);
     const topology::Node& node = g.node(id);
-    const int nic_ports = node.endpoint != topology::kNone ? controllers_ : 0;
+    // (direct: a server's router keeps no NIC port and no link; it never runs)
+    const int nic_ports = node.endpoint != topology::kNone && !direct ? controllers_ : 0;
+    // Its VC buffers are as deep as the deepest its input links need
+    // (buffer_sizing round-trip): each link's credits keep to its own depth.
+    RouterConfig node_config = config_;
+    if (nic_ports > 0) node_config.buffer_flits = config_.link_buffer_flits(config_.nic_latency);
+    for (const topology::LinkId l : node.in_ports)
+      if (l != topology::kNone) node_config.buffer_flits = std::max(node_config.buffer_flits, link_buffer_flits(l));
     routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
-                                                routing, config_, packets_, activity_));
+                                                routing, node_config, packets_, activity_));
   }
   for (std::size_t l = 0; l < g.link_count(); ++l) {
     const auto id = static_cast<topology::LinkId>(l);
@@ -69,27 +142,50 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     // cables) keeps it; every other link has the scenario's link_latency.
     if (gl.latency < 0) throw ConfigError("topology " + topology.name() + ": link " + g.link_name(id) +
                                           " has a negative latency (" + std::to_string(gl.latency) + ")");
-    const Link::Params network_link{gl.latency > 0 ? gl.latency : config_.link_latency, config_.vcs,
-                                    config_.buffer_flits, config_.pipeline_delay()};
+    const Link::Params network_link{link_latency(id), config_.vcs, link_buffer_flits(id), config_.pipeline_delay()};
     links_.push_back(std::make_unique<Link>("link" + std::to_string(l), network_link, id, &window_));
-    router(gl.src).bind_output(gl.src_port, *links_.back());
-    router(gl.dst).bind_input(gl.dst_port, *links_.back());
+    // direct: the NIC is the cable's server end (bound below).
+    const topology::NodeId server =
+        direct && cable_endpoint[l] != topology::kNone ? g.endpoint_node(cable_endpoint[l]) : topology::kNone;
+    if (gl.src != server) router(gl.src).bind_output(gl.src_port, *links_.back());
+    if (gl.dst != server) router(gl.dst).bind_input(gl.dst_port, *links_.back());
   }
-  const Link::Params to_router{config_.nic_latency, config_.vcs, config_.buffer_flits, 0};
-  const Link::Params to_nic{config_.nic_latency, config_.vcs, config_.buffer_flits, config_.pipeline_delay()};
+  if (direct) {
+    for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
+      const ServerCable& c = cables[static_cast<std::size_t>(e)];
+      injection_.push_back(links_[static_cast<std::size_t>(c.up)].get());
+      ejection_.push_back(links_[static_cast<std::size_t>(c.down)].get());
+      // A head leaving on the switch's terminal port leaves the network.
+      const topology::Link& down = g.link(c.down);
+      router(down.src).mark_ejection_port(down.src_port);
+    }
+    return;
+  }
+  const int nic_buffer = config_.link_buffer_flits(config_.nic_latency);
+  const Link::Params to_router{config_.nic_latency, config_.vcs, nic_buffer, 0};
+  const Link::Params to_nic{config_.nic_latency, config_.vcs, nic_buffer, config_.pipeline_delay()};
   for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
     const topology::NodeId node = g.endpoint_node(e);
     Router& r = router(node);
     for (int c = 0; c < controllers_; ++c) {
       const std::string suffix = std::to_string(e) + "_" + std::to_string(c);
-      injection_.push_back(std::make_unique<Link>("inject" + suffix, to_router, topology::kNone, &window_));
-      ejection_.push_back(std::make_unique<Link>("eject" + suffix, to_nic, topology::kNone, &window_));
+      own_nic_links_.push_back(std::make_unique<Link>("inject" + suffix, to_router, topology::kNone, &window_));
+      injection_.push_back(own_nic_links_.back().get());
+      own_nic_links_.push_back(std::make_unique<Link>("eject" + suffix, to_nic, topology::kNone, &window_));
+      ejection_.push_back(own_nic_links_.back().get());
       const int port = r.network_ports() + c;
       r.bind_input(port, *injection_.back());
       r.bind_output(port, *ejection_.back());
     }
   }
 }
+
+int Network::link_latency(topology::LinkId id) const {
+  const int latency = topology_.graph().link(id).latency;
+  return latency > 0 ? latency : config_.link_latency;
+}
+
+int Network::link_buffer_flits(topology::LinkId id) const { return config_.link_buffer_flits(link_latency(id)); }
 
 std::vector<LinkLatencyCount> Network::link_latencies() const {
   std::vector<LinkLatencyCount> counts;
@@ -130,10 +226,9 @@ void TeardownSentinel::release() {
 Network::~Network() {
   // The links (not SystemC objects) before the routers, which go in reverse
   // construction order (TeardownSentinel).
-  for (std::size_t i = injection_.size(); i-- > 0;) {
-    ejection_[i].reset();
-    injection_[i].reset();
-  }
+  injection_.clear();
+  ejection_.clear();
+  while (!own_nic_links_.empty()) own_nic_links_.pop_back();
   while (!links_.empty()) links_.pop_back();
   while (!routers_.empty()) routers_.pop_back();
 }
@@ -168,6 +263,20 @@ void Network::route_steps(topology::EndpointId src, topology::EndpointId dst, to
     at = l.dst;
   }
   if (at != g.endpoint_node(dst)) throw std::logic_error("route of " + topology_.name() + " ends elsewhere");
+  if (attach_ == EndpointAttach::direct) {
+    // The NIC sends on the server's cable itself: the route starts at the
+    // switch. A packet to its own endpoint goes in and straight out of the
+    // switch on the terminal port (any VC).
+    if (steps.empty()) {
+      const auto& in = g.node(at).in_ports;
+      const topology::Link& down =
+          g.link(*std::find_if(in.begin(), in.end(), [](topology::LinkId l) { return l != topology::kNone; }));
+      steps.push_back(RouteStep{static_cast<std::uint16_t>(down.src_port), 0xFF});
+    } else {
+      steps.erase(steps.begin());
+    }
+    return;
+  }
   if (config_.dateline_whole_dimension) {
     // A run of hops in one dimension that reaches the wrap link takes class 1
     // from its first hop on. Classes 2k and 2k+1 are the dateline pair of a
@@ -200,7 +309,9 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
                          config_.routing_seed, header.source, packet_sequence_[static_cast<std::size_t>(header.source)]++))
                    : 0;
     try {
-      p.header.hops = static_cast<std::uint8_t>(topology_.route(header.source, header.destination, 0).size());
+      // (direct: less the two endpoint cables, as for a source route below)
+      const std::size_t hops = topology_.route(header.source, header.destination, 0).size();
+      p.header.hops = static_cast<std::uint8_t>(attach_ == EndpointAttach::direct && hops >= 2 ? hops - 2 : hops);
     } catch (const topology::TopologyError& e) {
       packets_.release(id);
       throw ConfigError(std::string("route from endpoint ") + std::to_string(header.source) + " to " +
@@ -240,7 +351,9 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
     }
   }
   p.header = header;
-  p.header.hops = static_cast<std::uint8_t>(p.route.size());
+  // Links crossed from router to router (direct: the route holds the
+  // ejection step, not the injection one).
+  p.header.hops = static_cast<std::uint8_t>(p.route.size() - (attach_ == EndpointAttach::direct ? 1 : 0));
   return id;
 }
 

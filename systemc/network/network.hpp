@@ -11,6 +11,7 @@
 // Construct inside a KernelSession and before sc_start().
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,12 +61,32 @@ class TeardownSentinel {
   std::unique_ptr<Channel> channel_;
 };
 
+/// How an endpoint that is a server node (fat tree, dragonfly, leaf/spine)
+/// joins the network (key `endpoint_attach`, synthetic runs):
+///   server  the server node is a router of its own (one network port and
+///           the NIC's ports) on its cable to the switch: a packet crosses
+///           that stage and cable at both ends;
+///   direct  as BookSim2's terminals: the NIC sends on the server's cable
+///           straight into the switch's terminal input port, and that
+///           switch's terminal output port is the NIC's ejection link; the
+///           server node's router is left unconnected (one controller only).
+enum class EndpointAttach : std::uint8_t { server, direct };
+
+/// Why endpoint_attach direct cannot run on `topology` (the ConfigError
+/// message, naming the key), or empty when every endpoint is a server node on
+/// one cable to a switch.
+std::string direct_attach_problem(const topology::Topology& topology);
+
 class Network {
  public:
   /// `controllers`: NIC controllers (injection and ejection ports) per endpoint.
+  /// `attach`: see EndpointAttach; direct throws ConfigError (key
+  /// 'endpoint_attach') on a topology whose endpoints are not server nodes on
+  /// one cable.
   /// The destructor removes its links and routers in reverse construction
   /// order (see TeardownSentinel).
-  Network(const topology::Topology& topology, const RouterConfig& config, int controllers = 1);
+  Network(const topology::Topology& topology, const RouterConfig& config, int controllers = 1,
+          EndpointAttach attach = EndpointAttach::server);
   ~Network();
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -73,6 +94,7 @@ class Network {
   [[nodiscard]] const topology::Topology& topology() const { return topology_; }
   [[nodiscard]] const RouterConfig& config() const { return config_; }
   [[nodiscard]] int controllers() const { return controllers_; }
+  [[nodiscard]] EndpointAttach endpoint_attach() const { return attach_; }
   /// VC classes the routers honour (1 when dateline is off).
   [[nodiscard]] int vc_classes() const { return vc_classes_; }
   /// The routing function of the run (key `routing`).
@@ -89,6 +111,11 @@ class Network {
   /// scenario's link_latency, and the topology's own where its links carry
   /// one (a dragonfly's local and global cables, a graph file's latency).
   [[nodiscard]] std::vector<LinkLatencyCount> link_latencies() const;
+  /// Graph link `id`'s latency: the topology's own, else the scenario's link_latency.
+  [[nodiscard]] int link_latency(topology::LinkId id) const;
+  /// Depth of each VC buffer at the far end of graph link `id`
+  /// (RouterConfig::link_buffer_flits of its latency).
+  [[nodiscard]] int link_buffer_flits(topology::LinkId id) const;
   /// NIC controller -> router (the NIC binds a LinkSenderIf port to it).
   [[nodiscard]] Link& injection(topology::EndpointId endpoint, int controller);
   /// Router -> NIC controller (the NIC binds a LinkReceiverIf port to it).
@@ -138,6 +165,7 @@ class Network {
   const topology::Topology& topology_;
   RouterConfig config_;
   int controllers_;
+  EndpointAttach attach_;
   int vc_classes_;
   const topology::RoutingFunction* routing_ = nullptr;  // key `routing`
   std::vector<std::pair<int, int>> class_layout_;        // VCs of each class
@@ -147,8 +175,11 @@ class Network {
   MeasureWindow window_;
   std::vector<std::unique_ptr<Router>> routers_;
   std::vector<std::unique_ptr<Link>> links_;
-  std::vector<std::unique_ptr<Link>> injection_;  // [endpoint * controllers + c]
-  std::vector<std::unique_ptr<Link>> ejection_;
+  // [endpoint * controllers + c]; own links, or (direct) the endpoint's
+  // cables, which links_ owns.
+  std::vector<std::unique_ptr<Link>> own_nic_links_;
+  std::vector<Link*> injection_;
+  std::vector<Link*> ejection_;
   std::vector<std::unique_ptr<LinkFaults>> link_faults_;  // per graph link, when enabled
   std::vector<LinkDown> down_;
 };

@@ -23,6 +23,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       own_vc_allocator_(config.vc_allocator_own),
       vc_allocator_selects_(config.vc_allocator_selects),
       weighed_threshold_(config.weighed_threshold),
+      weighed_once_(config.weighed_once),
       cut_through_(config.switching == Switching::virtual_cut_through),
       round_robin_vc_bid_(config.round_robin_vc_bid),
       atomic_vcs_(config.atomic_vc_allocation),
@@ -43,6 +44,8 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
   }
   if (vcs_ > 16) throw std::invalid_argument("router: more than 16 VCs");
   if (round_robin_vc_bid_) vc_bid_next_.assign(ports, 0);
+  ejects_.assign(ports, 0);
+  std::fill(ejects_.begin() + network_ports_, ejects_.end(), std::uint8_t{1});
   const VcAllocatorStage& stage = find_vc_allocator_stage(
       config.vc_allocator_own ? "own-allocator" : config.separate_vc_allocation ? "separate" : "combined");
   if (stage.make) vc_allocator_ = stage.make(ports_, vcs_);
@@ -125,6 +128,12 @@ void Router::bind_input(int port, Link& link) {
 void Router::bind_output(int port, Link& link) {
   record_port(out_ports_, port, ports_, name(), "output");
   out.bind(link);
+}
+
+void Router::mark_ejection_port(int port) {
+  if (port < 0 || port >= network_ports_)
+    throw std::logic_error(std::string(name()) + ": ejection port " + std::to_string(port) + " is not a network port");
+  ejects_[static_cast<std::size_t>(port)] = 1;
 }
 
 void Router::end_of_elaboration() {
@@ -224,6 +233,12 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   }
   ivc.want_port = static_cast<std::int16_t>(options.items[0].port);
   ivc.want_class = options.items[0].vc_class;
+  if (weighed_once_ && options.items[0].hops != 0) {
+    // ugal_rule booksim2: weighed now, as the head is routed, and kept (a
+    // route with one option from here on).
+    choose_output(ivc, slot);
+    ivc.options = 0;
+  }
 }
 
 void Router::choose_output(InputVc& ivc, std::size_t slot) const {
@@ -239,7 +254,10 @@ void Router::choose_output(InputVc& ivc, std::size_t slot) const {
       long queued = 0;
       const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
       for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
-      const long cost = queued * o->hops + (o == options ? 0 : weighed_threshold_);
+      // (booksim2: x 1 for the minimal path, x 2 for the other, the weights
+      // BookSim2's ugal_dragonflynew gives them in place of hop counts)
+      const long weight = weighed_once_ ? (o == options ? 1 : 2) : o->hops;
+      const long cost = queued * weight + (o == options ? 0 : weighed_threshold_);
       if (least_cost < 0 || cost < least_cost) {
         least_cost = cost;
         least = o;
@@ -492,7 +510,7 @@ __attribute__((always_inline)) inline void Router::apply(const Grant& g, Cycle n
     route_vc(slot, g.out_port, g.out_vc);  // (before its credit is spent below)
     // The head carries its route position to the next router; at the
     // ejection port it becomes flit index 0 again (packet.hpp).
-    f.index = g.out_port < network_ports_ ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
+    f.index = ejects_[g.out_port] == 0 ? static_cast<std::uint16_t>(f.index + 1) : std::uint16_t{0};
   }
   --credits_[o];
   sendable_vcs_[g.in_port] &= static_cast<std::uint16_t>(~(static_cast<std::uint32_t>(credits_[o] == 0) << g.in_vc));

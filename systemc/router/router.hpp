@@ -109,6 +109,10 @@ class Router final : public Clocked {
   /// Router port `port` receives from (sends on) `link`; each port once.
   void bind_input(int port, Link& link);
   void bind_output(int port, Link& link);
+  /// Network port `port`'s output link ends at a NIC (endpoint_attach
+  /// direct, network.hpp): a head leaving on it leaves the network, as one
+  /// leaving on an ejection port does.
+  void mark_ejection_port(int port);
 
   [[nodiscard]] topology::NodeId node() const { return node_; }
   [[nodiscard]] int network_ports() const { return network_ports_; }
@@ -225,6 +229,7 @@ class Router final : public Clocked {
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
   bool vc_allocator_selects_;   // output_selection: vc-allocator
   long weighed_threshold_;      // ugal_threshold
+  bool weighed_once_;           // ugal_rule booksim2
   bool cut_through_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
@@ -294,6 +299,9 @@ class Router final : public Clocked {
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
   std::vector<std::uint8_t> vc_bid_next_;
+  // Per port: 1 where the output leads to a NIC (the ejection ports, and the
+  // network ports mark_ejection_port names).
+  std::vector<std::uint8_t> ejects_;
 
   std::unique_ptr<VcAllocator> vc_allocator_;
   // The router port of in's (out's) i-th binding, until end_of_elaboration.

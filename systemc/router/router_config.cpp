@@ -39,6 +39,7 @@ RouterConfig router_config_from(const Params& params) {
   RouterConfig c;
   c.vcs = static_cast<int>(k.vcs.integer(params));
   c.buffer_flits = static_cast<int>(k.buffer_flits.integer(params));
+  c.buffer_round_trip = k.buffer_sizing.choice(params) == "round-trip";
   c.switching = k.switching.choice(params) == "vct" ? Switching::virtual_cut_through : Switching::wormhole;
   c.arbitration = k.arbitration.choice(params);
   c.age_width = static_cast<int>(k.age_width.integer(params));
@@ -56,6 +57,7 @@ RouterConfig router_config_from(const Params& params) {
   c.round_robin_vc_bid = k.vc_bid.choice(params) == "round-robin";
   c.vc_allocator_selects = k.output_selection.choice(params) == "vc-allocator";
   c.weighed_threshold = k.ugal_threshold.integer(params);
+  c.weighed_once = k.ugal_rule.choice(params) == "booksim2";
   c.dateline_whole_dimension = k.dateline_class.choice(params) == "whole-dimension";
   c.allocator = k.allocator.choice(params) == "output-first" ? Allocator::output_first : Allocator::input_first;
   c.atomic_vc_allocation = k.vc_allocation.choice(params) == "atomic";

@@ -16,6 +16,7 @@
 // (the total), routing_delay and allocation_delay; traversal takes the rest.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,7 +37,11 @@ enum class Allocator : std::uint8_t {
 
 struct RouterConfig {
   int vcs = 2;                 // virtual channels per input port
-  int buffer_flits = 8;        // depth of each VC buffer
+  int buffer_flits = 8;        // depth of each VC buffer (with buffer_round_trip: the least)
+  /// Key buffer_sizing round-trip: the VC buffers at the end of a link hold
+  /// at least the link's credit round trip (link_buffer_flits), so that one
+  /// VC can keep any link busy; false (fixed): buffer_flits everywhere.
+  bool buffer_round_trip = true;
   Switching switching = Switching::wormhole;
   int routing_delay = 0;       // cycles, head flits only, before allocation
   int allocation_delay = 1;    // cycles from the allocation decision (>= 1)
@@ -71,6 +76,12 @@ struct RouterConfig {
   /// Weighed options (ugal): added to every option's cost but the first
   /// (the minimal path) before the least is taken (key ugal_threshold).
   long weighed_threshold = 0;
+  /// Weighed options (key ugal_rule booksim2): BookSim2's ugal_dragonflynew
+  /// rule, the minimal path's queue x 1 against the other's x 2 (plus the
+  /// threshold), weighed once when the head is routed and kept while it
+  /// waits; false (queue-hops): queue x the path's hops, weighed again every
+  /// cycle until the head leaves.
+  bool weighed_once = false;
   Allocator allocator = Allocator::input_first;
   bool atomic_vc_allocation = false;  // a VC is reallocated only once its downstream buffer is empty
   int allocator_iterations = 1;  // rounds of switch allocation per cycle (router.hpp step 3)
@@ -84,6 +95,21 @@ struct RouterConfig {
   [[nodiscard]] int router_delay() const { return routing_delay + allocation_delay + traversal_delay; }
   /// Cycles between the allocation decision and departure on the link.
   [[nodiscard]] int pipeline_delay() const { return allocation_delay + traversal_delay; }
+  /// Cycles from a flit's allocation decision at the sending router to the
+  /// moment its credit can be spent there again, over a link of `latency`
+  /// cycles, when the receiving router forwards it at once (a body flit, no
+  /// contention): the pipeline to the link, the link, the credit's release
+  /// after the receiver's decision, the credit's way back. A VC with B
+  /// flits of buffer carries at most min(1, B / credit_round_trip) flits a
+  /// cycle over the link.
+  [[nodiscard]] int credit_round_trip(int latency) const {
+    return 2 * latency + pipeline_delay() + credit_release_delay;
+  }
+  /// The depth of each VC buffer at the end of a link of `latency` cycles:
+  /// buffer_flits, or with buffer_round_trip at least credit_round_trip.
+  [[nodiscard]] int link_buffer_flits(int latency) const {
+    return buffer_round_trip ? std::max(buffer_flits, credit_round_trip(latency)) : buffer_flits;
+  }
   /// Throws ConfigError naming the key for a value out of range.
   void validate() const;
 };

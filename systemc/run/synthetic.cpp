@@ -48,6 +48,19 @@ SyntheticScenario synthetic_from(const Params& params) {
   s.route_direction = direction;
   s.threads = static_cast<int>(run.threads.integer(params));
   s.latency_by = k.latency_by.choice(params);
+  s.endpoint_attach = k.endpoint_attach.choice(params) == "direct" ? EndpointAttach::direct : EndpointAttach::server;
+  if (s.endpoint_attach == EndpointAttach::direct) {
+    // Refused before the run (a sweep's points are checked this way): the
+    // topology's endpoints must be servers on a cable. A topology that does
+    // not build is the key 'topology''s problem, reported by its own check.
+    std::unique_ptr<topology::Topology> topo;
+    try {
+      topo = topology::make_topology(s.topology);
+    } catch (const topology::TopologyError&) {
+    }
+    if (topo != nullptr)
+      if (const std::string problem = direct_attach_problem(*topo); !problem.empty()) throw ConfigError(problem);
+  }
   if (direction == "plus" || direction == "minus") {
     const auto d = direction == "plus" ? topology::Direction::plus : topology::Direction::minus;
     topology::RouteHint hint = 0;
@@ -154,7 +167,7 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
 
   const auto t0 = std::chrono::steady_clock::now();
   KernelSession session;
-  Network network(*topo, s.router, 1);
+  Network network(*topo, s.router, 1, s.endpoint_attach);
   TrafficStats stats;
   stats.record_packets = s.record_packets;
   stats.record_flows = s.latency_by != "none";

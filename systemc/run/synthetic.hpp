@@ -21,6 +21,7 @@
 
 #include "collectives/params.hpp"
 #include "systemc/link/link.hpp"
+#include "systemc/network/network.hpp"
 #include "systemc/router/router_config.hpp"
 #include "systemc/kernel/run_progress.hpp"
 #include "systemc/run/traffic_endpoint.hpp"
@@ -52,6 +53,8 @@ struct SyntheticScenario {
   std::string latency_by = "none";
   /// Key `threads`: worker threads (0: automatic, see synthetic_threads).
   int threads = 0;
+  /// Key `endpoint_attach` (systemc/network/network.hpp).
+  EndpointAttach endpoint_attach = EndpointAttach::server;
 };
 
 /// The worker threads a synthetic run of `routers` routers uses for key

@@ -6,15 +6,12 @@
 // queue included; saturation is the accepted rate at an offered load of 1.0,
 // flits/node/cycle.
 //
-// One structural difference is added to BookSim2's latencies: a BookSim2
-// terminal injects straight into its router's input port, a collnet endpoint
-// is a server node (a one-port switch stage) on a cable to its router, so
-// every packet crosses one more switch stage and cable at each end:
-// 2 x (router_delay + link_latency) cycles, read from the example file.
+// Both examples attach their endpoints as BookSim2's terminals are attached
+// (endpoint_attach: direct, straight into the router's terminal port), so
+// the latency the example prints is compared with BookSim2's as it is.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <string>
 
 #include "booksim_points.hpp"
@@ -24,25 +21,12 @@ namespace {
 
 using Point = BookSimPoint;
 
-/// The integer value of a top-level `key: N` line of an example.
-int example_key(const std::string& name, const std::string& key) {
-  std::ifstream in(example_path(name));
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key + ":", 0) == 0) return std::stoi(line.substr(key.size() + 1));
-  ADD_FAILURE() << name << " has no key " << key;
-  return 0;
-}
-
 class BookSimFabricLatency : public ::testing::TestWithParam<Point> {};
 
 TEST_P(BookSimFabricLatency, AverageLatencyWithinFivePercent) {
   const Point& p = GetParam();
-  const int endpoint_stages =
-      2 * (example_key(p.example, "router_delay") + example_key(p.example, "link_latency"));
-  const double expected = p.booksim + endpoint_stages;
   const auto j = run_example(p.example, p.offered);
-  EXPECT_NEAR(j.at("avg_latency").get<double>(), expected, 0.05 * expected) << p.example << " at " << p.offered;
+  EXPECT_NEAR(j.at("avg_latency").get<double>(), p.booksim, 0.05 * p.booksim) << p.example << " at " << p.offered;
   // Below saturation the network accepts what is offered.
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), p.offered, 0.02 * p.offered + 0.002);
 }
@@ -76,6 +60,27 @@ TEST(BookSimFabricSaturation, FatTreeAcceptedRateAtFullLoadWithinFivePercent) {
 TEST(BookSimFabricSaturation, DragonflyAcceptedRateAtFullLoadWithinFivePercent) {
   const auto j = run_example("booksim-dragonfly-p2", 1.0);
   EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.514, 0.05 * 0.514);
+}
+
+// UGAL on the dragonfly under BookSim2's bad_dragon (collnet's group-shift:
+// every packet to a random node of the next group), 3 VCs. BookSim2
+// (commit 28f43299): min_dragonflynew saturates at 0.082; ugal_dragonflynew
+// takes 163.5 cycles at 0.05 (docs/validation.md, "UGAL on the dragonfly").
+// collnet's ugal with BookSim2's decision rule (ugal_rule booksim2: decided
+// once at the source router, minimal while its queue <= 2 x the other's + 30)
+// is compared at that load; its saturation is not BookSim2's (the page says
+// why), so it is not checked here.
+TEST(BookSimFabricUgal, MinUnderGroupShiftSaturatesAsBookSim2s) {
+  const auto j = run_example("booksim-dragonfly-p2", 1.0, {"--set", "vcs=3", "--set", "traffic=group-shift"});
+  EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.082, 0.05 * 0.082);
+}
+
+TEST(BookSimFabricUgal, BookSim2RuleLatencyUnderGroupShiftAtLowLoadWithinFivePercent) {
+  const auto j = run_example("booksim-dragonfly-p2", 0.05,
+                             {"--set", "vcs=3", "--set", "traffic=group-shift", "--set", "routing=ugal", "--set",
+                              "ugal_rule=booksim2", "--set", "ugal_threshold=30"});
+  EXPECT_NEAR(j.at("avg_latency").get<double>(), 163.5, 0.05 * 163.5);
+  EXPECT_NEAR(j.at("accepted_rate").get<double>(), 0.05, 0.02 * 0.05 + 0.002);
 }
 
 }  // namespace

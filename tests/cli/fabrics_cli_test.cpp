@@ -4,6 +4,7 @@
 // latencies and the credit loop they set, and bad fabric input ends with
 // exit status 2 naming the key and the accepted values before anything runs.
 #include <algorithm>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -56,7 +57,7 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
   const fs::path json = scratch() / "fabric_credit_loop.json";
   const CliRun r = run_collnet({"run", "--set", "topology=dragonfly:p=1,local_latency=1", "--set",
                                 "traffic=group-shift", "--set", "injection_rate=1.0", "--set", "measure_cycles=3000",
-                                "--json", json.string()});
+                                "--set", "buffer_sizing=fixed", "--json", json.string()});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("link latency 1 (18 links), 100 (6)\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("flits per cycle: 0.04 on the 6 links of latency 100 (buffer_flits 200 keeps every link "
@@ -80,6 +81,50 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
   }
   EXPECT_EQ(global, 6);
   EXPECT_GE(most, 0.9 * bound);
+}
+
+// Where a run's links have VC buffers shorter than their credit round trip
+// (buffer_sizing fixed on dragonfly:p=1's 10- and 100-cycle cables), a sweep
+// says so once on standard error and collnet saturation in its result, with
+// the bound of each latency (8 / (2 x 10) = 0.4, 8 / (2 x 100) = 0.04); with
+// the default round-trip buffers neither says it, and the run's JSON
+// credit_loop is null.
+TEST(FabricReport, SweepAndSaturationSayTheCreditLoop) {
+  const fs::path dir = scratch() / "credit_loop_sweep";
+  fs::create_directories(dir);
+  {
+    std::ofstream f(dir / "sweep.yaml");
+    f << "base: {topology: \"dragonfly:p=1\", traffic: uniform, measure_cycles: 500, warmup_cycles: 100}\n"
+         "axes:\n  buffer_sizing: [fixed, round-trip]\n";
+  }
+  const CliRun sweep = run_collnet({"sweep", (dir / "sweep.yaml").string(), "--out", (dir / "r.jsonl").string()});
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  EXPECT_NE(sweep.err.find("sweep: credit loop on 1 of 2 points: a VC carries at most about buffer_flits / (2 x "
+                           "latency) flits per cycle (point 1: 0.4 on the 6 links of latency 10, 0.04 on the 6 links "
+                           "of latency 100"),
+            std::string::npos)
+      << sweep.err;
+  const std::vector<std::string> base = {"--set", "topology=dragonfly:p=1", "--set", "measure_cycles=500", "--set",
+                                         "warmup_cycles=100", "--set", "drain_cycles=2000", "--resolution", "0.05"};
+  for (const std::string sizing : {"fixed", "round-trip"}) {
+    std::vector<std::string> args = {"saturation", "--set", "buffer_sizing=" + sizing};
+    args.insert(args.end(), base.begin(), base.end());
+    const CliRun r = run_collnet(args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    if (sizing == "fixed")
+      EXPECT_NE(r.out.find("  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per "
+                           "cycle: 0.4 on the 6 links of latency 10, 0.04 on the 6 links of latency 100"),
+                std::string::npos)
+          << r.out;
+    else
+      EXPECT_EQ(r.out.find("credit loop"), std::string::npos) << r.out;
+  }
+  const fs::path json = scratch() / "credit_loop_default.json";
+  ASSERT_EQ(run_collnet({"run", "--set", "topology=dragonfly:p=1", "--set", "traffic=uniform", "--set",
+                         "measure_cycles=200", "--json", json.string()})
+                .status,
+            0);
+  EXPECT_TRUE(read_json(json).at("credit_loop").is_null());
 }
 
 TEST(FabricReport, NoCreditLoopLineWhereTheBuffersCoverIt) {
@@ -149,7 +194,13 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"topology=fattree:k=4,n=2", "routing=min", "traffic=uniform"}, {"key 'routing'", "nca, nca-random"}},
         Refusal{{"topology=mesh:4x4", "routing=nca", "traffic=uniform"}, {"key 'routing'", "'nca' does not run on mesh:4x4"}},
         Refusal{{"topology=dragonfly:p=2,g=12", "traffic=uniform"}, {"accepted g: 1..9"}},
-        Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}}),
+        Refusal{{"topology=dragonfly:p=2,global_latency=0"}, {"key 'global_latency'", "from 1 to 1000"}},
+        Refusal{{"topology=mesh:4x4", "endpoint_attach=direct", "traffic=uniform"},
+                {"key 'endpoint_attach'", "mesh:4x4", "not servers on a cable", "accepted here: server"}},
+        Refusal{{"topology=fattree:k=4,n=2", "endpoint_attach=switch", "traffic=uniform"},
+                {"key 'endpoint_attach'", "server, direct"}},
+        Refusal{{"topology=fattree:k=4,n=2", "endpoint_attach=direct", "algorithm=ring-allreduce"},
+                {"key 'endpoint_attach'", "synthetic-traffic runs"}}),
     [](const ::testing::TestParamInfo<Refusal>& r) { return "case" + std::to_string(r.index); });
 
 }  // namespace

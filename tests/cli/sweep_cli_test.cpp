@@ -258,7 +258,7 @@ TEST(SweepCli, BadPointRefusedBeforeAnythingRuns) {
 TEST(SweepCli, FailingPointsRecordedAndTheSweepFinishes) {
   const auto sweep = write_file("failing/sweep.yaml",
                                 "base:\n  topology: torus:8\n  traffic: uniform\n  dateline: false\n  vcs: 1\n"
-                                "  buffer_flits: 2\n  packet_flits: 8\n  warmup_cycles: 0\n  measure_cycles: 2000\n"
+                                "  buffer_flits: 2\n  buffer_sizing: fixed\n  packet_flits: 8\n  warmup_cycles: 0\n  measure_cycles: 2000\n"
                                 "  drain_cycles: 2000\n"
                                 "axes:\n  injection_rate: [0.05, 0.9]\n  route_direction: [minimal, plus]\n");
   const fs::path dir = sweep.parent_path();

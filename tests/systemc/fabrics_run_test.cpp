@@ -67,6 +67,56 @@ TEST(FabricsZeroLoad, LonePacketsTakeEachCablesOwnLatency) {
   }
 }
 
+// endpoint_attach direct: the NIC sends on the server's cable straight into
+// its switch and receives from the switch's terminal port, so a packet skips
+// the server's own router stage at both ends: every cable with the stage of
+// the router it leaves (the server's none), the destination switch's stage on
+// the way out, the tail. The cable has the scenario's link_latency (2 here,
+// not the NIC port's 1), the packets the same hops less the two cables.
+TEST(FabricsZeroLoad, DirectEndpointsSkipTheServerStageAtBothEnds) {
+  RouterConfig rc;
+  rc.link_latency = 2;
+  rc.switching = Switching::virtual_cut_through;
+  for (const std::string spec : {"dragonfly:p=2,local_latency=5,global_latency=40", "fattree:k=4,n=3",
+                                 "leafspine:p=6"}) {
+    const auto topo = topology::make_topology(spec);
+    const int source = 3;
+    SyntheticScenario server = test::lone_packets(spec, topo->endpoint_count(), source, rc, 4, 1000);
+    // (its own scenario: the destination counter is shared by copies)
+    SyntheticScenario direct = test::lone_packets(spec, topo->endpoint_count(), source, rc, 4, 1000);
+    direct.endpoint_attach = EndpointAttach::direct;
+    const SyntheticResult by_server = run_synthetic(server);
+    const SyntheticResult r = run_synthetic(direct);
+    ASSERT_TRUE(r.completed) << spec;
+    ASSERT_EQ(r.packets.size(), static_cast<std::size_t>(topo->endpoint_count() - 1));
+    ASSERT_EQ(by_server.packets.size(), r.packets.size());
+    const auto cost = path_cost(topo->graph(), topo->graph().endpoint_node(source), rc);
+    for (std::size_t i = 0; i < r.packets.size(); ++i) {
+      const auto& p = r.packets[i];
+      const long expected =
+          cost[static_cast<std::size_t>(topo->graph().endpoint_node(p.destination))] - rc.router_delay() + 3;
+      EXPECT_EQ(static_cast<long>(p.latency), expected) << spec << " to " << p.destination;
+      EXPECT_EQ(p.destination, by_server.packets[i].destination);
+      EXPECT_EQ(p.hops + 2, by_server.packets[i].hops) << spec << " to " << p.destination;
+    }
+  }
+}
+
+TEST(FabricsEndpointAttach, DirectIsRefusedWhereEndpointsAreRouters) {
+  for (const std::string spec : {"mesh:4x4", "torus:4x4"}) {
+    SyntheticScenario s;
+    s.topology = spec;
+    s.endpoint_attach = EndpointAttach::direct;
+    s.measure_cycles = 10;
+    try {
+      (void)run_synthetic(s);
+      ADD_FAILURE() << spec << ": endpoint_attach direct accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_THAT(e.what(), AllOf(HasSubstr("key 'endpoint_attach'"), HasSubstr(spec), HasSubstr("accepted here: server")));
+    }
+  }
+}
+
 struct Saturated {
   std::string topology;
   std::string routing;
@@ -183,6 +233,16 @@ TEST(FabricsUgal, TheThresholdIsRefusedWithRoutingThatDoesNotWeighPaths) {
   s.router.weighed_threshold = 30;
   EXPECT_THAT(collnet::test::error_message<ConfigError>([&] { (void)run_synthetic(s); }),
               AllOf(HasSubstr("key 'ugal_threshold'"), HasSubstr("routing min")));
+}
+
+TEST(FabricsUgal, TheBookSim2RuleIsRefusedWithRoutingThatDoesNotWeighPaths) {
+  SyntheticScenario s;
+  s.topology = "dragonfly:p=2";
+  s.router.routing = "valiant";
+  s.router.vcs = 3;
+  s.router.weighed_once = true;
+  EXPECT_THAT(collnet::test::error_message<ConfigError>([&] { (void)run_synthetic(s); }),
+              AllOf(HasSubstr("key 'ugal_rule'"), HasSubstr("routing valiant")));
 }
 
 TEST(FabricsVcs, TooFewVcsForTheDragonflysClassesAreRefused) {

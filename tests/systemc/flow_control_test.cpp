@@ -30,6 +30,7 @@ double one_flow_throughput(Switching switching, int buffer, int latency, int tra
   s.topology = "mesh:2";
   s.router.vcs = 1;
   s.router.buffer_flits = buffer;
+  s.router.buffer_round_trip = false;  // buffer_sizing fixed: the buffer under test on every link
   s.router.switching = switching;
   s.router.link_latency = latency;
   s.router.traversal_delay = traversal;
