@@ -74,8 +74,6 @@ module schedule_engine_a2a (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-  logic  running;    // the state is not idle
-  assign running = r_q.state != StateIdle;
 
   // SIZE d and COORD d: n_d and c_d, dimension d at [d*SizeWidth +: SizeWidth]
   logic [Dims*SizeWidth-1:0] size_q, coord_q;
@@ -306,10 +304,11 @@ module schedule_engine_a2a (
   end
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
-  // configuration port writes; no covers of a program's events: its first
-  // descriptor leaves 13 steps after reset, which z3 takes minutes to reach)
-  // and the skeleton instance.
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the configuration
+  // port writes; no covers of a program's events: its first descriptor
+  // leaves 13 steps after reset, which z3 takes minutes to reach).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_a2a_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}
 `define SCHEDULE_ENGINE_COVER_PROGRAM 1'b0

@@ -79,8 +79,6 @@ module schedule_engine_a2at (
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
   logic  can_load;   // the output buffer can take a descriptor
-  logic  running;    // the state is not idle
-  assign running = r_q.state != StateIdle;
   logic [EntryWidth-1:0] a_entry_q;
   logic [IdWidth-1:0]    b_row_id_q;
   logic [AddrWidth-1:0]  b_col_m_q;
@@ -353,9 +351,11 @@ module schedule_engine_a2at (
   end
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
   // configuration port writes; covers of a program's events: yes, END is
-  // taken 11 steps after reset) and the skeleton instance.
+  // taken 11 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_a2at_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, \
                                      r_q.group_barriers, r_q.table_count, r_q.table_ptr}

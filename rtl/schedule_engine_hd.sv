@@ -112,8 +112,6 @@ module schedule_engine_hd (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-  logic  running;    // the state is not idle (its one-hot bit)
-  assign running = !r_q.state[SIdle];
 
   // How the plan moves after a step (bit positions of the one-hot r_q.adv):
   // halving: next bit, next dimension, turn to doubling; doubling: previous
@@ -491,9 +489,11 @@ module schedule_engine_hd (
   always @(posedge clk_i) if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
   // configuration port writes; covers of a program's events: yes, END is
-  // taken 6 steps after reset) and the skeleton instance.
+  // taken 6 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_hd_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, \
                                      r_q.agg_units, size_q, coord_q}

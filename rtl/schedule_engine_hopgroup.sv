@@ -164,8 +164,6 @@ module schedule_engine_hopgroup (
   /* verilator lint_on UNUSEDSIGNAL */
   logic  cfg_write_idle;
   assign cfg_write_idle = cfg_we_i && r_q.idle;
-  logic  running;  // the state is not idle (its one-hot bit)
-  assign running = !r_q.state[SIdle];
   // The address decode of the engine's own configuration registers, in two
   // LUT levels from the port: the upper and the lower four address bits'
   // matches are nets of their own, each register's enable one LUT of
@@ -876,9 +874,11 @@ module schedule_engine_hopgroup (
   end
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
   // configuration port writes; no covers of a program's events: z3 reaches
-  // none of its descriptors within 10 minutes) and the skeleton instance.
+  // none of its descriptors within 10 minutes).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_hopgroup_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q, \
                                      coord_q}

@@ -41,8 +41,6 @@ module schedule_engine_programmable #(
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
   logic  can_load;   // the output buffer has room (a register)
-  logic  running;    // the state is not idle
-  assign running = r_q.state != StateIdle;
 
   // Plain vectors: Yosys 0.23 does not infer a memory from an array of the
   // packed descriptor struct.
@@ -136,9 +134,11 @@ module schedule_engine_programmable #(
   always @(posedge clk_i) if (rst_ni && busy_o) E5_no_memory_write: assert (!mem_we);
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
   // configuration port writes; covers of a program's events: yes, END is
-  // taken 4 steps after reset) and the skeleton instance.
+  // taken 4 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_programmable_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.prog_addr, r_q.data}
 `define SCHEDULE_ENGINE_COVER_PROGRAM 1'b1

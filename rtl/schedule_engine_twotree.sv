@@ -124,8 +124,6 @@ module schedule_engine_twotree (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   logic  cfg_write;  // the configuration write of this cycle is taken
-  logic  running;    // the state is not idle (its one-hot bit)
-  assign running = !r_q.state[SIdle];
   logic [8*AddrWidth-1:0] dst_base_q;  // r_q.dst_base as a plain vector
   assign dst_base_q = r_q.dst_base;
 
@@ -524,10 +522,11 @@ module schedule_engine_twotree (
   end
 `endif
 
-  // The formal properties every engine shares (E5 on the registers the
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
   // configuration port writes; no covers of a program's events: z3 reaches
-  // none of its descriptors within 10 minutes, 20 steps from reset) and the
-  // skeleton instance.
+  // none of its descriptors within 10 minutes, 20 steps from reset).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
 `define SCHEDULE_ENGINE_REGS_PKG schedule_engine_twotree_regs_pkg
 `define SCHEDULE_ENGINE_CONFIG_REGS {r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}
 `define SCHEDULE_ENGINE_COVER_PROGRAM 1'b0
