@@ -1,5 +1,5 @@
 // What every schedule engine shares (hls/schedule_engine_a2a.hpp, _a2at,
-// _hopgroup, _hd, _twotree): the port types, the skeleton that owns the
+// _hopgroup, _hd, _twotree, _programmable): the port types, the skeleton that owns the
 // configuration gate and decode, start, output buffer and reset, and the
 // register map type of each engine's constexpr table (rendered with the
 // engine's constants, its SystemVerilog package and docs/engine_registers.md

@@ -12,7 +12,7 @@
 // Register map: package schedule_engine_a2a_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
+// (instance and the shared formal properties: schedule_engine_skeleton.svh);
 // closing states: schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
 
@@ -297,27 +297,21 @@ module schedule_engine_a2a (
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored).
-  localparam logic [7:0] FormalControlAddr = schedule_engine_a2a_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): no: its first
-  // descriptor leaves 13 steps after reset, which z3 takes minutes to reach.
-  localparam bit FormalCoverProgram = 1'b0;
-`include "schedule_engine_formal.svh"
-  always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q} ==
-                            $past({r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}));
-  end
-  // A1: the odometer's carries are the ANDs of the flags they stand for.
+  // A1 (formal): the odometer's carries are the ANDs of the flags they stand for.
   always @(posedge clk_i) begin
     if (rst_ni)
       A1_carries: assert (r_q.carry_in == {&r_q.off_last[2:0], &r_q.off_last[1:0], r_q.off_last[0]});
   end
 `endif
 
-  // the registers, the output buffer, busy and the configuration gate
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the configuration
+  // port writes; no covers of a program's events: its first descriptor
+  // leaves 13 steps after reset, which z3 takes minutes to reach).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_a2a_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.algorithm, r_q.nct, r_q.message_words, r_q.group_barriers, size_q, coord_q}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b0
 `include "schedule_engine_skeleton.svh"
 
 endmodule

@@ -13,7 +13,7 @@
 // Register map: package schedule_engine_a2at_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
-// (instance: schedule_engine_skeleton.svh).
+// (instance and the shared formal properties: schedule_engine_skeleton.svh);
 // closing states: schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
 
@@ -341,21 +341,9 @@ module schedule_engine_a2at (
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored).
-  localparam logic [7:0] FormalControlAddr = schedule_engine_a2at_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
-  // 11 steps after reset.
-  localparam bit FormalCoverProgram = 1'b1;
-`include "schedule_engine_formal.svh"
+  // Formal properties of this engine besides the shared ones (below).
   always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus,
-                             r_q.group_barriers, r_q.table_count, r_q.table_ptr} ==
-                            $past({r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus,
-                                   r_q.group_barriers, r_q.table_count, r_q.table_ptr}));
-    // and no table write through the port while busy
+    // E5: no table write through the port while busy
     if (rst_ni && busy_o) E5_no_table_write: assert (!table_we);
     // Induction strengthening: the pipeline stages hold only the kinds the
     // engine writes (an unused code would make stage C load the zero word).
@@ -363,7 +351,15 @@ module schedule_engine_a2at (
   end
 `endif
 
-  // the registers, the output buffer, busy and the configuration gate
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
+  // configuration port writes; covers of a program's events: yes, END is
+  // taken 11 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_a2at_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.message_words, r_q.size_x, r_q.size_y, r_q.coord_x, r_q.coord_y, r_q.torus, \
+                                     r_q.group_barriers, r_q.table_count, r_q.table_ptr}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b1
 `include "schedule_engine_skeleton.svh"
 
 endmodule

@@ -1,11 +1,11 @@
 // The formal properties every schedule engine shares (rtl/schedule_engine_*.sv),
-// written once; scripts/formal.sh proves them with Yosys's SMT flow. An
-// engine `include-s it inside `ifdef FORMAL, after declaring
-//   localparam logic [7:0] FormalControlAddr   its CONTROL register's address
-//   localparam bit FormalCoverProgram          whether to cover a program's events
-// and uses the names every engine declares (r_q.state, StateIdle, cfg_write,
-// load, can_load). The engine adds the property on its own configuration
-// registers (unchanged while busy). f_* are the monitor's registers.
+// written once; scripts/formal.sh proves them with Yosys's SMT flow.
+// schedule_engine_skeleton.svh `include-s it inside `ifdef FORMAL, with the
+// engine's macros (SCHEDULE_ENGINE_REGS_PKG, SCHEDULE_ENGINE_CONFIG_REGS,
+// SCHEDULE_ENGINE_COVER_PROGRAM: that file lists them) and the names every
+// engine declares (r_q.state, StateIdle, cfg_write, load, can_load). An
+// engine adds its own properties in an `ifdef FORMAL block of its own. f_*
+// are the monitor's registers.
 //
 // E1 handshake: a descriptor offered and not taken stays offered and unchanged.
 // E2 nothing is offered before the first start (a CONTROL write of bit 0 that
@@ -14,9 +14,13 @@
 //    next start; END is offered only by an idle engine (its last word).
 // E4 loads go only into the output buffer while it has room (it is not
 //    full), and a write is taken only while not busy.
+// E5 every register the configuration port writes keeps its value through a
+//    cycle that starts busy (a write while busy is ignored).
 // Every assertion is labelled with its group (E1_held, ...): scripts/formal.sh
 // checks that each group it lists has assertions and names the group of a
 // failing one.
+  localparam logic [7:0] FormalControlAddr = `SCHEDULE_ENGINE_REGS_PKG::RegControl;
+  localparam bit FormalCoverProgram = `SCHEDULE_ENGINE_COVER_PROGRAM;
   logic f_past_valid = 1'b0;
   always @(posedge clk_i) f_past_valid <= 1'b1;
   initial assume (!rst_ni);
@@ -47,6 +51,8 @@
       if (load) E4_load_room: assert (can_load);
       if (cfg_write) E4_write_idle: assert (!busy_o);
     end
+    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
+      E5_unchanged: assert (`SCHEDULE_ENGINE_CONFIG_REGS == $past(`SCHEDULE_ENGINE_CONFIG_REGS));
   end
 
   // Covers (scripts/formal.sh checks that each is reached from reset within

@@ -31,7 +31,7 @@
 // Register map: package schedule_engine_hd_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
-// (instance as in schedule_engine_skeleton.svh, running = not idle).
+// (instance and the shared formal properties: schedule_engine_skeleton.svh).
 // The state register is one-hot, so the engine writes its own closing states
 // (the END and idle states of schedule_engine_states.svh, with a bit test).
 
@@ -484,29 +484,20 @@ module schedule_engine_hd (
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored).
-  localparam logic [7:0] FormalControlAddr = schedule_engine_hd_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
-  // 6 steps after reset.
-  localparam bit FormalCoverProgram = 1'b1;
-`include "schedule_engine_formal.svh"
-  always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements,
-                             r_q.agg_units, size_q, coord_q} ==
-                            $past({r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements,
-                                   r_q.agg_units, size_q, coord_q}));
-    // Induction strengthening: the state register is one-hot (E2, E3).
-    if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
-  end
+  // Induction strengthening (formal, besides the shared properties below):
+  // the state register is one-hot (E2, E3).
+  always @(posedge clk_i) if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
 `endif
 
-  // the registers, the output buffer, busy and the configuration gate (the
-  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
-      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
-      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
+  // configuration port writes; covers of a program's events: yes, END is
+  // taken 6 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_hd_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.conventional, r_q.bandwidth, r_q.op, r_q.float64, r_q.unit, r_q.elements, \
+                                     r_q.agg_units, size_q, coord_q}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b1
+`include "schedule_engine_skeleton.svh"
 
 endmodule

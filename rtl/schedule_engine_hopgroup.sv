@@ -21,7 +21,7 @@
 // Register map: package schedule_engine_hopgroup_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output register: common/schedule_engine_skeleton.sv
-// (instance as in schedule_engine_skeleton.svh, running = not idle).
+// (instance and the shared formal properties: schedule_engine_skeleton.svh).
 // The state register is one-hot, so the engine writes its own closing states
 // (the END and idle states of schedule_engine_states.svh, with a bit test).
 
@@ -64,7 +64,7 @@ module schedule_engine_hopgroup (
     logic [7:0]                 gap_slack;
     logic [2:0]                 dims;
     state_e                     state;
-    logic                       idle;          // !busy_o, the gate of cfg_write (the HLS class reads its busy)
+    logic                       idle;          // !busy_o, the gate of cfg_write_idle (the HLS class reads its busy)
     logic                       in_init;       // state is StateInit (u_strides steps)
     // per dimension, from the strides (u_strides), and the division
     logic [Dims*AddrWidth-1:0]  mstride;   // stride_d * m
@@ -154,16 +154,16 @@ module schedule_engine_hopgroup (
   } regs_t;
   regs_t r_d, r_q, regs_reset;
   // The configuration write of this cycle is taken: the skeleton's gate
-  // (cfg_write_o = cfg_we_i && !busy_o), taken here from a flip-flop of the
-  // engine's own that holds !busy_o (idle), so that the configuration
-  // registers' enables are a decode of the port and one flip-flop, not of
-  // the output buffer's state through busy_o (iCE40 critical path); the
-  // formal proofs check that the two gates agree.
-  logic  cfg_write;
+  // (cfg_write, cfg_write_o = cfg_we_i && !busy_o), taken here from a
+  // flip-flop of the engine's own that holds !busy_o (idle: cfg_write_idle),
+  // so that the configuration registers' enables are a decode of the port
+  // and one flip-flop, not of the output buffer's state through busy_o
+  // (iCE40 critical path); the formal proofs check that the two gates agree.
   /* verilator lint_off UNUSEDSIGNAL */  // read by the formal proofs only
-  logic  cfg_write_skeleton;
+  logic  cfg_write;
   /* verilator lint_on UNUSEDSIGNAL */
-  assign cfg_write = cfg_we_i && r_q.idle;
+  logic  cfg_write_idle;
+  assign cfg_write_idle = cfg_we_i && r_q.idle;
   // The address decode of the engine's own configuration registers, in two
   // LUT levels from the port: the upper and the lower four address bits'
   // matches are nets of their own, each register's enable one LUT of
@@ -217,7 +217,7 @@ module schedule_engine_hopgroup (
   schedule_engine_dimensions #(.SizeWidth(SizeWidth), .CoordWidth(CoordWidth),
       .Size0Addr(schedule_engine_hopgroup_regs_pkg::RegSize0),
       .Coord0Addr(schedule_engine_hopgroup_regs_pkg::RegCoord0))
-    u_dimensions (.clk_i, .rst_ni, .cfg_write_i(cfg_write), .cfg_addr_i, .cfg_wdata_i, .size_o(size_q),
+    u_dimensions (.clk_i, .rst_ni, .cfg_write_i(cfg_write_idle), .cfg_addr_i, .cfg_wdata_i, .size_o(size_q),
       .coord_o(coord_q));
 
   logic torus, pacing, three_d;
@@ -577,12 +577,12 @@ module schedule_engine_hopgroup (
     // at dimension 0; the division's and the program's registers are
     // cleared where they start (the fill, the end of StateDivide), so that
     // no run-time register's enable holds the configuration port's decode
-    if (cfg_write && cfg_hi && cfg_lo_control && cfg_wdata_i[0]) r_d.state = StateInit;
-    if (cfg_write && cfg_hi && cfg_lo_algorithm) r_d.algorithm = cfg_wdata_i[0];
-    if (cfg_write && cfg_hi && cfg_lo_message_words) r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
-    if (cfg_write && cfg_hi && cfg_lo_options) r_d.options = cfg_wdata_i[5:0];
-    if (cfg_write && cfg_hi && cfg_lo_gap_slack) r_d.gap_slack = cfg_wdata_i[7:0];
-    if (cfg_write && cfg_hi && cfg_lo_dims) r_d.dims = cfg_wdata_i[2:0];
+    if (cfg_write_idle && cfg_hi && cfg_lo_control && cfg_wdata_i[0]) r_d.state = StateInit;
+    if (cfg_write_idle && cfg_hi && cfg_lo_algorithm) r_d.algorithm = cfg_wdata_i[0];
+    if (cfg_write_idle && cfg_hi && cfg_lo_message_words) r_d.message_words = cfg_wdata_i[AddrWidth-1:0];
+    if (cfg_write_idle && cfg_hi && cfg_lo_options) r_d.options = cfg_wdata_i[5:0];
+    if (cfg_write_idle && cfg_hi && cfg_lo_gap_slack) r_d.gap_slack = cfg_wdata_i[7:0];
+    if (cfg_write_idle && cfg_hi && cfg_lo_dims) r_d.dims = cfg_wdata_i[2:0];
 
     unique case (1'b1)
       r_q.state[SInit]: begin
@@ -865,31 +865,24 @@ module schedule_engine_hopgroup (
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored).
-  localparam logic [7:0] FormalControlAddr = schedule_engine_hopgroup_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): no: z3 reaches
-  // none of its descriptors within 10 minutes.
-  localparam bit FormalCoverProgram = 1'b0;
-`include "schedule_engine_formal.svh"
+  // Formal properties of this engine besides the shared ones (below).
   always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q,
-                             coord_q} ==
-                            $past({r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q,
-                                   coord_q}));
     // Induction strengthening: the state register is one-hot (E2, E3).
     if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
     // The engine's configuration gate is the skeleton's (idle = !busy_o).
-    if (rst_ni) E4_idle_gate: assert (r_q.idle == !busy_o && cfg_write == cfg_write_skeleton);
+    if (rst_ni) E4_idle_gate: assert (r_q.idle == !busy_o && cfg_write_idle == cfg_write);
   end
 `endif
 
-  // the registers, the output register, busy and the configuration gate (the
-  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
-      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
-      .cfg_write_o(cfg_write_skeleton), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
+  // configuration port writes; no covers of a program's events: z3 reaches
+  // none of its descriptors within 10 minutes).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_hopgroup_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.algorithm, r_q.message_words, r_q.options, r_q.gap_slack, r_q.dims, size_q, \
+                                     coord_q}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b0
+`include "schedule_engine_skeleton.svh"
 
 endmodule

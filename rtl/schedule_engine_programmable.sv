@@ -15,8 +15,9 @@
 // Register map: package schedule_engine_programmable_regs_pkg
 // (schedule_engine_regs_pkg.sv, generated from hls/engine_registers.yaml into
 // build/generated/rtl/); ports: schedule_engine_ports.svh; registers and
-// output buffer: common/schedule_engine_skeleton.sv (instance:
-// schedule_engine_skeleton.svh); closing states: schedule_engine_states.svh.
+// output buffer: common/schedule_engine_skeleton.sv (instance and the shared
+// formal properties: schedule_engine_skeleton.svh); closing states:
+// schedule_engine_states.svh.
 `include "schedule_engine_states.svh"
 
 module schedule_engine_programmable #(
@@ -128,23 +129,19 @@ module schedule_engine_programmable #(
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored), and the memory
-  // is not written while busy.
-  localparam logic [7:0] FormalControlAddr = schedule_engine_programmable_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): yes: END is taken
-  // 4 steps after reset.
-  localparam bit FormalCoverProgram = 1'b1;
-`include "schedule_engine_formal.svh"
-  always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.prog_addr, r_q.data} == $past({r_q.prog_addr, r_q.data}));
-    if (rst_ni && busy_o) E5_no_memory_write: assert (!mem_we);
-  end
+  // E5 (formal, besides the shared properties below): the memory is not
+  // written while busy.
+  always @(posedge clk_i) if (rst_ni && busy_o) E5_no_memory_write: assert (!mem_we);
 `endif
 
-  // the registers, the output buffer, busy and the configuration gate
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
+  // configuration port writes; covers of a program's events: yes, END is
+  // taken 4 steps after reset).
+`define SCHEDULE_ENGINE_RUNNING r_q.state != StateIdle
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_programmable_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.prog_addr, r_q.data}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b1
 `include "schedule_engine_skeleton.svh"
 
 endmodule

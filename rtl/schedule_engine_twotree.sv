@@ -17,7 +17,7 @@
 // Register map: package schedule_engine_twotree_regs_pkg (schedule_engine_regs_pkg.sv,
 // generated from hls/engine_registers.yaml into build/generated/rtl/);
 // ports: schedule_engine_ports.svh; registers and output buffer: common/schedule_engine_skeleton.sv
-// (instanced at the end, as schedule_engine_skeleton.svh does, with running = not idle as one bit).
+// (instance and the shared formal properties: schedule_engine_skeleton.svh).
 // closing states (END, idle): written here, the state register being one-hot.
 
 module schedule_engine_twotree (
@@ -513,29 +513,23 @@ module schedule_engine_twotree (
 `endif
 
 `ifdef FORMAL
-  // Formal properties (scripts/formal.sh): the shared ones (E1..E4), then
-  // E5: every register the configuration port writes keeps its value through
-  // a cycle that starts busy (a write while busy is ignored).
-  localparam logic [7:0] FormalControlAddr = schedule_engine_twotree_regs_pkg::RegControl;
-  // Covers of a program's events (schedule_engine_formal.svh): no: z3 reaches
-  // none of its descriptors within 10 minutes (20 steps from reset).
-  localparam bit FormalCoverProgram = 1'b0;
-`include "schedule_engine_formal.svh"
+  // Formal properties of this engine besides the shared ones (below).
   always @(posedge clk_i) begin
-    if (f_past_valid && $past(rst_ni) && rst_ni && $past(busy_o))
-      E5_unchanged: assert ({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages} ==
-                            $past({r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}));
-    // and no table write through the port while busy
+    // E5: no table write through the port while busy
     if (rst_ni && busy_o) E5_no_table_write: assert (!(table_we || hint_we));
     // Induction strengthening: the state register is one-hot (E2, E3).
     if (rst_ni) E3_onehot: assert ($onehot(r_q.state));
   end
 `endif
 
-  // the registers, the output buffer, busy and the configuration gate (the
-  // instance of schedule_engine_skeleton.svh, with running = not idle as one bit)
-  schedule_engine_skeleton #(.RegsWidth($bits(r_q))) u_skeleton (.clk_i, .rst_ni, .cfg_we_i, .out_ready_i,
-      .out_valid_o, .out_desc_o, .busy_o, .running_i(!r_q.state[SIdle]), .load_i(load), .load_word_i(load_word),
-      .cfg_write_o(cfg_write), .can_load_o(can_load), .regs_d_i(r_d), .regs_reset_i(regs_reset), .regs_q_o(r_q));
+  // The skeleton instance (running: the state is not idle) and the formal
+  // properties every engine shares (E5 on the registers the
+  // configuration port writes; no covers of a program's events: z3 reaches
+  // none of its descriptors within 10 minutes, 20 steps from reset).
+`define SCHEDULE_ENGINE_RUNNING !r_q.state[SIdle]
+`define SCHEDULE_ENGINE_REGS_PKG schedule_engine_twotree_regs_pkg
+`define SCHEDULE_ENGINE_CONFIG_REGS {r_q.float64, r_q.op, r_q.single, r_q.self, r_q.elements, r_q.blocks, r_q.stages}
+`define SCHEDULE_ENGINE_COVER_PROGRAM 1'b0
+`include "schedule_engine_skeleton.svh"
 
 endmodule
