@@ -78,6 +78,14 @@ std::vector<std::string> run_problems(const Params& params) {
   return problems;
 }
 
+void add_per_link_json(nlohmann::json& into, const topology::Graph& graph, const std::vector<double>& utilization) {
+  nlohmann::json per_link = nlohmann::json::object();
+  for (std::size_t l = 0; l < utilization.size(); ++l)
+    per_link[graph.link_name(static_cast<topology::LinkId>(l))] = utilization[l];
+  into["per_link"] = std::move(per_link);
+  if (auto positions = node_positions_json(graph); !positions.is_null()) into["node_positions"] = std::move(positions);
+}
+
 nlohmann::json node_positions_json(const topology::Graph& graph) {
   nlohmann::json positions = nlohmann::json::object();
   for (topology::NodeId n = 0; n < static_cast<topology::NodeId>(graph.node_count()); ++n) {
@@ -260,24 +268,12 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["latency_by_flow"] = s.latency_by == "flow" ? flow_latency_json(r) : nlohmann::json(nullptr);
   j["offered_rate"] = r.window_cycles > 0 ? nlohmann::json(r.offered_rate) : nlohmann::json(nullptr);
   j["accepted_rate"] = r.window_cycles > 0 ? nlohmann::json(r.accepted_rate) : nlohmann::json(nullptr);
-  nlohmann::json per_link = nlohmann::json::object();
-  for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
-    per_link[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
-  j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization},
-                           {"per_link", per_link}};
-  if (auto positions = node_positions_json(topo->graph()); !positions.is_null())
-    j["link_utilization"]["node_positions"] = std::move(positions);
+  j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization}};
+  add_per_link_json(j["link_utilization"], topo->graph(), r.link_utilization);
   j["accepted_flits_by_source"] = r.accepted_flits_by_source;
   j["integrity_errors"] = r.integrity_errors;
-  j["sim_seconds"] = r.sim_seconds;
-  j["elaboration_seconds"] = r.elaboration_seconds;
-  j["router_cycles_per_second"] = r.router_cycles_per_second;
-  j["sim_cpu_seconds"] = r.sim_cpu_seconds;
+  add_speed_json(j, r);
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
-  j["threads"] = r.threads;
-  j["cpus"] = systemc::process_cpus();
-  j["solo_cycles"] = r.solo_cycles;
-  j["calendar_cycles"] = r.calendar_cycles;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
   j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
   j["scenario"] = resolved_scenario(params, RunKind::synthetic);

@@ -17,6 +17,7 @@ namespace collnet::systemc {
 struct RouterConfig;
 struct DeadlockReport;
 struct LinkLatencyCount;
+unsigned process_cpus();  // systemc/run/synthetic.hpp
 }
 
 namespace collnet::topology {
@@ -32,6 +33,26 @@ namespace collnet::cli {
 /// every node); null otherwise (grids, leaf/spine and boards have their own
 /// drawings in `collnet plot --links`).
 nlohmann::json node_positions_json(const topology::Graph& graph);
+
+/// The JSON object `link_utilization.per_link` of both kinds of run: each
+/// link's utilization by its name, and `node_positions` beside it into
+/// `into` when the graph gives every node coordinates.
+void add_per_link_json(nlohmann::json& into, const topology::Graph& graph, const std::vector<double>& utilization);
+
+/// The speed fields both kinds of run report (docs/reference/json.md):
+/// wall and CPU seconds, elaboration, router cycles a second, threads and
+/// the CPUs the process may use, the kernel's solo and calendar cycles.
+template <typename Result>
+void add_speed_json(nlohmann::json& j, const Result& r) {
+  j["sim_seconds"] = r.sim_seconds;
+  j["sim_cpu_seconds"] = r.sim_cpu_seconds;
+  j["elaboration_seconds"] = r.elaboration_seconds;
+  j["router_cycles_per_second"] = r.router_cycles_per_second;
+  j["threads"] = r.threads;
+  j["cpus"] = systemc::process_cpus();
+  j["solo_cycles"] = r.solo_cycles;
+  j["calendar_cycles"] = r.calendar_cycles;
+}
 
 /// The JSON object `router` of both kinds of run: every router key as run.
 nlohmann::json router_json(const systemc::RouterConfig& rc);

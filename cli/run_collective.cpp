@@ -89,15 +89,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
                           {"bisection_mean", r.bisection_links.empty() ? nlohmann::json(nullptr)
                                                                        : nlohmann::json(r.bisection_link_utilization)},
                           {"bisection_links", r.bisection_links.size()}};
-  if (per_link) {
-    const auto topo = topology::make_topology(r.topology);
-    nlohmann::json each = nlohmann::json::object();
-    for (std::size_t l = 0; l < r.link_utilization.size(); ++l)
-      each[topo->graph().link_name(static_cast<topology::LinkId>(l))] = r.link_utilization[l];
-    links["per_link"] = each;
-    if (auto positions = node_positions_json(topo->graph()); !positions.is_null())
-      links["node_positions"] = std::move(positions);
-  }
+  if (per_link) add_per_link_json(links, topology::make_topology(r.topology)->graph(), r.link_utilization);
   j["link_utilization"] = links;
   j["arbitration_conflicts"] = r.arbitration_conflicts;
   j["messages"] = r.messages;
@@ -108,14 +100,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["inter_board_flits"] = r.inter_board_flits >= 0 ? nlohmann::json(r.inter_board_flits) : nlohmann::json(nullptr);
   j["router_evaluations"] = r.router_evaluations;
   j["nic_evaluations"] = r.nic_evaluations;
-  j["sim_seconds"] = r.sim_seconds;
-  j["sim_cpu_seconds"] = r.sim_cpu_seconds;
-  j["threads"] = r.threads;
-  j["cpus"] = systemc::process_cpus();
-  j["solo_cycles"] = r.solo_cycles;
-  j["calendar_cycles"] = r.calendar_cycles;
-  j["elaboration_seconds"] = r.elaboration_seconds;
-  j["router_cycles_per_second"] = r.router_cycles_per_second;
+  add_speed_json(j, r);
   j["link_flits_corrupted"] = r.link_flits_corrupted;
   j["link_flits_retransmitted"] = r.link_flits_retransmitted;
   if (r.deadlock) {
