@@ -115,7 +115,10 @@ class LeafSpine final : public Topology {
   /// hang under one leaf. Throws TopologyError for a hint that names no
   /// uplink or a spine the destination leaf does not reach.
   [[nodiscard]] int route_spine(EndpointId src, EndpointId dst, RouteHint hint = 0) const;
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
+  /// The directed link from a spine down to a leaf (kNone when not wired).
+  [[nodiscard]] LinkId down_link(int spine, int leaf) const {
+    return down_link_.at(static_cast<std::size_t>(spine)).at(static_cast<std::size_t>(leaf));
+  }
 
  private:
   explicit LeafSpine(std::string name) : Topology(std::move(name)) {}

@@ -1,6 +1,7 @@
 #include "systemc/router/router.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -21,7 +22,6 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       own_vc_allocator_(config.vc_allocator_own),
-      vc_allocator_selects_(config.vc_allocator_selects),
       weighed_threshold_(config.weighed_threshold),
       cut_through_(config.switching == Switching::virtual_cut_through),
       round_robin_vc_bid_(config.round_robin_vc_bid),
@@ -87,7 +87,16 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       vc_class_[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(c);
   topology_ = routing.topology;
   adaptive_ = routing.adaptive;
-  if (adaptive_ != nullptr) hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
+  if (adaptive_ != nullptr) {
+    if (routing.selection == nullptr)
+      throw std::logic_error(std::string(this->name()) + ": per-hop routing without a selection rule");
+    select_ = routing.selection->select;
+    if (routing.fallback != nullptr) fallback_select_ = routing.fallback->select;
+    if ((select_ == nullptr || (routing.fallback != nullptr && fallback_select_ == nullptr)) && !own_vc_allocator_)
+      throw std::logic_error(std::string(this->name()) + ": selection rule vc-allocator needs the own VC allocator "
+                             "stage");
+    hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
+  }
 
   SwitchAllocatorSetup setup;
   setup.ports = ports_;
@@ -226,52 +235,32 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   ivc.want_class = options.items[0].vc_class;
 }
 
-void Router::choose_output(InputVc& ivc, std::size_t slot) const {
+bool Router::choose_output(InputVc& ivc, std::size_t slot) const {
+  if (select_ == nullptr) return false;
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
-  if (options->hops != 0) {
-    // Weighted options (UGAL): the least flits queued at the output (its
-    // buffer slots not given back, every VC) x hops, plus ugal_threshold for
-    // every option but the first (the minimal path); the first on a tie.
-    const topology::HopOption* least = options;
-    long least_cost = -1;
-    for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
-      const std::size_t base = index(o->port, 0);
-      long queued = 0;
-      const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
-      for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
-      const long cost = queued * o->hops + (o == options ? 0 : weighed_threshold_);
-      if (least_cost < 0 || cost < least_cost) {
-        least_cost = cost;
-        least = o;
-      }
-    }
-    ivc.want_port = static_cast<std::int16_t>(least->port);
-    ivc.want_class = least->vc_class;
-    return;
+  // The state of each option's output as plain values for the rule.
+  std::array<topology::OptionPort, topology::HopOptions::kMax> ports;
+  for (int i = 0; i < ivc.options; ++i) {
+    const auto o = static_cast<std::size_t>(options[i].port);
+    ports[static_cast<std::size_t>(i)] = {static_cast<std::uint32_t>(free_vcs_[o] & class_mask_[options[i].vc_class]),
+                                          &credits_[index(options[i].port, 0)], out_links_[o]->buffer_flits()};
   }
-  const topology::HopOption* best = nullptr;
-  const topology::HopOption* escape = nullptr;
-  int best_credits = -1;
-  for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
-    if (o->escape) {
-      if (escape == nullptr) escape = o;
-      continue;
-    }
-    // The most credits of a free VC of its class (own-allocator: any free VC,
-    // credits or not, as that allocator grants).
-    const std::size_t base = index(o->port, 0);
-    for (std::uint32_t bits = free_vcs_[static_cast<std::size_t>(o->port)] & class_mask_[o->vc_class]; bits != 0;
-         bits &= bits - 1) {
-      const int c = credits_[base + static_cast<std::size_t>(std::countr_zero(bits))];
-      if ((c >= ivc.need || own_vc_allocator_) && c > best_credits) {
-        best_credits = c;
-        best = o;
-      }
-    }
+  topology::Selection selection;
+  selection.options = options;
+  selection.ports = ports.data();
+  selection.count = ivc.options;
+  selection.vcs = vcs_;
+  selection.need = ivc.need;
+  selection.any_credits = own_vc_allocator_;
+  selection.threshold = weighed_threshold_;
+  int chosen = select_(selection);
+  if (chosen < 0) {
+    if (fallback_select_ == nullptr) return false;
+    chosen = fallback_select_(selection);
   }
-  if (best == nullptr) best = escape != nullptr ? escape : options;
-  ivc.want_port = static_cast<std::int16_t>(best->port);
-  ivc.want_class = best->vc_class;
+  ivc.want_port = static_cast<std::int16_t>(options[chosen].port);
+  ivc.want_class = options[chosen].vc_class;
+  return true;
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
@@ -572,12 +561,10 @@ bool Router::allocate_vcs(Cycle now) {
       const int v = std::countr_zero(bits);
       InputVc& ivc = input_vcs_[index(p, v)];
       if (ivc.out_port >= 0 || ivc.eligible_at > now) continue;
-      if (vc_allocator_selects_ && ivc.options != 0 &&
-          hop_options_[index(p, v) * topology::HopOptions::kMax].hops == 0) {
-        request_every_option(ivc, p, v, total);  // output_selection: vc-allocator
+      if (ivc.options != 0 && !choose_output(ivc, index(p, v))) {  // per-hop routing
+        request_every_option(ivc, p, v, total);  // the selection rule leaves it to the VC allocator
         continue;
       }
-      if (ivc.options != 0) choose_output(ivc, index(p, v));  // per-hop routing
       int first = 0;
       int end = vcs_;
       if (ivc.want_class != kAnyClass) {

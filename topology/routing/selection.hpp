@@ -1,0 +1,58 @@
+// Selection rules: how a router picks among the options of one per-hop
+// routing decision (RoutingFunction::next_hops, routing.hpp). The router
+// hands a rule the options and, per option, the state of its output port as
+// plain values (free-VC mask of the option's class, credits of every VC);
+// the rule returns the option to request. A routing function names the
+// rule its options need (RoutingFunction::selection, e.g. UGAL's
+// queued-x-hops); the others take the key output_selection's (most-credits
+// or vc-allocator). The router has no rule of its own.
+//
+// Adding a rule: a function below (selection.cpp) and one entry in
+// selection_rules(); a routing function then names it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/routing.hpp"
+
+namespace collnet::topology {
+
+/// The state of one option's output port, as the router sees it.
+struct OptionPort {
+  std::uint32_t free_vcs = 0;             // free VCs of the option's class at its output (bit v: VC v)
+  const std::int32_t* credits = nullptr;  // credits of every VC of that output, VC 0 first (Selection::vcs)
+  std::int32_t depth = 0;                 // buffer slots of each VC at the output's far end
+};
+
+/// One decision: its options, their ports, and the router's terms.
+struct Selection {
+  const HopOption* options = nullptr;  // in the routing function's preference order
+  const OptionPort* ports = nullptr;   // ports[i]: the output of options[i]
+  int count = 0;                       // options, 1..HopOptions::kMax
+  int vcs = 0;                         // VCs per port
+  int need = 1;                        // credits a free VC must hold to be taken (wormhole 1, vct the packet)
+  bool any_credits = false;            // a free VC is taken whatever its credits (own VC allocator stage)
+  long threshold = 0;                  // key ugal_threshold (rules that read it)
+};
+
+struct SelectionRule {
+  std::string name;
+  std::string description;  // one line for `collnet list`
+  /// The index of the option to request now, or -1 when the rule does not
+  /// apply to this decision (then the key output_selection's rule decides);
+  /// null: the router requests every free VC of every option and its VC
+  /// allocator decides.
+  int (*select)(const Selection& selection) = nullptr;
+  bool reads_threshold = false;  // reads the key ugal_threshold
+};
+
+/// Every selection rule, in `collnet list` order.
+const std::vector<SelectionRule>& selection_rules();
+
+/// The rule `name`; throws TopologyError naming the accepted ones.
+const SelectionRule& find_selection(std::string_view name);
+
+}  // namespace collnet::topology
