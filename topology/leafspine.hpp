@@ -69,8 +69,8 @@ class LeafSpine final : public Topology {
   /// The multi-layer full mesh for switch radix p; TopologyError naming `p`
   /// and the accepted values for odd p, p < 6 or p > 64.
   static std::unique_ptr<LeafSpine> full_mesh(int p, SpinePolicy policy = SpinePolicy::destination_mod);
-  /// A two-level fabric from wiring text (format above); `source` names the
-  /// text in error messages, `name` becomes the topology's name.
+  /// A two-level fabric from wiring text (format above); `source` names the text in error
+  /// messages, `name` ("leafspine-wiring:NAME": its kind picks the routing) the topology.
   static std::unique_ptr<LeafSpine> from_wiring(std::string_view text, const std::string& source, std::string name);
   /// Reads FILE; the topology is named "leafspine-wiring:FILE".
   static std::unique_ptr<LeafSpine> from_wiring_file(const std::string& path);

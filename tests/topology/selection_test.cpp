@@ -92,7 +92,10 @@ TEST(Selection, VcAllocatorLeavesTheChoiceToTheVcAllocatorAndUnknownNamesAreRefu
 }
 
 TEST(Selection, EveryRuleARoutingFunctionNamesExists) {
-  for (const auto& f : routing_functions())
-    if (!f.selection.empty()) EXPECT_NO_THROW((void)find_selection(f.selection)) << f.name;
+  for (const auto& f : routing_functions()) {
+    if (!f.selection.empty()) {
+      EXPECT_NO_THROW((void)find_selection(f.selection)) << f.name;
+    }
+  }
   EXPECT_EQ(find_routing("ugal", *make_topology("dragonfly:p=2")).selection, "queued-x-hops");
 }
