@@ -91,6 +91,7 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     if (routing.selection == nullptr)
       throw std::logic_error(std::string(this->name()) + ": per-hop routing without a selection rule");
     select_ = routing.selection->select;
+    if (routing.fallback != nullptr) select_applies_ = routing.selection->applies;
     if (routing.fallback != nullptr) fallback_select_ = routing.fallback->select;
     if ((select_ == nullptr || (routing.fallback != nullptr && fallback_select_ == nullptr)) && !own_vc_allocator_)
       throw std::logic_error(std::string(this->name()) + ": selection rule vc-allocator needs the own VC allocator "
@@ -233,31 +234,31 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   }
   ivc.want_port = static_cast<std::int16_t>(options.items[0].port);
   ivc.want_class = options.items[0].vc_class;
+  // The selection rule for this decision: the first, unless it does not apply.
+  ivc.rule = select_applies_ == nullptr || select_applies_(options.items.data(), options.count) ? 0 : 1;
 }
 
 bool Router::choose_output(InputVc& ivc, std::size_t slot) const {
-  if (select_ == nullptr) return false;
+  const auto select = ivc.rule == 0 ? select_ : fallback_select_;
+  if (select == nullptr) return false;
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
   // The state of each option's output as plain values for the rule.
   std::array<topology::OptionPort, topology::HopOptions::kMax> ports;
   for (int i = 0; i < ivc.options; ++i) {
     const auto o = static_cast<std::size_t>(options[i].port);
     ports[static_cast<std::size_t>(i)] = {static_cast<std::uint32_t>(free_vcs_[o] & class_mask_[options[i].vc_class]),
-                                          &credits_[index(options[i].port, 0)], out_links_[o]->buffer_flits()};
+                                          &credits_[o * static_cast<std::size_t>(vcs_)]};
   }
   topology::Selection selection;
   selection.options = options;
   selection.ports = ports.data();
   selection.count = ivc.options;
   selection.vcs = vcs_;
+  selection.depth = depth_;  // every link's buffers are buffer_flits deep
   selection.need = ivc.need;
   selection.any_credits = own_vc_allocator_;
   selection.threshold = weighed_threshold_;
-  int chosen = select_(selection);
-  if (chosen < 0) {
-    if (fallback_select_ == nullptr) return false;
-    chosen = fallback_select_(selection);
-  }
+  const int chosen = select(selection);
   ivc.want_port = static_cast<std::int16_t>(options[chosen].port);
   ivc.want_class = options[chosen].vc_class;
   return true;

@@ -159,6 +159,7 @@ class Router final : public Clocked {
     std::uint16_t count = 0;
     std::int16_t out_port = -1;  // allocated to the front packet (body flits follow it)
     std::uint8_t out_vc = 0;
+    std::uint8_t rule = 0;       // per-hop routing: 0 the first selection rule (select_), 1 the fallback
     std::int16_t want_port = -1; // routed output of the front head flit
     std::uint8_t want_class = 0; // kAnyClass: any VC
     std::uint8_t options = 0;    // per-hop routing: allowed outputs of the front head (hop_options_), 0: source route
@@ -299,6 +300,7 @@ class Router final : public Clocked {
   // Null: the VC allocator chooses.
   int (*select_)(const topology::Selection&) = nullptr;
   int (*fallback_select_)(const topology::Selection&) = nullptr;
+  bool (*select_applies_)(const topology::HopOption*, int) = nullptr;
   std::vector<topology::HopOption> hop_options_;  // [port][vc][HopOptions::kMax]
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_

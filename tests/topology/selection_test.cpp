@@ -23,12 +23,13 @@ struct Decision {
 
   int pick(const std::string& rule, int need = 1, bool any_credits = false, long threshold = 0) {
     ports.clear();
-    for (std::size_t i = 0; i < options.size(); ++i) ports.push_back({free[i], credits[i].data(), 8});
+    for (std::size_t i = 0; i < options.size(); ++i) ports.push_back({free[i], credits[i].data()});
     Selection s;
     s.options = options.data();
     s.ports = ports.data();
     s.count = static_cast<int>(options.size());
     s.vcs = 4;
+    s.depth = 8;
     s.need = need;
     s.any_credits = any_credits;
     s.threshold = threshold;
@@ -72,9 +73,10 @@ TEST(Selection, QueuedTimesHopsTakesTheLeastQueuedFlitsTimesPathHops) {
   EXPECT_EQ(d.pick("queued-x-hops", 1, false, 3), 0);
   EXPECT_EQ(d.pick("queued-x-hops", 1, false, 2), 1);
   // Options without hop weights (a router after the source's) are not its
-  // to weigh: -1, the key output_selection's rule decides.
+  // to weigh: the key output_selection's rule decides.
+  EXPECT_TRUE(find_selection("queued-x-hops").applies(d.options.data(), 2));
   d.options = {{5, 0, false}, {5, 1, false}};
-  EXPECT_EQ(d.pick("queued-x-hops"), -1);
+  EXPECT_FALSE(find_selection("queued-x-hops").applies(d.options.data(), 2));
 }
 
 TEST(Selection, VcAllocatorLeavesTheChoiceToTheVcAllocatorAndUnknownNamesAreRefused) {

@@ -35,16 +35,17 @@ int most_credits(const Selection& s) {
 // (flits queued at its output, as its credits show: slots of every VC of the
 // far-end buffer not given back) x HopOption::hops, plus the threshold for
 // every option but the first (the minimal path); the first on a tie,
-// whatever its VCs' state. A decision without hop weights (the first
-// option's is 0) is not weighed: -1, the key output_selection's rule.
+// whatever its VCs' state. It applies to decisions with hop weights (the
+// first option's is not 0).
+bool weighed(const HopOption* options, int /*count*/) { return options[0].hops != 0; }
+
 int queued_x_hops(const Selection& s) {
-  if (s.options[0].hops == 0) return -1;
   int least = 0;
   long least_cost = -1;
   for (int i = 0; i < s.count; ++i) {
     const OptionPort& port = s.ports[i];
     long queued = 0;
-    for (int v = 0; v < s.vcs; ++v) queued += port.depth - port.credits[v];
+    for (int v = 0; v < s.vcs; ++v) queued += s.depth - port.credits[v];
     const long cost = queued * s.options[i].hops + (i == 0 ? 0 : s.threshold);
     if (least_cost < 0 || cost < least_cost) {
       least_cost = cost;
@@ -59,16 +60,16 @@ std::vector<SelectionRule> make_rules() {
   rules.push_back({"most-credits",
                    "the non-escape output whose free VC holds the most credits, else the first escape output; the VC "
                    "allocator then allocates a VC of that output",
-                   &most_credits, false});
+                   &most_credits, nullptr, false});
   rules.push_back({"vc-allocator",
                    "every free VC of every allowed output is requested and the VC allocator's arbitration decides, "
                    "escape outputs included (needs vc_allocator_stage own-allocator)",
-                   nullptr, false});
+                   nullptr, nullptr, false});
   rules.push_back({"queued-x-hops",
                    "the output with the fewest flits queued (credits not given back) x the path's hops "
                    "(HopOption::hops), plus ugal_threshold off the first (minimal) option, the first on a tie; options "
                    "without hop weights: the key output_selection's rule",
-                   &queued_x_hops, true});
+                   &queued_x_hops, &weighed, true});
   return rules;
 }
 

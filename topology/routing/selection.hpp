@@ -20,11 +20,12 @@
 
 namespace collnet::topology {
 
-/// The state of one option's output port, as the router sees it.
+/// The state of one option's output port, as the router sees it (no
+/// default member values: the router fills one per option of a decision,
+/// per cycle while the head waits, in storage it does not clear).
 struct OptionPort {
-  std::uint32_t free_vcs = 0;             // free VCs of the option's class at its output (bit v: VC v)
-  const std::int32_t* credits = nullptr;  // credits of every VC of that output, VC 0 first (Selection::vcs)
-  std::int32_t depth = 0;                 // buffer slots of each VC at the output's far end
+  std::uint32_t free_vcs;        // free VCs of the option's class at its output (bit v: VC v)
+  const std::int32_t* credits;   // credits of every VC of that output, VC 0 first (Selection::vcs)
 };
 
 /// One decision: its options, their ports, and the router's terms.
@@ -33,6 +34,7 @@ struct Selection {
   const OptionPort* ports = nullptr;   // ports[i]: the output of options[i]
   int count = 0;                       // options, 1..HopOptions::kMax
   int vcs = 0;                         // VCs per port
+  int depth = 0;                       // buffer slots of each VC at an output's far end
   int need = 1;                        // credits a free VC must hold to be taken (wormhole 1, vct the packet)
   bool any_credits = false;            // a free VC is taken whatever its credits (own VC allocator stage)
   long threshold = 0;                  // key ugal_threshold (rules that read it)
@@ -41,11 +43,13 @@ struct Selection {
 struct SelectionRule {
   std::string name;
   std::string description;  // one line for `collnet list`
-  /// The index of the option to request now, or -1 when the rule does not
-  /// apply to this decision (then the key output_selection's rule decides);
-  /// null: the router requests every free VC of every option and its VC
-  /// allocator decides.
+  /// The index of the option to request now; null: the router requests
+  /// every free VC of every option and its VC allocator decides.
   int (*select)(const Selection& selection) = nullptr;
+  /// Whether the rule applies to a decision of these options (null: to
+  /// every one); asked once per routed head. Where it does not, the key
+  /// output_selection's rule decides.
+  bool (*applies)(const HopOption* options, int count) = nullptr;
   bool reads_threshold = false;  // reads the key ugal_threshold
 };
 
