@@ -242,17 +242,12 @@ bool Router::choose_output(InputVc& ivc, std::size_t slot) const {
   const auto select = ivc.rule == 0 ? select_ : fallback_select_;
   if (select == nullptr) return false;
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
-  // The state of each option's output as plain values for the rule.
-  std::array<topology::OptionPort, topology::HopOptions::kMax> ports;
-  for (int i = 0; i < ivc.options; ++i) {
-    const auto o = static_cast<std::size_t>(options[i].port);
-    ports[static_cast<std::size_t>(i)] = {static_cast<std::uint32_t>(free_vcs_[o] & class_mask_[options[i].vc_class]),
-                                          &credits_[o * static_cast<std::size_t>(vcs_)]};
-  }
   topology::Selection selection;
   selection.options = options;
-  selection.ports = ports.data();
   selection.count = ivc.options;
+  selection.free_vcs = free_vcs_;
+  selection.class_vcs = class_mask_;
+  selection.credits = credits_;
   selection.vcs = vcs_;
   selection.depth = depth_;  // every link's buffers are buffer_flits deep
   selection.need = ivc.need;

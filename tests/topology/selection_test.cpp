@@ -13,21 +13,24 @@ using namespace collnet::topology;
 
 namespace {
 
-// A decision of `options`, each option's port with its free-VC mask and the
-// credits of its VCs (4 VCs of depth 8 each).
+// A decision of `options` on ports 0..2 (option i on port i), each port
+// with its free-VC mask and the credits of its VCs (4 VCs of depth 8 each);
+// one VC class holding every VC.
 struct Decision {
   std::vector<HopOption> options;
   std::vector<std::array<std::int32_t, 4>> credits;
-  std::vector<std::uint32_t> free;
-  std::vector<OptionPort> ports;
+  std::vector<std::uint16_t> free;
 
   int pick(const std::string& rule, int need = 1, bool any_credits = false, long threshold = 0) {
-    ports.clear();
-    for (std::size_t i = 0; i < options.size(); ++i) ports.push_back({free[i], credits[i].data()});
+    std::vector<std::int32_t> flat;
+    for (const auto& c : credits) flat.insert(flat.end(), c.begin(), c.end());
+    const std::uint16_t every_vc[2] = {0b1111, 0b1111};
     Selection s;
     s.options = options.data();
-    s.ports = ports.data();
     s.count = static_cast<int>(options.size());
+    s.free_vcs = free.data();
+    s.class_vcs = every_vc;
+    s.credits = flat.data();
     s.vcs = 4;
     s.depth = 8;
     s.need = need;
@@ -41,7 +44,7 @@ struct Decision {
 
 TEST(Selection, MostCreditsTakesTheNonEscapeOptionWhoseFreeVcHoldsTheMostCredits) {
   Decision d;
-  d.options = {{0, 1, false}, {2, 1, false}, {4, 0, true}};
+  d.options = {{0, 1, false}, {1, 1, false}, {2, 0, true}};
   // Option 0: free VCs 2, 3 with 3 and 5 credits; option 1: free VC 1 with 6
   // credits (VC 0, not free, holds 8); the escape option holds 8.
   d.credits = {{8, 8, 3, 5}, {8, 6, 1, 1}, {8, 8, 8, 8}};
@@ -65,7 +68,7 @@ TEST(Selection, QueuedTimesHopsTakesTheLeastQueuedFlitsTimesPathHops) {
   Decision d;
   // Minimal path of 3 hops, 4 + 2 = 6 flits queued (credits not given back):
   // cost 18; non-minimal path of 5 hops, 3 queued: cost 15.
-  d.options = {{5, 1, false, 3}, {6, 0, false, 5}};
+  d.options = {{0, 1, false, 3}, {1, 0, false, 5}};
   d.credits = {{4, 6, 8, 8}, {8, 5, 8, 8}};
   d.free = {0, 0};  // whatever the VCs' state
   EXPECT_EQ(d.pick("queued-x-hops"), 1);
@@ -75,7 +78,7 @@ TEST(Selection, QueuedTimesHopsTakesTheLeastQueuedFlitsTimesPathHops) {
   // Options without hop weights (a router after the source's) are not its
   // to weigh: the key output_selection's rule decides.
   EXPECT_TRUE(find_selection("queued-x-hops").applies(d.options.data(), 2));
-  d.options = {{5, 0, false}, {5, 1, false}};
+  d.options = {{0, 0, false}, {0, 1, false}};
   EXPECT_FALSE(find_selection("queued-x-hops").applies(d.options.data(), 2));
 }
 

@@ -19,9 +19,10 @@ int most_credits(const Selection& s) {
       if (escape < 0) escape = i;
       continue;
     }
-    const OptionPort& port = s.ports[i];
-    for (std::uint32_t bits = port.free_vcs; bits != 0; bits &= bits - 1) {
-      const int c = port.credits[std::countr_zero(bits)];
+    const HopOption& o = s.options[i];
+    const std::int32_t* credits = s.credits + static_cast<std::ptrdiff_t>(o.port) * s.vcs;
+    for (std::uint32_t bits = s.free_vcs[o.port] & s.class_vcs[o.vc_class]; bits != 0; bits &= bits - 1) {
+      const int c = credits[std::countr_zero(bits)];
       if ((c >= s.need || s.any_credits) && c > best_credits) {
         best_credits = c;
         best = i;
@@ -43,9 +44,9 @@ int queued_x_hops(const Selection& s) {
   int least = 0;
   long least_cost = -1;
   for (int i = 0; i < s.count; ++i) {
-    const OptionPort& port = s.ports[i];
+    const std::int32_t* credits = s.credits + static_cast<std::ptrdiff_t>(s.options[i].port) * s.vcs;
     long queued = 0;
-    for (int v = 0; v < s.vcs; ++v) queued += s.depth - port.credits[v];
+    for (int v = 0; v < s.vcs; ++v) queued += s.depth - credits[v];
     const long cost = queued * s.options[i].hops + (i == 0 ? 0 : s.threshold);
     if (least_cost < 0 || cost < least_cost) {
       least_cost = cost;

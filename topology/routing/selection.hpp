@@ -20,24 +20,21 @@
 
 namespace collnet::topology {
 
-/// The state of one option's output port, as the router sees it (no
-/// default member values: the router fills one per option of a decision,
-/// per cycle while the head waits, in storage it does not clear).
-struct OptionPort {
-  std::uint32_t free_vcs;        // free VCs of the option's class at its output (bit v: VC v)
-  const std::int32_t* credits;   // credits of every VC of that output, VC 0 first (Selection::vcs)
-};
-
-/// One decision: its options, their ports, and the router's terms.
+/// One decision: its options, the state of the router's output ports as
+/// plain values, and the router's terms. The rule reads an option's port
+/// state by its port and class: free VCs free_vcs[port] & class_vcs[class],
+/// credits credits[port * vcs + v].
 struct Selection {
-  const HopOption* options = nullptr;  // in the routing function's preference order
-  const OptionPort* ports = nullptr;   // ports[i]: the output of options[i]
-  int count = 0;                       // options, 1..HopOptions::kMax
-  int vcs = 0;                         // VCs per port
-  int depth = 0;                       // buffer slots of each VC at an output's far end
-  int need = 1;                        // credits a free VC must hold to be taken (wormhole 1, vct the packet)
-  bool any_credits = false;            // a free VC is taken whatever its credits (own VC allocator stage)
-  long threshold = 0;                  // key ugal_threshold (rules that read it)
+  const HopOption* options = nullptr;    // in the routing function's preference order
+  int count = 0;                         // options, 1..HopOptions::kMax
+  const std::uint16_t* free_vcs = nullptr;   // per output port: its free VCs (bit v: VC v)
+  const std::uint16_t* class_vcs = nullptr;  // per VC class: its VCs (bit v)
+  const std::int32_t* credits = nullptr;     // per output port and VC: credits
+  int vcs = 0;                           // VCs per port
+  int depth = 0;                         // buffer slots of each VC at an output's far end
+  int need = 1;                          // credits a free VC must hold to be taken (wormhole 1, vct the packet)
+  bool any_credits = false;              // a free VC is taken whatever its credits (own VC allocator stage)
+  long threshold = 0;                    // key ugal_threshold (rules that read it)
 };
 
 struct SelectionRule {
