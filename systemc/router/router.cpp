@@ -99,6 +99,14 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
     hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
   }
 
+  selection_.free_vcs = free_vcs_;
+  selection_.class_vcs = class_mask_;
+  selection_.credits = credits_;
+  selection_.vcs = vcs_;
+  selection_.depth = depth_;  // every link's buffers are buffer_flits deep
+  selection_.any_credits = own_vc_allocator_;
+  selection_.threshold = weighed_threshold_;
+
   SwitchAllocatorSetup setup;
   setup.ports = ports_;
   setup.vcs = vcs_;
@@ -242,17 +250,11 @@ bool Router::choose_output(InputVc& ivc, std::size_t slot) const {
   const auto select = ivc.rule == 0 ? select_ : fallback_select_;
   if (select == nullptr) return false;
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
-  topology::Selection selection;
+  // The router's terms and state arrays are set once (constructor); the decision here.
+  topology::Selection& selection = selection_;
   selection.options = options;
   selection.count = ivc.options;
-  selection.free_vcs = free_vcs_;
-  selection.class_vcs = class_mask_;
-  selection.credits = credits_;
-  selection.vcs = vcs_;
-  selection.depth = depth_;  // every link's buffers are buffer_flits deep
   selection.need = ivc.need;
-  selection.any_credits = own_vc_allocator_;
-  selection.threshold = weighed_threshold_;
   const int chosen = select(selection);
   ivc.want_port = static_cast<std::int16_t>(options[chosen].port);
   ivc.want_class = options[chosen].vc_class;

@@ -301,6 +301,9 @@ class Router final : public Clocked {
   int (*select_)(const topology::Selection&) = nullptr;
   int (*fallback_select_)(const topology::Selection&) = nullptr;
   bool (*select_applies_)(const topology::HopOption*, int) = nullptr;
+  // The selection rules' view of this router (its state arrays and terms),
+  // the decision's options filled per call (choose_output).
+  mutable topology::Selection selection_;
   std::vector<topology::HopOption> hop_options_;  // [port][vc][HopOptions::kMax]
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
