@@ -36,6 +36,7 @@
 #include "cli/scenario.hpp"
 #include "cli/sweep.hpp"
 #include "topology/routing.hpp"
+#include "topology/routing/selection.hpp"
 #include "topology/topology.hpp"
 
 namespace {
@@ -49,9 +50,8 @@ void print_list() {
   for (const auto& f : topology::topology_forms()) {
     // The routing functions from their registry, the one list `routing` is checked against.
     std::string names;
-    for (const auto& r : topology::routing_functions())
-      if (std::find(r.topologies.begin(), r.topologies.end(), f.prefix) != r.topologies.end())
-        names += (names.empty() ? "" : ", ") + r.name;
+    for (const topology::RoutingFunction* r : topology::routings_of_kind(f.prefix))
+      names += (names.empty() ? "" : ", ") + r->name + (r->accepts != nullptr ? " (" + r->accepts_when + ")" : "");
     fmt::print("  {:<28} {}\n  {:<28} routing: {}\n", f.syntax, f.description, "", names);
   }
   fmt::print("\nRouting functions (key 'routing'; the first listed for a topology is its default):\n");
@@ -59,8 +59,13 @@ void print_list() {
     std::string kinds;
     for (const auto& t : r.topologies) kinds += (kinds.empty() ? "" : ", ") + t;
     fmt::print("  {:<28} {}\n", r.name, r.description);
-    fmt::print("  {:<28} topologies: {}; {}\n", "", kinds, r.adaptive() ? "per-hop (adaptive)" : "source route");
+    fmt::print("  {:<28} topologies: {}; {}\n", "", kinds,
+               r.adaptive() ? "per-hop (adaptive)" + (r.selection.empty() ? "" : ", selection " + r.selection)
+                            : "source route");
   }
+  fmt::print("\nSelection rules (per-hop routing: how a router picks among a decision's outputs; key "
+             "'output_selection', or the rule a routing function names):\n");
+  for (const auto& s : topology::selection_rules()) fmt::print("  {:<28} {}\n", s.name, s.description);
   fmt::print("\nRouter arbitration and allocators (keys 'arbitration', 'allocator', 'vc_allocator_stage'):\n");
   for (const auto& a : systemc::arbitration_policies())
     fmt::print("  {:<34} {}\n", "arbitration " + a.name, a.description);

@@ -16,14 +16,6 @@ std::string boards_name(const std::array<int, Boards::kDims>& s) {
 
 int mod(int a, int n) { return ((a % n) + n) % n; }
 
-// Port of a ring link: W on aggregation units (ports 8, 9 after the eight
-// in-board ports), X/Y/Z on main units (ports 4.. after the four in-board ports).
-std::int32_t ring_port(int dim, int dir) {
-  const std::int32_t minus = dir < 0 ? 1 : 0;
-  if (dim == Boards::W) return Boards::kMainUnits + minus;
-  return Boards::kAggregationUnits + 2 * (dim - 1) + minus;
-}
-
 }  // namespace
 
 Boards::Boards(std::array<int, kDims> sizes) : Topology(boards_name(sizes)), sizes_(sizes) {
@@ -101,57 +93,6 @@ int Boards::hops(int from, int to, int dim, RouteHint hint) const {
   if (want == static_cast<unsigned>(Direction::minus)) return -down;
   if (up != down) return up < down ? up : -down;
   return a % 2 == 0 ? up : -down;  // spec hd-allreduce: even coordinates route +, odd route -
-}
-
-Route Boards::route(EndpointId src, EndpointId dst, RouteHint hint) const {
-  const auto count = static_cast<EndpointId>(endpoint_count());
-  if (src < 0 || src >= count || dst < 0 || dst >= count)
-    throw TopologyError("boards route: endpoint out of range 0.." + std::to_string(count - 1));
-  Route r;
-  if (src == dst) return r;
-  const int bs = board_of(src);
-  const int bd = board_of(dst);
-  std::array<int, kDims> h{};
-  for (int d = 0; d < kDims; ++d) h[static_cast<std::size_t>(d)] = hops(bs, bd, d, hint);
-  const int plane = !is_main_unit(src) ? unit_index(src) : !is_main_unit(dst) ? unit_index(dst) : unit_index(src) / 2;
-
-  NodeId cur = src;  // node id = endpoint id
-  auto in_board = [&](NodeId next) {
-    r.push_back(Hop{graph_.find_link(cur, next), 0});
-    cur = next;
-  };
-  auto ring = [&](int d) {
-    const int n = h[static_cast<std::size_t>(d)];
-    const int dir = n > 0 ? +1 : -1;
-    std::uint8_t vc = 0;
-    for (int i = 0; i < std::abs(n); ++i) {
-      const LinkId l = graph_.node(cur).out_ports.at(static_cast<std::size_t>(ring_port(d, dir)));
-      if (graph_.link(l).wrap) vc = 1;
-      r.push_back(Hop{l, vc});
-      cur = graph_.link(l).dst;
-    }
-  };
-
-  if (h[W] != 0) {
-    if (is_main_unit(cur)) in_board(aggregation_unit(bs, plane));
-    ring(W);
-  }
-  int first = -1;
-  for (int d = X; d <= Z && first < 0; ++d)
-    if (h[static_cast<std::size_t>(d)] != 0) first = d;
-  if (first >= 0) {
-    // spec hd-allreduce: relay, plane a uses main unit 2a (+) or 2a+1 (-).
-    if (!is_main_unit(cur))
-      in_board(main_unit(board_of(cur), 2 * unit_index(cur) + (h[static_cast<std::size_t>(first)] < 0 ? 1 : 0)));
-    for (int d = X; d <= Z; ++d) ring(d);
-  }
-  while (cur != dst) {
-    const int b = board_of(cur);
-    if (is_main_unit(cur) != is_main_unit(dst)) in_board(dst);
-    else if (is_main_unit(cur)) in_board(aggregation_unit(b, unit_index(cur) / 2));
-    else in_board(main_unit(b, 2 * unit_index(cur)));
-  }
-  return r;
 }
 
 }  // namespace collnet::topology

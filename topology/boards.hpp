@@ -100,8 +100,14 @@ class Boards final : public Topology {
   /// Signed hops (sign = direction) a route takes in dimension `dim` from
   /// board `from` to board `to` under `hint` (tie rule above).
   [[nodiscard]] int hops(int from, int to, int dim, RouteHint hint = 0) const;
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
-  [[nodiscard]] int vc_classes() const override { return 2; }
+  /// Port of a unit's ring link in dimension `dim`, direction +1/-1: W on
+  /// aggregation units (ports 8, 9 after the eight in-board ports), X/Y/Z on
+  /// main units (ports 4.. after the four in-board ports).
+  static std::int32_t ring_port(int dim, int dir) {
+    const std::int32_t minus = dir < 0 ? 1 : 0;
+    if (dim == W) return kMainUnits + minus;
+    return kAggregationUnits + 2 * (dim - 1) + minus;
+  }
 
   static RouteHint direction_hint(int dim, Direction d) {
     return static_cast<RouteHint>(static_cast<unsigned>(d) << (2 * dim));

@@ -25,8 +25,8 @@
 // defaults 10 and 100, BookSim2's dragonflynew); server cables the scenario's
 // link_latency.
 //
-// Routing (key `routing`, topology/routing.hpp; the route hint, when not 0,
-// fixes Valiant's intermediate group: hint - 1):
+// Routing (key `routing`, topology/routing/dragonfly.cpp and ugal.cpp; the
+// route hint, when not 0, fixes Valiant's intermediate group: hint - 1):
 //   min      (default) local hop to the router holding the cable to the destination
 //            group, the global cable, local hop to the destination router.
 //            VC class 0 before the global cable, 1 from it on (2 classes);
@@ -40,7 +40,7 @@
 //            (3 classes). Within one group the route is minimal.
 //   ugal     UGAL-L, per hop: the source router picks the minimal or a
 //            Valiant path by its output's queue x the path's hops
-//            (topology/routing_ugal.cpp; 3 classes).
+//            (topology/routing/ugal.cpp; 3 classes).
 // The classes only ever increase along a route, so routes are deadlock free
 // when each class has a VC of its own (vcs >= the class count).
 #pragma once
@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "topology/topology.hpp"
 
@@ -60,8 +61,6 @@ class Dragonfly final : public Topology {
   /// (systemc/router/router.hpp). No buffer waits on those in a cycle: an endpoint's
   /// node only injects, and always drains what it receives.
   static constexpr std::uint8_t kAnyVcClass = 0xFF;
-
-  enum class Routing : std::uint8_t { min, valiant };
 
   struct Shape {
     int p = 2, a = 4, h = 2, g = 9;
@@ -80,25 +79,14 @@ class Dragonfly final : public Topology {
   [[nodiscard]] int group(NodeId node) const;
   [[nodiscard]] int index(NodeId node) const;
   [[nodiscard]] bool is_global(LinkId link) const;
-
-  /// The min route.
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
-  [[nodiscard]] int vc_classes() const override { return 2; }
-  /// The route of `routing`; valiant draws its intermediate group from `random`.
-  [[nodiscard]] Route route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
-                                 std::uint64_t random) const;
-  /// VC classes of `routing`'s routes.
-  static int classes(Routing routing) { return routing == Routing::min ? 2 : 3; }
+  /// Router (index in group) of `group` holding the global cable to group
+  /// `to`, and that cable's port.
+  [[nodiscard]] std::pair<int, int> gateway(int group, int to) const;
 
   static constexpr int kMaxEndpoints = 65536;
   static constexpr long kMaxCables = 500000;  // endpoint, local and global cables (memory of the graph and model)
 
  private:
-  /// Router (index in group) of `group` holding the global cable to `to`, and its port.
-  [[nodiscard]] std::pair<int, int> gateway(int group, int to) const;
-  /// Appends the minimal hops from router node `at` to router (group, index), classes from `cls`.
-  void go(Route& r, NodeId& at, int group, int index, std::uint8_t& cls) const;
-
   Shape shape_;
   NodeId first_router_ = 0;
 };

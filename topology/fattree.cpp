@@ -95,47 +95,6 @@ int FatTree::ancestor_level(EndpointId a, EndpointId b) const {
   return l;
 }
 
-Route FatTree::route(EndpointId src, EndpointId dst, RouteHint hint) const {
-  return route_with(Routing::nca, src, dst, hint, 0);
-}
-
-Route FatTree::route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
-                          std::uint64_t random) const {
-  const auto e_count = endpoint_count();
-  if (src < 0 || src >= e_count || dst < 0 || dst >= e_count)
-    throw TopologyError("fattree: endpoint out of range 0.." + std::to_string(e_count - 1));
-  Route r;
-  if (src == dst) return r;
-  if (hint != 0 && hint > k_)
-    throw TopologyError("fattree route hint " + std::to_string(hint) + ": accepted 0 (routing policy) or 1.." +
-                        std::to_string(k_) + " (up port + 1)");
-  const int top = ancestor_level(src, dst);
-  NodeId at = graph_.endpoint_node(src);
-  const auto step = [&](int port) {
-    const LinkId l = graph_.node(at).out_ports.at(static_cast<std::size_t>(port));
-    r.push_back(Hop{l, 0});
-    at = graph_.link(l).dst;
-  };
-  step(0);  // server -> leaf
-  int digit_base = 1;
-  for (int l = n_ - 1; l > top; --l) {
-    int up = 0;
-    if (hint != 0) {
-      up = hint - 1;
-    } else if (routing == Routing::nca_random) {
-      up = static_cast<int>(random % static_cast<std::uint64_t>(k_));
-      random /= static_cast<std::uint64_t>(k_);
-    } else {
-      up = (dst / digit_base) % k_;
-    }
-    digit_base *= k_;
-    step(k_ + up);
-  }
-  // Down: at level l the port is digit N-1-l of the destination.
-  for (int l = top; l < n_; ++l) step((dst / power(k_, n_ - 1 - l)) % k_);
-  return r;
-}
-
 std::unique_ptr<Topology> make_fattree(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);

@@ -17,8 +17,8 @@
 // switches 100..115, middle 200..215, leaves 300..315; "305:5->205" is the
 // cable from leaf 5's second up port (port K+1) to middle switch 5.
 //
-// Routing (key `routing`, topology/routing.hpp; VC class 0 everywhere:
-// up*/down* routes are deadlock free):
+// Routing (key `routing`, topology/routing/fattree.cpp; VC class 0
+// everywhere: up*/down* routes are deadlock free):
 //   nca         (default) up to the nearest common ancestor, then down (the
 //               only path down). The up port of the j-th up hop (j = 0 at the
 //               leaf) is digit j of the destination in base K,
@@ -42,8 +42,6 @@ namespace collnet::topology {
 
 class FatTree final : public Topology {
  public:
-  enum class Routing : std::uint8_t { nca, nca_random };
-
   FatTree(int k, int n);
 
   [[nodiscard]] int k() const { return k_; }
@@ -58,12 +56,6 @@ class FatTree final : public Topology {
   /// Level of the nearest common ancestor of two endpoints' leaves (N-1 when
   /// they share a leaf).
   [[nodiscard]] int ancestor_level(EndpointId a, EndpointId b) const;
-
-  /// The nca route.
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
-  /// The route of `routing`; nca-random takes its up ports from `random`.
-  [[nodiscard]] Route route_with(Routing routing, EndpointId src, EndpointId dst, RouteHint hint,
-                                 std::uint64_t random) const;
 
   static constexpr int kMaxEndpoints = 65536;
 

@@ -360,7 +360,7 @@ std::unique_ptr<GraphNetwork> GraphNetwork::from_text(std::string_view text, con
   }
 
   if (routing == "shortest") {
-    net->routing_ = Routing::shortest;
+    net->table_ = false;
     if (top.count("root") != 0) {
       try {
         net->root_ = r.node_ref(top["root"], "'root'");
@@ -441,7 +441,7 @@ std::unique_ptr<GraphNetwork> GraphNetwork::from_text(std::string_view text, con
   }
 
   // routing: table
-  net->routing_ = Routing::table;
+  net->table_ = true;
   const YAML::Node table = top["table"];
   if (!table.IsMap()) r.at(table, "'table' must be a map: node -> {destination endpoint: next node, \"*\": next node}");
   struct Entry {
@@ -586,7 +586,7 @@ NodeId GraphNetwork::node_named(std::string_view name) const {
 }
 
 bool GraphNetwork::goes_up(LinkId link) const {
-  if (routing_ != Routing::shortest) return false;
+  if (table_) return false;
   const Link& l = graph_.link(link);
   return order_[static_cast<std::size_t>(l.dst)] < order_[static_cast<std::size_t>(l.src)];
 }
@@ -596,25 +596,6 @@ LinkId GraphNetwork::next_link(NodeId at, int phase, EndpointId dst) const {
   const auto endpoints = graph_.endpoint_count();
   return next_[(static_cast<std::size_t>(phase) * nodes + static_cast<std::size_t>(at)) * endpoints +
                static_cast<std::size_t>(dst)];
-}
-
-Route GraphNetwork::route(EndpointId src, EndpointId dst, RouteHint) const {
-  if (src < 0 || dst < 0 || src >= endpoint_count() || dst >= endpoint_count())
-    throw TopologyError("route: endpoint out of range 0.." + std::to_string(endpoint_count() - 1));
-  Route r;
-  NodeId at = graph_.endpoint_node(src);
-  const NodeId target = graph_.endpoint_node(dst);
-  int phase = 0;
-  while (at != target) {
-    const LinkId l = next_link(at, phase, dst);
-    if (l == kNone || r.size() > graph_.node_count())
-      throw std::logic_error("graph " + name_ + ": no route from endpoint " + std::to_string(src) + " to " +
-                             std::to_string(dst));
-    r.push_back(Hop{l, 0});
-    if (routing_ == Routing::shortest && !goes_up(l)) phase = 1;
-    at = graph_.link(l).dst;
-  }
-  return r;
 }
 
 std::unique_ptr<GraphNetwork> make_graph_file(std::string_view spec) {

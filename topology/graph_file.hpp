@@ -9,7 +9,8 @@
 // its name (Node::name: link and waveform names, the link trace) and its
 // optional coordinates (Node::at).
 //
-// Routing (key `routing` of the file):
+// Routing (key `routing` of the file; the routing functions shortest and
+// table of topology/routing/graph.cpp follow the tables the file gives):
 //   shortest  up*/down*: a breadth-first spanning tree from a root (key
 //             `root`; default: a centre of the graph, the node whose largest
 //             distance to any node is smallest, first in file order among
@@ -38,8 +39,6 @@ namespace collnet::topology {
 
 class GraphNetwork final : public Topology {
  public:
-  enum class Routing : std::uint8_t { shortest, table };
-
   /// Limits: nodes (endpoints + routers) and directed links.
   static constexpr std::int32_t kMaxNodes = 4096;
   static constexpr std::int32_t kMaxLinks = 65536;
@@ -53,22 +52,24 @@ class GraphNetwork final : public Topology {
   /// Reads FILE; the topology is named "graph:FILE".
   static std::unique_ptr<GraphNetwork> from_file(const std::string& path);
 
-  [[nodiscard]] Routing routing() const { return routing_; }
+  /// Whether the file gives its routing table (routing table), else the
+  /// up*/down* order routes (routing shortest).
+  [[nodiscard]] bool has_table() const { return table_; }
   /// The up*/down* root (routing shortest), kNone for a table.
   [[nodiscard]] NodeId root() const { return root_; }
   /// Graph node of a name from the file, kNone if none.
   [[nodiscard]] NodeId node_named(std::string_view name) const;
   /// Routing shortest: whether a link goes up (toward the root's end of the order).
   [[nodiscard]] bool goes_up(LinkId link) const;
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
+  /// The link a route toward endpoint `dst` takes at node `at` (phase 1:
+  /// after a down link of an up*/down* route; 0 for a table), kNone at dst.
+  [[nodiscard]] LinkId next_link(NodeId at, int phase, EndpointId dst) const;
 
  private:
   explicit GraphNetwork(std::string name) : Topology(std::move(name)) {}
   friend struct GraphFileReader;
 
-  [[nodiscard]] LinkId next_link(NodeId at, int phase, EndpointId dst) const;
-
-  Routing routing_ = Routing::shortest;
+  bool table_ = false;
   NodeId root_ = kNone;
   std::vector<std::int32_t> order_;   // node -> rank in the up*/down* order
   // next_[(phase * nodes + node) * endpoints + dst]: the link a route toward

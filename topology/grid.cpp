@@ -110,30 +110,4 @@ int Grid::hops(EndpointId src, EndpointId dst, int dim, RouteHint hint) const {
   }
 }
 
-Route Grid::route(EndpointId src, EndpointId dst, RouteHint hint) const {
-  // The hops per dimension first, so that the route is allocated once.
-  std::array<int, 4> per_dim{};  // at most 4 dimensions (constructor)
-  std::size_t total = 0;
-  for (int d = 0; d < dims(); ++d) {
-    per_dim[static_cast<std::size_t>(d)] = hops(src, dst, d, hint);
-    total += static_cast<std::size_t>(std::abs(per_dim[static_cast<std::size_t>(d)]));
-  }
-  Route r;
-  r.reserve(total);
-  EndpointId at = src;
-  for (int d = 0; d < dims(); ++d) {
-    const int h = per_dim[static_cast<std::size_t>(d)];
-    const int dir = h > 0 ? +1 : -1;
-    std::uint8_t vc = 0;
-    for (int step = 0; step < std::abs(h); ++step) {
-      const LinkId l = link(at, d, dir);
-      const Link& lk = graph_.link(l);
-      if (lk.wrap) vc = 1;
-      r.push_back(Hop{l, vc});
-      at = graph_.node(lk.dst).endpoint;
-    }
-  }
-  return r;
-}
-
 }  // namespace collnet::topology

@@ -48,8 +48,6 @@ class Grid final : public Topology {
 
   /// Signed number of hops the route takes in dimension d (sign = direction).
   [[nodiscard]] int hops(EndpointId src, EndpointId dst, int dim, RouteHint hint = 0) const;
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
-  [[nodiscard]] int vc_classes() const override { return torus_ ? 2 : 1; }
 
   static RouteHint direction_hint(int dim, Direction d) {
     return static_cast<RouteHint>(static_cast<unsigned>(d) << (2 * dim));

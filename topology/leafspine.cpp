@@ -344,23 +344,6 @@ int LeafSpine::route_spine(EndpointId src, EndpointId dst, RouteHint hint) const
   return spine;
 }
 
-Route LeafSpine::route(EndpointId src, EndpointId dst, RouteHint hint) const {
-  if (src == dst) return {};
-  const Graph& g = graph_;
-  const int a = leaf_of(src);
-  const int b = leaf_of(dst);
-  Route r;
-  r.push_back(Hop{g.node(g.endpoint_node(src)).out_ports.at(0), 0});
-  const int spine = route_spine(src, dst, hint);
-  if (spine >= 0) {
-    const auto first_uplink_port = leaf_servers_[static_cast<std::size_t>(a)].size();
-    r.push_back(Hop{g.node(leaf_node(a)).out_ports.at(first_uplink_port + static_cast<std::size_t>(uplink_index(a, spine))), 0});
-    r.push_back(Hop{down_link_[static_cast<std::size_t>(spine)][static_cast<std::size_t>(b)], 0});
-  }
-  r.push_back(Hop{g.node(leaf_node(b)).out_ports.at(static_cast<std::size_t>(port_of(dst))), 0});
-  return r;
-}
-
 std::unique_ptr<LeafSpine> make_leafspine(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);

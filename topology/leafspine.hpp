@@ -69,8 +69,8 @@ class LeafSpine final : public Topology {
   /// The multi-layer full mesh for switch radix p; TopologyError naming `p`
   /// and the accepted values for odd p, p < 6 or p > 64.
   static std::unique_ptr<LeafSpine> full_mesh(int p, SpinePolicy policy = SpinePolicy::destination_mod);
-  /// A two-level fabric from wiring text (format above); `source` names the
-  /// text in error messages, `name` becomes the topology's name.
+  /// A two-level fabric from wiring text (format above); `source` names the text in error
+  /// messages, `name` ("leafspine-wiring:NAME": its kind picks the routing) the topology.
   static std::unique_ptr<LeafSpine> from_wiring(std::string_view text, const std::string& source, std::string name);
   /// Reads FILE; the topology is named "leafspine-wiring:FILE".
   static std::unique_ptr<LeafSpine> from_wiring_file(const std::string& path);
@@ -115,7 +115,10 @@ class LeafSpine final : public Topology {
   /// hang under one leaf. Throws TopologyError for a hint that names no
   /// uplink or a spine the destination leaf does not reach.
   [[nodiscard]] int route_spine(EndpointId src, EndpointId dst, RouteHint hint = 0) const;
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
+  /// The directed link from a spine down to a leaf (kNone when not wired).
+  [[nodiscard]] LinkId down_link(int spine, int leaf) const {
+    return down_link_.at(static_cast<std::size_t>(spine)).at(static_cast<std::size_t>(leaf));
+  }
 
  private:
   explicit LeafSpine(std::string name) : Topology(std::move(name)) {}

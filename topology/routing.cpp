@@ -1,17 +1,9 @@
 #include "topology/routing.hpp"
 
 #include <algorithm>
-
-#include "topology/grid.hpp"
+#include <atomic>
 
 namespace collnet::topology {
-
-// Routing functions defined in files of their own.
-RoutingFunction min_adaptive_routing();  // routing_min_adaptive.cpp
-RoutingFunction dor_vc_adaptive_routing();  // routing_dor_vc_adaptive.cpp
-RoutingFunction valiant_routing();       // routing_valiant.cpp
-RoutingFunction ugal_routing();          // routing_ugal.cpp: dragonfly
-std::vector<RoutingFunction> fabric_routings();  // routing_fabrics.cpp: fat tree and dragonfly
 
 void HopOptions::add(HopOption option) {
   if (count == kMax) throw TopologyError("routing: more than " + std::to_string(kMax) + " options at one hop");
@@ -20,7 +12,17 @@ void HopOptions::add(HopOption option) {
 
 bool RoutingFunction::runs_on(const Topology& topology) const {
   const std::string_view kind = topology_kind(topology);
-  return std::find(topologies.begin(), topologies.end(), kind) != topologies.end();
+  return std::find(topologies.begin(), topologies.end(), kind) != topologies.end() &&
+         (accepts == nullptr || accepts(topology));
+}
+
+Route Topology::route(EndpointId src, EndpointId dst, RouteHint hint) const {
+  const RoutingFunction* f = default_routing_.load(std::memory_order_relaxed);
+  if (f == nullptr) {
+    f = &default_routing(*this);
+    default_routing_.store(f, std::memory_order_relaxed);
+  }
+  return f->route(*this, src, dst, hint, 0);
 }
 
 std::string_view topology_kind(const Topology& topology) {
@@ -28,58 +30,57 @@ std::string_view topology_kind(const Topology& topology) {
   return name.substr(0, name.find(':'));
 }
 
+std::vector<const RoutingFunction*> routings_of_kind(std::string_view kind) {
+  std::vector<const RoutingFunction*> of;
+  for (const auto& f : routing_functions())
+    if (std::find(f.topologies.begin(), f.topologies.end(), kind) != f.topologies.end()) of.push_back(&f);
+  return of;
+}
+
 namespace {
 
-int topology_classes(const Topology& t) { return std::max(t.vc_classes(), 1); }
-
-// The topology's own route(): every topology's default.
-Route own_route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, std::uint64_t /*random*/) {
-  return t.route(src, dst, hint);
-}
-
-RoutingFunction own(std::string name, std::string description, std::vector<std::string> kinds,
-                    std::vector<std::string> keys = {}) {
-  RoutingFunction f;
-  f.name = std::move(name);
-  f.description = std::move(description);
-  f.topologies = std::move(kinds);
-  f.keys = std::move(keys);
-  f.vc_classes = &topology_classes;
-  f.min_vcs = &topology_classes;
-  f.route = &own_route;
-  return f;
-}
-
-std::vector<RoutingFunction> make_registry() {
-  std::vector<RoutingFunction> all;
-  all.push_back(own("dor",
-                    "dimension order (X, then Y, ...), minimal in every dimension, direction from the route hint "
-                    "(key route_direction); torus: dateline VC classes",
-                    {"mesh", "torus"}, {"route_direction", "dateline", "dateline_class"}));
-  all.push_back(min_adaptive_routing());
-  all.push_back(dor_vc_adaptive_routing());
-  all.push_back(valiant_routing());
-  all.push_back(own("unique-path", "the one path of a tree: up to the lowest common ancestor, then down", {"tree"}));
-  all.push_back(own("board-relay",
-                    "boards: relay through main units along the board torus, dateline VC classes on the board links",
-                    {"boards"}, {"dateline"}));
-  all.push_back(own("spine-policy",
-                    "leaf/spine: up to the spine the route hint or the topology's static policy names, then down",
-                    {"leafspine", "leafspine-wiring"}));
-  for (RoutingFunction& f : fabric_routings()) all.push_back(std::move(f));
-  all.push_back(ugal_routing());
-  all.push_back(own("shortest",
-                    "graph files: up*/down* shortest routes from the file's root, or the file's own routing table "
-                    "(the file's key routing: shortest | table)",
-                    {"graph"}));
-  return all;
+std::string join(const std::vector<std::string>& items, std::string_view last) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == items.size() ? std::string(last) : std::string(", ")) + items[i];
+  return text;
 }
 
 }  // namespace
 
-const std::vector<RoutingFunction>& routing_functions() {
-  static const std::vector<RoutingFunction> registry = make_registry();
-  return registry;
+std::string routing_names_by_kind() {
+  // One group per distinct list of kinds, in registry order: "dor, ... or
+  // valiant on mesh, torus; ...".
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> groups;  // kinds -> names
+  for (const auto& f : routing_functions()) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == f.topologies; });
+    if (it == groups.end()) it = groups.insert(groups.end(), {f.topologies, {}});
+    it->second.push_back(f.name);
+  }
+  std::string text;
+  for (const auto& [kinds, names] : groups)
+    text += (text.empty() ? "" : "; ") + join(names, " or ") + " on " + join(kinds, ", ");
+  return text;
+}
+
+std::string routing_defaults_by_kind() {
+  // Per list of kinds, its first function; functions that accept only some
+  // topologies of their kind are each the default of those.
+  std::string text;
+  std::vector<std::vector<std::string>> seen;
+  for (const auto& f : routing_functions()) {
+    if (std::find(seen.begin(), seen.end(), f.topologies) != seen.end()) continue;
+    std::string kinds = join(f.topologies, ", ");
+    std::vector<std::string> defaults;
+    for (const RoutingFunction* g : routings_of_kind(f.topologies.front())) {
+      defaults.push_back(g->name + (g->accepts != nullptr ? " (" + kinds + ": " + g->accepts_when + ")" : ""));
+      if (g->accepts == nullptr) break;
+    }
+    if (f.accepts == nullptr) defaults.back() += " (" + kinds + ")";
+    text += (text.empty() ? "" : ", ") + join(defaults, ", ");
+    seen.push_back(f.topologies);
+  }
+  return text;
 }
 
 const RoutingFunction& default_routing(const Topology& topology) {

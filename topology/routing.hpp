@@ -1,37 +1,35 @@
-// Routing functions by name (scenario key `routing`).
+// Routing functions by name (scenario key `routing`): the one registry.
 //
-// A topology has one default routing function (the one its route() has
-// always given: dimension order on a mesh or torus, the unique path on a
-// tree, ...) and may run others. Every routing function is one entry of
-// routing_functions(): its name, a description, the topology kinds it runs
-// on, the scenario keys it reads, the VC classes it needs for deadlock
-// freedom, and one of two forms:
+// Every routing function is one entry of routing_functions(), declared in a
+// file of topology/routing/ (one per function or family) beside the topology
+// kinds it runs on: its name, a description, those kinds, the scenario keys
+// it reads, the VC classes it needs for deadlock freedom, the selection rule
+// its per-hop options need, and one of two forms:
 //
 //   deterministic (`route`)    the whole source route of a packet, computed
 //                              when the packet is created: every hop's link
 //                              and the VC class it takes in the buffer at the
-//                              link's far end (as Topology::route());
+//                              link's far end;
 //   per hop (`next_hops`)      the outputs a head flit may take at the router
 //                              it is in (port, VC class, escape or not), asked
 //                              when the router routes the head. The router
-//                              picks among the non-escape options the one
-//                              with a free VC holding the most credits (ties:
-//                              the first listed) and falls back to the first
-//                              escape option (systemc/router/router.hpp). Options
-//                              with a hop weight (HopOption::hops, UGAL) are
-//                              weighed instead by the flits queued at their
-//                              output x their weight, the least taken.
+//                              picks among them with a selection rule
+//                              (topology/routing/selection.hpp): the one the
+//                              function names, else the key output_selection's.
+//
+// A topology runs the first registered function of its kind (that accepts
+// it) when the key `routing` is not set: its default, whose routes are
+// Topology::route()'s. The topology classes keep only geometry (ports,
+// groups, levels, coordinates), which routing functions query.
 //
 // VC classes: class k of a run owns a contiguous block of each input port's
 // VCs; `vc_layout` gives the blocks for a number of VCs (null: the even split,
 // class k owning the VCs v with v * classes / vcs == k). A routing function
 // refuses fewer VCs than `min_vcs` (the run fails naming the key `vcs`).
 //
-// Adding a routing function: a file with a function returning its
-// RoutingFunction, and one line in routing_functions() (routing.cpp).
-//
-// This interface is shared with the fat-tree and dragonfly routing functions:
-// keep it stable (add fields at the end, with defaults).
+// Adding a routing function: a file in topology/routing/ with a function
+// returning its RoutingFunction, and one line in routing_functions()
+// (topology/routing/registry.cpp); docs/develop/routing.md walks through one.
 #pragma once
 
 #include <array>
@@ -50,12 +48,9 @@ struct HopOption {
   std::int32_t port = kNone;   // output port of the current node (index into Node::out_ports)
   std::uint8_t vc_class = 0;   // VC class the packet takes in the buffer at the far end
   bool escape = false;         // deadlock-free fallback: taken when no other option has a free VC
-  /// Hop weight (0: none). When the first option of a decision has one, the
-  /// router takes the option with the least (flits queued at its output, as
-  /// its credits show: slots of every VC of the far-end buffer not given
-  /// back) x hops, the first listed on a tie, whatever its VCs' state: UGAL's
-  /// comparison of queue length x path length (routing_ugal.cpp). Every
-  /// option of such a decision has a weight.
+  /// Hop weight (0: none), read by the selection rule queued-x-hops: the
+  /// router-to-router hops of the path this option starts (UGAL,
+  /// topology/routing/ugal.cpp). Every option of such a decision has one.
   std::uint8_t hops = 0;
 };
 
@@ -90,6 +85,11 @@ struct RoutingFunction {
   std::string name;          // value of the key `routing`, e.g. "min-adaptive"
   std::string description;   // one line for `collnet list`
   std::vector<std::string> topologies;  // topology kinds it runs on (the spec's prefix: "torus", "mesh", ...)
+  /// Narrower than its kinds (null: every topology of them): whether it runs
+  /// on `topology`; `accepts_when` says what it needs ("a file without a
+  /// routing table"), for `collnet list` and error messages.
+  bool (*accepts)(const Topology& topology) = nullptr;
+  std::string accepts_when;
   std::vector<std::string> keys;        // scenario keys it reads besides `routing` (e.g. route_direction)
   /// VC classes its routes use (1: any VC).
   int (*vc_classes)(const Topology&) = nullptr;
@@ -105,9 +105,10 @@ struct RoutingFunction {
   /// The route depends on `random` (routes differ between packets of a pair);
   /// per hop: next_hops reads HopState::random.
   bool per_packet_random = false;
-  /// Its options carry hop weights (HopOption::hops), the first option being
-  /// the minimal path (the router's threshold, key ugal_threshold, favours it).
-  bool weighed = false;
+  /// Per hop: the selection rule its options need (selection.hpp, e.g.
+  /// "queued-x-hops" for options with hop weights); empty: the key
+  /// output_selection's.
+  std::string selection;
   /// Whether a packet on an escape VC may take a non-escape option again at
   /// the next router (documentation; next_hops decides).
   bool escape_returns = false;
@@ -121,6 +122,16 @@ const std::vector<RoutingFunction>& routing_functions();
 
 /// The kind of a topology: its spec's prefix ("torus" for "torus:8x8").
 std::string_view topology_kind(const Topology& topology);
+
+/// The functions that run on topologies of `kind`, in registry order (the
+/// default first), for `collnet list` and the key's documentation.
+std::vector<const RoutingFunction*> routings_of_kind(std::string_view kind);
+
+/// The key `routing`'s documentation from the registry: every name with the
+/// kinds it runs on ("dor, valiant on mesh, torus; ..."), and each kind's
+/// default ("dor (mesh, torus), ...").
+std::string routing_names_by_kind();
+std::string routing_defaults_by_kind();
 
 /// The routing function a topology runs when the key `routing` is not set.
 const RoutingFunction& default_routing(const Topology& topology);

@@ -1,8 +1,11 @@
-// A topology = a graph plus its routing function. Every builder (mesh/torus,
-// leaf/spine, tree, board torus) derives from Topology; the static checker
-// and the cycle model only ever call route().
+// A topology = a graph and its geometry (ports, groups, levels, coordinates).
+// Every builder (mesh/torus, leaf/spine, tree, board torus, ...) derives from
+// Topology. How packets cross it is the routing functions' business
+// (topology/routing.hpp, topology/routing/): route() is the route of the
+// topology's default routing function, the one the static checker uses.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +33,8 @@ using Route = std::vector<Hop>;
 /// spine uplink on a leaf/spine fabric. 0 always means "the topology's default".
 using RouteHint = std::uint8_t;
 
+struct RoutingFunction;  // topology/routing.hpp
+
 class Topology {
  public:
   explicit Topology(std::string name) : name_(std::move(name)) {}
@@ -43,14 +48,17 @@ class Topology {
   }
   /// The canonical spec string, e.g. "torus:8x8".
   [[nodiscard]] const std::string& name() const { return name_; }
-  /// Directed links from src's node to dst's node. Empty when src == dst.
-  [[nodiscard]] virtual Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const = 0;
-  /// Number of virtual-channel classes route() may use (2 on a torus).
-  [[nodiscard]] virtual int vc_classes() const { return 1; }
+  /// Directed links from src's node to dst's node, by the topology's default
+  /// routing function (default_routing(), routing.hpp). Empty when src == dst.
+  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const;
 
  protected:
   Graph graph_;
   std::string name_;
+
+ private:
+  // default_routing(*this), found on the first route() (routing.cpp).
+  mutable std::atomic<const RoutingFunction*> default_routing_{nullptr};
 };
 
 /// Builds a topology from its spec string ("torus:8x8", "mesh:4x4x4", ...).

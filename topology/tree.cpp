@@ -183,24 +183,6 @@ LinkId Tree::link_between(EndpointId a, EndpointId b) const {
   return l;
 }
 
-Route Tree::route(EndpointId src, EndpointId dst, RouteHint /*hint: a tree path is unique*/) const {
-  // Climb from the deeper end until both meet at the lowest common ancestor;
-  // the hops from dst's side are collected reversed.
-  Route up, down;
-  EndpointId a = src, b = dst;
-  while (a != b) {
-    if (depth(a) >= depth(b)) {
-      up.push_back(Hop{link_between(a, parent(a)), 0});
-      a = parent(a);
-    } else {
-      down.push_back(Hop{link_between(parent(b), b), 0});
-      b = parent(b);
-    }
-  }
-  up.insert(up.end(), down.rbegin(), down.rend());
-  return up;
-}
-
 }  // namespace collnet::topology
 
 namespace collnet::topology {

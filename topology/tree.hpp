@@ -74,7 +74,6 @@ class Tree final : public Topology {
   /// The directed link from a to its tree neighbour b; throws if not adjacent.
   [[nodiscard]] LinkId link_between(EndpointId a, EndpointId b) const;
 
-  [[nodiscard]] Route route(EndpointId src, EndpointId dst, RouteHint hint = 0) const override;
 
  private:
   [[nodiscard]] std::size_t index(EndpointId v) const;

@@ -129,12 +129,10 @@ RouterKeys::RouterKeys()
                                  "otherwise)",
                                  "from-wrap", {"from-wrap", "whole-dimension"})),
       routing(Key::text("routing",
-                        "routing function (`collnet list` shows each with the topologies it runs on): dor, "
-                        "min-adaptive, dor-vc-adaptive or valiant on a mesh or torus; nca, nca-random or nca-adaptive on a fat tree; "
-                        "min, valiant or ugal on a dragonfly; shortest on a graph file; the topology's own elsewhere",
+                        "routing function (`collnet list` shows each with the topologies it runs on): " +
+                            topology::routing_names_by_kind(),
                         "", routing_names_text(), &routing_name_problem)
-                  .default_from("the topology's own: dor (mesh, torus), unique-path (tree), board-relay (boards), "
-                                "spine-policy (leaf/spine), nca (fat tree), min (dragonfly), shortest (graph file)")),
+                  .default_from("the topology's own: " + topology::routing_defaults_by_kind())),
       output_selection(Key::choice("output_selection",
                                    "per-hop routing: how a routed head picks among the outputs its routing function "
                                    "allows: most-credits (the router picks one first: the non-escape output whose "

@@ -6,6 +6,7 @@
 #include "collectives/algorithm.hpp"
 #include "topology/grid.hpp"
 #include "topology/routing.hpp"
+#include "topology/routing/selection.hpp"
 
 namespace collnet::systemc {
 
@@ -68,10 +69,16 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   if (config_.vc_allocator_selects && !routing_->adaptive())
     throw ConfigError("key 'output_selection': vc-allocator chooses among the outputs of a per-hop routing "
                       "function; routing " + routing_->name + " gives one route (remove 'output_selection')");
-  if (config_.weighed_threshold != 0 && !routing_->weighed)
+  // The per-hop choice: the rule the routing function names, else the key
+  // output_selection's (topology/routing/selection.hpp).
+  const topology::SelectionRule* key_rule =
+      &topology::find_selection(config_.vc_allocator_selects ? "vc-allocator" : "most-credits");
+  if (routing_->adaptive())
+    selection_ = routing_->selection.empty() ? key_rule : &topology::find_selection(routing_->selection);
+  if (config_.weighed_threshold != 0 && (selection_ == nullptr || !selection_->reads_threshold))
     throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal); routing " +
                       routing_->name + " does not (remove 'ugal_threshold')");
-  if (config_.weighed_once && !routing_->weighed)
+  if (config_.weighed_once && (selection_ == nullptr || !selection_->reads_threshold))
     throw ConfigError("key 'ugal_rule': applies to routing that weighs its paths (ugal); routing " + routing_->name +
                       " does not (remove 'ugal_rule')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
@@ -119,7 +126,8 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
       cable_endpoint[static_cast<std::size_t>(c.down)] = e;
     }
   }
-  RouterRouting routing{vc_classes_, class_layout_, &topology, routing_->adaptive() ? routing_ : nullptr};
+  RouterRouting routing{vc_classes_, class_layout_, &topology, routing_->adaptive() ? routing_ : nullptr, selection_,
+                        selection_ != key_rule ? key_rule : nullptr};
 
   for (std::size_t n = 0; n < g.node_count(); ++n) {
     const auto id = static_cast<topology::NodeId>(n);

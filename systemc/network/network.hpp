@@ -167,7 +167,8 @@ class Network {
   int controllers_;
   EndpointAttach attach_;
   int vc_classes_;
-  const topology::RoutingFunction* routing_ = nullptr;  // key `routing`
+  const topology::RoutingFunction* routing_ = nullptr;  // key `routing`, resolved here only
+  const topology::SelectionRule* selection_ = nullptr;  // per-hop routing: how routers pick an option
   std::vector<std::pair<int, int>> class_layout_;        // VCs of each class
   std::vector<std::uint64_t> packet_sequence_;          // per source, randomized routing
   PacketTable packets_;

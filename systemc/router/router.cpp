@@ -1,6 +1,7 @@
 #include "systemc/router/router.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -21,7 +22,6 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       pipeline_delay_(static_cast<Cycle>(config.pipeline_delay())),
       credit_release_delay_(static_cast<Cycle>(config.credit_release_delay)),
       own_vc_allocator_(config.vc_allocator_own),
-      vc_allocator_selects_(config.vc_allocator_selects),
       weighed_threshold_(config.weighed_threshold),
       weighed_once_(config.weighed_once),
       cut_through_(config.switching == Switching::virtual_cut_through),
@@ -90,7 +90,27 @@ Router::Router(const sc_core::sc_module_name& name, topology::NodeId node, int n
       vc_class_[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(c);
   topology_ = routing.topology;
   adaptive_ = routing.adaptive;
-  if (adaptive_ != nullptr) hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
+  if (adaptive_ != nullptr) {
+    if (routing.selection == nullptr)
+      throw std::logic_error(std::string(this->name()) + ": per-hop routing without a selection rule");
+    select_ = routing.selection->select;
+    if (routing.fallback != nullptr) select_applies_ = routing.selection->applies;
+    if (routing.fallback != nullptr) fallback_select_ = routing.fallback->select;
+    if ((select_ == nullptr || (routing.fallback != nullptr && fallback_select_ == nullptr)) && !own_vc_allocator_)
+      throw std::logic_error(std::string(this->name()) + ": selection rule vc-allocator needs the own VC allocator "
+                             "stage");
+    hop_options_.resize(ports * vcs * topology::HopOptions::kMax);
+  }
+
+  out_depths_.assign(ports, depth_);
+  selection_.free_vcs = free_vcs_;
+  selection_.class_vcs = class_mask_;
+  selection_.credits = credits_;
+  selection_.vcs = vcs_;
+  selection_.depths = out_depths_.data();  // each output's far-end buffer (set as the links connect)
+  selection_.minimal_weights = weighed_once_;
+  selection_.any_credits = own_vc_allocator_;
+  selection_.threshold = weighed_threshold_;
 
   SwitchAllocatorSetup setup;
   setup.ports = ports_;
@@ -151,6 +171,7 @@ void Router::end_of_elaboration() {
     link->mark_credits_in(&credits_pending_[i / 64], p % 64);
     if (link->vcs() != vcs_) throw std::logic_error(std::string(name()) + ": output link VC count differs");
     for (int v = 0; v < vcs_; ++v) credits_[index(p, v)] = link->buffer_flits();
+    out_depths_[i] = link->buffer_flits();
     ready_vcs_[i] = free_vcs_[i];
   }
   in_ports_ = {};
@@ -233,6 +254,8 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   }
   ivc.want_port = static_cast<std::int16_t>(options.items[0].port);
   ivc.want_class = options.items[0].vc_class;
+  // The selection rule for this decision: the first, unless it does not apply.
+  ivc.rule = select_applies_ == nullptr || select_applies_(options.items.data(), options.count) ? 0 : 1;
   if (weighed_once_ && options.items[0].hops != 0) {
     // ugal_rule booksim2: weighed now, as the head is routed, and kept (a
     // route with one option from here on).
@@ -241,55 +264,19 @@ void Router::route_hop(InputVc& ivc, std::size_t slot, const Packet& packet) {
   }
 }
 
-void Router::choose_output(InputVc& ivc, std::size_t slot) const {
+bool Router::choose_output(InputVc& ivc, std::size_t slot) const {
+  const auto select = ivc.rule == 0 ? select_ : fallback_select_;
+  if (select == nullptr) return false;
   const topology::HopOption* options = &hop_options_[slot * topology::HopOptions::kMax];
-  if (options->hops != 0) {
-    // Weighted options (UGAL): the least flits queued at the output (its
-    // buffer slots not given back, every VC) x hops, plus ugal_threshold for
-    // every option but the first (the minimal path); the first on a tie.
-    const topology::HopOption* least = options;
-    long least_cost = -1;
-    for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
-      const std::size_t base = index(o->port, 0);
-      long queued = 0;
-      const int depth = out_links_[static_cast<std::size_t>(o->port)]->buffer_flits();
-      for (int v = 0; v < vcs_; ++v) queued += depth - credits_[base + static_cast<std::size_t>(v)];
-      // (booksim2: x 1 for the minimal path, x 2 for the other, the weights
-      // BookSim2's ugal_dragonflynew gives them in place of hop counts)
-      const long weight = weighed_once_ ? (o == options ? 1 : 2) : o->hops;
-      const long cost = queued * weight + (o == options ? 0 : weighed_threshold_);
-      if (least_cost < 0 || cost < least_cost) {
-        least_cost = cost;
-        least = o;
-      }
-    }
-    ivc.want_port = static_cast<std::int16_t>(least->port);
-    ivc.want_class = least->vc_class;
-    return;
-  }
-  const topology::HopOption* best = nullptr;
-  const topology::HopOption* escape = nullptr;
-  int best_credits = -1;
-  for (const topology::HopOption* o = options; o != options + ivc.options; ++o) {
-    if (o->escape) {
-      if (escape == nullptr) escape = o;
-      continue;
-    }
-    // The most credits of a free VC of its class (own-allocator: any free VC,
-    // credits or not, as that allocator grants).
-    const std::size_t base = index(o->port, 0);
-    for (std::uint32_t bits = free_vcs_[static_cast<std::size_t>(o->port)] & class_mask_[o->vc_class]; bits != 0;
-         bits &= bits - 1) {
-      const int c = credits_[base + static_cast<std::size_t>(std::countr_zero(bits))];
-      if ((c >= ivc.need || own_vc_allocator_) && c > best_credits) {
-        best_credits = c;
-        best = o;
-      }
-    }
-  }
-  if (best == nullptr) best = escape != nullptr ? escape : options;
-  ivc.want_port = static_cast<std::int16_t>(best->port);
-  ivc.want_class = best->vc_class;
+  // The router's terms and state arrays are set once (constructor); the decision here.
+  topology::Selection& selection = selection_;
+  selection.options = options;
+  selection.count = ivc.options;
+  selection.need = ivc.need;
+  const int chosen = select(selection);
+  ivc.want_port = static_cast<std::int16_t>(options[chosen].port);
+  ivc.want_class = options[chosen].vc_class;
+  return true;
 }
 
 int Router::free_vc(const InputVc& ivc, Cycle now, Cycle& retry) const {
@@ -590,12 +577,10 @@ bool Router::allocate_vcs(Cycle now) {
       const int v = std::countr_zero(bits);
       InputVc& ivc = input_vcs_[index(p, v)];
       if (ivc.out_port >= 0 || ivc.eligible_at > now) continue;
-      if (vc_allocator_selects_ && ivc.options != 0 &&
-          hop_options_[index(p, v) * topology::HopOptions::kMax].hops == 0) {
-        request_every_option(ivc, p, v, total);  // output_selection: vc-allocator
+      if (ivc.options != 0 && !choose_output(ivc, index(p, v))) {  // per-hop routing
+        request_every_option(ivc, p, v, total);  // the selection rule leaves it to the VC allocator
         continue;
       }
-      if (ivc.options != 0) choose_output(ivc, index(p, v));  // per-hop routing
       int first = 0;
       int end = vcs_;
       if (ivc.want_class != kAnyClass) {

@@ -70,6 +70,7 @@
 #include "systemc/link/packet.hpp"
 #include "systemc/router/router_config.hpp"
 #include "topology/routing.hpp"
+#include "topology/routing/selection.hpp"
 
 namespace collnet::systemc {
 
@@ -81,6 +82,11 @@ struct RouterRouting {
   std::vector<std::pair<int, int>> layout;    // [first, end) VCs of each class; empty: the even split
   const topology::Topology* topology = nullptr;
   const topology::RoutingFunction* adaptive = nullptr;  // per-hop function, or null: source routes
+  /// Per hop: how a head picks among its options (topology/routing/selection.hpp):
+  /// the rule the routing function names, else the key output_selection's;
+  /// `fallback`, the key's, when the first does not apply to a decision.
+  const topology::SelectionRule* selection = nullptr;
+  const topology::SelectionRule* fallback = nullptr;
 };
 
 /// Notified when a router's buffer occupancy changes (waveforms).
@@ -157,6 +163,7 @@ class Router final : public Clocked {
     std::uint16_t count = 0;
     std::int16_t out_port = -1;  // allocated to the front packet (body flits follow it)
     std::uint8_t out_vc = 0;
+    std::uint8_t rule = 0;       // per-hop routing: 0 the first selection rule (select_), 1 the fallback
     std::int16_t want_port = -1; // routed output of the front head flit
     std::uint8_t want_class = 0; // kAnyClass: any VC
     std::uint8_t options = 0;    // per-hop routing: allowed outputs of the front head (hop_options_), 0: source route
@@ -188,9 +195,9 @@ class Router final : public Clocked {
   /// Per-hop routing: the allowed outputs of the front head of `ivc`.
   void route_hop(InputVc& ivc, std::size_t slot, const Packet& packet);
   /// Per-hop routing: points want_port/want_class at the option to request
-  /// now: the non-escape option whose best free VC holds the most credits
-  /// (the first listed on a tie), else the first escape option.
-  void choose_output(InputVc& ivc, std::size_t slot) const;
+  /// now, the one the selection rule picks from the ports' state; false when
+  /// the rule leaves the choice to the VC allocator (request_every_option).
+  bool choose_output(InputVc& ivc, std::size_t slot) const;
   /// A free output VC able to take the front head of `ivc`, or -1.
   /// A free output VC for the head of `ivc`, or -1; `retry` is lowered to the
   /// cycle a released VC becomes allocatable (separate VC allocation).
@@ -210,8 +217,8 @@ class Router final : public Clocked {
   /// vc_allocator_stage own-allocator: routed heads take free output VCs
   /// (vc_allocator_); true if any head asked.
   bool allocate_vcs(Cycle now);
-  /// output_selection vc-allocator: the head at (p, v) requests every free
-  /// VC of every option its routing function allowed.
+  /// A selection rule without a choice (vc-allocator): the head at (p, v)
+  /// requests every free VC of every option its routing function allowed.
   void request_every_option(const InputVc& ivc, int p, int v, std::size_t& total);
 
   // Laid out for the cache: what every evaluation reads sits in the lines
@@ -227,7 +234,6 @@ class Router final : public Clocked {
   Cycle pipeline_delay_;
   Cycle credit_release_delay_;  // after the allocation decision (credit_release_delay)
   bool own_vc_allocator_;       // vc_allocator_stage: own-allocator
-  bool vc_allocator_selects_;   // output_selection: vc-allocator
   long weighed_threshold_;      // ugal_threshold
   bool weighed_once_;           // ugal_rule booksim2
   bool cut_through_;
@@ -294,7 +300,17 @@ class Router final : public Clocked {
   // Per-hop routing (routing function with next_hops), else null.
   const topology::Topology* topology_ = nullptr;
   const topology::RoutingFunction* adaptive_ = nullptr;
+  // The selection rule the routing function names, else the key
+  // output_selection's; then the key's when the first does not apply (-1).
+  // Null: the VC allocator chooses.
+  int (*select_)(const topology::Selection&) = nullptr;
+  int (*fallback_select_)(const topology::Selection&) = nullptr;
+  bool (*select_applies_)(const topology::HopOption*, int) = nullptr;
+  // The selection rules' view of this router (its state arrays and terms),
+  // the decision's options filled per call (choose_output).
+  mutable topology::Selection selection_;
   std::vector<topology::HopOption> hop_options_;  // [port][vc][HopOptions::kMax]
+  std::vector<std::int32_t> out_depths_;           // [output port]: slots of each VC of its far-end buffer
   std::uint64_t delayed_heads_ = 0;
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.

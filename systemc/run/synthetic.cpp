@@ -150,24 +150,17 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   if (s.route_direction != "minimal" && dynamic_cast<const topology::Grid*>(topo.get()) == nullptr)
     throw ConfigError("key 'route_direction': " + s.route_direction + " needs a mesh or torus, not " + topo->name() +
                       "; accepted on this topology: minimal");
-  if (s.route_direction != "minimal") {
-    const topology::RoutingFunction* routing = nullptr;
-    try {
-      routing = &topology::find_routing(s.router.routing, *topo);
-    } catch (const topology::TopologyError& e) {
-      throw ConfigError(e.what());
-    }
-    if (std::find(routing->keys.begin(), routing->keys.end(), "route_direction") == routing->keys.end())
-      throw ConfigError("key 'route_direction': routing " + routing->name + " chooses its own directions; accepted " +
-                        "with it: minimal");
-  }
   const DestinationFn destination =
       s.custom_destination ? s.custom_destination : make_pattern(*topo, s.traffic);
   const bool open_loop = s.load.packets_per_node == 0;
 
   const auto t0 = std::chrono::steady_clock::now();
   KernelSession session;
-  Network network(*topo, s.router, 1, s.endpoint_attach);
+  Network network(*topo, s.router, 1, s.endpoint_attach);  // resolves the key `routing`
+  if (const auto& keys = network.routing().keys;
+      s.route_direction != "minimal" && std::find(keys.begin(), keys.end(), "route_direction") == keys.end())
+    throw ConfigError("key 'route_direction': routing " + network.routing().name +
+                      " chooses its own directions; accepted with it: minimal");
   TrafficStats stats;
   stats.record_packets = s.record_packets;
   stats.record_flows = s.latency_by != "none";

@@ -730,9 +730,6 @@ namespace {
 class NotAGrid final : public topology::Topology {
  public:
   NotAGrid() : Topology("tree:2") {}
-  [[nodiscard]] topology::Route route(topology::EndpointId, topology::EndpointId, topology::RouteHint) const override {
-    return {};
-  }
 };
 
 void expect_config_error(const std::function<void()>& f, const std::vector<std::string>& mentions) {

@@ -243,7 +243,7 @@ TEST(TwoTreePlacement, FirstEmbodimentGroups) {
       "server 15 leaf 23\nserver 16 leaf 23\nserver 17 leaf 24\nserver 18 leaf 24\n"
       "uplink 21 25\nuplink 21 26\nuplink 22 25\nuplink 22 26\n"
       "uplink 23 26\nuplink 23 27\nuplink 24 26\nuplink 24 27\n",
-      "first", "first");
+      "first", "leafspine-wiring:first");
   const auto pl = place_grouped(*f, Grouping::spine_set, 8);
   ASSERT_EQ(pl.groups.size(), 2u);
   EXPECT_EQ(pl.groups[0], (std::vector<int>{0, 1, 2, 3}));
@@ -254,7 +254,7 @@ TEST(TwoTreePlacement, FirstEmbodimentGroups) {
   const auto g = LeafSpine::from_wiring(
       "server 1 leaf 10\nserver 2 leaf 10\nserver 3 leaf 11\nserver 4 leaf 11\nserver 5 leaf 11\nserver 6 leaf 11\n"
       "uplink 10 20\nuplink 11 20\nuplink 11 21\n",
-      "uneven", "uneven");
+      "uneven", "leafspine-wiring:uneven");
   const auto pg = place_grouped(*g, Grouping::spine_set, 5);
   ASSERT_EQ(pg.groups.size(), 2u);
   EXPECT_EQ(pg.groups[0].size(), 2u);

@@ -13,6 +13,7 @@
 
 #include "topology/dragonfly.hpp"
 #include "topology/fattree.hpp"
+#include "topology/routing.hpp"
 #include "topology/topology.hpp"
 
 using namespace collnet::topology;
@@ -80,14 +81,14 @@ TEST(FatTree, NcaRoutesAreShortestUpThenDown) {
   std::uint64_t word = 12345;
   for (const std::string spec : {"fattree:k=4,n=3", "fattree:k=2,n=4", "fattree:k=3,n=3"}) {
     const auto t = make_topology(spec);
-    const auto routing = spec == "fattree:k=3,n=3" ? FatTree::Routing::nca_random : FatTree::Routing::nca;
+    const RoutingFunction& routing = find_routing(spec == "fattree:k=3,n=3" ? "nca-random" : "nca", *t);
     const auto& ft = dynamic_cast<const FatTree&>(*t);
     const Graph& g = t->graph();
     for (EndpointId s = 0; s < t->endpoint_count(); ++s) {
       const auto hops = shortest(g, g.endpoint_node(s), [](LinkId) { return 1L; });
       for (EndpointId d = 0; d < t->endpoint_count(); ++d) {
         word = word * 6364136223846793005ull + 1442695040888963407ull;
-        const Route r = ft.route_with(routing, s, d, 0, word >> 11);
+        const Route r = routing.route(*t, s, d, 0, word >> 11);
         expect_connected(*t, r, s, d);
         EXPECT_EQ(static_cast<long>(r.size()), hops[static_cast<std::size_t>(g.endpoint_node(d))]) << spec;
         // Levels fall (towards the top) and then rise, turning once.
@@ -125,7 +126,7 @@ TEST(FatTree, NcaUpPortsFollowTheDestination) {
   // nca-random spreads one pair's packets over every top switch, by the packet's random word.
   std::set<NodeId> tops;
   for (std::uint64_t word = 0; word < 8; ++word)
-    tops.insert(g.link(ft.route_with(FatTree::Routing::nca_random, 0, 15, 0, word)[1].link).dst);
+    tops.insert(g.link(find_routing("nca-random", *t).route(*t, 0, 15, 0, word)[1].link).dst);
   EXPECT_EQ(tops.size(), 4u);
 }
 
@@ -195,7 +196,8 @@ TEST(Dragonfly, MinRoutesTakeTheLeastLatencyPathAndChangeClassAtTheGlobalCable) 
     const auto t = make_topology(spec);
     const auto& fly = dynamic_cast<const Dragonfly&>(*t);
     const Graph& g = t->graph();
-    EXPECT_EQ(t->vc_classes(), 2);
+    EXPECT_EQ(default_routing(*t).name, "min");
+    EXPECT_EQ(default_routing(*t).vc_classes(*t), 2);
     for (EndpointId s = 0; s < t->endpoint_count(); ++s) {
       const auto cost = shortest(g, g.endpoint_node(s), [&](LinkId l) { return long{std::max(g.link(l).latency, 1)}; });
       for (EndpointId d = 0; d < t->endpoint_count(); ++d) {
@@ -224,12 +226,15 @@ TEST(Dragonfly, ValiantPassesThroughAnotherGroup) {
   const auto t = make_topology("dragonfly:p=2");
   const auto& fly = dynamic_cast<const Dragonfly&>(*t);
   const Graph& g = t->graph();
-  constexpr auto kValiant = Dragonfly::Routing::valiant;
-  EXPECT_EQ(Dragonfly::classes(kValiant), 3);
+  const RoutingFunction& valiant = find_routing("valiant", *t);
+  EXPECT_EQ(valiant.vc_classes(*t), 3);
+  const auto route_with = [&](EndpointId s, EndpointId d, RouteHint hint, std::uint64_t word) {
+    return valiant.route(*t, s, d, hint, word);
+  };
   std::set<int> via_groups;
   for (std::uint64_t word = 0; word < 7; ++word) {
     const EndpointId s = 1, d = 70;  // groups 0 and 8
-    const Route r = fly.route_with(kValiant, s, d, 0, word);
+    const Route r = route_with(s, d, 0, word);
     expect_connected(*t, r, s, d);
     int globals = 0;
     for (std::size_t k = 0; k < r.size(); ++k) {
@@ -245,16 +250,16 @@ TEST(Dragonfly, ValiantPassesThroughAnotherGroup) {
   // Every group but the source's and the destination's.
   EXPECT_EQ(via_groups, (std::set<int>{1, 2, 3, 4, 5, 6, 7}));
   // The route hint fixes the intermediate group (hint - 1).
-  const Route hinted = fly.route_with(kValiant, 1, 70, 5, 0);
+  const Route hinted = route_with(1, 70, 5, 0);
   EXPECT_EQ(fly.group(g.link(std::find_if(hinted.begin(), hinted.end(),
                                           [&](const Hop& h) { return fly.is_global(h.link); })
                               ->link)
                           .dst),
             4);
-  EXPECT_THROW((void)fly.route_with(kValiant, 1, 70, 1, 0), TopologyError);   // group 0: the source's own
-  EXPECT_THROW((void)fly.route_with(kValiant, 1, 70, 10, 0), TopologyError);  // no group 9
+  EXPECT_THROW((void)route_with(1, 70, 1, 0), TopologyError);   // group 0: the source's own
+  EXPECT_THROW((void)route_with(1, 70, 10, 0), TopologyError);  // no group 9
   // Within one group: minimal.
-  EXPECT_EQ(fly.route_with(kValiant, 0, 7, 0, 3).size(), 3u);
+  EXPECT_EQ(route_with(0, 7, 0, 3).size(), 3u);
   EXPECT_THROW((void)t->route(1, 70, 5), TopologyError);  // min takes no hint
 }
 

@@ -244,7 +244,7 @@ spine 28   # relay device 28 of the figure, not wired in the text
 )";
 
 TEST(LeafSpine, FirstEmbodimentWiring) {
-  const auto f = LeafSpine::from_wiring(kFirstEmbodiment, "first", "first");
+  const auto f = LeafSpine::from_wiring(kFirstEmbodiment, "first", "leafspine-wiring:first");
   const Graph& g = f->graph();
   ASSERT_EQ(f->endpoint_count(), 8);
   EXPECT_EQ(f->leaf_count(), 4);
@@ -275,7 +275,7 @@ TEST(LeafSpine, FirstEmbodimentWiring) {
 
 TEST(LeafSpine, WiringErrorsNameTheLine) {
   auto error = [](const std::string& text) {
-    return message_of([&] { (void)LeafSpine::from_wiring(text, "w", "w"); });
+    return message_of([&] { (void)LeafSpine::from_wiring(text, "w", "leafspine-wiring:w"); });
   };
   EXPECT_NE(error("server 1 leaf 2\nuplink 2 3\nbogus 4\n").find("line 3"), std::string::npos);
   EXPECT_NE(error("server 1 leaf 2\nserver 1 leaf 5\n").find("line 2: server 1 is already under leaf 2 (line 1)"),
@@ -291,7 +291,7 @@ TEST(LeafSpine, WiringErrorsNameTheLine) {
             std::string::npos);
   // A policy line sets the fabric default.
   const auto f = LeafSpine::from_wiring("server 1 leaf 2\nserver 3 leaf 4\nuplink 2 5\nuplink 4 5\npolicy receiver_port\n",
-                                        "w", "w");
+                                        "w", "leafspine-wiring:w");
   EXPECT_EQ(f->default_policy(), SpinePolicy::receiver_port);
 }
 

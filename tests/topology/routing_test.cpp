@@ -52,6 +52,30 @@ TEST(Routing, EveryTopologyDefaultsToItsOwnRoute) {
   EXPECT_EQ(&find_routing("", *make_topology("torus:4x4")), &default_routing(*make_topology("torus:4x4")));
 }
 
+TEST(Routing, AGraphFileDefaultsToTheRoutingItsFileGivesAndRefusesTheOther) {
+  const std::string dir = std::string(COLLNET_SOURCE_DIR) + "/examples/graphs/";
+  const auto updown = make_topology("graph:" + dir + "ring-8.yaml");
+  const auto table = make_topology("graph:" + dir + "star-table.yaml");
+  EXPECT_EQ(default_routing(*updown).name, "shortest");
+  EXPECT_EQ(default_routing(*table).name, "table");
+  const std::string refused = error_of("shortest", *table);
+  EXPECT_NE(refused.find("'shortest' does not run on graph:"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("star-table.yaml: table"), std::string::npos) << refused;
+}
+
+TEST(Routing, TheKeysDocumentationListsEveryRegisteredNameWithItsKinds) {
+  const std::string names = routing_names_by_kind();
+  for (const auto& f : routing_functions()) EXPECT_NE(names.find(f.name), std::string::npos) << f.name;
+  EXPECT_NE(names.find("dor, min-adaptive, dor-vc-adaptive or valiant on mesh, torus"), std::string::npos) << names;
+  EXPECT_NE(names.find("min, valiant or ugal on dragonfly"), std::string::npos) << names;
+  const std::string defaults = routing_defaults_by_kind();
+  EXPECT_NE(defaults.find("dor (mesh, torus), unique-path (tree)"), std::string::npos) << defaults;
+  EXPECT_NE(defaults.find("shortest (graph: a file without a routing table), table (graph: a file with a routing "
+                          "table)"),
+            std::string::npos)
+      << defaults;
+}
+
 TEST(Routing, UnknownOrForeignNamesAreRefusedNamingKeyTopologyAndAcceptedNames) {
   const auto torus = make_topology("torus:4x4");
   const std::string unknown = error_of("zigzag", *torus);
@@ -65,12 +89,35 @@ TEST(Routing, UnknownOrForeignNamesAreRefusedNamingKeyTopologyAndAcceptedNames) 
   EXPECT_EQ(error_of("valiant", *make_topology("mesh:3x5")), "");
 }
 
-TEST(Routing, DorIsTheGridsOwnRoute) {
+TEST(Routing, DorIsTheGridsOwnRouteInDimensionOrder) {
   const Grid g({4, 4}, true);
   const RoutingFunction& dor = find_routing("dor", g);
   for (EndpointId a = 0; a < g.endpoint_count(); ++a)
-    for (EndpointId b = 0; b < g.endpoint_count(); ++b)
-      for (RouteHint hint : {RouteHint{0}, Grid::plus_only_hint()}) EXPECT_EQ(dor.route(g, a, b, hint, 7), g.route(a, b, hint));
+    for (EndpointId b = 0; b < g.endpoint_count(); ++b) {
+      const auto ca = g.coord(a);
+      const auto cb = g.coord(b);
+      int plus_hops = 0;  // the + direction only: (b - a) mod 4 per dimension
+      for (std::size_t d = 0; d < 2; ++d) plus_hops += ((cb[d] - ca[d]) % 4 + 4) % 4;
+      for (RouteHint hint : {RouteHint{0}, Grid::plus_only_hint()}) {
+        const Route r = dor.route(g, a, b, hint, 7);
+        EXPECT_EQ(r, g.route(a, b, hint));  // the topology's route is its default's
+        EXPECT_EQ(static_cast<int>(r.size()), hint == 0 ? minimal_hops(g, a, b) : plus_hops);
+        NodeId at = g.graph().endpoint_node(a);
+        int dim = 0;
+        std::uint8_t cls = 0;
+        for (const Hop& h : r) {
+          const Link& l = g.graph().link(h.link);
+          EXPECT_EQ(l.src, at);
+          EXPECT_GE(l.dim, dim);  // X before Y
+          if (l.dim != dim) cls = 0;
+          dim = l.dim;
+          if (l.wrap) cls = 1;
+          EXPECT_EQ(h.vc_class, cls);  // dateline class from the wrap link of the dimension on
+          at = l.dst;
+        }
+        EXPECT_EQ(at, g.graph().endpoint_node(b));
+      }
+    }
 }
 
 TEST(Routing, MinAdaptiveOffersEveryProductiveDirectionAndTheDimensionOrderEscape) {

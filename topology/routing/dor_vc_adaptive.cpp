@@ -20,7 +20,7 @@
 // they add one adaptive output per productive dimension, all at one priority,
 // to a route set that keeps a single output per priority, so only the lowest
 // dimension's survives (docs/validation.md).
-#include "topology/routing_escape.hpp"
+#include "topology/routing/escape.hpp"
 
 namespace collnet::topology {
 

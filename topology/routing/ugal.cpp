@@ -148,7 +148,7 @@ RoutingFunction ugal_routing() {
   f.vc_classes = &classes;
   f.min_vcs = &classes;
   f.next_hops = &next_hops;
-  f.weighed = true;
+  f.selection = "queued-x-hops";
   f.per_packet_random = true;
   return f;
 }

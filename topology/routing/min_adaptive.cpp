@@ -22,7 +22,7 @@
 // a packet that crosses it, so neither class closes a cycle.
 #include <cstdlib>
 
-#include "topology/routing_escape.hpp"
+#include "topology/routing/escape.hpp"
 
 namespace collnet::topology {
 
