@@ -18,7 +18,7 @@
 //
 // Which engine runs an algorithm is its registry entry; everything about
 // an engine (name, limits, refusal, writes, HLS class) is its entry in the
-// engine catalog (engine_catalog.hpp), whose limits come from the constants
+// engine registry (engine_catalog.hpp), whose limits come from the constants
 // rendered from hls/engine_registers.yaml
 // (build/generated/hls/schedule_engine_registers.hpp): this loader
 // validates every value against them and throws ConfigError naming the
