@@ -234,7 +234,7 @@ namespace {
 bool rtl_blocks_built() { return false; }
 std::unique_ptr<Pacer> make_rtl_pacer() { unavailable(); }
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { unavailable(); }
-std::unique_ptr<EngineBlock> make_rtl_engine(std::string_view /*engine*/) { unavailable(); }
+std::unique_ptr<driver::EngineBlock> make_rtl_engine(std::string_view /*engine*/) { unavailable(); }
 
 }  // namespace collnet::systemc
 
