@@ -100,6 +100,11 @@ class Network {
   /// The routing function of the run (key `routing`).
   [[nodiscard]] const topology::RoutingFunction& routing() const { return *routing_; }
   [[nodiscard]] std::size_t router_count() const { return routers_.size(); }
+  /// The routers that take part in the run: all of them, less the servers'
+  /// own routers under endpoint_attach direct (built for the node, never run).
+  [[nodiscard]] std::size_t running_router_count() const {
+    return attach_ == EndpointAttach::direct ? routers_.size() - injection_.size() : routers_.size();
+  }
   [[nodiscard]] Router& router(topology::NodeId node) { return *routers_.at(static_cast<std::size_t>(node)); }
   [[nodiscard]] const Router& router(topology::NodeId node) const {
     return *routers_.at(static_cast<std::size_t>(node));

@@ -237,7 +237,7 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   SyntheticResult r;
   r.topology = topo->name();
   r.endpoints = static_cast<std::size_t>(topo->endpoint_count());
-  r.routers = network.router_count();
+  r.routers = network.running_router_count();
   r.link_latencies = network.link_latencies();
   r.cycles = stats.finished ? stats.finish_cycle : Clocked::now();
   r.completed = stats.finished;

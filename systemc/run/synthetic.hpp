@@ -90,7 +90,7 @@ LatencyHistogram latency_histogram(const std::vector<std::uint32_t>& latencies);
 struct SyntheticResult {
   std::string topology;
   std::size_t endpoints = 0;
-  std::size_t routers = 0;
+  std::size_t routers = 0;  // routers that run (endpoint_attach direct: the switches)
   Cycle cycles = 0;              // simulated cycles (the run ended in this cycle)
   bool completed = false;        // every measured packet arrived
   bool interrupted = false;      // ended early by a stop request (run_progress.hpp)

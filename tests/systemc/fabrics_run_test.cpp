@@ -90,6 +90,9 @@ TEST(FabricsZeroLoad, DirectEndpointsSkipTheServerStageAtBothEnds) {
     ASSERT_TRUE(r.completed) << spec;
     ASSERT_EQ(r.packets.size(), static_cast<std::size_t>(topo->endpoint_count() - 1));
     ASSERT_EQ(by_server.packets.size(), r.packets.size());
+    // Only the switches run: every endpoint of these fabrics is a server.
+    EXPECT_EQ(r.routers, topo->graph().node_count() - static_cast<std::size_t>(topo->endpoint_count())) << spec;
+    EXPECT_EQ(by_server.routers, topo->graph().node_count()) << spec;
     const auto cost = path_cost(topo->graph(), topo->graph().endpoint_node(source), rc);
     for (std::size_t i = 0; i < r.packets.size(); ++i) {
       const auto& p = r.packets[i];
