@@ -380,32 +380,26 @@ std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& coun
   return t;
 }
 
+// The credit loop of a link: one VC's buffer of B flits at its far end
+// carries at most B / round trip flits a cycle, the round trip being
+// RouterConfig::credit_round_trip (2 x latency + the allocation and traversal
+// pipeline + credit_release_delay).
 std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
-  std::string parts;
-  int longest = 0;
-  for (const auto& c : counts) {
-    const int buffer = rc.link_buffer_flits(c.latency);
-    if (2 * c.latency <= buffer) continue;
-    parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
-                         static_cast<double>(buffer) / (2.0 * c.latency), c.links, c.links == 1 ? "" : "s",
-                         c.latency);
-    longest = c.latency;
-  }
-  if (parts.empty()) return {};
-  return fmt::format("  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per cycle: "
-                     "{} (buffer_flits {} keeps every link busy)\n",
-                     parts, 2 * longest);
+  const std::string words = credit_loop_words(credit_loop_json(counts, rc));
+  return words.empty() ? words : std::string("  credit loop       ") + kCreditLoopRule + ": " + words + "\n";
 }
 
 nlohmann::json credit_loop_json(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& c : counts) {
     const int buffer = rc.link_buffer_flits(c.latency);
-    if (2 * c.latency <= buffer) continue;
+    const int round_trip = rc.credit_round_trip(c.latency);
+    if (round_trip <= buffer) continue;
     a.push_back({{"latency", c.latency},
                  {"links", c.links},
                  {"buffer_flits", buffer},
-                 {"vc_flits_per_cycle", static_cast<double>(buffer) / (2.0 * c.latency)}});
+                 {"round_trip", round_trip},
+                 {"vc_flits_per_cycle", static_cast<double>(buffer) / static_cast<double>(round_trip)}});
   }
   return a.empty() ? nlohmann::json(nullptr) : a;
 }
@@ -418,9 +412,9 @@ std::string credit_loop_words(const nlohmann::json& credit_loop) {
     const std::size_t links = c.value("links", std::size_t{0});
     parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
                          c.value("vc_flits_per_cycle", 0.0), links, links == 1 ? "" : "s", c.value("latency", 0));
-    longest = std::max(longest, c.value("latency", 0));
+    longest = std::max(longest, c.value("round_trip", 0));
   }
-  return fmt::format("{} (buffer_flits {} keeps every link busy)", parts, 2 * longest);
+  return fmt::format("{} (buffer_flits {} keeps every link busy)", parts, longest);
 }
 
 std::string buffer_sizing_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {

@@ -63,17 +63,21 @@ nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>&
 /// The report's link latency: "1", or where the links differ "1 (12 links),
 /// 10 (6), 100 (6)".
 std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured);
-/// The report line for links whose credit round trip (about 2 x latency
-/// cycles) the VC buffers do not cover (buffer_sizing fixed): a VC carries
-/// at most its buffer's flits per round trip there. Empty where every link
-/// is covered.
+/// What bounds a VC over a link whose buffers do not cover its credit round
+/// trip (RouterConfig::credit_round_trip), as the reports word it.
+inline constexpr const char* kCreditLoopRule =
+    "a VC carries at most buffer_flits / credit round trip (2 x latency + pipeline) flits per cycle";
+/// The report line for links whose credit round trip the VC buffers do not
+/// cover (buffer_sizing fixed): a VC carries at most its buffer's flits per
+/// round trip there. Empty where every link is covered.
 std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc);
 /// The JSON field `credit_loop` of both kinds of run: the links of
 /// credit_loop_text, [{"latency": L, "links": n, "buffer_flits": B,
-/// "vc_flits_per_cycle": B / (2 L)}, ...], or null where every link is covered.
+/// "round_trip": R, "vc_flits_per_cycle": B / R}, ...], or null where every
+/// link is covered.
 nlohmann::json credit_loop_json(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc);
-/// The words of a run's JSON `credit_loop` for a summary: "0.04 on the 72
-/// links of latency 100 (buffer_flits 200 keeps every link busy)"; empty for null.
+/// The words of a run's JSON `credit_loop` for a summary: "0.039 on the 72
+/// links of latency 100 (buffer_flits 203 keeps every link busy)"; empty for null.
 std::string credit_loop_words(const nlohmann::json& credit_loop);
 /// The report line for links whose VC buffers buffer_sizing round-trip made
 /// deeper than buffer_flits ("  buffers  ..."), empty where none is.

@@ -307,8 +307,7 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
   // Links whose VC buffers do not cover the credit round trip bound the
   // rate a VC carries over them, and so the saturation found.
   if (!credit_loop.empty())
-    t += "  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per cycle: " + credit_loop +
-         "\n";
+    t += std::string("  credit loop       ") + kCreditLoopRule + ": " + credit_loop + "\n";
   for (const auto& p : r.probes)
     if (p.deadlock)
       t += fmt::format("  deadlock          the probe at {} deadlocked (collnet run --set injection_rate={} shows "

@@ -421,9 +421,8 @@ int sweep_exit_status(const Sweep& sweep, const std::string& results_path, std::
     if (looped++ == 0) first = fmt::format("point {}: {}", p.index + 1, words);
   }
   if (looped > 0)
-    std::cerr << fmt::format("sweep: credit loop on {} of {} points: a VC carries at most about buffer_flits / (2 x "
-                             "latency) flits per cycle ({})\n",
-                             looped, sweep.points.size(), first);
+    std::cerr << fmt::format("sweep: credit loop on {} of {} points: {} ({})\n", looped, sweep.points.size(),
+                             kCreditLoopRule, first);
   if (failed > 0) std::cerr << "sweep: failed points are kept; --retry-failed runs them again\n";
   return failed > 0 ? 1 : 0;
 }

@@ -59,8 +59,8 @@ RouterKeys::RouterKeys()
                                 "round-trip (the VC buffers at the end of each link hold at least its credit round "
                                 "trip, 2 x latency + allocation_delay + traversal delay + credit_release_delay "
                                 "flits, so that one VC keeps any link busy: a dragonfly's 100-cycle cables get 201 "
-                                "at router_delay 1) or fixed (buffer_flits on every link: a VC carries at most about "
-                                "buffer_flits / (2 x latency) flits a cycle over a longer link)",
+                                "at router_delay 1) or fixed (buffer_flits on every link: a VC carries at most "
+                                "buffer_flits / round trip flits a cycle over a longer link)",
                                 "round-trip", {"round-trip", "fixed"})),
       switching(Key::choice("switching",
                             "flow control: wormhole (one free slot) or virtual cut-through (room for the packet)",

@@ -51,8 +51,9 @@ INSTANTIATE_TEST_SUITE_P(Fabrics, FabricCollective,
 // closed form (dragonfly:p=1: 6 endpoints and 3 groups of 2 routers, so 12
 // directed endpoint cables, 6 local and 6 global links), and the loop's bound
 // against the run: under saturating group-shift traffic a global link of
-// latency 100 with 8-flit VC buffers carries at most about 8 / (2 x 100)
-// flits per cycle per VC, and min routing uses one VC class there.
+// latency 100 with 8-flit VC buffers carries at most 8 / its credit round
+// trip flits per cycle per VC (2 x 100 + the 1-cycle pipeline of
+// router_delay 1 = 201 cycles), and min routing uses one VC class there.
 TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
   const fs::path json = scratch() / "fabric_credit_loop.json";
   const CliRun r = run_collnet({"run", "--set", "topology=dragonfly:p=1,local_latency=1", "--set",
@@ -60,7 +61,7 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
                                 "--set", "buffer_sizing=fixed", "--json", json.string()});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("link latency 1 (18 links), 100 (6)\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("flits per cycle: 0.04 on the 6 links of latency 100 (buffer_flits 200 keeps every link "
+  EXPECT_NE(r.out.find("flits per cycle: 0.04 on the 6 links of latency 100 (buffer_flits 201 keeps every link "
                        "busy)"),
             std::string::npos)
       << r.out;
@@ -68,7 +69,7 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
   EXPECT_EQ(j.at("link_latencies"), nlohmann::json::parse(R"([{"latency": 1, "links": 18},
                                                               {"latency": 100, "links": 6}])"));
   // Routers are named r<group><index>: a global link joins two groups.
-  const double bound = 8.0 / (2 * 100);
+  const double bound = 8.0 / (2 * 100 + 1);
   double most = 0;
   int global = 0;
   for (const auto& [name, utilization] : j.at("link_utilization").at("per_link").items()) {
@@ -86,7 +87,7 @@ TEST(FabricReport, LinkLatenciesAndTheCreditLoopBound) {
 // Where a run's links have VC buffers shorter than their credit round trip
 // (buffer_sizing fixed on dragonfly:p=1's 10- and 100-cycle cables), a sweep
 // says so once on standard error and collnet saturation in its result, with
-// the bound of each latency (8 / (2 x 10) = 0.4, 8 / (2 x 100) = 0.04); with
+// the bound of each latency (8 / (2 x 10 + 1) = 0.38, 8 / (2 x 100 + 1) = 0.04); with
 // the default round-trip buffers neither says it, and the run's JSON
 // credit_loop is null.
 TEST(FabricReport, SweepAndSaturationSayTheCreditLoop) {
@@ -99,9 +100,9 @@ TEST(FabricReport, SweepAndSaturationSayTheCreditLoop) {
   }
   const CliRun sweep = run_collnet({"sweep", (dir / "sweep.yaml").string(), "--out", (dir / "r.jsonl").string()});
   ASSERT_EQ(sweep.status, 0) << sweep.err;
-  EXPECT_NE(sweep.err.find("sweep: credit loop on 1 of 2 points: a VC carries at most about buffer_flits / (2 x "
-                           "latency) flits per cycle (point 1: 0.4 on the 6 links of latency 10, 0.04 on the 6 links "
-                           "of latency 100"),
+  EXPECT_NE(sweep.err.find("sweep: credit loop on 1 of 2 points: a VC carries at most buffer_flits / credit round "
+                           "trip (2 x latency + pipeline) flits per cycle (point 1: 0.38 on the 6 links of latency "
+                           "10, 0.04 on the 6 links of latency 100 (buffer_flits 201 keeps every link busy))"),
             std::string::npos)
       << sweep.err;
   const std::vector<std::string> base = {"--set", "topology=dragonfly:p=1", "--set", "measure_cycles=500", "--set",
@@ -112,8 +113,11 @@ TEST(FabricReport, SweepAndSaturationSayTheCreditLoop) {
     const CliRun r = run_collnet(args);
     ASSERT_EQ(r.status, 0) << r.err;
     if (sizing == "fixed")
-      EXPECT_NE(r.out.find("  credit loop       a VC carries at most about buffer_flits / (2 x latency) flits per "
-                           "cycle: 0.4 on the 6 links of latency 10, 0.04 on the 6 links of latency 100"),
+      // RouterConfig's defaults: round trip 2 x latency + the 1-cycle
+      // allocation and traversal pipeline, 21 and 201 cycles: 8/21, 8/201.
+      EXPECT_NE(r.out.find("  credit loop       a VC carries at most buffer_flits / credit round trip (2 x latency + "
+                           "pipeline) flits per cycle: 0.38 on the 6 links of latency 10, 0.04 on the 6 links of "
+                           "latency 100 (buffer_flits 201 keeps every link busy)"),
                 std::string::npos)
           << r.out;
     else
