@@ -140,20 +140,21 @@ RouterKeys::RouterKeys()
                                    "allocates a VC of that output) or vc-allocator (the head requests every free VC "
                                    "of every allowed output and the VC allocator's arbitration decides, escape "
                                    "outputs included, as a route set offered to BookSim2's VC allocator; needs "
-                                   "vc_allocator_stage own-allocator). Options weighed by hops (ugal) are always "
-                                   "weighed",
+                                   "vc_allocator_stage own-allocator). Options weighed by hops (ugal, "
+                                   "ugal-booksim2) are always weighed",
                                    "most-credits", {"most-credits", "vc-allocator"})),
       ugal_threshold(Key::integer("ugal_threshold",
-                                  "routing ugal: flits added to the non-minimal path's (flits queued x hops) before "
-                                  "the comparison, so the minimal path is kept until the other is clearly emptier "
-                                  "(the threshold of Kim et al. 2008, BookSim2's adaptive_threshold); 0: the plain "
-                                  "comparison",
+                                  "routing ugal, ugal-booksim2: flits added to the non-minimal path's (flits "
+                                  "queued x hops) before the comparison, so the minimal path is kept until the "
+                                  "other is clearly emptier (the threshold of Kim et al. 2008, BookSim2's "
+                                  "adaptive_threshold); 0: the plain comparison",
                                   0, 0, 1000000)
                          .accepting("0..1000000 (flits x hops)")),
       ugal_rule(Key::choice("ugal_rule",
-                            "routing ugal: how the source router weighs the minimal path against the Valiant one: "
-                            "queue-hops (flits queued at each path's output x the path's router-to-router hops, "
-                            "weighed again every cycle until the head leaves) or booksim2 (BookSim2's "
+                            "routing ugal, ugal-booksim2: how the source router weighs the minimal path against "
+                            "the non-minimal one: queue-hops (flits queued at each path's output x the path's "
+                            "router-to-router hops, weighed again every cycle until the head leaves) or booksim2 "
+                            "(BookSim2's "
                             "ugal_dragonflynew: the minimal path while its output's queue <= 2 x the other's + "
                             "ugal_threshold, decided once when the head is routed and kept while it waits; "
                             "BookSim2's threshold is 30)",
@@ -176,8 +177,8 @@ RunKeys::RunKeys()
                                    100, 1, 1000000)),
       seed(Key::integer("seed",
                         "random seed: the traffic sources of a synthetic run and, in both kinds of run, the "
-                        "per-packet random words of randomized routing (valiant, nca-random, ugal); the same seed "
-                        "gives the same run",
+                        "per-packet random words of randomized routing (valiant, nca-random, ugal, "
+                        "ugal-booksim2); the same seed gives the same run",
                         1, 0, kMaxSeed)),
       threads(Key::integer("threads",
                            "worker threads evaluating each cycle's routers, endpoints and NICs, every figure identical "

@@ -76,11 +76,11 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
   if (routing_->adaptive())
     selection_ = routing_->selection.empty() ? key_rule : &topology::find_selection(routing_->selection);
   if (config_.weighed_threshold != 0 && (selection_ == nullptr || !selection_->reads_threshold))
-    throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal); routing " +
-                      routing_->name + " does not (remove 'ugal_threshold')");
+    throw ConfigError("key 'ugal_threshold': applies to routing that weighs its paths (ugal, ugal-booksim2); "
+                      "routing " + routing_->name + " does not (remove 'ugal_threshold')");
   if (config_.weighed_once && (selection_ == nullptr || !selection_->reads_threshold))
-    throw ConfigError("key 'ugal_rule': applies to routing that weighs its paths (ugal); routing " + routing_->name +
-                      " does not (remove 'ugal_rule')");
+    throw ConfigError("key 'ugal_rule': applies to routing that weighs its paths (ugal, ugal-booksim2); routing " +
+                      routing_->name + " does not (remove 'ugal_rule')");
   const int classes = std::max(routing_->vc_classes(topology), 1);
   if (routing_->adaptive() && !config_.dateline)
     throw ConfigError("key 'dateline': routing " + routing_->name + " needs its " + std::to_string(classes) +

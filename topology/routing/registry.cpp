@@ -17,6 +17,7 @@ RoutingFunction spine_policy_routing();          // leafspine.cpp
 std::vector<RoutingFunction> fattree_routings();    // fattree.cpp: nca, nca-random, nca-adaptive
 std::vector<RoutingFunction> dragonfly_routings();  // dragonfly.cpp: min, valiant
 RoutingFunction ugal_routing();                  // ugal.cpp: dragonfly
+RoutingFunction ugal_booksim2_routing();         // ugal.cpp: dragonfly
 std::vector<RoutingFunction> graph_routings();      // graph.cpp: shortest, table
 
 namespace {
@@ -32,7 +33,7 @@ std::vector<RoutingFunction> make_registry() {
   add({spine_policy_routing()});
   add(fattree_routings());
   add(dragonfly_routings());
-  add({ugal_routing()});
+  add({ugal_routing(), ugal_booksim2_routing()});
   add(graph_routings());
   return all;
 }

@@ -136,7 +136,144 @@ void next_hops(const Topology& t, const HopState& st, HopOptions& out) {
   out.add(toward_group(s, group, index, via, 0, static_cast<std::uint8_t>(val_hops)));
 }
 
+// ugal-booksim2: the paths of BookSim2's ugal_dragonflynew
+// (src/networks/dragonfly.cpp, commit 28f43299): the intermediate is a
+// router drawn at random over the whole network (BookSim2 draws a node;
+// every router holds p of them), not a group other than both ends.
+//   - intermediate in the source group: the minimal path, no choice;
+//   - in the destination group: the non-minimal path crosses the minimal
+//     path's global cable, goes on to the intermediate router, then to the
+//     destination router;
+//   - elsewhere: to the group, on to the intermediate router (one local hop
+//     past the landing router when they differ), then minimally on.
+// The weighing at the source router is ugal's (keys ugal_rule,
+// ugal_threshold). BookSim2 runs these paths on 3 VCs (VC 0 up to the
+// intermediate router, 1 from it, 2 past the second global cable), which
+// lets a local cable carry class 0 both as a source group's first hop and
+// as an intermediate group's hop to the drawn router: the channel
+// dependencies can close a cycle through three groups. Here a hop's class
+// orders every path instead (4 classes; within a class a local hop comes
+// before a global one, and classes never fall along a path):
+//   class 0  the non-minimal path up to its first global cable, included;
+//   class 1  the landing router to the intermediate router;
+//   class 2  from the intermediate router to the next global cable
+//            (included) or to the destination router, and the minimal
+//            path in the source group with its global cable;
+//   class 3  the destination group's local hop after a class-2 global
+//            cable, and a route within one group.
+// A router reads the packet's phase from the class and the kind of port it
+// arrived on, and recomputes the drawn router from the packet's random word.
+namespace booksim2 {
+
+constexpr int kClasses = 4;
+
+int classes(const Topology&) { return kClasses; }
+
+void any_class(HopOptions& out, int port) {
+  for (int c = 0; c < kClasses; ++c) out.add({port, static_cast<std::uint8_t>(c), false});
+}
+
+/// The next hop from router (group, index) towards group `to` (another
+/// group): the local cable to the gateway, or the gateway's global cable,
+/// both in class `cls`.
+HopOption toward_group(const Dragonfly::Shape& s, int group, int index, int to, int cls, std::uint8_t hops = 0) {
+  const Gateway gw = gateway(s, group, to);
+  const int port = gw.index != index ? local_port(s, index, gw.index) : gw.port;
+  return {port, static_cast<std::uint8_t>(cls), false, hops};
+}
+
+/// Router-to-router hops within a group from index i to index j.
+int local_hops(int i, int j) { return i != j ? 1 : 0; }
+
+/// From the intermediate router (group, index), in phase 2: minimally to
+/// the destination router, in class 2.
+void from_intermediate(const Dragonfly::Shape& s, int group, int index, int to, int to_index, int destination,
+                       HopOptions& out) {
+  if (group != to) out.add(toward_group(s, group, index, to, 2));
+  else if (index != to_index) out.add({local_port(s, index, to_index), 2, false});
+  else any_class(out, destination % s.p);
+}
+
+void next_hops(const Topology& t, const HopState& st, HopOptions& out) {
+  const Dragonfly& d = fly(t);
+  const Dragonfly::Shape& s = d.shape();
+  out.clear();
+  const int group = d.group(st.node);
+  if (group < 0) {  // a server: to its router, unless it is the destination
+    if (t.graph().node(st.node).endpoint != st.destination) any_class(out, 0);
+    return;
+  }
+  const int index = d.index(st.node);
+  const int to = d.group_of(st.destination);
+  const int to_index = (st.destination / s.p) % s.a;
+  const auto drawn = static_cast<int>(st.random % static_cast<std::uint64_t>(s.g * s.a));
+  const int via = drawn / s.a;
+  const int via_index = drawn % s.a;
+  const bool at_source = st.in_port < s.p;  // arrived on a terminal port (or from a NIC)
+  const bool by_global = st.in_port >= s.p + s.a - 1;
+  if (at_source) {
+    if (group == to) {  // within one group: the local hop, then the terminal
+      if (index == to_index) any_class(out, st.destination % s.p);
+      else out.add({local_port(s, index, to_index), 3, false});
+      return;
+    }
+    const auto min_hops = static_cast<std::uint8_t>(group_hops(s, group, index, to, to_index));
+    out.add(toward_group(s, group, index, to, 2, min_hops));
+    if (via == group) return;  // drawn in the source group: minimal
+    const int landing = gateway(s, via, group).index;
+    const int rest = via == to ? local_hops(via_index, to_index)
+                               : group_hops(s, via, via_index, to, to_index);
+    const auto val_hops =
+        static_cast<std::uint8_t>(group_hops(s, group, index, via, landing) + local_hops(landing, via_index) + rest);
+    out.add(toward_group(s, group, index, via, 0, val_hops));
+    return;
+  }
+  switch (st.in_class) {
+    case 0:
+      if (!by_global) {  // the source group's gateway: its global cable
+        out.add(toward_group(s, group, index, via, 0));
+      } else if (index != via_index) {  // landed in the drawn router's group
+        out.add({local_port(s, index, via_index), 1, false});
+      } else {
+        from_intermediate(s, group, index, to, to_index, st.destination, out);
+      }
+      return;
+    case 1:  // at the drawn router
+      from_intermediate(s, group, index, to, to_index, st.destination, out);
+      return;
+    case 2:
+      if (group != to) {  // a gateway: its global cable to the destination group
+        out.add(toward_group(s, group, index, to, 2));
+      } else if (index != to_index) {  // landed in the destination group
+        out.add({local_port(s, index, to_index), 3, false});
+      } else {
+        any_class(out, st.destination % s.p);
+      }
+      return;
+    default:  // class 3: at the destination router
+      any_class(out, st.destination % s.p);
+      return;
+  }
+}
+
+}  // namespace booksim2
+
 }  // namespace
+
+RoutingFunction ugal_booksim2_routing() {
+  RoutingFunction f;
+  f.name = "ugal-booksim2";
+  f.description =
+      "dragonfly: UGAL-L on the paths of BookSim2's ugal_dragonflynew: the intermediate a random router of the "
+      "whole network (in the source group: minimal; in the destination group: past it), 4 VC classes";
+  f.topologies = {"dragonfly"};
+  f.vc_classes = &booksim2::classes;
+  f.min_vcs = &booksim2::classes;
+  f.next_hops = &booksim2::next_hops;
+  f.selection = "queued-x-hops";
+  f.per_packet_random = true;
+  return f;
+}
 
 RoutingFunction ugal_routing() {
   RoutingFunction f;
