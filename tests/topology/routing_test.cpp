@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -67,7 +69,7 @@ TEST(Routing, TheKeysDocumentationListsEveryRegisteredNameWithItsKinds) {
   const std::string names = routing_names_by_kind();
   for (const auto& f : routing_functions()) EXPECT_NE(names.find(f.name), std::string::npos) << f.name;
   EXPECT_NE(names.find("dor, min-adaptive, dor-vc-adaptive or valiant on mesh, torus"), std::string::npos) << names;
-  EXPECT_NE(names.find("min, valiant or ugal on dragonfly"), std::string::npos) << names;
+  EXPECT_NE(names.find("min, valiant, ugal or ugal-booksim2 on dragonfly"), std::string::npos) << names;
   const std::string defaults = routing_defaults_by_kind();
   EXPECT_NE(defaults.find("dor (mesh, torus), unique-path (tree)"), std::string::npos) << defaults;
   EXPECT_NE(defaults.find("shortest (graph: a file without a routing table), table (graph: a file with a routing "
@@ -355,6 +357,113 @@ TEST(Routing, UgalChoosesAtTheSourceBetweenTheMinimalAndAValiantPathThenFollowsI
         }
     }
   EXPECT_EQ(intermediates.size(), 9u);  // every group serves as an intermediate
+}
+
+namespace {
+
+// Every path a per-hop dragonfly routing can give: from one endpoint of
+// every router to every endpoint, for every draw of the packet's random
+// word below `draws`, taking each option at every router that offers more
+// than one cable. Returns the channels (directed router-to-router link,
+// VC class) of each path, and whether every path reached its destination.
+struct DragonflyPaths {
+  std::vector<std::vector<std::pair<LinkId, int>>> channels;
+  std::vector<std::vector<NodeId>> routers;
+  bool all_delivered = true;
+};
+
+void walk_all(const Dragonfly& d, const RoutingFunction& f, HopState s, std::vector<std::pair<LinkId, int>>& path,
+              std::vector<NodeId>& routers, DragonflyPaths& out, int depth) {
+  const Graph& g = d.graph();
+  HopOptions o;
+  f.next_hops(d, s, o);
+  if (o.count == 0 || depth > 12) {
+    out.all_delivered = out.all_delivered && s.node == g.endpoint_node(s.destination);
+    out.channels.push_back(path);
+    out.routers.push_back(routers);
+    return;
+  }
+  std::set<int> ports;
+  for (const HopOption& h : o) {
+    // An endpoint cable offers every class: one walk (nothing waits on it).
+    const Link& l = g.link(g.node(s.node).out_ports.at(static_cast<std::size_t>(h.port)));
+    const bool between_routers = d.group(s.node) >= 0 && d.group(l.dst) >= 0;
+    if (!between_routers && !ports.insert(h.port).second) continue;
+    if (between_routers) path.emplace_back(g.node(s.node).out_ports.at(static_cast<std::size_t>(h.port)), h.vc_class);
+    if (d.group(l.dst) >= 0) routers.push_back(l.dst);
+    walk_all(d, f, HopState{l.dst, s.source, s.destination, l.dst_port, h.vc_class, s.random}, path, routers, out,
+             depth + 1);
+    if (d.group(l.dst) >= 0) routers.pop_back();
+    if (between_routers) path.pop_back();
+  }
+}
+
+DragonflyPaths dragonfly_paths(const Dragonfly& d, const RoutingFunction& f, std::uint64_t draws) {
+  DragonflyPaths out;
+  const Graph& g = d.graph();
+  const int p = d.shape().p;
+  for (EndpointId src = 0; src < d.endpoint_count(); src += p)
+    for (EndpointId dst = 0; dst < d.endpoint_count(); ++dst)
+      for (std::uint64_t random = 0; random < draws; ++random) {
+        if (src == dst) continue;
+        std::vector<std::pair<LinkId, int>> path;
+        std::vector<NodeId> routers;
+        walk_all(d, f, HopState{g.endpoint_node(src), src, dst, kNone, -1, random}, path, routers, out, 0);
+      }
+  return out;
+}
+
+// Whether the channel dependency graph of `paths` (an edge from each
+// channel of a path to the next) has a cycle: Dally and Seitz's condition,
+// a routing whose dependency graph is acyclic cannot deadlock.
+bool dependency_cycle(const DragonflyPaths& paths) {
+  std::map<std::pair<LinkId, int>, std::set<std::pair<LinkId, int>>> next;
+  for (const auto& path : paths.channels)
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) next[path[i]].insert(path[i + 1]);
+  std::map<std::pair<LinkId, int>, int> state;  // 1 on the stack, 2 done
+  std::function<bool(const std::pair<LinkId, int>&)> visit = [&](const std::pair<LinkId, int>& c) {
+    state[c] = 1;
+    for (const auto& n : next[c]) {
+      if (state[n] == 1) return true;
+      if (state[n] == 0 && visit(n)) return true;
+    }
+    state[c] = 2;
+    return false;
+  };
+  for (const auto& [c, unused] : next)
+    if (state[c] == 0 && visit(c)) return true;
+  return false;
+}
+
+}  // namespace
+
+// ugal-booksim2 takes BookSim2's ugal_dragonflynew paths: the drawn
+// intermediate is a router of the whole network, every draw occurs, a
+// non-minimal path visits the drawn router (in the destination group too),
+// a draw in the source group leaves the minimal path only; and its 4
+// classes keep the channel dependency graph acyclic, as ugal's 3 keep its own.
+TEST(Routing, UgalBookSim2TakesBookSim2sPathsWithAnAcyclicChannelDependencyGraph) {
+  const auto topo = make_topology("dragonfly:p=1,a=4,h=1,g=5");
+  const auto& d = dynamic_cast<const Dragonfly&>(*topo);
+  const RoutingFunction& f = find_routing("ugal-booksim2", d);
+  EXPECT_EQ(f.vc_classes(d), 4);
+  EXPECT_EQ(f.min_vcs(d), 4);
+  const auto routers = static_cast<std::uint64_t>(d.shape().g * d.shape().a);
+  const DragonflyPaths paths = dragonfly_paths(d, f, routers);
+  EXPECT_TRUE(paths.all_delivered);
+  std::size_t through_drawn = 0;
+  for (std::size_t i = 0; i < paths.routers.size(); ++i) {
+    const auto& visited = paths.routers[i];
+    ASSERT_FALSE(visited.empty());
+    EXPECT_LE(paths.channels[i].size(), 6u);  // local, global, local, local, global, local at most
+    std::set<int> groups;
+    for (const NodeId r : visited) groups.insert(d.group(r));
+    EXPECT_LE(groups.size(), 3u);
+    through_drawn += groups.size() == 3 ? 1 : 0;
+  }
+  EXPECT_GT(through_drawn, 0u);
+  EXPECT_FALSE(dependency_cycle(paths));
+  EXPECT_FALSE(dependency_cycle(dragonfly_paths(d, find_routing("ugal", d), routers)));
 }
 
 TEST(Routing, ClassLayoutsGiveEachClassItsVcs) {
