@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/units.hpp"
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
 #include "cli/run_collective.hpp"
@@ -73,7 +74,8 @@ std::vector<KeyTable> key_tables() {
                                &systemc::collective_keys()}))
     collective.push_back(k);
 
-  std::vector<KeyTable> tables{{"router", table(router)},
+  std::vector<KeyTable> tables{{"units", table(docs({&unit_keys()}))},
+                               {"router", table(router)},
                                {"collective", table(collective)},
                                {"synthetic", table(synthetic)},
                                {"algorithm", algorithm_table()}};

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/units.hpp"
 #include "systemc/network/memory_estimate.hpp"
 #include "systemc/trace/message_trace.hpp"
 #include "systemc/network/model_keys.hpp"
@@ -73,6 +74,7 @@ std::vector<std::string> run_problems(const Params& params) {
   collect_model_problems(params, [](const Params& p) { (void)systemc::synthetic_from(p); }, model);
   for (const auto& p : model) add_problem(problems, p);
   add_problem(problems, collectives::topology_key().problem(params));
+  for (const Key& k : unit_keys()) add_problem(problems, k.problem(params));
   for (const auto& p : applicability_problems(params, RunKind::synthetic)) add_problem(problems, p);
   add_hints(problems, params);
   return problems;

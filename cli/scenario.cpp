@@ -16,6 +16,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/input_text.hpp"
+#include "collectives/units.hpp"
 #include "systemc/nic/barrier_network.hpp"
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
@@ -35,6 +36,7 @@ std::vector<KeyDoc> known_keys() {
   for (const auto& a : collectives::algorithms())
     for (const auto& k : a.keys) add_doc(k.doc());
   for (const auto& k : model_keys()) add_doc(k);
+  for (const auto& k : unit_keys()) add_doc(k.doc());
   return keys;
 }
 
@@ -251,6 +253,7 @@ const std::map<std::string, KeyScope>& key_scopes() {
       s.collective = s.collective || collective;
     };
     general(collectives::topology_key(), true, true);
+    for (const Key& k : unit_keys()) general(k, true, true);  // every kind of run, `collnet check` too
     for (const Key& k : collectives::common_keys())
       if (k.name != "topology") general(k, false, true);
     for (const Key& k : systemc::collective_keys()) general(k, false, true);
@@ -379,10 +382,11 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
   for (const auto& [name, scope] : key_scopes()) {
     // `collnet check` reads the common keys and the algorithm's own.
     const std::string& key_name = name;  // (clang 14 cannot capture a structured binding)
+    const auto named = [&](const Key& k) { return k.name == key_name; };
     const bool read =
         kind == RunKind::check
-            ? (scope.general ? std::any_of(common.begin(), common.end(),
-                                           [&](const Key& k) { return k.name == key_name; })
+            ? (scope.general ? std::any_of(common.begin(), common.end(), named) ||
+                                   std::any_of(unit_keys().begin(), unit_keys().end(), named)
                              : scope.declaration(algorithms) != nullptr)
             : scope.applies(kind, algorithms);
     if (!read) continue;
@@ -482,6 +486,7 @@ std::vector<std::string> algorithm_key_problems(const Params& params, bool colle
     add_problem(problems, "key 'algorithm': unknown algorithm '" + name + "'; accepted values: " +
                               join(collectives::algorithm_names()) + did_you_mean(name, collectives::algorithm_names()));
   for (const Key& k : collectives::common_keys()) add_problem(problems, k.problem(params));
+  for (const Key& k : unit_keys()) add_problem(problems, k.problem(params));
   if (collective_run) {
     for (const Key& k : systemc::collective_keys()) add_problem(problems, k.problem(params));
     for (const auto& other : systemc::compare_list(params.text("compare", "")))

@@ -126,7 +126,7 @@ TEST(ReadmeKeyTables, ModelTablesEqualTheDeclarations) {
   std::map<std::string, collnet::KeyDoc> declared;
   for (const auto& k : collnet::cli::known_keys()) declared.emplace(k.name, k);
   int rows = 0;
-  for (const char* table : {"router", "collective", "synthetic"}) {
+  for (const char* table : {"units", "router", "collective", "synthetic"}) {
     ASSERT_TRUE(t.count(table)) << kPage << " has no block <!-- keys:" << table << " -->";
     std::set<std::string> seen;
     for (const Row& row : t.at(table)) {
