@@ -165,3 +165,16 @@ TEST(UnitsReportCli, LinkBandwidthIsUtilizationTimesTheLinkRate) {
   EXPECT_DOUBLE_EQ(j["injection_gbps"].get<double>(),
                    j["flits"].get<double>() / (j["endpoints"].get<double>() * j["cycles"].get<double>()) * 8);
 }
+
+// collnet saturation: the saturation rate per endpoint in GB/s and the
+// zero-load latency in ns, from its own flits/node/cycle and cycles.
+TEST(UnitsReportCli, SaturationRateInGigabytesAndZeroLoadLatencyInNanoseconds) {
+  const nlohmann::json j = report(
+      "saturation --set topology=mesh:2x2 --set warmup_cycles=200 --set measure_cycles=500 --set drain_cycles=1000 "
+      "--resolution 0.05 --set flit_bytes=32 --set clock_ghz=2",
+      "saturation.json");
+  ASSERT_TRUE(j.is_object());
+  ASSERT_TRUE(j["saturation_rate"].is_number());
+  EXPECT_DOUBLE_EQ(j["saturation_gbps"].get<double>(), j["saturation_rate"].get<double>() * 32 * 2);
+  EXPECT_DOUBLE_EQ(j["zero_load_latency_ns"].get<double>(), j["zero_load_latency"].get<double>() / 2);
+}
