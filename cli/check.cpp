@@ -7,6 +7,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/static_check.hpp"
+#include "collectives/units.hpp"
 #include "cli/scenario.hpp"
 #include "topology/topology.hpp"
 
@@ -35,6 +36,8 @@ CheckOutcome run_check(const Params& params) {
   const collectives::DataCheck data = collectives::check_data(schedule, exec.memory);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+  // A flit time is a cycle of the cycle model (a link moves a flit a cycle).
+  const Units units = units_from(params);
   CheckOutcome out;
   out.data_pass = data.pass;
   out.json = {  // in the README's order
@@ -46,6 +49,9 @@ CheckOutcome run_check(const Params& params) {
       {"phase_max_link_load", report.phase_max_link_load()},
       {"static_time", report.static_time},
       {"lower_bound", schedule.lower_bound >= 0 ? nlohmann::json(schedule.lower_bound) : nlohmann::json(nullptr)},
+      {"static_time_ns", units.ns(static_cast<double>(report.static_time))},
+      {"lower_bound_ns", schedule.lower_bound >= 0 ? nlohmann::json(units.ns(static_cast<double>(schedule.lower_bound)))
+                                                   : nlohmann::json(nullptr)},
       {"data_check", data.pass ? "pass" : "fail"},
       {"transfers", report.transfers},
       {"local_copies", report.local_copies},

@@ -17,6 +17,7 @@
 #include "systemc/trace/waveform.hpp"
 #include "cli/run_collective.hpp"
 #include "cli/scenario.hpp"
+#include "cli/units_report.hpp"
 #include "topology/grid.hpp"
 #include "topology/topology.hpp"
 
@@ -249,8 +250,11 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["injection_rate"] = s.load.injection_rate;
   j["packet_flits"] = s.load.packet_flits;
   j["router"] = router_json(rc);
+  const Units units = units_from(params);
   j["cycles"] = r.cycles;
+  j["time_ns"] = units.ns(static_cast<double>(r.cycles));
   j["window_cycles"] = r.window_cycles;
+  j["window_ns"] = units.ns(static_cast<double>(r.window_cycles));
   j["completed"] = r.completed;
   j["saturated"] = saturated;
   j["interrupted"] = r.interrupted;
@@ -262,6 +266,13 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["p99_latency"] = latency(r.p99_latency);
   j["p999_latency"] = latency(r.p999_latency);
   j["max_latency"] = latency(r.max_latency);
+  j["latency_ns"] = measured ? nlohmann::json{{"avg", units.ns(r.avg_latency)},
+                                              {"p50", units.ns(r.p50_latency)},
+                                              {"p90", units.ns(r.p90_latency)},
+                                              {"p99", units.ns(r.p99_latency)},
+                                              {"p999", units.ns(r.p999_latency)},
+                                              {"max", units.ns(r.max_latency)}}
+                             : nlohmann::json(nullptr);
   j["latency_histogram"] = measured ? nlohmann::json{{"bin_width", r.latency_histogram.bin_width},
                                                      {"counts", r.latency_histogram.counts}}
                                     : nlohmann::json(nullptr);
@@ -270,8 +281,13 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["latency_by_flow"] = s.latency_by == "flow" ? flow_latency_json(r) : nlohmann::json(nullptr);
   j["offered_rate"] = r.window_cycles > 0 ? nlohmann::json(r.offered_rate) : nlohmann::json(nullptr);
   j["accepted_rate"] = r.window_cycles > 0 ? nlohmann::json(r.accepted_rate) : nlohmann::json(nullptr);
+  // Per endpoint, GB/s (flits a cycle x flit_bytes x clock_ghz).
+  j["offered_gbps"] = r.window_cycles > 0 ? nlohmann::json(units.gbps(r.offered_rate)) : nlohmann::json(nullptr);
+  j["accepted_gbps"] = r.window_cycles > 0 ? nlohmann::json(units.gbps(r.accepted_rate)) : nlohmann::json(nullptr);
+  j["link_gbps"] = units.gbps(1.0);  // every link moves one flit a cycle
   j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization}};
   add_per_link_json(j["link_utilization"], topo->graph(), r.link_utilization);
+  add_link_gbps_json(j["link_utilization"], units);
   j["accepted_flits_by_source"] = r.accepted_flits_by_source;
   j["integrity_errors"] = r.integrity_errors;
   add_speed_json(j, r);
@@ -295,8 +311,12 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   t += fmt::format("  load              {} flits/node/cycle (key injection_rate), {}-flit packets\n",
                    s.load.injection_rate, s.load.packet_flits);
   t += fmt::format("  cycles            {} ({} measured)\n", r.cycles, r.window_cycles);
+  t += fmt::format("  time              {} ({} measured) at {:g} GHz\n", time_text(units.ns(static_cast<double>(r.cycles))),
+                   time_text(units.ns(static_cast<double>(r.window_cycles))), units.clock_ghz);
   if (r.window_cycles > 0)
-    t += fmt::format("  offered/accepted  {:.4f} / {:.4f} flits/node/cycle\n", r.offered_rate, r.accepted_rate);
+    t += fmt::format("  offered/accepted  {:.4f} / {:.4f} flits/node/cycle ({} / {} a node, {}-byte flits)\n",
+                     r.offered_rate, r.accepted_rate, gbps_text(j["offered_gbps"]), gbps_text(j["accepted_gbps"]),
+                     units.flit_bytes);
   else
     t += "  offered/accepted  none measured (the run ended before its measurement window)\n";
   if (measured)
@@ -304,11 +324,16 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                      "cycles ({} packets)\n",
                      r.avg_latency, r.p50_latency, r.p90_latency, r.p99_latency, r.p999_latency, r.max_latency,
                      r.measured_packets);
+  if (measured)
+    t += fmt::format("  latency (time)    avg {}, p99 {}, max {}\n", time_text(units.ns(r.avg_latency)),
+                     time_text(units.ns(r.p99_latency)), time_text(units.ns(r.max_latency)));
   else
     t += "  latency           none measured (no packet created in the measurement window arrived)\n";
   t += by_source_text + by_flow_text;
   t += fmt::format("  link utilization  mean {:.4f}, max {:.4f}\n", r.mean_link_utilization,
                    r.max_link_utilization);
+  t += fmt::format("  link bandwidth    {} a link; mean {}, max {}\n", gbps_text(j["link_gbps"]),
+                   gbps_text(j["link_utilization"]["mean_gbps"]), gbps_text(j["link_utilization"]["max_gbps"]));
   t += fmt::format("  speed             {:.3f} M router-cycles/s ({:.3f} s simulation, {:.3f} s CPU, {:.3f} s "
                    "elaboration, {})\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,

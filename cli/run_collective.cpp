@@ -16,6 +16,7 @@
 #include "systemc/run/synthetic.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "cli/scenario.hpp"
+#include "cli/units_report.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -46,7 +47,8 @@ std::string data_check_not_made(const systemc::CollectiveResult& r) {
   return {};
 }
 
-nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link) {
+nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link,
+                       const Units& units, const collectives::CollectiveKind& kind) {
   nlohmann::json j;
   j["algorithm"] = r.algorithm;
   j["topology"] = r.topology;
@@ -69,6 +71,23 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["barrier"] = {{"kind", r.barrier}, {"latency", r.barrier_latency}};
   j["router"] = router_json(rc);
   j["cycles"] = r.cycles;
+  // The physical figures (clock_ghz, flit_bytes): time, and the bandwidths
+  // as nccl-tests define them (null where the run did not finish or has no
+  // words a rank; the bus bandwidth also where the collective has no factor).
+  const CollectiveBandwidth bw = collective_bandwidth(units, r.cycles, r.completed, r.words_per_rank, kind);
+  j["time_ns"] = bw.time_ns;
+  j["lower_bound_ns"] = r.lower_bound_cycles > 0 ? nlohmann::json(units.ns(static_cast<double>(r.lower_bound_cycles)))
+                                                 : nlohmann::json(nullptr);
+  j["collective_operation"] = kind.name.empty() ? nlohmann::json(nullptr)
+                                      : nlohmann::json{{"name", kind.name}, {"ranks", kind.ranks}, {"bus_factor", bw.bus_factor}};
+  j["bytes_per_rank"] = bw.bytes_per_rank;
+  j["algorithm_bandwidth_gbps"] = bw.algorithm_gbps;
+  j["bus_bandwidth_gbps"] = bw.bus_gbps;
+  j["link_gbps"] = units.gbps(1.0);  // every link moves one flit a cycle
+  j["injection_gbps"] = r.cycles > 0 && r.endpoints > 0
+                            ? nlohmann::json(units.gbps(static_cast<double>(r.flits) /
+                                                        (static_cast<double>(r.endpoints) * static_cast<double>(r.cycles))))
+                            : nlohmann::json(nullptr);
   j["completed"] = r.completed;
   j["max_cycles_reached"] = max_cycles_reached(r);
   j["interrupted"] = r.interrupted;
@@ -90,6 +109,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
                                                                        : nlohmann::json(r.bisection_link_utilization)},
                           {"bisection_links", r.bisection_links.size()}};
   if (per_link) add_per_link_json(links, topology::make_topology(r.topology)->graph(), r.link_utilization);
+  add_link_gbps_json(links, units);
   j["link_utilization"] = links;
   j["arbitration_conflicts"] = r.arbitration_conflicts;
   j["messages"] = r.messages;
@@ -142,7 +162,8 @@ std::string compared_size(const std::vector<systemc::CollectiveResult>& results)
   return fmt::format("{} words a rank; {}", results.front().words_per_rank, by);
 }
 
-std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc) {
+std::string details(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, const nlohmann::json& j,
+                    const Units& units) {
   std::string t;
   const auto topo = topology::make_topology(r.topology);
   t += fmt::format("collnet run: {} on {} ({}), {}\n", r.algorithm, r.topology, network_size_text(*topo),
@@ -172,6 +193,18 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
     t += fmt::format("  data check        FAIL ({} of {} words checked differ: the run deadlocked before it "
                      "finished)\n",
                      r.check.mismatches, r.check.words_checked);
+  t += fmt::format("  time              {}{} at {:g} GHz\n", time_text(j["time_ns"].get<double>()),
+                   j["lower_bound_ns"].is_number() ? " (lower bound " + time_text(j["lower_bound_ns"].get<double>()) + ")"
+                                                   : std::string(),
+                   units.clock_ghz);
+  if (j["bytes_per_rank"].is_number()) {
+    const nlohmann::json& c = j["collective_operation"];
+    t += fmt::format("  bandwidth         algbw {}, busbw {} ({} bytes a rank{}; nccl-tests' definitions)\n",
+                     gbps_text(j["algorithm_bandwidth_gbps"]), gbps_text(j["bus_bandwidth_gbps"]),
+                     j["bytes_per_rank"].get<std::int64_t>(),
+                     c.is_object() ? fmt::format(", {} of {} ranks", c["name"].get<std::string>(), c["ranks"].get<std::int64_t>())
+                                   : std::string());
+  }
   t += fmt::format("  barriers          {} ({} cycles from first entry to release, summed)\n", r.barriers,
                    r.barrier_wait_cycles);
   if (r.bisection_links.empty())
@@ -181,6 +214,8 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
     t += fmt::format("  links             utilization mean {:.3f}, max {:.3f}, bisection mean {:.3f} ({} links)\n",
                      r.mean_link_utilization, r.max_link_utilization, r.bisection_link_utilization,
                      r.bisection_links.size());
+  t += fmt::format("  link bandwidth    {} a link; mean {}, max {}\n", gbps_text(j["link_gbps"]),
+                   gbps_text(j["link_utilization"]["mean_gbps"]), gbps_text(j["link_utilization"]["max_gbps"]));
   t += fmt::format("  contention        max queue {} flits in one VC, {} arbitration conflicts\n", r.max_queue_flits,
                    r.arbitration_conflicts);
   t += fmt::format("  traffic           {} messages, {} packets, {} flits, {} local copies\n", r.messages, r.packets,
@@ -266,6 +301,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   // run is refused at once, with every problem.
   std::vector<systemc::CollectiveScenario> scenarios;
   std::vector<systemc::CollectivePlan> plans;
+  std::vector<collectives::CollectiveKind> kinds;  // each run's collective, for its bus bandwidth
   std::vector<std::string> problems;
   // The baselines run on the main run's words a rank, each through its own
   // size key (collectives::DataSize); the keys set so, for the JSON scenario.
@@ -301,6 +337,12 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
       if (!key.empty() && key != main.size.key && !params.has(key)) baseline_sizes.emplace(key, p.text(key, ""));
     }
     scenarios.push_back(systemc::collective_from(p));
+    try {
+      kinds.push_back(collectives::collective_kind(collectives::find_algorithm(algorithms[i]),
+                                                   *topology::make_topology(scenarios.back().topology), p));
+    } catch (const std::exception&) {
+      kinds.emplace_back();  // a bad topology or key is refused naming its key where the run is planned
+    }
     if (i == 0) {
       scenarios.back().vcd_path = vcd_path;
       scenarios.back().trace_path = trace.path;
@@ -342,11 +384,12 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
       out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
                               "larger max_cycles lets it run on)\n",
                               results[i].algorithm, scenarios[i].max_cycles);
-  out.json = to_json(results[0], rc, true);
+  const Units units = units_from(params);
+  out.json = to_json(results[0], rc, true, units, kinds[0]);
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   // A baseline's own size key, unset in the scenario: the value it ran with.
   for (const auto& [key, value] : baseline_sizes) out.json["scenario"][key] = std::stoll(value);
-  out.text += details(results[0], rc);
+  out.text += details(results[0], rc, out.json, units);
   report_output_files(results[0], vcd_path, trace, out);
   if (results.size() < algorithms.size()) {
     std::string not_run;
@@ -361,13 +404,19 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   }
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
-    for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false));
+    for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i]));
     out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
                             compared_size(results));
-    out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
-                            "lower bound", "efficiency", "barriers", "controllers", "data check");
-    for (const auto& r : results)
-      out.text += fmt::format("  {:<22} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
+    out.text += fmt::format("  {:<22} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
+                            "time", "busbw", "lower bound", "efficiency", "barriers", "controllers", "data check");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const auto& r = results[i];
+      const nlohmann::json& rj = i == 0 ? out.json : out.json["compare"][i - 1];
+      out.text += fmt::format("  {:<22} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
+                              time_text(rj["time_ns"].get<double>()),
+                              rj["bus_bandwidth_gbps"].is_number()
+                                  ? fmt::format("{:.3g}", rj["bus_bandwidth_gbps"].get<double>())
+                                  : "-",
                               r.lower_bound_cycles > 0 ? std::to_string(r.lower_bound_cycles) : "none",
                               r.lower_bound_cycles > 0 ? fmt::format("{:.3f}", r.efficiency) : "-", r.barriers,
                               r.controllers,
@@ -376,6 +425,8 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               : max_cycles_reached(r) ? "max_cycles"
                               : r.data_check         ? "pass"
                                                      : "FAIL");
+    }
+    out.text += "  (time at clock_ghz, busbw in GB/s as nccl-tests define it)\n";
     for (std::size_t i = 1; i < results.size(); ++i)
       if (results[i].cycles > 0)
         out.text += fmt::format("  {} takes {:.2f}x the cycles of {}\n", results[i].algorithm,
@@ -428,13 +479,14 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
     out.text += fmt::format("collnet run: {} stopped at max_cycles = {} before it finished (no deadlock found; a "
                             "larger max_cycles lets it run on)\n",
                             r.algorithm, s.max_cycles);
-  out.json = to_json(r, s.router, true);
+  const Units units = units_from(checked);
+  out.json = to_json(r, s.router, true, units, {});
   nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
   scenario["algorithm"] = name;
   for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
     scenario.erase(k.name);  // the default algorithm's own keys: not read by a given schedule
   out.json["scenario"] = scenario;
-  out.text += details(r, s.router);
+  out.text += details(r, s.router, out.json, units);
   report_output_files(r, vcd_path, trace, out);
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/units.hpp"
 #include "systemc/run/synthetic.hpp"
 #include "cli/run.hpp"
 #include "cli/scenario.hpp"
@@ -289,6 +290,7 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
     out.flush();
   });
 
+  const Units units = units_from(params);
   SaturationOutcome o;
   std::string& t = o.text;
   if (r.data_check_failed) {
@@ -301,8 +303,10 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
     t += fmt::format("  saturation rate   0: saturated already at the first probe, {} ({})\n",
                      rate_text(r.bracket_high), r.criterion);
   } else {
-    t += fmt::format("  saturation rate   {} flits/node/cycle (unsaturated at {}, saturated at {}: {})\n",
-                     rate_text(r.saturation_rate), rate_text(r.bracket_low), rate_text(r.bracket_high), r.criterion);
+    t += fmt::format("  saturation rate   {} flits/node/cycle = {:.3g} GB/s a node (unsaturated at {}, saturated at {}: "
+                     "{})\n",
+                     rate_text(r.saturation_rate), units.gbps(r.saturation_rate), rate_text(r.bracket_low),
+                     rate_text(r.bracket_high), r.criterion);
   }
   // Links whose VC buffers do not cover the credit round trip bound the
   // rate a VC carries over them, and so the saturation found.
@@ -319,7 +323,10 @@ SaturationOutcome run_saturation(const SaturationOptions& options, std::ostream&
   j["bracket"] = {r.data_check_failed ? nlohmann::json(nullptr) : nlohmann::json(r.bracket_low),
                   r.saturated ? nlohmann::json(r.bracket_high) : nlohmann::json(nullptr)};
   j["criterion"] = r.data_check_failed ? "data-check-failed" : r.criterion;
+  j["saturation_gbps"] = r.data_check_failed ? nlohmann::json(nullptr) : nlohmann::json(units.gbps(r.saturation_rate));
   j["zero_load_latency"] = number_or_null(r.zero_load_latency);
+  j["zero_load_latency_ns"] =
+      std::isfinite(r.zero_load_latency) ? nlohmann::json(units.ns(r.zero_load_latency)) : nlohmann::json(nullptr);
   j["latency_limit"] = std::isfinite(r.latency_limit) ? nlohmann::json(r.latency_limit) : nlohmann::json(nullptr);
   j["tolerance"] = s.tolerance;
   j["resolution"] = s.resolution;

@@ -120,6 +120,15 @@ struct DataSize {
   static DataSize of_key(const Key& key);
 };
 
+/// The collective a run computes and over how many ranks, for the
+/// nccl-tests bus bandwidth (collectives/units.hpp, bus_bandwidth_factor).
+struct CollectiveKind {
+  /// allreduce, allgather, reduce-scatter, alltoall, broadcast, reduce; ""
+  /// where the run is none of them (an msccl program of coll "custom").
+  std::string name;
+  std::int64_t ranks = 0;  // the ranks taking part (not every endpoint is one)
+};
+
 struct Algorithm {
   std::string name;         // contract: the value of the scenario key `algorithm`
   std::string document;     // "000", "001", ... (the seed it implements)
@@ -151,6 +160,9 @@ struct Algorithm {
   std::function<Footprint(const topology::Topology&, const Params&)> footprint;
   /// Its data size (every algorithm declares one).
   DataSize size;
+  /// Which collective it computes on this scenario, over how many ranks
+  /// (every algorithm declares one).
+  std::function<CollectiveKind(const topology::Topology&, const Params&)> collective;
 };
 
 /// The words a rank of `algorithm`'s run of this scenario (DataSize), -1
@@ -168,6 +180,10 @@ std::string words_per_rank_text(const Algorithm& algorithm, const topology::Topo
 /// another size (the key is not the main algorithm's).
 void apply_words_per_rank(const Algorithm& algorithm, const topology::Topology& topology, Params& params,
                           std::int64_t words, const Algorithm& main);
+
+/// `algorithm`'s collective on this scenario (CollectiveKind); throws
+/// ConfigError naming the key as the builder does.
+CollectiveKind collective_kind(const Algorithm& algorithm, const topology::Topology& topology, const Params& params);
 
 const std::vector<Algorithm>& algorithms();
 /// Throws ConfigError ("key 'topology': algorithm 'A' does not run on 'T';

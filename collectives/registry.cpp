@@ -91,6 +91,11 @@ std::int64_t words_per_rank(const Algorithm& algorithm, const topology::Topology
   return d.value(topology, params) * (d.per_unit ? d.per_unit(topology, params) : 1);
 }
 
+CollectiveKind collective_kind(const Algorithm& algorithm, const topology::Topology& topology, const Params& params) {
+  require_topology(algorithm, topology);
+  return algorithm.collective ? algorithm.collective(topology, params) : CollectiveKind{};
+}
+
 std::string words_per_rank_text(const Algorithm& algorithm, const topology::Topology& topology, const Params& params) {
   require_topology(algorithm, topology);
   const DataSize& d = algorithm.size;

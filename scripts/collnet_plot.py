@@ -58,8 +58,8 @@ What it draws:
 
 KEY and FIELD name a point key of the sweep (an axis), a field of the run's
 JSON (nested ones with dots: link_utilization.max) or a scenario key.
-Axis labels carry units (cycles, flits/node/cycle, fraction of the bound,
-busy fraction); the title names the keys that are equal in every plotted
+Axis labels carry units (cycles, ns, GB/s, flits/node/cycle, fraction of
+the bound, busy fraction); the title names the keys that are equal in every plotted
 record.
 
 Saturated points (the run's `saturated`: the measurement window did not
@@ -107,6 +107,15 @@ LABELS = {
     "cycles": "completion time (cycles)",
     "lower_bound_cycles": "bandwidth lower bound (cycles)",
     "efficiency": "efficiency (fraction of the bound)",
+    "time_ns": "completion time (ns)",
+    "lower_bound_ns": "bandwidth lower bound (ns)",
+    "bytes_per_rank": "size S a rank (bytes)",
+    "algorithm_bandwidth_gbps": "algorithm bandwidth (GB/s)",
+    "bus_bandwidth_gbps": "bus bandwidth (GB/s)",
+    "link_gbps": "link bandwidth (GB/s)",
+    "injection_gbps": "injected bandwidth per endpoint (GB/s)",
+    "clock_ghz": "clock (GHz)",
+    "flit_bytes": "flit size (bytes)",
     "message_flits": "message size (flits)",
     "elements": "elements (words per node)",
     "packet_flits": "packet size (flits)",
@@ -133,6 +142,12 @@ LABELS = {
     "injection_rate": "injection rate (flits/node/cycle)",
     "offered_rate": "offered load (flits/node/cycle)",
     "accepted_rate": "accepted throughput (flits/node/cycle)",
+    "offered_gbps": "offered load per endpoint (GB/s)",
+    "accepted_gbps": "accepted throughput per endpoint (GB/s)",
+    "window_ns": "measurement window (ns)",
+    "latency_ns.avg": "average latency (ns)",
+    "latency_ns.p99": "99th-percentile latency (ns)",
+    "latency_ns.max": "maximum latency (ns)",
     "avg_latency": "average latency (cycles)",
     "p99_latency": "99th-percentile latency (cycles)",
     "max_latency": "maximum latency (cycles)",
@@ -150,6 +165,8 @@ LABELS = {
     "link_utilization.max": "maximum link utilization (busy fraction)",
     "link_utilization.bisection_mean": "mean bisection-link utilization (busy fraction)",
     "link_utilization.bisection_links": "bisection links",
+    "link_utilization.mean_gbps": "mean link bandwidth (GB/s)",
+    "link_utilization.max_gbps": "maximum link bandwidth (GB/s)",
     # router and link keys
     "vcs": "virtual channels per port",
     "buffer_flits": "VC buffer depth (flits)",

@@ -80,6 +80,9 @@ Algorithm a2a_algorithm(std::string name, std::string document, std::string desc
   a.size.per_unit = [](const topology::Topology& topology, const Params&) {
     return static_cast<std::int64_t>(topology.endpoint_count());
   };
+  a.collective = [](const topology::Topology& topology, const Params&) {
+    return CollectiveKind{"alltoall", topology.endpoint_count()};
+  };
   return a;
 }
 

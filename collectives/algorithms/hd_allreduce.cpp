@@ -473,6 +473,11 @@ Algorithm hd_algorithm(HdVariant variant) {
   a.size.value = [variant, name = a.name](const topology::Topology& topo, const Params& params) {
     return static_cast<std::int64_t>(read_hd_options(require_boards(topo, name), variant, params).elements);
   };
+  // The ranks are the main units (the aggregation units reduce for them).
+  a.collective = [name = a.name](const topology::Topology& topo, const Params&) {
+    return CollectiveKind{"allreduce",
+                          static_cast<std::int64_t>(Boards::kMainUnits) * require_boards(topo, name).boards()};
+  };
   a.engine = "hd";
   a.engine_params = [variant, name = a.name](const topology::Topology& topo, const Params& params) -> std::any {
     const HdOptions o = read_hd_options(require_boards(topo, name), variant, params);

@@ -866,6 +866,13 @@ Algorithm make_msccl() {
     const std::uint32_t cw = read_chunk_words(prog, params);
     return prog.coll == "custom" ? -1 : static_cast<std::int64_t>(prog.nchunksperloop) * cw;
   };
+  a.collective = [](const topology::Topology&, const Params& params) {
+    const MscclProgram prog = parse_msccl(msccl_keys().schedule.text(params));
+    return CollectiveKind{prog.coll == "custom"           ? ""
+                          : prog.coll == "reduce_scatter" ? "reduce-scatter"
+                                                          : prog.coll,
+                          prog.ngpus};
+  };
   a.size.text = [](const topology::Topology&, const Params& params) {
     const MscclProgram prog = parse_msccl(msccl_keys().schedule.text(params));
     const std::uint32_t cw = read_chunk_words(prog, params);

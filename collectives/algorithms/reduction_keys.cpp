@@ -59,6 +59,8 @@ ReductionSetup read_reduction_setup(const Params& params) {
   return s;
 }
 
+std::string reduction_collective_name(const Params& params) { return keys().collective.choice(params); }
+
 int read_processes(const Params& params, int endpoints) {
   return static_cast<int>(keys().processes.integer(params, endpoints, 1, endpoints));
 }

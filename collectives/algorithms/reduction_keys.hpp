@@ -25,6 +25,8 @@
 namespace collnet::collectives {
 
 ReductionSetup read_reduction_setup(const Params& params);
+/// The key `collective`'s value: reduce, broadcast or allreduce.
+std::string reduction_collective_name(const Params& params);
 /// `processes`, 1..endpoints, default endpoints.
 int read_processes(const Params& params, int endpoints);
 SpineChoice read_spine_choice(const Params& params);

@@ -469,7 +469,7 @@ std::int32_t read_bcast_root(const Params& params, std::int32_t n) {
 /// SENDs of the busiest rank's program, for the size check before a run.
 using SendCount = std::uint64_t (*)(std::uint64_t n);
 
-Algorithm standard(std::string name, std::string description, std::vector<Key> keys,
+Algorithm standard(std::string name, std::string collective, std::string description, std::vector<Key> keys,
                    std::function<Schedule(const topology::Topology&, const Params&)> build, SendCount sends) {
   Algorithm a;
   a.name = std::move(name);
@@ -479,6 +479,9 @@ Algorithm standard(std::string name, std::string description, std::vector<Key> k
   a.keys = std::move(keys);
   a.build = std::move(build);
   a.size = DataSize::of_key(reduction_elements_key());
+  a.collective = [collective](const topology::Topology& topology, const Params& params) {
+    return CollectiveKind{collective, static_cast<std::int64_t>(rank_endpoints(topology, params).size())};
+  };
   a.footprint = [sends](const topology::Topology& topology, const Params& params) {
     Footprint f = reduction_footprint(topology, params);
     std::uint64_t n = static_cast<std::uint64_t>(topology.endpoint_count());
@@ -510,13 +513,13 @@ std::vector<Key> reduction_data_keys() {
 }  // namespace
 
 Algorithm make_ring_allreduce() {
-  return standard("ring-allreduce",
+  return standard("ring-allreduce", "allreduce",
                   "allreduce: ring reduce-scatter then ring allgather over the endpoints in id order, 2(n-1) steps",
                   reduction_data_keys(), build_ring_allreduce, two_rings);
 }
 
 Algorithm make_rd_allreduce() {
-  return standard("rd-allreduce",
+  return standard("rd-allreduce", "allreduce",
                   "allreduce: recursive halving reduce-scatter then recursive doubling allgather over the largest "
                   "power of two p <= n ranks, 2 log2 p steps; on other counts the first 2(n - p) ranks fold in "
                   "pairs before and copy back after (2 steps more)",
@@ -524,7 +527,7 @@ Algorithm make_rd_allreduce() {
 }
 
 Algorithm make_binomial_bcast() {
-  return standard("binomial-bcast", "broadcast from `root` down a binomial tree, ceil(log2 n) steps",
+  return standard("binomial-bcast", "broadcast", "broadcast from `root` down a binomial tree, ceil(log2 n) steps",
                   {reduction_elements_key(), root_key(), bcast_logical_root_key(), ranks_key(), processes_key()},
                   build_binomial_bcast, log_steps);
 }
@@ -532,17 +535,17 @@ Algorithm make_binomial_bcast() {
 Algorithm make_binomial_reduce() {
   std::vector<Key> keys = reduction_data_keys();
   keys.push_back(root_key());
-  return standard("binomial-reduce", "reduce to `root` up a binomial tree, ceil(log2 n) steps", std::move(keys),
+  return standard("binomial-reduce", "reduce", "reduce to `root` up a binomial tree, ceil(log2 n) steps", std::move(keys),
                   build_binomial_reduce, [](std::uint64_t) -> std::uint64_t { return 1; });
 }
 
 Algorithm make_ring_allgather() {
-  return standard("ring-allgather", "allgather: chunk i of rank i passed around the ring, n-1 steps",
+  return standard("ring-allgather", "allgather", "allgather: chunk i of rank i passed around the ring, n-1 steps",
                   {reduction_elements_key(), ranks_key(), processes_key()}, build_ring_allgather, one_ring);
 }
 
 Algorithm make_ring_reduce_scatter() {
-  return standard("ring-reduce-scatter", "reduce-scatter: rank i ends with chunk i of the reduction, n-1 ring steps",
+  return standard("ring-reduce-scatter", "reduce-scatter", "reduce-scatter: rank i ends with chunk i of the reduction, n-1 ring steps",
                   reduction_data_keys(), build_ring_reduce_scatter, one_ring);
 }
 

@@ -239,6 +239,9 @@ Algorithm make_tree_bcast() {
     return Footprint{static_cast<std::uint64_t>(message_flits_key().integer(params)), 1, "message_flits"};
   };
   a.size = DataSize::of_key(message_flits_key());  // the broadcast message is the vector
+  a.collective = [](const topology::Topology& topo, const Params&) {
+    return CollectiveKind{"broadcast", topo.endpoint_count()};
+  };
   a.forwarding_rule = [roots](const topology::Topology& topo, const Params& params) {
     const Roots r = roots(topo, params);
     return tree_bcast_forwarding(*r.tree, r.root, r.logical, message_words(params, 1));

@@ -80,6 +80,9 @@ Algorithm tree_collective_algorithm(const std::string& algorithm, std::string de
   a.keys.push_back(own_key);
   a.footprint = reduction_footprint;
   a.size = DataSize::of_key(reduction_elements_key());
+  a.collective = [](const topology::Topology& topology, const Params& params) {
+    return CollectiveKind{reduction_collective_name(params), read_processes(params, topology.endpoint_count())};
+  };
   a.engine = "twotree";
   a.engine_params = [algorithm](const topology::Topology& topology, const Params& params) -> std::any {
     return TwotreeEngineParams{

@@ -249,6 +249,29 @@ def test_x_may_be_the_offered_or_accepted_rate(tmp_path):
     assert entry(report, "avg_latency_vs_accepted_rate.png")["x_label"] == "accepted throughput (flits/node/cycle)"
 
 
+def test_physical_fields_are_axes_with_their_units(tmp_path):
+    # Collective records as collnet run writes them (docs/reference/json.md):
+    # bus bandwidth (GB/s) against the time (ns) of two message sizes, one
+    # line per clock; the values drawn are the records' own.
+    recs = []
+    for clock in (1.0, 2.0):
+        for flits, cycles in ((64, 1000), (128, 1900)):
+            time_ns = cycles / clock
+            busbw = flits * 8 * 1.5 / time_ns
+            recs.append(record(len(recs), {"message_flits": flits, "clock_ghz": clock},
+                               {"algorithm": "ring-allreduce", "cycles": cycles, "time_ns": time_ns,
+                                "bus_bandwidth_gbps": busbw, "efficiency": 0.9},
+                               scenario={"algorithm": "ring-allreduce"}))
+    results = write_jsonl(tmp_path, recs)
+    report = plot_in_process(results, "--x", "time_ns", "--y", "bus_bandwidth_gbps", "--by", "clock_ghz",
+                             "--out", tmp_path / "out")
+    e = entry(report, "bus_bandwidth_gbps_vs_time_ns.png")
+    assert e["x_label"] == "completion time (ns)"
+    assert e["y_label"] == "bus bandwidth (GB/s)"
+    assert series_by(e, "2.0")["x"] == pytest.approx([500.0, 950.0])
+    assert series_by(e, "2.0")["y"] == pytest.approx([64 * 12 / 500.0, 128 * 12 / 950.0])
+
+
 # ---------------------------------------------------------------- CDF
 
 def test_cdf_pools_the_seeds_and_leaves_out_saturated_points(tmp_path, figures):

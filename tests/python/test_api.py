@@ -64,6 +64,8 @@ def test_check_matches_cli(tmp_path):
     {"topology": "torus:4x4", "bogus_key": 1},
     {"topology": "torus:4x4", "algorithm": "a2a-optimal", "nct": 99},
     {"topology": "ring:abc", "algorithm": "a2a-spread"},
+    {"topology": "torus:4x4", "algorithm": "a2a-spread", "clock_ghz": 0},
+    {"topology": "torus:4x4", "traffic": "uniform", "flit_bytes": -8},
 ])
 def test_bad_input_raises_config_error_with_the_cli_message(scenario, tmp_path):
     r = subprocess.run([BINARY, "run", *sets(scenario)], capture_output=True, text=True, timeout=120)
@@ -73,6 +75,20 @@ def test_bad_input_raises_config_error_with_the_cli_message(scenario, tmp_path):
         collnet.run(scenario)
     assert str(e.value) == r.stderr[len("collnet run: error: "):].rstrip("\n")
     assert isinstance(e.value, ValueError)
+
+
+def test_units_keys_pass_through(tmp_path):
+    # clock_ghz and flit_bytes reach the run as from the command line: the
+    # same report as the CLI's, the time halved at twice the clock.
+    scenario = dict(SMALL_RUN, clock_ghz=2, flit_bytes=16)
+    expected = cli(["run", *sets(scenario)], tmp_path)
+    got = collnet.run(scenario)
+    assert without_timing(got) == without_timing(expected)
+    assert got["time_ns"] == got["cycles"] / 2
+    assert got["link_gbps"] == 32
+    assert got["scenario"]["clock_ghz"] == 2 and got["scenario"]["flit_bytes"] == 16
+    checked = collnet.check(dict(SMALL_RUN, clock_ghz=2))
+    assert checked["static_time_ns"] == checked["static_time"] / 2
 
 
 def test_check_bad_key_message(tmp_path):
