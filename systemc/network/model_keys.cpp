@@ -187,9 +187,19 @@ RunKeys::RunKeys()
                            "waveforms, message traces, nic_blocks=rtl, link faults and "
                            "collectives with watchdog_cycles below 64 run on one thread",
                            0, 0, 256)
-                  .accepting("0 (automatic) or 1..256")) {}
+                  .accepting("0 (automatic) or 1..256")),
+      clock_ghz(Key::real("clock_ghz",
+                          "the network's clock in GHz: one cycle is 1 / clock_ghz ns; converts times given in "
+                          "seconds (a workload's compute durations) into cycles",
+                          1.0, 0.001, 1000.0, "GHz")),
+      flit_bytes(Key::integer("flit_bytes",
+                              "bytes of one payload word (one flit): converts sizes given in bytes (a workload's "
+                              "comm_size) into words",
+                              4, 1, 4096, "bytes")) {}
 
-std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed, threads}; }
+std::vector<Key> RunKeys::list() const {
+  return {packet_flits, watchdog_cycles, vcd_flow_window, seed, threads, clock_ghz, flit_bytes};
+}
 
 SyntheticKeys::SyntheticKeys()
     : traffic(Key::choice("traffic", "synthetic traffic pattern of `collnet run`", "uniform", pattern_names())),

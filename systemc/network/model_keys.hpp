@@ -28,7 +28,7 @@ struct RouterKeys {
 /// Keys both kinds of run (synthetic traffic and collectives) read.
 struct RunKeys {
   const Key& packet_flits;  // collectives::packet_flits_key(): a2a-optimal reads it too
-  Key watchdog_cycles, vcd_flow_window, seed, threads;
+  Key watchdog_cycles, vcd_flow_window, seed, threads, clock_ghz, flit_bytes;
   RunKeys();
   [[nodiscard]] std::vector<Key> list() const;
 };
