@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/algorithm.hpp"
+#include "workload/keys.hpp"
 #include "collectives/input_text.hpp"
 #include "systemc/nic/barrier_network.hpp"
 #include "systemc/run/collective_run.hpp"
@@ -254,6 +255,7 @@ const std::map<std::string, KeyScope>& key_scopes() {
     for (const Key& k : collectives::common_keys())
       if (k.name != "topology") general(k, false, true);
     for (const Key& k : systemc::collective_keys()) general(k, false, true);
+    for (const Key& k : workload::workload_keys()) general(k, false, true);
     for (const Key& k : declared_list<systemc::RouterKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::RunKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::SyntheticKeys>()) general(k, true, false);

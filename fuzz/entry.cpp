@@ -9,6 +9,7 @@
 #include "cli/run.hpp"
 #include "cli/scenario.hpp"
 #include "topology/graph_file.hpp"
+#include "workload/workload.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
 
@@ -136,7 +137,22 @@ Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size) {
   return {true, kOpcodes[static_cast<int>(d.opcode) & 3]};
 }
 
+Outcome chakra_outcome(const std::uint8_t* data, std::size_t size) {
+  // One rank's file, read and checked as a one-rank workload (cycles,
+  // groups, sends to itself matched by its receives).
+  try {
+    workload::Workload w;
+    w.prefix = "fuzz";
+    w.ranks.push_back(workload::read_rank_trace(text_of(data, size), "fuzz.0.et"));
+    workload::check_workload(w);
+    return {true, std::to_string(w.ranks.front().nodes.size()) + " nodes"};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
 void scenario(const std::uint8_t* data, std::size_t size) { (void)scenario_outcome(data, size); }
+void chakra(const std::uint8_t* data, std::size_t size) { (void)chakra_outcome(data, size); }
 void topology(const std::uint8_t* data, std::size_t size) { (void)topology_outcome(data, size); }
 void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(data, size); }
 void graph(const std::uint8_t* data, std::size_t size) { (void)graph_outcome(data, size); }
@@ -148,6 +164,7 @@ Check check(const std::string& target) {
   if (target == "wiring") return &wiring_outcome;
   if (target == "graph") return &graph_outcome;
   if (target == "descriptor") return &descriptor_outcome;
+  if (target == "chakra") return &chakra_outcome;
   return nullptr;
 }
 
@@ -157,9 +174,10 @@ Entry entry(const std::string& target) {
   if (target == "wiring") return &wiring;
   if (target == "graph") return &graph;
   if (target == "descriptor") return &descriptor;
+  if (target == "chakra") return &chakra;
   return nullptr;
 }
 
-std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor"}; }
+std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor", "chakra"}; }
 
 }  // namespace collnet::fuzz

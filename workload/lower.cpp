@@ -481,6 +481,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         tail.push_back(i);
       }
       thread_of[i] = th;
+      lowered[i].thread = th;
       tail[static_cast<std::size_t>(th)] = i;
       auto& thread = chain[static_cast<std::size_t>(th)];
       wait_deps(i, thread.program, thread.forwards);

@@ -59,6 +59,7 @@ struct LoweredNode {
   std::uint32_t signals = 1;        // arrivals of signal_tag that mean done
   std::int64_t compute_cycles = 0;  // COMP and MEM nodes: the cycles they take
   int collective = -1;              // COMM_COLL_NODE: index in Lowered::collectives
+  int thread = 0;                   // the rank's thread that runs it (its lane in a timeline)
 };
 
 /// One collective of the workload (the same instance on every rank of its group).
