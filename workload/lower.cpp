@@ -163,11 +163,20 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         try {
           collectives::apply_words_per_rank(a, topology, p, words, a);
         } catch (const ConfigError& e) {
-          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank: {}",
-                                                        name, collective_type_name(n0.comm_type), words, e.what()));
+          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
+                                                        "(comm_size {} bytes x workload_scale / flit_bytes): {}",
+                                                        name, collective_type_name(n0.comm_type), words,
+                                                        n0.comm_size, e.what()));
         }
         built = std::make_shared<Built>();
-        built->schedule = a.build(topology, p);
+        try {
+          built->schedule = a.build(topology, p);
+        } catch (const ConfigError& e) {
+          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
+                                                        "(comm_size {} bytes x workload_scale / flit_bytes): {}",
+                                                        name, collective_type_name(n0.comm_type), words,
+                                                        n0.comm_size, e.what()));
+        }
         built->used_controllers_mask.assign(static_cast<std::size_t>(ranks), 0);
         const auto scan = [&](const collectives::Program& program, std::size_t e) {
           for (const Descriptor& d : program) {
