@@ -19,7 +19,7 @@ const std::vector<std::string>& algorithms_for(CollectiveType type) {
                                     "msccl"}},
       {CollectiveType::all_gather, {"ring-allgather", "msccl"}},
       {CollectiveType::reduce_scatter, {"ring-reduce-scatter", "msccl"}},
-      {CollectiveType::all_to_all, {"pairwise-alltoall", "a2a-spread", "a2a-nd", "a2a-random", "msccl"}},
+      {CollectiveType::all_to_all, {"pairwise-alltoall", "msccl"}},
       {CollectiveType::broadcast, {"binomial-bcast"}},
       {CollectiveType::reduce, {"binomial-reduce"}},
   };
@@ -161,7 +161,15 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         Params p = o.params;
         p.set("algorithm", name);
         try {
-          collectives::apply_words_per_rank(a, topology, p, words, a);
+          if (a.size.key.empty()) {
+            // No key sets its size (msccl: its file's chunks x chunk_words): it must be the node's.
+            const std::int64_t has = collectives::words_per_rank(a, topology, p);
+            if (has != words)
+              throw ConfigError(fmt::format("{} runs {} words a rank ({}); set its keys so that it runs {}", name,
+                                            has, collectives::words_per_rank_text(a, topology, p), words));
+          } else {
+            collectives::apply_words_per_rank(a, topology, p, words, a);
+          }
         } catch (const ConfigError& e) {
           throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
                                                         "(comm_size {} bytes x workload_scale / flit_bytes): {}",
