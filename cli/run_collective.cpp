@@ -540,7 +540,11 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
         arrivals.push_back({static_cast<std::uint32_t>(m.src), m.tag, m.deliver});
   };
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
-  const systemc::CollectiveResult r = systemc::run_collective(s, plan);
+  systemc::CollectiveResult r = systemc::run_collective(s, plan);
+  // The sizes are the nodes' (comm_size), not message_flits.
+  r.message_words = 0;
+  r.size_text = fmt::format("the nodes' comm_size, flit_bytes={}, workload_scale={}", options.flit_bytes,
+                            options.scale);
   const workload::WorkloadTime timing = workload::time_workload(w, lowered, arrivals);
 
   RunOutcome out;
