@@ -505,9 +505,11 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   } catch (const topology::TopologyError& e) {
     throw ConfigError(std::string("key 'topology': ") + e.what());
   }
+  const auto read_start = std::chrono::steady_clock::now();
   const workload::Workload w =
       workload::load_chakra(workload::chakra_prefix(workload::workload_key().text(params)),
                             static_cast<int>(topo->endpoint_count()), workload::comm_groups_key().text(params));
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
   workload::LowerOptions options;
   options.clock_ghz = declared<systemc::RunKeys>().clock_ghz.real(params);
   options.flit_bytes = static_cast<int>(declared<systemc::RunKeys>().flit_bytes.integer(params));
@@ -558,14 +560,16 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   out.json = to_json(r, s.router, true);
   nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
   scenario.erase("algorithm");
+  scenario.erase("compare");
   for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
-    scenario.erase(k.name);
+    if (!params.has(k.name)) scenario.erase(k.name);
   for (const Key& k : workload::workload_keys()) {
     if (k.type() == Key::Type::real) scenario[k.name] = k.real(params);
     else scenario[k.name] = k.type() == Key::Type::choice ? k.choice(params) : k.text(params);
   }
   out.json["scenario"] = scenario;
   out.json["workload"] = workload::workload_json(w, lowered, timing, options.clock_ghz);
+  out.json["workload"]["read_seconds"] = read_seconds;
   out.json["workload"]["lower_seconds"] = lower_seconds;
   out.text += fmt::format("collnet run: workload {} ({} ranks, {} nodes, {} collectives, {} point-to-point "
                           "messages)\n",

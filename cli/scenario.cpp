@@ -388,6 +388,11 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
                              : scope.declaration(algorithms) != nullptr)
             : scope.applies(kind, algorithms);
     if (!read) continue;
+    // The workload keys belong to a run that has `workload` (which the
+    // workload run's report adds itself), not to every collective run.
+    if (!params.has("workload") && std::any_of(workload::workload_keys().begin(), workload::workload_keys().end(),
+                                               [&](const Key& k) { return k.name == key_name; }))
+      continue;
     const Key* key = scope.declaration(algorithms);
     if (key == nullptr) continue;
     nlohmann::json& v = j[name];

@@ -296,12 +296,15 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
   // Regions in file order, on every rank before any program is written (a
   // SEND names the receiver's address).
   std::vector<std::vector<std::uint32_t>> message_of_node(static_cast<std::size_t>(ranks));
+  // A receive's number on its channel (the k-th receive waits for k arrivals).
+  std::vector<std::vector<std::uint32_t>> receive_index(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     const RankTrace& t = w.ranks[static_cast<std::size_t>(r)];
     auto& lowered = out.nodes[static_cast<std::size_t>(r)];
     std::map<std::tuple<int, int, std::int64_t>, std::uint32_t> sends_seen, recvs_seen;
     auto& message_of = message_of_node[static_cast<std::size_t>(r)];
     message_of.assign(t.nodes.size(), 0);
+    receive_index[static_cast<std::size_t>(r)].assign(t.nodes.size(), 0);
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
       const Node& n = t.nodes[i];
       if (n.type == NodeType::comm_send) {
@@ -312,6 +315,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
       } else if (n.type == NodeType::comm_recv) {
         const auto key = std::make_tuple(static_cast<int>(n.comm_src), r, n.comm_tag);
         const std::uint32_t k = recvs_seen[key]++;
+        receive_index[static_cast<std::size_t>(r)][i] = k;
         const std::uint32_t m = channel_messages.at(key)[k];
         message_of[i] = m;
         recv_base[m] = place(r, messages[m].words, Segment::receive, m, n);
@@ -393,8 +397,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         }
         case NodeType::comm_recv: {
           const auto key = std::make_tuple(static_cast<int>(n.comm_src), r, n.comm_tag);
-          const auto& list = channel_messages.at(key);
-          const auto k = static_cast<std::uint32_t>(std::find(list.begin(), list.end(), message_of[i]) - list.begin());
+          const std::uint32_t k = receive_index[static_cast<std::size_t>(r)][i];
           p.push_back(Descriptor::wait(channel_tag.at(key), k + 1));
           fw.push_back(0);
           p.push_back(signal(ln.signal_tag, out.signal_controller));

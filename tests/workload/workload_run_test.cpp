@@ -169,6 +169,21 @@ TEST(WorkloadRun, TheTimelineHoldsOneCompleteEventPerNodeAndRankInMicroseconds) 
   EXPECT_EQ(r.json.at("workload").at("per_rank").at(0).at("compute_cycles"), 20000);
 }
 
+TEST(WorkloadRun, RunFromItsReportRunsTheSameWorkloadAgain) {
+  const JsonRun first = run_workload(kExamples + "all_reduce/4npus_1MB/all_reduce",
+                                     "--set topology=torus:2x2 --set clock_ghz=2", "from_first.json");
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.json.at("scenario").at("workload_scale"), 0.015625);
+  EXPECT_EQ(first.json.at("scenario").at("allreduce_algorithm"), "ring-allreduce");
+  const fs::path saved = scratch() / "from_saved.json";
+  std::ofstream(saved) << first.json.dump();
+  const JsonRun again = run_words_json("run --from " + saved.string(), "from_again.json");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.json.at("cycles"), first.json.at("cycles"));
+  EXPECT_EQ(again.json.at("workload").at("total_cycles"), first.json.at("workload").at("total_cycles"));
+  EXPECT_EQ(again.json.at("scenario"), first.json.at("scenario"));
+}
+
 TEST(WorkloadRun, RefusesBadInputWithExitStatus2NamingItBeforeAnythingRuns) {
   const std::string ring = "workload=chakra:" + kExamples + "all_reduce/4npus_1MB/all_reduce";
   struct Case {
