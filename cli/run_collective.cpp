@@ -538,8 +538,8 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   std::vector<workload::Arrival> arrivals;
   s.message_sink = [&arrivals](const systemc::MessageTrace& messages) {
     for (const auto& m : messages.records())
-      if (m.local && m.src == m.dst && m.deliver != systemc::kNever)
-        arrivals.push_back({static_cast<std::uint32_t>(m.src), m.tag, m.deliver});
+      if (m.listed && m.deliver != systemc::kNever)
+        arrivals.push_back({static_cast<std::uint32_t>(m.dst), m.tag, m.deliver});
   };
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
   systemc::CollectiveResult r = systemc::run_collective(s, plan);

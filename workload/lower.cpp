@@ -44,7 +44,8 @@ namespace {
 
 constexpr std::uint32_t kMaxTag = (1u << 16) - 1;
 constexpr std::uint32_t kMaxAddress = (1u << 20) - 1;
-constexpr std::uint32_t kScratchWords = 4096;  // a compute chunk: a copy of at most this many words
+constexpr std::uint32_t kScratchWords = 4096;
+constexpr std::size_t kNone = ~std::size_t{0};  // a compute chunk: a copy of at most this many words
 
 /// A built algorithm schedule, shared by every instance of the same size.
 struct Built {
@@ -341,6 +342,12 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
                                       t.file, t.nodes.size(), kMaxTag));
       lowered[i].signal_tag = tag++;
       const Node& n = t.nodes[i];
+      if (n.type == NodeType::comm_recv) {
+        // A receive signals nothing: it is done when the k-th message of its
+        // channel has arrived, which is what a dependent waits for.
+        lowered[i].signal_tag = channel_tag.at({static_cast<int>(n.comm_src), r, n.comm_tag});
+        lowered[i].signals = receive_index[static_cast<std::size_t>(r)][i] + 1;
+      }
       if (n.type == NodeType::comp || n.type == NodeType::mem_load || n.type == NodeType::mem_store)
         lowered[i].compute_cycles =
             static_cast<std::int64_t>(std::llround(static_cast<double>(n.duration_micros) * o.clock_ghz * 1000.0));
@@ -356,10 +363,18 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     }
 
     // The body of node i: appended to `p` (and `fw`, the forwards, one per descriptor).
-    const auto wait_deps = [&](std::size_t i, collectives::Program& p, std::vector<std::uint32_t>& fw) {
+    // Waits for node i's dependencies, except where nothing is to wait for:
+    // a receive right before it on the thread (the thread passed its WAIT),
+    // and a send that a receive depends on (the receive's own message is
+    // what it waits for; its finish is reported no earlier than the send's).
+    const auto wait_deps = [&](std::size_t i, std::size_t previous, collectives::Program& p,
+                               std::vector<std::uint32_t>& fw) {
       for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps})
         for (const std::uint64_t d : *deps) {
-          const LoweredNode& dep = lowered[t.index.at(d)];
+          const std::size_t j = t.index.at(d);
+          if (t.nodes[j].type == NodeType::comm_recv && j == previous) continue;
+          if (t.nodes[j].type == NodeType::comm_send && t.nodes[i].type == NodeType::comm_recv) continue;
+          const LoweredNode& dep = lowered[j];
           p.push_back(Descriptor::wait(dep.signal_tag, dep.signals));
           fw.push_back(0);
         }
@@ -400,8 +415,6 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
           const std::uint32_t k = receive_index[static_cast<std::size_t>(r)][i];
           p.push_back(Descriptor::wait(channel_tag.at(key), k + 1));
           fw.push_back(0);
-          p.push_back(signal(ln.signal_tag, out.signal_controller));
-          fw.push_back(0);
           return;
         }
         case NodeType::comm_coll: {
@@ -432,7 +445,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
             append(s.threads[e][0].program, s.threads[e][0].forwards, p, fw);
             for (std::size_t k = 1; k < s.threads[e].size(); ++k) {
               collectives::Thread extra;
-              wait_deps(i, extra.program, extra.forwards);
+              wait_deps(i, kNone, extra.program, extra.forwards);
               append(s.threads[e][k].program, s.threads[e][k].forwards, extra.program, extra.forwards);
               extra.program.push_back(Descriptor::end());
               extra.forwards.push_back(0);
@@ -482,14 +495,17 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     std::vector<collectives::Thread> chain;
     collectives::Program sequential;
     std::vector<std::uint32_t> unused;
+    std::size_t previous_in_order = kNone;
     for (const std::uint32_t i : order) {
       int th = -1;
+      std::size_t previous = kNone;
       for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps}) {
         for (const std::uint64_t d : *deps) {
           const std::size_t j = t.index.at(d);
           if (!continued[j] && thread_of[j] >= 0 && tail[static_cast<std::size_t>(thread_of[j])] == j) {
             th = thread_of[j];
             continued[j] = true;
+            previous = j;
             break;
           }
         }
@@ -504,11 +520,13 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
       lowered[i].thread = th;
       tail[static_cast<std::size_t>(th)] = i;
       auto& thread = chain[static_cast<std::size_t>(th)];
-      wait_deps(i, thread.program, thread.forwards);
+      wait_deps(i, previous, thread.program, thread.forwards);
       body(i, thread.program, thread.forwards, false);
-      wait_deps(i, sequential, unused);
+      wait_deps(i, previous_in_order, sequential, unused);
       body(i, sequential, unused, true);
+      previous_in_order = i;
     }
+    out.orders.push_back(order);
     for (auto& c : chain) {
       c.program.push_back(Descriptor::end());
       c.forwards.push_back(0);

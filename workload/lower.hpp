@@ -19,7 +19,11 @@
 //                   tag of the channel (source, destination, comm_tag);
 //                   signals on controller 0 after it (it has left the NIC).
 //   COMM_RECV_NODE  a WAIT for the k-th message of its channel (arrivals are
-//                   counted, so the k-th receive waits for k of them).
+//                   counted, so the k-th receive waits for k of them); no
+//                   signal: a dependent waits for the same count. A receive
+//                   waits for no send it depends on (its finish is reported
+//                   no earlier), and a node right after a receive on its
+//                   thread does not wait for it again.
 //   COMP_NODE       duration_micros x clock_ghz x 1000 cycles on the rank's
 //                   compute controller (the NIC controller after the
 //                   communication ones): local copies of a scratch region
@@ -55,8 +59,10 @@ struct LowerOptions {
 
 /// What a node became, for the timing read back from the run.
 struct LoweredNode {
+  /// Done: `signals` arrivals of `signal_tag` at the rank (a receive: its
+  /// channel's tag and its number on the channel).
   std::uint32_t signal_tag = 0;
-  std::uint32_t signals = 1;        // arrivals of signal_tag that mean done
+  std::uint32_t signals = 1;
   std::int64_t compute_cycles = 0;  // COMP and MEM nodes: the cycles they take
   int collective = -1;              // COMM_COLL_NODE: index in Lowered::collectives
   int thread = 0;                   // the rank's thread that runs it (its lane in a timeline)
@@ -75,6 +81,8 @@ struct Lowered {
   collectives::Schedule schedule;
   std::vector<std::vector<LoweredNode>> nodes;  // [rank][index in the rank's file]
   std::vector<LoweredCollective> collectives;
+  /// Per rank: its nodes (indices in its file) in the topological order they were laid out.
+  std::vector<std::vector<std::uint32_t>> orders;
   int compute_controller = 0;
   int signal_controller = 0;
   std::uint64_t messages = 0;  // point-to-point messages

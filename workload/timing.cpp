@@ -70,15 +70,17 @@ WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std:
         t.complete = false;
       }
     }
-    // Starts: the last dependency's finish (nodes in any order: finishes are known).
+    // Starts: the last dependency's finish, in topological order (a
+    // receive, which waits for no send it depends on, finishes no earlier).
     std::vector<std::pair<std::uint64_t, std::uint64_t>> comm, comp;
-    for (std::size_t i = 0; i < trace.nodes.size(); ++i) {
+    for (const std::uint32_t i : lowered.orders[r]) {
       const Node& n = trace.nodes[i];
       NodeTime& nt = rt.nodes[i];
       if (!nt.done) continue;
       std::uint64_t ready = 0;
       for (const auto* deps : {&n.data_deps, &n.ctrl_deps})
         for (const std::uint64_t d : *deps) ready = std::max(ready, rt.nodes[trace.index.at(d)].finish);
+      if (n.type == NodeType::comm_recv) nt.finish = std::max(nt.finish, ready);
       const std::int64_t cycles = lowered.nodes[r][i].compute_cycles;
       nt.start = std::min(nt.finish, is_compute(n.type) && nt.finish >= static_cast<std::uint64_t>(cycles)
                                          ? std::max(ready, nt.finish - static_cast<std::uint64_t>(cycles))

@@ -3,7 +3,9 @@
 // finish, compute, communication and exposed communication, per collective
 // its cycles; and the timeline as Chrome trace-event JSON.
 //
-//   finish          the cycle the node's last signal landed (its body done)
+//   finish          the cycle after the node's last signal landed (its body
+//                   done); a receive: after its message arrived, and no
+//                   earlier than its dependencies finished
 //   start           the cycle its last dependency finished (0 without one); a
 //                   compute node: no earlier than finish - its cycles (the
 //                   rank's compute controller runs them one after another)
@@ -26,7 +28,7 @@
 
 namespace collnet::workload {
 
-/// A signal that landed: rank, tag, cycle.
+/// A message delivered (a done signal, a transfer): the receiving rank, its tag, the cycle.
 struct Arrival {
   std::uint32_t rank = 0;
   std::uint32_t tag = 0;
