@@ -535,11 +535,14 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   s.trace_path = trace.path;
   s.trace_links = trace.links;
   s.progress = progress;
-  std::vector<workload::Arrival> arrivals;
-  s.message_sink = [&arrivals](const systemc::MessageTrace& messages) {
-    for (const auto& m : messages.records())
+  std::vector<workload::Arrival> arrivals, sent;
+  s.message_sink = [&arrivals, &sent](const systemc::MessageTrace& messages) {
+    for (const auto& m : messages.records()) {
       if (m.listed && m.deliver != systemc::kNever)
         arrivals.push_back({static_cast<std::uint32_t>(m.dst), m.tag, m.deliver});
+      if (m.listed && m.sent != systemc::kNever)
+        sent.push_back({static_cast<std::uint32_t>(m.src), m.tag, m.sent});
+    }
   };
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
   systemc::CollectiveResult r = systemc::run_collective(s, plan);
@@ -547,7 +550,7 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   r.message_words = 0;
   r.size_text = fmt::format("the nodes' comm_size, flit_bytes={}, workload_scale={}", options.flit_bytes,
                             options.scale);
-  const workload::WorkloadTime timing = workload::time_workload(w, lowered, arrivals);
+  const workload::WorkloadTime timing = workload::time_workload(w, lowered, arrivals, sent);
 
   RunOutcome out;
   if (r.interrupted) out.interrupted = fmt::format("workload on {} at cycle {}", r.topology, r.cycles);

@@ -299,6 +299,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
   std::vector<std::vector<std::uint32_t>> message_of_node(static_cast<std::size_t>(ranks));
   // A receive's number on its channel (the k-th receive waits for k arrivals).
   std::vector<std::vector<std::uint32_t>> receive_index(static_cast<std::size_t>(ranks));
+  std::vector<std::vector<std::uint32_t>> send_index(static_cast<std::size_t>(ranks));
   for (int r = 0; r < ranks; ++r) {
     const RankTrace& t = w.ranks[static_cast<std::size_t>(r)];
     auto& lowered = out.nodes[static_cast<std::size_t>(r)];
@@ -306,10 +307,12 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     auto& message_of = message_of_node[static_cast<std::size_t>(r)];
     message_of.assign(t.nodes.size(), 0);
     receive_index[static_cast<std::size_t>(r)].assign(t.nodes.size(), 0);
+    send_index[static_cast<std::size_t>(r)].assign(t.nodes.size(), 0);
     for (std::size_t i = 0; i < t.nodes.size(); ++i) {
       const Node& n = t.nodes[i];
       if (n.type == NodeType::comm_send) {
         const auto key = std::make_tuple(r, static_cast<int>(n.comm_dst), n.comm_tag);
+        send_index[static_cast<std::size_t>(r)][i] = sends_seen[key];
         const std::uint32_t m = channel_messages.at(key)[sends_seen[key]++];
         message_of[i] = m;
         send_base[m] = place(r, messages[m].words, Segment::send, m, n);
@@ -342,6 +345,13 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
                                       t.file, t.nodes.size(), kMaxTag));
       lowered[i].signal_tag = tag++;
       const Node& n = t.nodes[i];
+      if (n.type == NodeType::comm_send) {
+        // Timed by its message's last flit leaving (the k-th of its channel)
+        // unless a dependent needs its signal (below).
+        lowered[i].sent_side = true;
+        lowered[i].sent_tag = channel_tag.at({r, static_cast<int>(n.comm_dst), n.comm_tag});
+        lowered[i].sent_index = send_index[static_cast<std::size_t>(r)][i];
+      }
       if (n.type == NodeType::comm_recv) {
         // A receive signals nothing: it is done when the k-th message of its
         // channel has arrived, which is what a dependent waits for.
@@ -373,7 +383,9 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         for (const std::uint64_t d : *deps) {
           const std::size_t j = t.index.at(d);
           if (t.nodes[j].type == NodeType::comm_recv && j == previous) continue;
-          if (t.nodes[j].type == NodeType::comm_send && t.nodes[i].type == NodeType::comm_recv) continue;
+          if (t.nodes[j].type == NodeType::comm_send &&
+              (t.nodes[i].type == NodeType::comm_recv || lowered[j].sent_side))
+            continue;
           const LoweredNode& dep = lowered[j];
           p.push_back(Descriptor::wait(dep.signal_tag, dep.signals));
           fw.push_back(0);
@@ -406,8 +418,10 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
                                           channel_tag.at({r, m.dst, n.comm_tag}));
           p.push_back(d);
           fw.push_back(0);
-          p.push_back(signal(ln.signal_tag, 0));
-          fw.push_back(0);
+          if (!ln.sent_side) {
+            p.push_back(signal(ln.signal_tag, 0));
+            fw.push_back(0);
+          }
           return;
         }
         case NodeType::comm_recv: {
@@ -490,37 +504,49 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     // node has continued yet; else it opens a thread.
     const std::vector<std::uint32_t> order = topological(t);
     std::vector<int> thread_of(t.nodes.size(), -1);
+    std::vector<std::size_t> previous_of(t.nodes.size(), kNone);  // the node before it on its thread
     std::vector<bool> continued(t.nodes.size(), false);
     std::vector<std::uint32_t> tail;  // per thread: its last node
-    std::vector<collectives::Thread> chain;
-    collectives::Program sequential;
-    std::vector<std::uint32_t> unused;
-    std::size_t previous_in_order = kNone;
     for (const std::uint32_t i : order) {
       int th = -1;
-      std::size_t previous = kNone;
       for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps}) {
         for (const std::uint64_t d : *deps) {
           const std::size_t j = t.index.at(d);
           if (!continued[j] && thread_of[j] >= 0 && tail[static_cast<std::size_t>(thread_of[j])] == j) {
             th = thread_of[j];
             continued[j] = true;
-            previous = j;
+            previous_of[i] = j;
             break;
           }
         }
         if (th >= 0) break;
       }
       if (th < 0) {
-        th = static_cast<int>(chain.size());
-        chain.emplace_back();
+        th = static_cast<int>(tail.size());
         tail.push_back(i);
       }
       thread_of[i] = th;
       lowered[i].thread = th;
       tail[static_cast<std::size_t>(th)] = i;
-      auto& thread = chain[static_cast<std::size_t>(th)];
-      wait_deps(i, previous, thread.program, thread.forwards);
+    }
+    // A send signals only where a dependent waits for it: not a receive, nor
+    // a send right after it on its thread (controller 0 takes them in order).
+    for (std::size_t i = 0; i < t.nodes.size(); ++i)
+      for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps})
+        for (const std::uint64_t d : *deps) {
+          const std::size_t j = t.index.at(d);
+          if (t.nodes[j].type != NodeType::comm_send) continue;
+          const bool waits = !(t.nodes[i].type == NodeType::comm_recv ||
+                               (t.nodes[i].type == NodeType::comm_send && previous_of[i] == j));
+          if (waits) lowered[j].sent_side = false;
+        }
+    std::vector<collectives::Thread> chain(tail.size());
+    collectives::Program sequential;
+    std::vector<std::uint32_t> unused;
+    std::size_t previous_in_order = kNone;
+    for (const std::uint32_t i : order) {
+      auto& thread = chain[static_cast<std::size_t>(thread_of[i])];
+      wait_deps(i, previous_of[i], thread.program, thread.forwards);
       body(i, thread.program, thread.forwards, false);
       wait_deps(i, previous_in_order, sequential, unused);
       body(i, sequential, unused, true);

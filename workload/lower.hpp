@@ -16,8 +16,12 @@
 //                   own region and tag range; signals on every controller
 //                   its SENDs used (each after them) and after its last WAIT.
 //   COMM_SEND_NODE  one SEND of comm_size bytes to comm_dst, on controller 0,
-//                   tag of the channel (source, destination, comm_tag);
-//                   signals on controller 0 after it (it has left the NIC).
+//                   tag of the channel (source, destination, comm_tag); done
+//                   when its last flit has left the NIC. It signals (on
+//                   controller 0, after it) only where a dependent waits for
+//                   it: a receive does not, nor a send right after it on its
+//                   thread (controller 0 takes them in order); otherwise its
+//                   finish is read from the message record.
 //   COMM_RECV_NODE  a WAIT for the k-th message of its channel (arrivals are
 //                   counted, so the k-th receive waits for k of them); no
 //                   signal: a dependent waits for the same count. A receive
@@ -66,6 +70,12 @@ struct LoweredNode {
   std::int64_t compute_cycles = 0;  // COMP and MEM nodes: the cycles they take
   int collective = -1;              // COMM_COLL_NODE: index in Lowered::collectives
   int thread = 0;                   // the rank's thread that runs it (its lane in a timeline)
+  /// A send no dependent waits for sends no signal: it is done when its
+  /// message's last flit has left the NIC, the sent_index-th (from 0) of
+  /// the messages tagged sent_tag that its rank sent.
+  bool sent_side = false;
+  std::uint32_t sent_tag = 0;
+  std::uint32_t sent_index = 0;
 };
 
 /// One collective of the workload (the same instance on every rank of its group).

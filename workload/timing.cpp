@@ -44,15 +44,19 @@ std::pair<std::uint64_t, std::uint64_t> covered(const std::vector<std::pair<std:
 
 }  // namespace
 
-WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std::vector<Arrival>& arrivals) {
+WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std::vector<Arrival>& arrivals,
+                           const std::vector<Arrival>& sent) {
   WorkloadTime t;
   const std::size_t ranks = w.ranks.size();
-  // Per rank and tag: the landing cycles, sorted.
-  std::vector<std::map<std::uint32_t, std::vector<std::uint64_t>>> landed(ranks);
+  // Per rank and tag: the landing (leaving) cycles, sorted.
+  std::vector<std::map<std::uint32_t, std::vector<std::uint64_t>>> landed(ranks), left(ranks);
   for (const Arrival& a : arrivals)
     if (a.rank < ranks) landed[a.rank][a.tag].push_back(a.cycle);
-  for (auto& m : landed)
-    for (auto& [tag, cycles] : m) std::sort(cycles.begin(), cycles.end());
+  for (const Arrival& a : sent)
+    if (a.rank < ranks) left[a.rank][a.tag].push_back(a.cycle);
+  for (auto* per_rank : {&landed, &left})
+    for (auto& m : *per_rank)
+      for (auto& [tag, cycles] : m) std::sort(cycles.begin(), cycles.end());
   t.ranks.resize(ranks);
   t.collectives.assign(lowered.collectives.size(), CollectiveTime{~std::uint64_t{0}, 0});
   for (std::size_t r = 0; r < ranks; ++r) {
@@ -61,8 +65,18 @@ WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std:
     rt.nodes.resize(trace.nodes.size());
     for (std::size_t i = 0; i < trace.nodes.size(); ++i) {
       const LoweredNode& ln = lowered.nodes[r][i];
-      const auto it = landed[r].find(ln.signal_tag);
       NodeTime& nt = rt.nodes[i];
+      if (ln.sent_side) {
+        const auto s = left[r].find(ln.sent_tag);
+        if (s != left[r].end() && s->second.size() > ln.sent_index) {
+          nt.finish = s->second[ln.sent_index] + 1;
+          nt.done = true;
+        } else {
+          t.complete = false;
+        }
+        continue;
+      }
+      const auto it = landed[r].find(ln.signal_tag);
       if (it != landed[r].end() && it->second.size() >= ln.signals) {
         nt.finish = it->second[ln.signals - 1] + 1;  // the cycle after its last signal landed
         nt.done = true;

@@ -63,7 +63,10 @@ struct WorkloadTime {
 };
 
 /// The timing of a run from the signals that landed (any order).
-WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std::vector<Arrival>& arrivals);
+/// `sent`: per message sent, its sending rank, tag and the cycle its last
+/// flit left (the sends that signal nothing are timed by these).
+WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std::vector<Arrival>& arrivals,
+                           const std::vector<Arrival>& sent);
 
 /// The report's `workload` object (docs/reference/json.md).
 nlohmann::json workload_json(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz);
