@@ -10,6 +10,7 @@
 #include "cli/scenario.hpp"
 #include "topology/graph_file.hpp"
 #include "workload/workload.hpp"
+#include "collectives/algorithms/msccl.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
 
@@ -151,7 +152,22 @@ Outcome chakra_outcome(const std::uint8_t* data, std::size_t size) {
   }
 }
 
+Outcome msccl_outcome(const std::uint8_t* data, std::size_t size) {
+  // An MSCCL-IR file's text: parsed, then built into a schedule on its own
+  // ranks (at most 64, so that one input stays quick) and checked by the
+  // functional executor where it runs.
+  try {
+    const collectives::MscclProgram p = collectives::parse_msccl_text(std::string(text_of(data, size)), "fuzz.xml");
+    if (p.ngpus > 64) return {false, "more than 64 gpus (the fuzz entry's bound)"};
+    const collectives::Schedule s = collectives::build_msccl(p, static_cast<std::size_t>(p.ngpus), {});
+    return {true, p.coll + " on " + std::to_string(p.ngpus) + " gpus, " + std::to_string(s.memory_words) + " words"};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
 void scenario(const std::uint8_t* data, std::size_t size) { (void)scenario_outcome(data, size); }
+void msccl(const std::uint8_t* data, std::size_t size) { (void)msccl_outcome(data, size); }
 void chakra(const std::uint8_t* data, std::size_t size) { (void)chakra_outcome(data, size); }
 void topology(const std::uint8_t* data, std::size_t size) { (void)topology_outcome(data, size); }
 void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(data, size); }
@@ -165,6 +181,7 @@ Check check(const std::string& target) {
   if (target == "graph") return &graph_outcome;
   if (target == "descriptor") return &descriptor_outcome;
   if (target == "chakra") return &chakra_outcome;
+  if (target == "msccl") return &msccl_outcome;
   return nullptr;
 }
 
@@ -175,9 +192,10 @@ Entry entry(const std::string& target) {
   if (target == "graph") return &graph;
   if (target == "descriptor") return &descriptor;
   if (target == "chakra") return &chakra;
+  if (target == "msccl") return &msccl;
   return nullptr;
 }
 
-std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor", "chakra"}; }
+std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor", "chakra", "msccl"}; }
 
 }  // namespace collnet::fuzz
