@@ -482,6 +482,9 @@ void add_hints(std::vector<std::string>& problems, const Params& params) {
 
 std::vector<std::string> algorithm_key_problems(const Params& params, bool collective_run) {
   std::vector<std::string> problems;
+  if (!collective_run && params.has("workload"))
+    problems.push_back("key 'workload': `collnet check` checks one algorithm's schedule; a workload runs with "
+                       "`collnet run`, which checks its traces before anything runs (remove 'workload')");
   std::vector<const collectives::Algorithm*> runs;
   const std::string name = params.text("algorithm", collectives::algorithm_key().default_text());
   if (const auto* a = collectives::lookup_algorithm(name)) runs.push_back(a);

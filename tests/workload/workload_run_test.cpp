@@ -202,6 +202,7 @@ TEST(WorkloadRun, RefusesBadInputWithExitStatus2NamingItBeforeAnythingRuns) {
        "--timeline-json: goes with a workload run"},
       {{"run", "--set", ring, "--set", "topology=torus:2x2", "--set", "comm_groups=/nonexistent.json"},
        "key 'comm_groups': cannot read '/nonexistent.json'"},
+      {{"check", "--set", ring, "--set", "topology=torus:2x2"}, "key 'workload': `collnet check` checks one"},
   };
   for (const Case& c : cases) {
     const CliRun r = run_collnet(c.args);
