@@ -1,6 +1,7 @@
 #include "workload/lower.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <set>
 #include <tuple>
