@@ -8,6 +8,7 @@
 #include "collectives/units.hpp"
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
+#include "workload/keys.hpp"
 #include "cli/run_collective.hpp"
 #include "cli/scenario.hpp"
 
@@ -78,6 +79,7 @@ std::vector<KeyTable> key_tables() {
                                {"router", table(router)},
                                {"collective", table(collective)},
                                {"synthetic", table(synthetic)},
+                               {"workload", table(docs({&workload::workload_keys()}))},
                                {"algorithm", algorithm_table()}};
   // Every known key is in a table.
   for (const auto& k : known_keys())

@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
   list->add_flag("--markdown", markdown, "print the README's key tables (generated from the key declarations)");
 
   std::string vcd_path;
-  auto* run = app.add_subcommand("run", "cycle-accurate simulation: a collective on the NICs (key algorithm) or synthetic traffic (key traffic)");
+  auto* run = app.add_subcommand("run", "cycle-accurate simulation: a collective on the NICs (key algorithm), a workload of Chakra traces (key workload) or synthetic traffic (key traffic)");
   run->add_option("scenario", scenario, "YAML scenario file (default: A2AT next to A2A on torus:8x8; with a --set of a traffic key: uniform traffic)");
   run->add_option("--set", sets, "override a scenario key: --set key=value (repeatable)");
   run->add_option("--json", json_path, "write the machine-readable report to FILE");
@@ -229,6 +229,8 @@ int main(int argc, char** argv) {
   cli::TraceRequest trace;
   run->add_option("--trace", trace.path, "write one CSV row per message (inject, first arrival, delivery cycles) to FILE.csv");
   run->add_flag("--trace-links", trace.links, "with --trace: also each network link's busy intervals to FILE.links.csv");
+  run->add_option("--timeline-json", trace.timeline_path,
+                  "workload runs: write every rank's nodes as Chrome trace-event JSON to FILE (Perfetto, chrome://tracing)");
   int run_threads = -1;
   run->add_option("--threads", run_threads,
                   "worker threads per cycle, the same figures as one (the key threads; 0, the default: the cores available, "

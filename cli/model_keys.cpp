@@ -2,6 +2,7 @@
 
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
+#include "workload/keys.hpp"
 
 namespace collnet::cli {
 
@@ -13,7 +14,7 @@ std::vector<KeyDoc> model_keys() {
   // collective run itself).
   for (const auto* declared : {&declared_list<systemc::RouterKeys>(), &declared_list<systemc::RunKeys>(), &declared_list<systemc::SyntheticKeys>(),
                                &declared_list<systemc::NicKeys>(), &declared_list<systemc::BarrierKeys>(), &declared_list<systemc::LinkFaultKeys>(),
-                               &systemc::collective_keys()})
+                               &systemc::collective_keys(), &workload::workload_keys()})
     for (const Key& k : *declared) keys.push_back(k.doc());
   return keys;
 }

@@ -61,7 +61,7 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
 Params complete_run_scenario(const Params& given) {
   const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
-  Params p = given.has("algorithm") ? Params{}
+  Params p = given.has("algorithm") || given.has("workload") ? Params{}
              : synthetic            ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
                                     : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
   for (const auto& [k, v] : given.values()) p.set(k, v);
@@ -69,6 +69,7 @@ Params complete_run_scenario(const Params& given) {
 }
 
 std::vector<std::string> run_problems(const Params& params) {
+  if (params.has("workload")) return workload_run_problems(params);
   if (params.has("algorithm")) return collective_run_problems(params);
   std::vector<std::string> problems;
   std::vector<std::string> model;
@@ -129,8 +130,14 @@ std::vector<std::string> trace_problems(const Params& params, const TraceRequest
   if (trace.links && trace.path.empty())
     problems.push_back(trace.links_option + ": goes with " + path_option +
                        " FILE.csv (the busy intervals are written to FILE.links.csv next to it)");
+  if (!trace.timeline_path.empty()) {
+    if (!params.has("workload"))
+      problems.push_back(trace.timeline_option + ": goes with a workload run (key 'workload'): the timeline is one of "
+                         "its nodes");
+    if (const auto p = output_path_problem(trace.timeline_option, trace.timeline_path); !p.empty()) problems.push_back(p);
+  }
   if (trace.path.empty()) return problems;
-  if (!params.has("algorithm"))
+  if (!params.has("algorithm") && !params.has("workload"))
     problems.push_back(path_option + ": synthetic-traffic runs (key 'traffic') are not traced; " + path_option +
                        " records the messages of a collective run (a scenario with 'algorithm')");
   if (const auto p = output_path_problem(path_option, trace.path); !p.empty()) problems.push_back(p);
@@ -207,6 +214,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   // `algorithm` selects a collective on the NICs, `traffic` synthetic traffic.
   throw_problems(run_problems(params));
   throw_problems(trace_problems(params, trace));
+  if (params.has("workload")) return run_workload_scenario(params, vcd_path, progress, trace);
   if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress, trace);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;

@@ -145,6 +145,9 @@ struct TraceRequest {
   // arguments of the Python module's run().
   std::string path_option = "--trace";
   std::string links_option = "--trace-links";
+  /// Workload runs: the nodes' timeline as Chrome trace-event JSON (empty: none).
+  std::string timeline_path;
+  std::string timeline_option = "--timeline-json";
 };
 
 /// The problems of a trace request, each naming its option: --trace-links

@@ -1,6 +1,8 @@
 #include "cli/run_collective.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -18,6 +20,9 @@
 #include "cli/scenario.hpp"
 #include "cli/units_report.hpp"
 #include "topology/topology.hpp"
+#include "workload/keys.hpp"
+#include "workload/lower.hpp"
+#include "workload/timing.hpp"
 
 namespace collnet::cli {
 
@@ -488,6 +493,169 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
   out.json["scenario"] = scenario;
   out.text += details(r, s.router, out.json, units);
   report_output_files(r, vcd_path, trace, out);
+  return out;
+}
+
+namespace {
+
+/// `params` without the keys `drop` names (the keys a workload run sets for
+/// its own checks).
+Params without_keys(const Params& params, const std::vector<std::string>& drop) {
+  Params p;
+  for (const auto& [k, v] : params.values())
+    if (std::find(drop.begin(), drop.end(), k) == drop.end()) p.set(k, v);
+  return p;
+}
+
+std::vector<std::string> workload_key_names() {
+  std::vector<std::string> names{"algorithm", "compare"};
+  for (const Key& k : workload::workload_keys()) names.push_back(k.name);
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> workload_run_problems(const Params& params) {
+  std::vector<std::string> problems;
+  for (const char* key : {"algorithm", "compare"})
+    if (params.has(key))
+      problems.push_back(std::string("keys '") + key + "' and 'workload' select different runs (one collective, or a "
+                         "workload's collectives chosen per type by allreduce_algorithm, ...); set only one");
+  for (const Key& k : workload::workload_keys()) add_problem(problems, k.problem(params));
+  // The network, NIC and run keys are checked as those of a collective run
+  // of the workload's algorithms (their own keys apply, as in a comparison).
+  Params checked = without_keys(params, workload_key_names());
+  std::vector<std::string> algorithms;
+  for (const auto type : {workload::CollectiveType::all_reduce, workload::CollectiveType::all_gather,
+                          workload::CollectiveType::reduce_scatter, workload::CollectiveType::all_to_all,
+                          workload::CollectiveType::broadcast, workload::CollectiveType::reduce}) {
+    const Key* k = workload::algorithm_key(type);
+    if (k == nullptr || !k->problem(params).empty()) continue;
+    const std::string name = k->choice(params);
+    if (std::find(algorithms.begin(), algorithms.end(), name) == algorithms.end()) algorithms.push_back(name);
+  }
+  checked.set("algorithm", algorithms.front());
+  if (algorithms.size() > 1) {
+    std::string rest;
+    for (std::size_t i = 1; i < algorithms.size(); ++i) rest += (i > 1 ? "," : "") + algorithms[i];
+    checked.set("compare", rest);
+  }
+  for (const auto& p : collective_run_problems(checked)) {
+    // The keys the check set itself are not the user's.
+    if (p.rfind("key 'compare'", 0) == 0) continue;
+    add_problem(problems, p);
+  }
+  return problems;
+}
+
+RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_path,
+                                 const systemc::RunProgressFn& progress, const TraceRequest& trace) {
+  throw_problems(workload_run_problems(params));
+  std::unique_ptr<topology::Topology> topo;
+  try {
+    topo = topology::make_topology(collectives::topology_key().text(params));
+  } catch (const topology::TopologyError& e) {
+    throw ConfigError(std::string("key 'topology': ") + e.what());
+  }
+  const auto read_start = std::chrono::steady_clock::now();
+  const workload::Workload w =
+      workload::load_chakra(workload::chakra_prefix(workload::workload_key().text(params)),
+                            static_cast<int>(topo->endpoint_count()), workload::comm_groups_key().text(params));
+  const double read_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - read_start).count();
+  workload::LowerOptions options;
+  const Units units = units_from(params);
+  options.clock_ghz = units.clock_ghz;
+  options.flit_bytes = static_cast<int>(units.flit_bytes);
+  options.scale = workload::workload_scale_key().real(params);
+  for (const auto type : {workload::CollectiveType::all_reduce, workload::CollectiveType::all_gather,
+                          workload::CollectiveType::reduce_scatter, workload::CollectiveType::all_to_all,
+                          workload::CollectiveType::broadcast, workload::CollectiveType::reduce})
+    if (const Key* k = workload::algorithm_key(type)) options.algorithms[type] = k->choice(params);
+  options.params = params;
+  const auto lower_start = std::chrono::steady_clock::now();
+  const workload::Lowered lowered = workload::lower(w, *topo, options);
+  const double lower_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - lower_start).count();
+
+  Params checked = without_keys(params, workload_key_names());
+  checked.set("algorithm", collectives::algorithm_key().default_text());
+  systemc::CollectiveScenario s = systemc::collective_from(checked);
+  s.algorithm = "workload";
+  s.schedule_engine = "reference";
+  s.dispatch = "named";
+  s.nic.controllers = params.has("controllers") ? s.nic.controllers : 0;
+  s.custom_schedule = [&lowered](const topology::Topology&) { return lowered.schedule; };
+  s.vcd_path = vcd_path;
+  s.trace_path = trace.path;
+  s.trace_links = trace.links;
+  s.progress = progress;
+  std::vector<workload::Arrival> arrivals, sent;
+  s.message_sink = [&arrivals, &sent](const systemc::MessageTrace& messages) {
+    for (const auto& m : messages.records()) {
+      if (m.listed && m.deliver != systemc::kNever)
+        arrivals.push_back({static_cast<std::uint32_t>(m.dst), m.tag, m.deliver});
+      if (m.listed && m.sent != systemc::kNever)
+        sent.push_back({static_cast<std::uint32_t>(m.src), m.tag, m.sent});
+    }
+  };
+  const systemc::CollectivePlan plan = systemc::plan_collective(s);
+  systemc::CollectiveResult r = systemc::run_collective(s, plan);
+  // The sizes are the nodes' (comm_size), not message_flits.
+  r.message_words = 0;
+  r.size_text = fmt::format("the nodes' comm_size, flit_bytes={}, workload_scale={}", options.flit_bytes,
+                            options.scale);
+  const workload::WorkloadTime timing = workload::time_workload(w, lowered, arrivals, sent);
+
+  RunOutcome out;
+  if (r.interrupted) out.interrupted = fmt::format("workload on {} at cycle {}", r.topology, r.cycles);
+  else if (!r.data_check && !r.deadlocked()) out.exit_status = 1;
+  if ((r.deadlocked() || !r.completed) && !r.interrupted) out.exit_status = 3;
+  if (max_cycles_reached(r))
+    out.text += fmt::format("collnet run: the workload stopped at max_cycles = {} before it finished (no deadlock "
+                            "found; a larger max_cycles lets it run on)\n",
+                            s.max_cycles);
+  // A workload is no single collective: no algorithm or bus bandwidth.
+  out.json = to_json(r, s.router, true, units, collectives::CollectiveKind{});
+  nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
+  scenario.erase("algorithm");
+  scenario.erase("compare");
+  for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
+    if (!params.has(k.name)) scenario.erase(k.name);
+  for (const Key& k : workload::workload_keys()) {
+    if (k.type() == Key::Type::real) scenario[k.name] = k.real(params);
+    else scenario[k.name] = k.type() == Key::Type::choice ? k.choice(params) : k.text(params);
+  }
+  out.json["scenario"] = scenario;
+  out.json["workload"] = workload::workload_json(w, lowered, timing, options.clock_ghz);
+  out.json["workload"]["read_seconds"] = read_seconds;
+  out.json["workload"]["lower_seconds"] = lower_seconds;
+  out.text += fmt::format("collnet run: workload {} ({} ranks, {} nodes, {} collectives, {} point-to-point "
+                          "messages)\n",
+                          w.prefix, w.ranks.size(), out.json["workload"]["nodes"].get<std::size_t>(),
+                          lowered.collectives.size(), lowered.messages);
+  out.text += fmt::format("  total             {} cycles ({:.3f} us at clock_ghz {})\n", timing.total,
+                          static_cast<double>(timing.total) / (options.clock_ghz * 1000.0), options.clock_ghz);
+  out.text += fmt::format("  per rank          compute {} cycles, communication {}, exposed communication {} (the "
+                          "most of any rank)\n",
+                          out.json["workload"]["compute_cycles"].get<std::uint64_t>(),
+                          out.json["workload"]["communication_cycles"].get<std::uint64_t>(),
+                          out.json["workload"]["exposed_communication_cycles"].get<std::uint64_t>());
+  for (std::size_t c = 0; c < lowered.collectives.size() && c < 16; ++c)
+    out.text += fmt::format("  collective {:<6} {} by {}, {} words a rank: {} cycles\n", c,
+                            workload::collective_type_name(static_cast<std::int64_t>(lowered.collectives[c].type)),
+                            lowered.collectives[c].algorithm, lowered.collectives[c].words_per_rank,
+                            timing.collectives[c].cycles());
+  if (lowered.collectives.size() > 16)
+    out.text += fmt::format("  ... {} collectives in all (--json lists them)\n", lowered.collectives.size());
+  out.text += details(r, s.router, out.json, units);
+  report_output_files(r, vcd_path, trace, out);
+  if (!trace.timeline_path.empty()) {
+    std::ofstream file(trace.timeline_path);
+    if (!file) throw ConfigError(trace.timeline_option + ": cannot write '" + trace.timeline_path + "'");
+    file << workload::chrome_trace(w, lowered, timing, options.clock_ghz).dump() << "\n";
+    out.json["timeline"] = {{"file", trace.timeline_path}};
+    out.text += fmt::format("  timeline          {} (Chrome trace events: Perfetto, chrome://tracing)\n",
+                            trace.timeline_path);
+  }
   return out;
 }
 

@@ -38,6 +38,18 @@ std::string threads_text(int threads, std::uint64_t solo_cycles, std::uint64_t c
 RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_path,
                                    const systemc::RunProgressFn& progress = {}, const TraceRequest& trace = {});
 
+/// Every problem of a workload run's keys (workload: chakra:PREFIX):
+/// algorithm or compare beside it, the workload keys, the network, NIC and
+/// run keys as for a collective run of the workload's algorithms.
+std::vector<std::string> workload_run_problems(const Params& params);
+
+/// `collnet run` of a workload (docs/guide/workloads.md): the traces read
+/// and checked, lowered onto descriptor programs (workload/lower.hpp), run
+/// on the cycle model, timed per node (workload/timing.hpp). `trace` also
+/// carries --timeline-json. Exit status as for a collective.
+RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_path,
+                                 const systemc::RunProgressFn& progress = {}, const TraceRequest& trace = {});
+
 /// A run of a schedule given by the caller (the Python module's
 /// run_schedule) instead of an algorithm's: `params` holds the network, NIC
 /// and run keys (no `algorithm`; checked like a collective run's, every

@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "collectives/algorithm.hpp"
+#include "workload/keys.hpp"
 #include "collectives/input_text.hpp"
 #include "collectives/units.hpp"
 #include "systemc/nic/barrier_network.hpp"
@@ -257,6 +258,7 @@ const std::map<std::string, KeyScope>& key_scopes() {
     for (const Key& k : collectives::common_keys())
       if (k.name != "topology") general(k, false, true);
     for (const Key& k : systemc::collective_keys()) general(k, false, true);
+    for (const Key& k : workload::workload_keys()) general(k, false, true);
     for (const Key& k : declared_list<systemc::RouterKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::RunKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::SyntheticKeys>()) general(k, true, false);
@@ -390,6 +392,11 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
                              : scope.declaration(algorithms) != nullptr)
             : scope.applies(kind, algorithms);
     if (!read) continue;
+    // The workload keys belong to a run that has `workload` (which the
+    // workload run's report adds itself), not to every collective run.
+    if (!params.has("workload") && std::any_of(workload::workload_keys().begin(), workload::workload_keys().end(),
+                                               [&](const Key& k) { return k.name == key_name; }))
+      continue;
     const Key* key = scope.declaration(algorithms);
     if (key == nullptr) continue;
     nlohmann::json& v = j[name];
@@ -479,6 +486,9 @@ void add_hints(std::vector<std::string>& problems, const Params& params) {
 
 std::vector<std::string> algorithm_key_problems(const Params& params, bool collective_run) {
   std::vector<std::string> problems;
+  if (!collective_run && params.has("workload"))
+    problems.push_back("key 'workload': `collnet check` checks one algorithm's schedule; a workload runs with "
+                       "`collnet run`, which checks its traces before anything runs (remove 'workload')");
   std::vector<const collectives::Algorithm*> runs;
   const std::string name = params.text("algorithm", collectives::algorithm_key().default_text());
   if (const auto* a = collectives::lookup_algorithm(name)) runs.push_back(a);

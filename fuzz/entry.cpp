@@ -9,6 +9,8 @@
 #include "cli/run.hpp"
 #include "cli/scenario.hpp"
 #include "topology/graph_file.hpp"
+#include "workload/workload.hpp"
+#include "collectives/algorithms/msccl.hpp"
 #include "topology/leafspine.hpp"
 #include "topology/topology.hpp"
 
@@ -136,7 +138,37 @@ Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size) {
   return {true, kOpcodes[static_cast<int>(d.opcode) & 3]};
 }
 
+Outcome chakra_outcome(const std::uint8_t* data, std::size_t size) {
+  // One rank's file, read and checked as a one-rank workload (cycles,
+  // groups, sends to itself matched by its receives).
+  try {
+    workload::Workload w;
+    w.prefix = "fuzz";
+    w.ranks.push_back(workload::read_rank_trace(text_of(data, size), "fuzz.0.et"));
+    workload::check_workload(w);
+    return {true, std::to_string(w.ranks.front().nodes.size()) + " nodes"};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
+Outcome msccl_outcome(const std::uint8_t* data, std::size_t size) {
+  // An MSCCL-IR file's text: parsed, then built into a schedule on its own
+  // ranks (at most 64, so that one input stays quick) and checked by the
+  // functional executor where it runs.
+  try {
+    const collectives::MscclProgram p = collectives::parse_msccl_text(std::string(text_of(data, size)), "fuzz.xml");
+    if (p.ngpus > 64) return {false, "more than 64 gpus (the fuzz entry's bound)"};
+    const collectives::Schedule s = collectives::build_msccl(p, static_cast<std::size_t>(p.ngpus), {});
+    return {true, p.coll + " on " + std::to_string(p.ngpus) + " gpus, " + std::to_string(s.memory_words) + " words"};
+  } catch (const ConfigError& e) {
+    return {false, e.what()};
+  }
+}
+
 void scenario(const std::uint8_t* data, std::size_t size) { (void)scenario_outcome(data, size); }
+void msccl(const std::uint8_t* data, std::size_t size) { (void)msccl_outcome(data, size); }
+void chakra(const std::uint8_t* data, std::size_t size) { (void)chakra_outcome(data, size); }
 void topology(const std::uint8_t* data, std::size_t size) { (void)topology_outcome(data, size); }
 void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(data, size); }
 void graph(const std::uint8_t* data, std::size_t size) { (void)graph_outcome(data, size); }
@@ -148,6 +180,8 @@ Check check(const std::string& target) {
   if (target == "wiring") return &wiring_outcome;
   if (target == "graph") return &graph_outcome;
   if (target == "descriptor") return &descriptor_outcome;
+  if (target == "chakra") return &chakra_outcome;
+  if (target == "msccl") return &msccl_outcome;
   return nullptr;
 }
 
@@ -157,9 +191,11 @@ Entry entry(const std::string& target) {
   if (target == "wiring") return &wiring;
   if (target == "graph") return &graph;
   if (target == "descriptor") return &descriptor;
+  if (target == "chakra") return &chakra;
+  if (target == "msccl") return &msccl;
   return nullptr;
 }
 
-std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor"}; }
+std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor", "chakra", "msccl"}; }
 
 }  // namespace collnet::fuzz

@@ -25,6 +25,12 @@ void graph(const std::uint8_t* data, std::size_t size);
 /// A 128-bit descriptor word (16 bytes, lo half first; shorter input is
 /// zero-padded): unpack, and pack back when every field is in range.
 void descriptor(const std::uint8_t* data, std::size_t size);
+/// One rank's Chakra execution trace (.et bytes): read (workload/workload.hpp)
+/// and checked as a workload of one rank.
+void chakra(const std::uint8_t* data, std::size_t size);
+/// An MSCCL-IR XML file's text (algorithm msccl's schedule): parsed and
+/// built into a schedule on its own ranks.
+void msccl(const std::uint8_t* data, std::size_t size);
 
 /// What an entry point made of one input: accepted (`detail`: what it was
 /// parsed to: the run a scenario is routed to, "collective a2a-optimal,
@@ -41,6 +47,8 @@ Outcome topology_outcome(const std::uint8_t* data, std::size_t size);
 Outcome wiring_outcome(const std::uint8_t* data, std::size_t size);
 Outcome graph_outcome(const std::uint8_t* data, std::size_t size);
 Outcome descriptor_outcome(const std::uint8_t* data, std::size_t size);
+Outcome chakra_outcome(const std::uint8_t* data, std::size_t size);
+Outcome msccl_outcome(const std::uint8_t* data, std::size_t size);
 using Check = Outcome (*)(const std::uint8_t*, std::size_t);
 Check check(const std::string& target);
 

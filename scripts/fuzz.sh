@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(scenario topology wiring graph descriptor); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(scenario topology wiring graph descriptor chakra msccl); fi
 
 if [ -f /etc/profile.d/ccache-collnet.sh ]; then source /etc/profile.d/ccache-collnet.sh; fi
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \

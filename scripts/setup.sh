@@ -9,6 +9,7 @@ packages=(
   libsystemc-dev verilator gtkwave xvfb xauth imagemagick yosys z3 nextpnr-ice40 fpga-icestorm
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libfmt-dev libpugixml-dev
+  protobuf-compiler libprotobuf-dev python3-protobuf
   python3 python3-matplotlib python3-yaml python3-scipy zlib1g-dev
   pybind11-dev python3-pybind11 python3-pytest python3-pandas python3-numpy
   mkdocs mkdocs-material

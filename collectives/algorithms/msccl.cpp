@@ -208,7 +208,12 @@ MscclProgram parse_msccl(const std::string& path) {
   if (!in) throw ConfigError("key 'schedule': cannot read '" + path + "' (missing or unreadable file)");
   std::stringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
+  return parse_msccl_text(ss.str(), path);
+}
+
+MscclProgram parse_msccl_text(const std::string& text, const std::string& path) {
+  MscclProgram p;
+  p.file = path;
   pugi::xml_document doc;
   const pugi::xml_parse_result ok = doc.load_buffer(text.data(), text.size());
   if (!ok)

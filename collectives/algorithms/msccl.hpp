@@ -53,6 +53,8 @@ struct MscclProgram {
 /// Throws ConfigError naming key 'schedule', the file, the XML line, and the
 /// gpu / thread block / step at fault.
 MscclProgram parse_msccl(const std::string& path);
+/// The same from the file's text (`file` names it in messages).
+MscclProgram parse_msccl_text(const std::string& text, const std::string& file);
 
 struct MscclOptions {
   std::uint32_t chunk_words = 16;

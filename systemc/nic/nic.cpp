@@ -584,7 +584,10 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     network_.activity().entered(now);
     ++book_.lane().flits;
     ++book_.lane().progress;
-    if (++c.word == d.length) c.busy = false;
+    if (++c.word == d.length) {
+      c.busy = false;
+      if (book_.trace != nullptr) [[unlikely]] book_.trace->sent(c.message, now);
+    }
     if (observer_ != nullptr) [[unlikely]] {
       observer_->on_inject(self_, index_of(c), now);
       if (!c.busy) observer_->on_send_end(self_, index_of(c), now + 1);

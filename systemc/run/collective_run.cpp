@@ -297,7 +297,7 @@ struct Elaboration {
     network.enable_link_faults(s.link_faults);
     book.memory_words = p.schedule.memory_words;
     book.node_memory_words = p.schedule.node_memory_words;
-    if (!s.trace_path.empty()) {
+    if (!s.trace_path.empty() || s.message_sink) {
       // One trace record per SEND (the programs' count; an engine issues the same).
       std::size_t sends = 0;
       for (const auto& program : p.schedule.programs)
@@ -344,6 +344,7 @@ struct Elaboration {
     if (s.threads == 1) return;
     if (!s.vcd_path.empty()) threads_note = "a waveform (--vcd) is written";
     else if (!s.trace_path.empty()) threads_note = "a message trace (--trace) is written";
+    else if (s.message_sink) threads_note = "a workload's nodes are timed from its messages";
     else if (s.flit_probe) threads_note = "a flit probe watches the links";
     else if (p.nic.blocks == NicBlocks::rtl) threads_note = "nic_blocks=rtl runs Verilated models";
     else if (s.link_faults.enabled) threads_note = "the links run under the fault model";
@@ -455,7 +456,7 @@ std::uint64_t memory_digest(const collectives::NodeMemory& words) {
 /// The trace files (--trace, --trace-links), written after the run, also
 /// of one that failed or deadlocked (what did arrive, and when).
 void write_traces(Elaboration& m, const CollectiveScenario& s, Timing& t) {
-  if (!m.message_trace) return;
+  if (!m.message_trace || s.trace_path.empty()) return;
   const auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = cpu_seconds();
   m.message_trace->write_csv(s.trace_path);
@@ -482,6 +483,7 @@ Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
   const Cycle end = Clocked::now();
   if (m.tracer) m.tracer->finish(end);
   write_traces(m, s, t);
+  if (s.message_sink && m.message_trace) s.message_sink(*m.message_trace);
   if (const std::string error = m.book.error(); !error.empty()) {
     if (error.rfind("key '", 0) == 0) throw ConfigError(error);
     throw collectives::ExecutionError(error);

@@ -71,6 +71,10 @@ struct CollectiveScenario {
   bool trace_links = false;  // --trace-links: also the links' busy intervals (LinkBusyTrace::path_for)
   /// Tests: replaces the algorithm's schedule (algorithm then only names it).
   std::function<collectives::Schedule(const topology::Topology&)> custom_schedule;
+  /// Called once after the run with the record of every SEND (a message
+  /// trace kept in memory, written to a file only with trace_path): a
+  /// workload's nodes are timed from their signals (workload/timing.hpp).
+  std::function<void(const MessageTrace&)> message_sink;
   /// Tests: called for every flit that departs on a network link, with its
   /// packet's header (ignored when a waveform is written).
   std::function<void(const Link&, const PacketHeader&, const Flit&, Cycle)> flit_probe;

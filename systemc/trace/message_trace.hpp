@@ -53,6 +53,7 @@ class MessageTrace {
     Cycle inject = kNever;
     Cycle first_arrival = kNever;
     Cycle deliver = kNever;
+    Cycle sent = kNever;  // the cycle its last flit left the source NIC (a local copy: deliver); not in the CSV
     topology::EndpointId src = 0;
     topology::EndpointId dst = 0;
     std::uint32_t tag = 0;
@@ -84,10 +85,13 @@ class MessageTrace {
     Record& r = records_[id];
     if (r.first_arrival == kNever) r.first_arrival = now;
   }
+  /// Its last flit left the source NIC.
+  void sent(std::uint32_t id, Cycle now) { records_[id].sent = now; }
   /// Its last word was written at the destination.
   void delivered(std::uint32_t id, Cycle now) {
     Record& r = records_[id];
     r.deliver = now;
+    if (r.sent == kNever) r.sent = now;  // a local copy
     if (r.first_arrival == kNever) r.first_arrival = now;  // a local copy
   }
 
