@@ -33,23 +33,31 @@
 //     taken.
 //   - in_ready depends on in_valid's packet (its key and child, at a head
 //     flit) and on up_ready; dn_ready on out_ready.
+//   - A head flit is looked up in the table in the first cycle it is
+//     offered (the probe, registered) and can be taken from the second:
+//     in_ready at a head is the probe's answer, given while the same head
+//     (key and child) is still offered and the table has not changed since
+//     (a head taken, a slot freed, a configuration write). The children
+//     side offers a head for at least two cycles; a head still refused in
+//     its second cycle may be withdrawn and another child's head offered
+//     instead: the switch's arbiter moves on to the next child with a
+//     packet waiting. This is what keeps a full table from blocking a
+//     block it already holds.
 //   - Inside a packet the children side keeps in_valid and the flit stable
-//     until taken. A head flit that is refused (in_ready = 0) may be
-//     withdrawn and another child's head offered instead: the switch's
-//     arbiter moves on to the next child with a packet waiting. This is
-//     what keeps a full table from blocking a block it already holds.
+//     until taken.
 //   - Every child of CHILD_MASK sends one packet per block; no other child
-//     sends (the RTL asserts both). A down packet's key is that of a slot
-//     whose block has gone up.
+//     sends (the RTL asserts both). A down packet comes after its block's
+//     up packet has gone (its last word taken) and is W words of one block.
 // Backpressure when the table is full (docs/hardware/blocks.md, "The switch
 // aggregator"): a head flit of a block the table does not hold is refused
 // until a slot frees; a head of a block the table holds is refused only
 // while the pipeline waits for the parent (up_ready) or for the word it
 // reads to be written (below). With every child sending its blocks in one
-// global order (each rank's program sends block 0, 1, 2, ... of each
-// collective, collectives issued in one order), the earliest block that
-// some child still has to send is always in the table or still to be
-// allocated with a free slot, so the table cannot deadlock.
+// global order (each rank sends block 0, 1, 2, ... of each collective,
+// collectives issued in one order), the earliest block that some child
+// still has to send is always in the table or admitted as soon as complete
+// blocks' results come down, so the table cannot deadlock (the argument:
+// docs/hardware/blocks.md).
 //
 // Datapath: the accumulator is a memory of Slots x 2^WordsWidth words
 // (address {slot, word}; block RAM, one read and one write port), read when
@@ -65,10 +73,13 @@
 //          max; min), written to the memory and, for the last child's
 //          packet, offered on the up port.
 // The pipeline moves as a whole unless its last stage offers an up word
-// that the parent does not take (stall). A flit that would read a word a
-// stage still has to write waits (hazard; only with packets of four words
-// or fewer, or a slot freed while its last words are still in flight). Throughput one word a cycle; latency from the last child's
-// word to the up port: 4 cycles.
+// that the parent does not take (stall). A word is read only after a stage
+// that still has to write it has done so: with packets of 4 words or more
+// the head's lookup cycle keeps a packet 5 cycles behind the previous one,
+// so every read follows the write; with shorter packets a head waits until
+// no stage holds its slot (short_q). Throughput one word a cycle inside a
+// packet, one cycle more per packet (the head's lookup): W / (W + 1) of the
+// line; latency from the last child's word to the up port: 4 cycles.
 //
 // Register names (_q, with _d the next value) are those of
 // rtl/switch_aggregator.sv.
@@ -235,6 +246,20 @@ class SwitchAggregator {
       s1_ = s1d;
     }
 
+    // The probe: the offered head's lookup, for the next cycle; whether the
+    // table changes in this cycle (a packet's head taken, a slot freed, a
+    // configuration write), which makes the probe stale.
+    const Probe p = lookup(in.in_key, in.in_child);
+    bool freed = false;
+    for (unsigned s = 0; s < Slots; ++s) freed = freed || (slot_valid_q_[s] && !slot_valid_d[s]);
+    probe_ok_q_ = in.in_valid && !in_pkt_q_ && p.ok;
+    probe_key_q_ = in.in_key;
+    probe_child_q_ = in.in_child;
+    probe_hit_q_ = p.hit;
+    probe_slot_q_ = p.slot;
+    probe_emit_q_ = p.emit;
+    changed_q_ = (take && !in_pkt_q_) || freed || cfg_write;
+
     // The packet in progress on the children side.
     if (take) {
       in_pkt_q_ = !t.last;
@@ -270,6 +295,7 @@ class SwitchAggregator {
     child_mask_q_ = 0;
     op_q_ = static_cast<std::uint8_t>(switch_aggregator_reg::op_sum);
     last_idx_q_ = 0;
+    short_q_ = true;
     slot_valid_q_.fill(false);
     slot_up_q_.fill(false);
     slot_gone_q_.fill(false);
@@ -285,6 +311,13 @@ class SwitchAggregator {
     s3_ = {};
     s4_ = {};
     rd_q_ = 0;
+    probe_ok_q_ = false;
+    probe_key_q_ = 0;
+    probe_child_q_ = 0;
+    probe_hit_q_ = false;
+    probe_slot_q_ = 0;
+    probe_emit_q_ = false;
+    changed_q_ = false;
     out_valid_q_ = false;
     out_key_q_ = 0;
     out_data_q_ = 0;
@@ -371,40 +404,58 @@ class SwitchAggregator {
       t.emit = in_emit_q_;
       t.key = slot_key_q_[in_slot_q_];
     } else {
-      // the head: the slot holding its block, else the lowest free slot
-      bool free_found = false;
-      unsigned free_slot = 0;
-      for (unsigned s = 0; s < Slots; ++s) {
-        if (slot_valid_q_[s] && slot_key_q_[s] == in.in_key) {
-          t.hit = true;
-          t.slot = s;
-        }
-      }
-      for (unsigned s = Slots; s-- > 0;) {
-        if (!slot_valid_q_[s]) {
-          free_found = true;
-          free_slot = s;
-        }
-      }
-      if (!t.hit) t.slot = free_slot;
-      const std::uint8_t mask = t.hit ? slot_mask_q_[t.slot] : 0;
-      t.first = !t.hit;
-      t.emit = static_cast<std::uint8_t>(mask | child_bit(in.in_child)) == child_mask_q_;
+      // the head: taken on the table lookup of the cycle before (the probe),
+      // if the same head was offered then and the table has not changed since
+      t.hit = probe_hit_q_;
+      t.slot = probe_slot_q_;
+      t.first = !probe_hit_q_;
+      t.emit = probe_emit_q_;
       t.key = in.in_key;
       t.idx = 0;
-      // a block that has gone up takes no packet until its slot frees
-      accept = enable_q_ && (t.hit ? !slot_up_q_[t.slot] : free_found);
+      accept = probe_ok_q_ && !changed_q_ && in.in_key == probe_key_q_ && in.in_child == probe_child_q_;
     }
     t.last = t.idx == last_idx_q_;
     t.addr = static_cast<std::uint16_t>((t.slot << WordsWidth) | t.idx);
-    // a word still to be written by a stage is not read before it is
-    // (a block's first packet too: a slot freed early may still have a
-    // write in flight to the address)
-    const bool hazard = (s1_.valid && s1_.addr == t.addr) || (s2_.valid && s2_.addr == t.addr) ||
-                        (s3_.valid && s3_.addr == t.addr) || (s4_.valid && s4_.addr == t.addr);
+    // A word still to be written by a stage is not read before it is: with
+    // packets of 4 words or more the head's lookup cycle keeps a packet's
+    // words 5 cycles behind the previous packet's, so a read always follows
+    // the write; with shorter packets (short_q) a head waits until no stage
+    // holds its slot.
+    const auto in_slot = [&](const StageBase& st) { return st.valid && (st.addr >> WordsWidth) == probe_slot_q_; };
+    const bool hazard = !in_pkt_q_ && short_q_ && (in_slot(s1_) || in_slot(s2_) || in_slot(s3_) || in_slot(s4_));
     // (a configuration write holds the children side for its cycle)
     t.ready = accept && !hazard && !stall(in.up_ready) && !in.cfg_we;
     return t;
+  }
+
+  /// The table lookup of a head (the probe): the slot holding its block,
+  /// else the lowest free slot; whether the block takes the packet.
+  struct Probe {
+    bool ok = false, hit = false, emit = false;
+    unsigned slot = 0;
+  };
+  [[nodiscard]] Probe lookup(std::uint16_t key, std::uint8_t child) const {
+    Probe p;
+    bool free_found = false;
+    unsigned free_slot = 0;
+    for (unsigned s = 0; s < Slots; ++s) {
+      if (slot_valid_q_[s] && slot_key_q_[s] == key) {
+        p.hit = true;
+        p.slot = s;
+      }
+    }
+    for (unsigned s = Slots; s-- > 0;) {
+      if (!slot_valid_q_[s]) {
+        free_found = true;
+        free_slot = s;
+      }
+    }
+    if (!p.hit) p.slot = free_slot;
+    const std::uint8_t mask = p.hit ? slot_mask_q_[p.slot] : 0;
+    p.emit = static_cast<std::uint8_t>(mask | child_bit(child)) == child_mask_q_;
+    // a block that has gone up takes no packet until its slot frees
+    p.ok = enable_q_ && (p.hit ? !slot_up_q_[p.slot] : free_found);
+    return p;
   }
 
   [[nodiscard]] std::uint64_t result_of(const Stage4& s) const {
@@ -429,6 +480,7 @@ class SwitchAggregator {
     if (addr == reg::block_words) {
       const unsigned w = data & 63u;
       last_idx_q_ = static_cast<std::uint16_t>(w == 0 || w > max_words ? max_words - 1 : w - 1);
+      short_q_ = last_idx_q_ < 3;
     }
   }
 
@@ -437,6 +489,7 @@ class SwitchAggregator {
   std::uint8_t child_mask_q_ = 0;
   std::uint8_t op_q_ = 1;
   std::uint16_t last_idx_q_ = 0;  // W - 1 (BLOCK_WORDS)
+  bool short_q_ = true;           // W <= 3
   // the slot table
   std::array<bool, Slots> slot_valid_q_{};
   std::array<bool, Slots> slot_up_q_{};    // complete: its last packet's head was taken
@@ -449,6 +502,14 @@ class SwitchAggregator {
   bool in_first_q_ = false;
   bool in_emit_q_ = false;
   std::uint16_t in_idx_q_ = 0;
+  // the probe: the lookup of the head offered in the cycle before
+  bool probe_ok_q_ = false;  // it was offered, and takes the packet
+  std::uint16_t probe_key_q_ = 0;
+  std::uint8_t probe_child_q_ = 0;
+  bool probe_hit_q_ = false;  // the table holds its block
+  unsigned probe_slot_q_ = 0;
+  bool probe_emit_q_ = false;  // its packet completes the block
+  bool changed_q_ = false;     // the table changed in the cycle before
   // the pipeline and the memory's read register
   Stage1 s1_;
   Stage2 s2_;

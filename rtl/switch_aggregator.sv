@@ -83,13 +83,20 @@ module switch_aggregator #(
   logic [Children-1:0]   child_mask_q;
   logic [2:0]            op_q;
   logic [WordsWidth-1:0] last_idx_q;  // W - 1 (BLOCK_WORDS)
+  logic                  short_q;     // W <= 3
   logic [BwWidth-1:0]    cfg_words;   // W as written
+  logic [WordsWidth-1:0] cfg_last;    // W - 1 (0 and W > max: max - 1)
   // the slot table
   logic [Slots-1:0]      slot_valid_q, slot_valid_d;
   logic [Slots-1:0]      slot_up_q, slot_up_d;  // complete: its last packet's head was taken
   logic [Slots-1:0]      slot_gone_q, slot_gone_d;  // its up packet's last word was taken
   logic [KeyWidth-1:0]   slot_key_q [Slots];
   logic [Children-1:0]   slot_mask_q [Slots];  // children that have contributed
+  // the probe: the lookup of the head offered in the cycle before
+  logic                  probe_ok_q, probe_hit_q, probe_emit_q, changed_q;
+  logic [KeyWidth-1:0]   probe_key_q;
+  logic [$clog2(Children)-1:0] probe_child_q;
+  logic [SlotWidth-1:0]  probe_slot_q;
   // the packet in progress on the children side
   logic                  in_pkt_q;
   logic [SlotWidth-1:0]  in_slot_q;
@@ -116,7 +123,8 @@ module switch_aggregator #(
   // ---------------------------------------------------------------- the offered flit
   logic                  advance, take, dn_take, dn_last, cfg_write;
   logic                  t_hit, t_free_found, t_accept, t_first, t_emit, t_last, t_hazard;
-  logic [SlotWidth-1:0]  t_slot, t_hit_slot, t_free_slot;
+  logic                  p_hit, p_emit, p_ok, freed;
+  logic [SlotWidth-1:0]  t_slot, p_slot, t_hit_slot, t_free_slot;
   logic [WordsWidth-1:0] t_idx;
   logic [AddrWidth-1:0]  t_addr;
   logic [KeyWidth-1:0]   t_key;
@@ -146,8 +154,15 @@ module switch_aggregator #(
     for (int unsigned s = 0; s < Slots; s++) dn_key_match[s] = slot_valid_q[s] && slot_gone_q[s] && slot_key_q[s] == dn_key_i;
   end
 
+  // The probe: the offered head's table lookup (the slot holding its block,
+  // else the lowest free slot), registered for the next cycle.
   assign t_child_bit = Children'(1) << in_child_i;
   assign t_mask      = slot_mask_q[t_hit_slot];
+  assign p_hit       = t_hit;
+  assign p_slot      = t_hit ? t_hit_slot : t_free_slot;
+  assign p_emit      = ((t_hit ? t_mask : '0) | t_child_bit) == child_mask_q;
+  // a block that has gone up takes no packet until its slot frees
+  assign p_ok        = enable_q && (t_hit ? !slot_up_q[t_hit_slot] : t_free_found);
 
   always_comb begin
     if (in_pkt_q) begin
@@ -158,24 +173,29 @@ module switch_aggregator #(
       t_key    = slot_key_q[in_slot_q];
       t_accept = 1'b1;
     end else begin
-      // the head: the slot holding its block, else the lowest free slot
-      t_slot   = t_hit ? t_hit_slot : t_free_slot;
+      // the head: taken on the probe of the cycle before, if the same head
+      // was offered then and the table has not changed since
+      t_slot   = probe_slot_q;
       t_idx    = '0;
-      t_first  = !t_hit;
-      t_emit   = ((t_hit ? t_mask : '0) | t_child_bit) == child_mask_q;
+      t_first  = !probe_hit_q;
+      t_emit   = probe_emit_q;
       t_key    = in_key_i;
-      // a block that has gone up takes no packet until its slot frees
-      t_accept = enable_q && (t_hit ? !slot_up_q[t_hit_slot] : t_free_found);
+      t_accept = probe_ok_q && !changed_q && in_key_i == probe_key_q && in_child_i == probe_child_q;
     end
   end
 
   assign t_last = t_idx == last_idx_q;
   assign t_addr = {t_slot, t_idx};
-  // a word still to be written by a stage is not read before it is
-  // (a block's first packet too: a slot freed early may still have a write
-  // in flight to the address)
-  assign t_hazard = (s1_valid && s1_addr == t_addr) || (s2_valid && s2_addr == t_addr) ||
-                    (s3_valid && s3_addr == t_addr) || (s4_valid && s4_addr == t_addr);
+  // A word still to be written by a stage is not read before it is: with
+  // packets of 4 words or more the head's lookup cycle keeps a packet's
+  // words 5 cycles behind the previous packet's, so a read always follows
+  // the write; with shorter packets (short_q) a head waits until no stage
+  // holds its slot.
+  assign t_hazard = !in_pkt_q && short_q &&
+                    ((s1_valid && s1_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s2_valid && s2_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s3_valid && s3_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s4_valid && s4_addr[AddrWidth-1:WordsWidth] == probe_slot_q));
   // (a configuration write holds the children side for its cycle)
   assign in_ready_o = t_accept && !t_hazard && advance && !cfg_we_i;
   assign take       = in_valid_i && in_ready_o;
@@ -212,6 +232,7 @@ module switch_aggregator #(
                      slot_valid_q != '0;
   assign cfg_write = cfg_we_i && !busy_o;
   assign cfg_words = cfg_wdata_i[BwWidth-1:0];
+  assign cfg_last  = (cfg_words == '0 || cfg_words > BwWidth'(1 << WordsWidth)) ? '1 : WordsWidth'(cfg_words - BwWidth'(1));
 
   // ---------------------------------------------------------------- the slot table
   always_comb begin
@@ -240,9 +261,22 @@ module switch_aggregator #(
         slot_mask_q[s] <= '0;
       end else if (take && !in_pkt_q && t_slot == SlotWidth'(s)) begin
         slot_key_q[s]  <= in_key_i;
-        slot_mask_q[s] <= (t_hit ? t_mask : '0) | t_child_bit;
+        slot_mask_q[s] <= (probe_hit_q ? slot_mask_q[s] : '0) | t_child_bit;
       end
     end
+  end
+
+  assign freed = (slot_valid_q & ~slot_valid_d) != '0;
+  logic [Children-1:0] probe_mask;  // the children the probed slot has
+  assign probe_mask = slot_mask_q[probe_slot_q];
+
+  // the probe's key, child and lookup (no reset: read only with probe_ok_q)
+  always_ff @(posedge clk_i) begin
+    probe_key_q   <= in_key_i;
+    probe_child_q <= in_child_i;
+    probe_hit_q   <= p_hit;
+    probe_slot_q  <= p_slot;
+    probe_emit_q  <= p_emit;
   end
 
   // ---------------------------------------------------------------- the accumulator
@@ -306,9 +340,12 @@ module switch_aggregator #(
       child_mask_q  <= '0;
       op_q          <= OpSum;
       last_idx_q    <= '0;
+      short_q       <= 1'b1;
       slot_valid_q  <= '0;
       slot_up_q     <= '0;
       slot_gone_q   <= '0;
+      probe_ok_q    <= 1'b0;
+      changed_q     <= 1'b0;
       in_pkt_q      <= 1'b0;
       in_slot_q     <= '0;
       in_first_q    <= 1'b0;
@@ -330,6 +367,10 @@ module switch_aggregator #(
         s2_valid <= s1_valid;
         s1_valid <= take;
       end
+      // the probe, and whether the table changes in this cycle (a packet's
+      // head taken, a slot freed, a configuration write: the probe is stale)
+      probe_ok_q <= in_valid_i && !in_pkt_q && p_ok;
+      changed_q  <= (take && !in_pkt_q) || freed || cfg_write;
       if (take) begin
         in_pkt_q   <= !t_last;
         in_slot_q  <= t_slot;
@@ -353,9 +394,10 @@ module switch_aggregator #(
                                     cfg_wdata_i == 32'(OpMin)))
           op_q <= cfg_wdata_i[2:0];
         // BLOCK_WORDS is kept as W - 1 (0 and W > max: max - 1)
-        if (cfg_addr_i == switch_aggregator_regs_pkg::RegBlockWords)
-          last_idx_q <= (cfg_words == '0 || cfg_words > BwWidth'(1 << WordsWidth)) ? '1 :
-                        WordsWidth'(cfg_words - BwWidth'(1));
+        if (cfg_addr_i == switch_aggregator_regs_pkg::RegBlockWords) begin
+          last_idx_q <= cfg_last;
+          short_q    <= {1'b0, cfg_last} < (WordsWidth+1)'(3);
+        end
       end
     end
   end
@@ -364,7 +406,7 @@ module switch_aggregator #(
   // The contract: a head flit comes from a child of CHILD_MASK that has not
   // contributed to its block yet.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (take && !in_pkt_q) |-> (child_mask_q[in_child_i] && !(t_hit && t_mask[in_child_i])))
+      (take && !in_pkt_q) |-> (child_mask_q[in_child_i] && !(probe_hit_q && probe_mask[in_child_i])))
     else $error("switch_aggregator: packet from child %0d, which is not a child or has contributed", in_child_i);
   // A down word belongs to a block whose up packet has gone.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
@@ -558,7 +600,26 @@ module switch_aggregator #(
         if (slot_valid_q[i] && slot_valid_q[j] && slot_key_q[i] == slot_key_q[j]) f_keys_unique = 1'b0;
     end
   end
-  logic [Children-1:0] f_pkt_bit;
+  function automatic logic f_behind(input logic valid, input logic [AddrWidth-1:0] addr);
+    f_behind = !valid || addr[AddrWidth-1:WordsWidth] != in_slot_q || addr[WordsWidth-1:0] < in_idx_q;
+  endfunction
+  logic [Children-1:0] f_pkt_bit, f_probe_bit;
+  assign f_probe_bit = Children'(1) << probe_child_q;
+  logic f_probe_key_held;  // a slot holds the probed key
+  always_comb begin
+    f_probe_key_held = 1'b0;
+    for (int unsigned i = 0; i < Slots; i++)
+      if (slot_valid_q[i] && slot_key_q[i] == probe_key_q) f_probe_key_held = 1'b1;
+  end
+  // the head offered in the cycle before
+  logic                  f_prev_head;
+  logic [KeyWidth-1:0]   f_prev_key;
+  logic [$clog2(Children)-1:0] f_prev_child;
+  always @(posedge clk_i) begin
+    f_prev_head  <= rst_ni && in_valid_i && !in_pkt_q;
+    f_prev_key   <= in_key_i;
+    f_prev_child <= in_child_i;
+  end
   assign f_pkt_bit = Children'(1) << f_pkt_child;
 
   always @(posedge clk_i) begin
@@ -581,6 +642,10 @@ module switch_aggregator #(
       I_counts: assert (f_emit_in == (f_contrib != child_mask_q || f_contrib == '0 ? '0 :
                                       f_pkt && f_pkt_key == f_key ? (WordsWidth+1)'(f_pkt_idx) :
                                       (WordsWidth+1)'(last_idx_q) + 1'b1));
+      // R: a word is read (its flit taken) only when no stage still has to
+      // write it (read after write)
+      if (take) R1_read_after_write: assert (!(s1_valid && s1_addr == t_addr) && !(s2_valid && s2_addr == t_addr) &&
+                                             !(s3_valid && s3_addr == t_addr) && !(s4_valid && s4_addr == t_addr));
       // D: a slot holds its block from the first packet until the block's
       // last down word; a down word leaves unchanged in the next cycle.
       D1_held: assert (f_in_table == (f_contrib != '0));
@@ -588,7 +653,11 @@ module switch_aggregator #(
       // hold is refused (pipeline permitting) only when every slot is in
       // use; a head of a held block that has not gone up is refused only by
       // the pipeline; a complete block takes no more packets.
-      if (in_valid_i && !in_pkt_q && in_key_i == f_key && enable_q && advance && !t_hazard && !cfg_we_i) begin
+      // (a head is looked up in the cycle it is first offered and taken in
+      // the next: the conditions hold for a head offered in two cycles, the
+      // table unchanged in the first)
+      if (in_valid_i && !in_pkt_q && in_key_i == f_key && f_prev_head && f_prev_key == f_key &&
+          f_prev_child == in_child_i && !changed_q && enable_q && advance && !t_hazard && !cfg_we_i) begin
         if (f_contrib == '0 && !in_ready_o) F1_full: assert (slot_valid_q == '1);
         if (f_contrib != '0 && f_contrib != child_mask_q) F2_held: assert (in_ready_o);
       end
@@ -622,12 +691,25 @@ module switch_aggregator #(
       I_have: assert (f_have == (f_contrib != '0 && f_word <= last_idx_q && !(f_pkt && f_pkt_key == f_key && f_contrib == f_pkt_bit &&
                                                       f_pkt_idx <= f_word)));
       I_op: assert (op_q == OpSum || op_q == OpMax || op_q == OpMin);
+      I_short: assert (short_q == ({1'b0, last_idx_q} < (WordsWidth+1)'(3)));
+      // short packets: the stages hold only earlier words of the packet in
+      // progress in its slot
+      if (short_q && in_pkt_q)
+        I_behind: assert (f_behind(s1_valid, s1_addr) && f_behind(s2_valid, s2_addr) && f_behind(s3_valid, s3_addr) &&
+                          f_behind(s4_valid, s4_addr));
       I_last: assert ((!s1_valid || s1_last == (s1_addr[WordsWidth-1:0] == last_idx_q)) &&
                       (!s2_valid || s2_last == (s2_addr[WordsWidth-1:0] == last_idx_q)) &&
                       (!s3_valid || s3_last == (s3_addr[WordsWidth-1:0] == last_idx_q)) &&
                       (!s4_valid || s4_last == (s4_addr[WordsWidth-1:0] == last_idx_q)));
       I_stages: assert (f_stage_ok(s1_valid, s1_addr, s1_key, s1_emit) && f_stage_ok(s2_valid, s2_addr, s2_key, s2_emit) &&
                         f_stage_ok(s3_valid, s3_addr, s3_key, s3_emit) && f_stage_ok(s4_valid, s4_addr, s4_key, s4_emit));
+      // the probe is the lookup of the head it names, while the table has
+      // not changed since
+      if (probe_ok_q && !changed_q)
+        I_probe: assert (enable_q && probe_emit_q == (((probe_hit_q ? probe_mask : '0) | f_probe_bit) == child_mask_q) &&
+                         (probe_hit_q ? (slot_valid_q[probe_slot_q] && slot_key_q[probe_slot_q] == probe_key_q &&
+                                         !slot_up_q[probe_slot_q])
+                                      : (!slot_valid_q[probe_slot_q] && !f_probe_key_held)));
       I_dn: assert (f_dn_pkt == (dn_idx_q != '0) && (!f_dn_pkt || dn_idx_q == f_dn_idx) && dn_idx_q <= last_idx_q);
       if (s3_valid)
         I_halves3: assert ({s3_lo_carry, s3_lo_sum} == {1'b0, s3_a_lo} + {1'b0, s3_b[Half-1:0]} &&

@@ -129,7 +129,9 @@ class AggregatorHarness {
         rtl_->dn_valid_i = 0;
         rtl_->out_ready_i = 1;
         rtl_->eval();
-        rtl_.clock_edge();
+        rtl_.clock_edge();  // the head's probe
+        rtl_->eval();
+        rtl_.clock_edge();  // taken
         rtl_->in_valid_i = 0;
         rtl_->eval();
         rtl_.clock_edge();
@@ -209,6 +211,7 @@ unsigned run_scenario(AggregatorHarness& h, const Scenario& sc, std::mt19937_64&
   int in_child = -1;  // the child whose packet is in progress
   unsigned in_word = 0, rr = 0;
   bool offered = false;  // a word of the packet is offered and not yet taken: it stays offered
+  unsigned head_cycles = 0;  // cycles the head has been offered and refused
   std::map<std::uint16_t, Packet> went_up, came_down;
   Packet up_words, down_words;
   std::deque<std::pair<std::uint64_t, std::pair<std::uint16_t, Packet>>> to_parent;  // (release cycle, packet)
@@ -255,15 +258,18 @@ unsigned run_scenario(AggregatorHarness& h, const Scenario& sc, std::mt19937_64&
     offered = in.in_valid && !out.in_ready;
     if (in.in_valid) {
       if (out.in_ready) {
+        head_cycles = 0;
         if (++in_word == sc.words) {
           streams[in_child].pop_front();
           in_child = -1;
           rr = (rr + 1) % 8;
         }
-      } else if (in_word == 0) {
-        // a refused head is withdrawn: the arbiter moves on
+      } else if (in_word == 0 && ++head_cycles >= 2) {
+        // a head refused in the second cycle it is offered (its table
+        // lookup done in the first) is withdrawn: the arbiter moves on
         in_child = -1;
         offered = false;
+        head_cycles = 0;
         rr = (rr + 1) % 8;
       }
     }
