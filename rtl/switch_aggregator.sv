@@ -408,6 +408,13 @@ module switch_aggregator #(
   assert property (@(posedge clk_i) disable iff (!rst_ni)
       (take && !in_pkt_q) |-> (child_mask_q[in_child_i] && !(probe_hit_q && probe_mask[in_child_i])))
     else $error("switch_aggregator: packet from child %0d, which is not a child or has contributed", in_child_i);
+  // A word is read only when no stage still has to write it (with packets
+  // of 4 words or more this rests on the head's lookup cycle: checked here
+  // in every cycle of the benches, proven in scripts/formal.sh for short ones).
+  assert property (@(posedge clk_i) disable iff (!rst_ni)
+      take |-> !((s1_valid && s1_addr == t_addr) || (s2_valid && s2_addr == t_addr) ||
+                 (s3_valid && s3_addr == t_addr) || (s4_valid && s4_addr == t_addr)))
+    else $error("switch_aggregator: word %0d read before a stage has written it", t_addr);
   // A down word belongs to a block whose up packet has gone.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
       dn_take |-> (dn_key_match != '0))
