@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Renders the schedule engines' register maps (hls/engine_registers.yaml).
+"""Renders the register maps of the schedule engines and the switch aggregator
+(hls/engine_registers.yaml).
 
     engine_registers.py MAP.yaml OUT_DIR
 
@@ -26,6 +27,8 @@ ENGINE_FIELDS = {"block", "registers", "constants"}
 REGISTER_FIELDS = {"name", "address", "count", "width", "meaning", "values", "flags", "prefix"}
 CONSTANT_FIELDS = {"name", "value", "meaning"}
 BLOCK_PREFIX = "schedule_engine_"
+# A schedule engine (schedule_engine_NAME) or the switch's aggregation engine.
+BLOCK_PATTERN = BLOCK_PREFIX + r"[a-z][a-z0-9_]*|switch_aggregator"
 
 
 class MapError(Exception):
@@ -174,7 +177,7 @@ def check_map(root, problems):
         where = place(e, f"engine {block}")
         if not check_fields(e, ENGINE_FIELDS, ("block", "registers"), where, problems):
             continue
-        if "block" in e and not identifier(block, BLOCK_PREFIX + r"[a-z][a-z0-9_]*", "block", where, problems):
+        if "block" in e and not identifier(block, BLOCK_PATTERN, "block", where, problems):
             continue
         if block in blocks:
             problems.append(f"{where}: field 'block': the engine is described twice")
@@ -214,8 +217,9 @@ def check_map(root, problems):
                 problems.append(place(e, f"engine {block}, {what}: C++ name '{name}' is also declared by "
                                          f"{declared[name]}"))
             declared.setdefault(name, what)
-        stem = block[len(BLOCK_PREFIX):]
-        engines.append({"block": block, "table": f"{stem}_engine_registers", "namespace": f"{stem}_engine_reg",
+        # schedule_engine_NAME: NAME_engine_registers, NAME_engine_reg; another block: BLOCK_registers, BLOCK_reg
+        stem = block[len(BLOCK_PREFIX):] + "_engine" if block.startswith(BLOCK_PREFIX) else block
+        engines.append({"block": block, "table": f"{stem}_registers", "namespace": f"{stem}_reg",
                         "package": f"{block}_regs_pkg", "registers": registers, "constants": constants})
     return engines
 
@@ -301,10 +305,14 @@ def documentation(engines):
            "has the ports of `hls/schedule_engine.hpp` (`rtl/schedule_engine_ports.svh`): an",
            "8-bit `cfg_addr`, a 32-bit `cfg_wdata`, write-only, a write is taken only while",
            "`busy` is 0; a register keeps bits `[width-1:0]` of the write. The software",
-           "loader (`driver/engine_loader.cpp`) computes the writes of a scenario, CONTROL last."]
+           "loader (`driver/engine_loader.cpp`) computes the writes of a scenario, CONTROL last.",
+           "The switch's aggregation engine (`switch_aggregator`, last) has the same",
+           "configuration port; its writes are taken only while it is idle (no slot in use,",
+           "nothing in flight)."]
     for e in engines:
         out += ["", f"## {e['block']}", "",
-                f"Engine `hls/{e['block']}.hpp`, `rtl/{e['block']}.sv`; package `{e['package']}`.", "",
+                f"{'Engine' if e['block'].startswith(BLOCK_PREFIX) else 'Block'} `hls/{e['block']}.hpp`, "
+                f"`rtl/{e['block']}.sv`; package `{e['package']}`.", "",
                 "| address | register | bits | meaning |", "|---|---|---|---|"]
         for r in e["registers"]:
             last = r["address"] + r["count"] - 1

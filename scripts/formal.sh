@@ -66,12 +66,17 @@ regs_pkg="${support[1]}"
 # (PacketFlitsWidth = 12) within minutes. The programmable engine's
 # descriptor memory has 4 words (Depth = 4) instead of 4096: its properties
 # do not depend on the depth, and the memory only widens the state. Every
-# other block is proven as it is synthesized.
+# other block is proven as it is synthesized, but the switch aggregator: 2
+# slots, packets of up to 2 words, 2 children, 4-bit words (halves of 2
+# bits), 2-bit keys; its properties do not depend on the widths (the monitor
+# is chosen freely among the keys and words), and the widths are what z3
+# proves within seconds.
 skeleton_groups="K1=descriptor held until out_ready, stable;K2=offered only after a load, in the order loaded (two entries);K3=taken and nothing following: port empty;K4=configuration write taken only while not busy;K5=registers follow regs_d / regs_reset"
 proofs=(
   "packet_pacer|packet_pacer.sv|chparam -set PacketFlitsWidth 3 -set FlitWidth 8 packet_pacer|2|8|P1=gap between packets >= gap x P + slack, and no longer;P2=no flit lost, created or reordered (flits in - out = 0);P3=out_valid held until out_ready, data stable;P0=monitor invariants (hold_q against the monitor)"
   "tree_bcast_rule|tree_bcast_rule.sv||2|6|R1=mask never holds the arrival port;R2=physical root: every child but the sender, no parent;R3=from the parent: exactly the children;R4=from a child: parent and the other children;R5=logical root: parent and every child;R6=leaf: nothing from the parent, only the parent as logical root;H=answer held until out_ready, stable, none without a request"
   "schedule_engine_skeleton|common/schedule_engine_skeleton.sv||2|8|$skeleton_groups;K6=full only with a head, can_load = not full"
+  "switch_aggregator|switch_aggregator.sv|chparam -set Slots 2 -set WordsWidth 1 -set Children 2 -set DataWidth 4 -set KeyWidth 2 switch_aggregator|2|16|U1=a block goes up only when every child has contributed;U2=an up word is the reduction of the children's words (sum, max, min);U3=one up packet a block, W words, the last flagged;N1=no word lost or created: completing packet's words in - up words out = words in flight;N2=the up packet has gone exactly when its W words are taken;D1=a slot holds its block from the first packet to the last down word;D2=a down word is offered to the children unchanged, in the next cycle;F1=a head looked up, table unchanged: a new block refused (pipeline permitting) only by a full table;F2=a head looked up, table unchanged: a held block not complete refused only by the pipeline;F3=a complete block takes no more packets;R1=a word is read only when no stage still has to write it;H=up and down words held until taken, stable;E=configuration changes only by a write while idle;I=invariants: slot table, probe, packet in progress, stages, halves and accumulator against the monitor"
 )
 # Cover depths of the engines: a2at 16, hd and programmable 12 (they cover a
 # program's events, FormalCoverProgram: the last by step 12, 7 and 5), the
@@ -106,6 +111,12 @@ mutations=(
   "schedule_engine_twotree|schedule_engine_twotree.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5|8|the engine ignores the configuration gate (registers and tables written while busy)"
   "schedule_engine_programmable|schedule_engine_programmable.sv|s/    if (cfg_write) begin/    if (cfg_we_i) begin/|E5|8|the memory and registers written while busy"
   "schedule_engine_programmable|schedule_engine_programmable.sv|s/        if (can_load) begin/        begin/|E4|12|a word loaded into a full output buffer"
+  "switch_aggregator|switch_aggregator.sv|s/assign in_ready_o = t_accept \&\& !t_hazard \&\& advance/assign in_ready_o = t_accept \&\& advance/|U2|14|a short packet's word read before a stage has written it (no wait at the head)"
+  "switch_aggregator|switch_aggregator.sv|s/assign in_ready_o = t_accept \&\& !t_hazard \&\& advance/assign in_ready_o = t_accept \&\& advance/|R1|14|the same bug, caught where the read happens"
+  "switch_aggregator|switch_aggregator.sv|s/t_child_bit) == child_mask_q;/t_child_bit) != '0;/|U1|12|a block sent up after its first packet"
+  "switch_aggregator|switch_aggregator.sv|s/: t_free_found);/: t_free_found \&\& slot_valid_q == '0);/|F1|12|a new block admitted only into an empty table"
+  "switch_aggregator|switch_aggregator.sv|s/ freed .. cfg_write;/ freed;/|I|10|a head taken on a lookup made before a CHILD_MASK write"
+  "switch_aggregator|switch_aggregator.sv|s/assign advance = !(s4_valid \&\& s4_emit \&\& !up_ready_i);/assign advance = 1'b1;/|N1|12|the pipeline moves on while the parent does not take the up word"
 )
 
 # model DIR BLOCK FILE PRE OUT [YOSYS_CMDS]: the block's SMT-LIB 2 model in
@@ -116,7 +127,7 @@ model() {
   [ "$block" = schedule_engine_skeleton ] && defs="-DFORMAL_SKELETON_ALONE"
   sources="$dir/collnet_descriptor_pkg.sv $regs_pkg"
   case "$block" in
-    schedule_engine_skeleton|packet_pacer|tree_bcast_rule) sources="$sources $dir/$file" ;;
+    schedule_engine_skeleton|packet_pacer|tree_bcast_rule|switch_aggregator) sources="$sources $dir/$file" ;;
     *) sources="$sources $(echo "$dir"/common/*.sv) $dir/$file" ;;  # an engine and the shared modules
   esac
   yosys -q -l "$out.yosys" -p "read_verilog -sv -formal -DSYNTHESIS $defs -I$dir $sources; ${pre:+$pre;} prep -top $block;

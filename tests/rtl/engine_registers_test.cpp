@@ -108,7 +108,8 @@ TEST(EngineRegisters, CompiledTablesAreTheYaml) {
   const std::map<std::string, std::vector<Register>> tables{
       compiled(collnet::hls::a2a_engine_registers), compiled(collnet::hls::a2at_engine_registers),
       compiled(collnet::hls::hopgroup_engine_registers), compiled(collnet::hls::hd_engine_registers),
-      compiled(collnet::hls::twotree_engine_registers), compiled(collnet::hls::programmable_engine_registers)};
+      compiled(collnet::hls::twotree_engine_registers), compiled(collnet::hls::programmable_engine_registers),
+      compiled(collnet::hls::switch_aggregator_registers)};
   const auto maps = yaml_maps();
   EXPECT_EQ(maps.size(), tables.size());
   for (const auto& map : maps) {
@@ -118,6 +119,7 @@ TEST(EngineRegisters, CompiledTablesAreTheYaml) {
   // The constants the code uses are the table's addresses.
   EXPECT_EQ(collnet::hls::a2a_engine_reg::group_barriers, 0x0C);
   EXPECT_EQ(collnet::hls::twotree_engine_reg::entry0, 0x10);
+  EXPECT_EQ(collnet::hls::switch_aggregator_reg::block_words, 0x03);
 }
 
 // Every package of build/generated/rtl/schedule_engine_regs_pkg.sv holds, per
@@ -225,7 +227,7 @@ TEST(EngineRegisters, RendererRefusesMalformedMapsNamingEngineRegisterAndField) 
   struct Case {
     std::string what, from, to, message;
   };
-  const std::array<Case, 4> cases{{
+  const std::array<Case, 5> cases{{
       {"unknown field", "{name: NCT, address: 0x02, width: 3,", "{name: NCT, address: 0x02, width: 3, colour: red,",
        "engine schedule_engine_a2a, register NCT: unknown field 'colour'"},
       {"duplicate address", "{name: COORD_Y, address: 0x05,", "{name: COORD_Y, address: 0x04,",
@@ -234,6 +236,8 @@ TEST(EngineRegisters, RendererRefusesMalformedMapsNamingEngineRegisterAndField) 
        "{name: SELF, address: 0x02, width: 16}", "engine schedule_engine_twotree, register SELF: field 'meaning' is missing"},
       {"key given twice", "{name: DTYPE, address: 0x04, width: 1,", "{name: DTYPE, address: 0x04, width: 1, width: 2,",
        "engine schedule_engine_hd, register DTYPE: field 'width' is given twice"},
+      {"unknown block", "- block: switch_aggregator", "- block: switch_aggregatr",
+       "engine switch_aggregatr: field 'block' is 'switch_aggregatr'; accepted values: names matching"},
   }};
   const std::string good = source("hls/engine_registers.yaml");
   const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "collnet_engine_registers_test";
