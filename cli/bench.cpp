@@ -97,6 +97,17 @@ nlohmann::json speed_fields(const Speed& s) {
           {"ns_per_flit_hop", s.hops ? 1e9 * s.sim_cpu_seconds / static_cast<double>(s.hops) : 0.0}};
 }
 
+/// The kernel's figures of a run, the same fields for both kinds of run.
+template <typename Result>
+nlohmann::json kernel_fields(const Result& r) {
+  return {{"threads", r.threads},
+          {"evaluate_share", r.evaluate_share},
+          {"wait_share", r.wait_share},
+          {"serial_share", r.serial_share},
+          {"calendar_cycles", r.calendar_cycles},
+          {"solo_cycles", r.solo_cycles}};
+}
+
 /// One synthetic configuration.
 nlohmann::json measure(const std::string& topology, double injection_rate, const BenchOptions& o) {
   return in_child(topology, [&] {
@@ -117,13 +128,8 @@ nlohmann::json measure(const std::string& topology, double injection_rate, const
               {"accepted_rate", r.accepted_rate},
               {"avg_latency", r.avg_latency},
               {"elaboration_seconds", r.elaboration_seconds},
-              {"threads", r.threads},
-              {"evaluate_share", r.evaluate_share},
-              {"wait_share", r.wait_share},
-              {"serial_share", r.serial_share},
-              {"calendar_cycles", r.calendar_cycles},
-              {"solo_cycles", r.solo_cycles},
               {"router_traversals", r.router_traversals}});
+    j.update(kernel_fields(r));
     return j;
   });
 }
@@ -157,14 +163,9 @@ nlohmann::json measure(const CollectivePoint& point, int threads) {
               {"flit_hops", r.flit_hops},
               {"router_evaluations", r.router_evaluations},
               {"nic_evaluations", r.nic_evaluations},
-              {"threads", r.threads},
-              {"evaluate_share", r.evaluate_share},
-              {"wait_share", r.wait_share},
-              {"serial_share", r.serial_share},
-              {"calendar_cycles", r.calendar_cycles},
-              {"solo_cycles", r.solo_cycles},
               {"run_seconds", run_wall},
               {"run_cpu_seconds", run_cpu}});
+    j.update(kernel_fields(r));
     return j;
   });
 }

@@ -261,6 +261,16 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
     scratch_data[e] = custom ? 0 : (mem > bound ? chunks_of(mem - bound) : 0);
   }
   const auto token_slot = [&](std::size_t e) { return scratch_data[e]; };
+  // A barrier token from e's scratch slot to q's (type "s" at e, "r" at q).
+  const auto token_step = [&](const char* type, std::size_t e, std::size_t q) {
+    Step st;
+    st.type = type;
+    st.srcbuf = st.dstbuf = 's';
+    st.srcoff = token_slot(e);
+    st.dstoff = token_slot(q);
+    st.cnt = 1;
+    return st;
+  };
   const auto locate = [&](std::size_t e, std::uint32_t word) -> std::pair<char, std::uint32_t> {
     if (custom) return {'i', word / chunk};
     if (word < coll.words) return {coll.coll == "allgather" ? 'o' : 'i', word / chunk};
@@ -288,12 +298,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
           const std::size_t q = (e + (std::size_t{1} << j)) % E;
           Gpu& g = gpus[q];
           const int t = g.tb(1, static_cast<long>(e));
-          Step st;
-          st.type = "r";
-          st.srcbuf = st.dstbuf = 's';
-          st.srcoff = token_slot(e);
-          st.dstoff = token_slot(q);
-          st.cnt = 1;
+          const Step st = token_step("r", e, q);
           g.tbs[static_cast<std::size_t>(t)].steps.push_back(st);
           tokens[q][token_index(epoch, j)] = {t, static_cast<int>(g.tbs[static_cast<std::size_t>(t)].steps.size()) - 1};
         }
@@ -376,12 +381,7 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
         // those two alone.
         for (int j = 0; j < rounds; ++j) {
           const std::size_t q = (e + (std::size_t{1} << j)) % E;
-          Step st;
-          st.type = "s";
-          st.srcbuf = st.dstbuf = 's';
-          st.srcoff = token_slot(e);
-          st.dstoff = token_slot(q);
-          st.cnt = 1;
+          const Step st = token_step("s", e, q);
           const int t = g.tb(0, static_cast<long>(q));
           const int k = add_with_deps(t, st);
           const auto [rt, rk] = tokens[e][token_index(epoch, j)];

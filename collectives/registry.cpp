@@ -4,33 +4,24 @@
 #include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/algorithms/a2a_baselines.hpp"
+#include "collectives/algorithms/a2a_hopgroup.hpp"
+#include "collectives/algorithms/a2a_optimal.hpp"
+#include "collectives/algorithms/hd_allreduce.hpp"
+#include "collectives/algorithms/standard_collectives.hpp"
+#include "collectives/algorithms/tree_baselines.hpp"
+#include "collectives/algorithms/tree_bcast.hpp"
+#include "collectives/algorithms/twotree_hier.hpp"
 #include "topology/grid.hpp"
 
 namespace collnet::collectives {
 
-// One factory per algorithm, each defined in the algorithm's own file.
-// Add two lines here (a declaration and an entry) when an algorithm is added.
+// One factory per algorithm, defined in the algorithm's file. A family's
+// header declares its factories (included above); a factory whose file has
+// no header of its own is declared here. Adding an algorithm adds its entry
+// below, and its declaration here or its header's include above.
 // declarations:
-Algorithm make_a2a_hopgroup();
-Algorithm make_a2a_hopgroup_direct();
-Algorithm make_a2a_optimal();
-Algorithm make_a2a_spread();
-Algorithm make_a2a_nd();
-Algorithm make_a2a_random();
-Algorithm make_tree_bcast();
-Algorithm make_hd_allreduce();
-Algorithm make_hd_allreduce_conventional();
-Algorithm make_twotree_hier();
-Algorithm make_twotree_flat();
-Algorithm make_tree_single();
-Algorithm make_ring_allreduce();
-Algorithm make_rd_allreduce();
-Algorithm make_binomial_bcast();
-Algorithm make_binomial_reduce();
-Algorithm make_ring_allgather();
-Algorithm make_ring_reduce_scatter();
-Algorithm make_pairwise_alltoall();
-Algorithm make_msccl();
+Algorithm make_msccl();  // msccl.cpp (msccl.hpp, which schedule.hpp includes, knows no Algorithm)
 // (end of declarations)
 
 std::string topology_kind(const topology::Topology& topology) {
@@ -142,27 +133,18 @@ Algorithm checked(Algorithm a) {
   Algorithm id;
   id.name = a.name;
   id.supports = a.supports;
-  const auto guard = [id](const topology::Topology& t) { require_topology(id, t); };
-  if (a.build)
-    a.build = [guard, f = a.build](const topology::Topology& t, const Params& p) {
-      guard(t);
-      return f(t, p);
-    };
-  if (a.engine_params)
-    a.engine_params = [guard, f = a.engine_params](const topology::Topology& t, const Params& p) {
-      guard(t);
-      return f(t, p);
-    };
-  if (a.forwarding_rule)
-    a.forwarding_rule = [guard, f = a.forwarding_rule](const topology::Topology& t, const Params& p) {
-      guard(t);
-      return f(t, p);
-    };
-  if (a.footprint)
-    a.footprint = [guard, f = a.footprint](const topology::Topology& t, const Params& p) {
-      guard(t);
-      return f(t, p);
-    };
+  // Every entry point that takes the topology checks it first.
+  const auto guarded = [id](auto& entry) {
+    if (entry)
+      entry = [id, f = entry](const topology::Topology& t, const Params& p) {
+        require_topology(id, t);
+        return f(t, p);
+      };
+  };
+  guarded(a.build);
+  guarded(a.engine_params);
+  guarded(a.forwarding_rule);
+  guarded(a.footprint);
   return a;
 }
 

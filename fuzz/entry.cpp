@@ -174,28 +174,43 @@ void wiring(const std::uint8_t* data, std::size_t size) { (void)wiring_outcome(d
 void graph(const std::uint8_t* data, std::size_t size) { (void)graph_outcome(data, size); }
 void descriptor(const std::uint8_t* data, std::size_t size) { (void)descriptor_outcome(data, size); }
 
-Check check(const std::string& target) {
-  if (target == "scenario") return &scenario_outcome;
-  if (target == "topology") return &topology_outcome;
-  if (target == "wiring") return &wiring_outcome;
-  if (target == "graph") return &graph_outcome;
-  if (target == "descriptor") return &descriptor_outcome;
-  if (target == "chakra") return &chakra_outcome;
-  if (target == "msccl") return &msccl_outcome;
+namespace {
+
+/// Every target: its name, entry point and outcome.
+struct Target {
+  const char* name;
+  Entry entry;
+  Check check;
+};
+constexpr Target kTargets[] = {
+    {"scenario", &scenario, &scenario_outcome},       {"topology", &topology, &topology_outcome},
+    {"wiring", &wiring, &wiring_outcome},             {"graph", &graph, &graph_outcome},
+    {"descriptor", &descriptor, &descriptor_outcome}, {"chakra", &chakra, &chakra_outcome},
+    {"msccl", &msccl, &msccl_outcome},
+};
+
+const Target* find_target(const std::string& name) {
+  for (const Target& t : kTargets)
+    if (name == t.name) return &t;
   return nullptr;
+}
+
+}  // namespace
+
+Check check(const std::string& target) {
+  const Target* t = find_target(target);
+  return t != nullptr ? t->check : nullptr;
 }
 
 Entry entry(const std::string& target) {
-  if (target == "scenario") return &scenario;
-  if (target == "topology") return &topology;
-  if (target == "wiring") return &wiring;
-  if (target == "graph") return &graph;
-  if (target == "descriptor") return &descriptor;
-  if (target == "chakra") return &chakra;
-  if (target == "msccl") return &msccl;
-  return nullptr;
+  const Target* t = find_target(target);
+  return t != nullptr ? t->entry : nullptr;
 }
 
-std::vector<std::string> targets() { return {"scenario", "topology", "wiring", "graph", "descriptor", "chakra", "msccl"}; }
+std::vector<std::string> targets() {
+  std::vector<std::string> names;
+  for (const Target& t : kTargets) names.emplace_back(t.name);
+  return names;
+}
 
 }  // namespace collnet::fuzz

@@ -520,6 +520,15 @@ def wrapped_title(main, fixed):
 
 # ---------------------------------------------------------------- output files
 
+def check_writable(directory, message):
+    """BadInput `message`: the reason, unless a file can be made in `directory`."""
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as e:
+        raise BadInput(f"{message}: {e.strerror or e}")
+
+
 def prepare_out(path):
     if os.path.exists(path) and not os.path.isdir(path):
         raise BadInput(f"--out: '{path}' exists and is not a directory")
@@ -527,11 +536,7 @@ def prepare_out(path):
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         raise BadInput(f"--out: cannot create the directory '{path}': {e.strerror or e}")
-    try:
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as e:
-        raise BadInput(f"--out: cannot write in '{path}': {e.strerror or e}")
+    check_writable(path, f"--out: cannot write in '{path}'")
 
 
 def check_report_path(path):
@@ -540,11 +545,7 @@ def check_report_path(path):
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         raise BadInput(f"--report: the directory of '{path}' does not exist")
-    try:
-        with tempfile.TemporaryFile(dir=parent):
-            pass
-    except OSError as e:
-        raise BadInput(f"--report: cannot write in the directory of '{path}': {e.strerror or e}")
+    check_writable(parent, f"--report: cannot write in the directory of '{path}'")
     if os.path.exists(path) and not os.access(path, os.W_OK):
         raise BadInput(f"--report: cannot write '{path}'")
 

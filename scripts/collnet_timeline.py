@@ -85,31 +85,39 @@ def _integer(value, path, line, column, option, empty_ok=False):
     return v
 
 
-def read_trace(path):
-    """The messages of a trace: dicts with the contract columns as numbers
-    (cycles None where the message was not delivered) and 'colour_key'."""
-    f, reader, header = _open_csv(path, "--timeline", TRACE_COLUMNS, "collnet message trace (collnet run --trace)")
-    phase = header.index("phase") if "phase" in header else None
-    messages = []
+def _rows(f, reader, header, path, option):
+    """(line, row) of every row after the header that is not empty; the file
+    is closed when they are read. A row whose field count is not the
+    header's, or a file the csv module cannot read, is BadInput naming
+    `option`, the path and the line."""
     with f:
         try:
             for line, row in enumerate(reader, start=2):
                 if not row:
                     continue
                 if len(row) != len(header):
-                    raise BadInput(f"--timeline: '{path}' line {line}: {len(row)} fields, the header has "
-                                   f"{len(header)}")
-                m = {}
-                for i, name in enumerate(TRACE_COLUMNS):
-                    m[name] = _integer(row[i], path, line, name, "--timeline", empty_ok=name.endswith("_cycle"))
-                if m["inject_cycle"] is not None and m["deliver_cycle"] is not None and \
-                        m["deliver_cycle"] < m["inject_cycle"]:
-                    raise BadInput(f"--timeline: '{path}' line {line}: deliver_cycle {m['deliver_cycle']} is before "
-                                   f"inject_cycle {m['inject_cycle']}")
-                m["colour_key"] = row[phase] if phase is not None else m["tag"]
-                messages.append(m)
+                    raise BadInput(f"{option}: '{path}' line {line}: {len(row)} fields, the header has {len(header)}")
+                yield line, row
         except csv.Error as e:
-            raise BadInput(f"--timeline: '{path}': {e}")
+            raise BadInput(f"{option}: '{path}': {e}")
+
+
+def read_trace(path):
+    """The messages of a trace: dicts with the contract columns as numbers
+    (cycles None where the message was not delivered) and 'colour_key'."""
+    f, reader, header = _open_csv(path, "--timeline", TRACE_COLUMNS, "collnet message trace (collnet run --trace)")
+    phase = header.index("phase") if "phase" in header else None
+    messages = []
+    for line, row in _rows(f, reader, header, path, "--timeline"):
+        m = {}
+        for i, name in enumerate(TRACE_COLUMNS):
+            m[name] = _integer(row[i], path, line, name, "--timeline", empty_ok=name.endswith("_cycle"))
+        if m["inject_cycle"] is not None and m["deliver_cycle"] is not None and \
+                m["deliver_cycle"] < m["inject_cycle"]:
+            raise BadInput(f"--timeline: '{path}' line {line}: deliver_cycle {m['deliver_cycle']} is before "
+                           f"inject_cycle {m['inject_cycle']}")
+        m["colour_key"] = row[phase] if phase is not None else m["tag"]
+        messages.append(m)
     if not messages:
         raise BadInput(f"--timeline: '{path}' holds no messages")
     return messages
@@ -119,20 +127,12 @@ def read_links(path):
     """Busy intervals per link, in the file's order of links."""
     f, reader, header = _open_csv(path, "--links", LINK_COLUMNS, "collnet links file (collnet run --trace-links)")
     links = {}
-    with f:
-        try:
-            for line, row in enumerate(reader, start=2):
-                if not row:
-                    continue
-                if len(row) != len(header):
-                    raise BadInput(f"--links: '{path}' line {line}: {len(row)} fields, the header has {len(header)}")
-                start = _integer(row[3], path, line, "start_cycle", "--links")
-                end = _integer(row[4], path, line, "end_cycle", "--links")
-                if end < start:
-                    raise BadInput(f"--links: '{path}' line {line}: end_cycle {end} is before start_cycle {start}")
-                links.setdefault(row[0], []).append((start, end))
-        except csv.Error as e:
-            raise BadInput(f"--links: '{path}': {e}")
+    for line, row in _rows(f, reader, header, path, "--links"):
+        start = _integer(row[3], path, line, "start_cycle", "--links")
+        end = _integer(row[4], path, line, "end_cycle", "--links")
+        if end < start:
+            raise BadInput(f"--links: '{path}' line {line}: end_cycle {end} is before start_cycle {start}")
+        links.setdefault(row[0], []).append((start, end))
     return links
 
 

@@ -129,6 +129,11 @@ def markdown_table(header, align, rows):
     return out
 
 
+def figures_table(header, rows):
+    """A table of a label column, then columns of figures (right-aligned)."""
+    return markdown_table(header, ["---"] + ["---:"] * (len(header) - 1), rows)
+
+
 def merge_synth_rows(old_lines, new_lines):
     """The synthesis table with the rows of NEW_LINES (synth.sh --markdown
     output) in place of the old rows of the same block and target; rows of
@@ -282,10 +287,9 @@ def synthetic(args, old_body):
     command = "python3 scripts/doc_tables.py --table synthetic"
     where = (f"which runs `collnet bench --repeat 2`; measured on {machine()}, load average "
              f"{report['load_average_before'].split()[0]} to {report['load_average_after'].split()[0]}, {today()}")
-    return measured_line(command, where) + markdown_table(
-        ["network", "offered", "routers", "cycles", "M router-cycles per CPU s", "per-router speed vs 8x8",
-         "flit-hops per router-cycle", "CPU ns per flit-hop", "peak MiB"],
-        ["---"] + ["---:"] * 8, rows)
+    header = ["network", "offered", "routers", "cycles", "M router-cycles per CPU s", "per-router speed vs 8x8",
+              "flit-hops per router-cycle", "CPU ns per flit-hop", "peak MiB"]
+    return measured_line(command, where) + figures_table(header, rows)
 
 
 # point -> (whole-run target s, ns per flit-hop target, peak memory target MB)
@@ -323,10 +327,9 @@ def render_collectives(report, source):
     command = "python3 scripts/doc_tables.py --table collectives"
     note = (f"which runs `collnet bench --collectives --no-synthetic --threads 1 --json {source}`; "
             f"`--from-report {source}` renders the committed report; {where}")
-    return measured_line(command, note) + markdown_table(
+    return measured_line(command, note) + figures_table(
         ["point", "cycles", "flit-hops", "whole run s", "simulation CPU s", "CPU ns per flit-hop",
-         "router evaluations per flit-hop", "NIC evaluations per flit-hop", "peak MiB"],
-        ["---"] + ["---:"] * 8, rows)
+         "router evaluations per flit-hop", "NIC evaluations per flit-hop", "peak MiB"], rows)
 
 
 def collectives(args, old_body):
@@ -415,9 +418,9 @@ def threads(args, old_body):
     command = "python3 scripts/doc_tables.py --table threads"
     where = (f"which runs `collnet bench ARGS --threads N`; measured on {machine()}, "
              f"load average {before} to {load()}, {today()}")
-    return measured_line(command, where) + markdown_table(
+    return measured_line(command, where) + figures_table(
         ["point", "1 thread, simulation wall s", "2 threads", "speedup", "2 threads: main thread's wait share",
-         "solo cycles"], ["---"] + ["---:"] * 5, rows)
+         "solo cycles"], rows)
 
 
 def startup(args, old_body):

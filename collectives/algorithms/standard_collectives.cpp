@@ -347,24 +347,54 @@ int ceil_log2(std::int32_t n) { return n <= 1 ? 0 : std::bit_width(static_cast<s
 std::int32_t read_root(const Params& params, std::int32_t n);
 std::int32_t read_bcast_root(const Params& params, std::int32_t n);
 
+/// What binomial-bcast and binomial-reduce start from: the setup, the root,
+/// K = ceil(log2 n) steps, the whole vector as one chunk.
+struct Binomial {
+  Setup s;
+  std::int32_t n = 0;
+  std::int32_t root = 0;
+  int K = 0;
+  Chunk all;
+
+  /// Calls step(v, out, low) for every relative rank v: `out` appends to the
+  /// program of v's endpoint, `low` is v's lowest set bit (2^K for the root).
+  template <class Step>
+  void each_rank(Schedule& sc, Step step) const {
+    for (std::int32_t v = 0; v < n; ++v) {
+      Emitter out{sc.programs[static_cast<std::size_t>(mod(v + root, n))], s.data.dtype};
+      step(v, out, v == 0 ? (1 << K) : (v & -v));
+    }
+  }
+};
+
+Binomial read_binomial(const topology::Topology& topology, const Params& params, bool reduction,
+                       std::int32_t (*read_root_of)(const Params&, std::int32_t)) {
+  Binomial b;
+  b.s = read_setup(topology, params, reduction);
+  b.n = b.s.n;
+  b.root = read_root_of(params, b.n);
+  b.K = ceil_log2(b.n);
+  b.all = Chunk{0, b.s.data.elements};
+  return b;
+}
+
+/// The step tag of distance m = 2^j.
+std::uint32_t tag_of(std::int32_t m) { return static_cast<std::uint32_t>(std::countr_zero(static_cast<std::uint32_t>(m))); }
+
 Schedule build_binomial_bcast(const topology::Topology& topology, const Params& params) {
-  const Setup s = read_setup(topology, params, false);
-  const std::int32_t n = s.n;
-  const std::int32_t root = read_bcast_root(params, n);
-  const int K = ceil_log2(n);
-  const Chunk all{0, s.data.elements};
+  const Binomial b = read_binomial(topology, params, false, &read_bcast_root);
+  const Setup& s = b.s;
+  const std::int32_t n = b.n;
+  const std::int32_t root = b.root;
   Schedule sc = empty_schedule("binomial-bcast", s);
   // Step j (tag j) uses distance m = 2^(K-1-j): every v that is a multiple
   // of 2m sends to v + m.
-  for (std::int32_t v = 0; v < n; ++v) {
-    Emitter out{sc.programs[static_cast<std::size_t>(mod(v + root, n))], s.data.dtype};
-    const std::int32_t low = v == 0 ? (1 << K) : (v & -v);
-    if (v != 0) out.wait(all, static_cast<std::uint32_t>(K - 1 - std::countr_zero(static_cast<std::uint32_t>(low))));
+  const auto step = [K = b.K](std::int32_t m) { return static_cast<std::uint32_t>(K - 1) - tag_of(m); };
+  b.each_rank(sc, [&](std::int32_t v, Emitter& out, std::int32_t low) {
+    if (v != 0) out.wait(b.all, step(low));
     for (std::int32_t m = low / 2; m >= 1; m /= 2)
-      if (v + m < n)
-        out.send(mod(v + m + root, n), all,
-                 static_cast<std::uint32_t>(K - 1 - std::countr_zero(static_cast<std::uint32_t>(m))));
-  }
+      if (v + m < n) out.send(mod(v + m + root, n), b.all, step(m));
+  });
   finish(sc);
   const ReductionSetup data = s.data;
   sc.initial = [data, root](EndpointId e, std::uint32_t address) -> Word {
@@ -379,23 +409,18 @@ Schedule build_binomial_bcast(const topology::Topology& topology, const Params& 
 }
 
 Schedule build_binomial_reduce(const topology::Topology& topology, const Params& params) {
-  const Setup s = read_setup(topology, params, true);
-  const std::int32_t n = s.n;
-  const std::int32_t root = read_root(params, n);
-  const int K = ceil_log2(n);
-  const Chunk all{0, s.data.elements};
+  const Binomial b = read_binomial(topology, params, true, &read_root);
+  const Setup& s = b.s;
+  const std::int32_t n = b.n;
+  const std::int32_t root = b.root;
   Schedule sc = empty_schedule("binomial-reduce", s);
   // Step j (tag j) uses distance m = 2^j: every v whose lowest set bit is m
   // adds its partial result into v - m's copy, once its children's are in.
-  for (std::int32_t v = 0; v < n; ++v) {
-    Emitter out{sc.programs[static_cast<std::size_t>(mod(v + root, n))], s.data.dtype};
-    const std::int32_t low = v == 0 ? (1 << K) : (v & -v);
+  b.each_rank(sc, [&](std::int32_t v, Emitter& out, std::int32_t low) {
     for (std::int32_t m = 1; m < low; m *= 2)
-      if (v + m < n) out.wait(all, static_cast<std::uint32_t>(std::countr_zero(static_cast<std::uint32_t>(m))));
-    if (v != 0)
-      out.send(mod(v - low + root, n), all, static_cast<std::uint32_t>(std::countr_zero(static_cast<std::uint32_t>(low))),
-               s.data.op);
-  }
+      if (v + m < n) out.wait(b.all, tag_of(m));
+    if (v != 0) out.send(mod(v - low + root, n), b.all, tag_of(low), s.data.op);
+  });
   finish(sc);
   own_vectors(sc, s);
   const auto result = fold(s);

@@ -2,7 +2,7 @@
 // rtl/schedule_engine_a2a.sv) runs a2a-spread and a2a-nd on grids of 1 to 4
 // dimensions. Its topology limits, its loader (the algorithm's loader values
 // turned into configuration writes) and its registry entry.
-#include "driver/engine_catalog.hpp"
+#include "driver/engine_entry.hpp"
 
 #include "collectives/algorithms/a2a_baselines.hpp"
 #include "hls/schedule_engine_a2a.hpp"
@@ -12,14 +12,11 @@ namespace collnet::driver {
 
 namespace {
 
-std::string a2a_refusal(const std::string& algorithm, const topology::Topology& topology) {
-  const std::string block = "schedule_engine_a2a";
-  const auto* grid = grid_of(topology);
-  if (grid == nullptr) return not_a_grid(block, algorithm, topology);
+std::string a2a_limits(const std::string& block, const topology::Grid& grid) {
   // SIZE/COORD registers are 16 bits, node counts 17 (hls/schedule_engine_a2a.hpp).
-  if (grid->endpoint_count() > 65536)
-    return "key 'topology': " + block + " holds at most 65536 nodes, " + topology.name() + " has " +
-           std::to_string(grid->endpoint_count());
+  if (grid.endpoint_count() > 65536)
+    return "key 'topology': " + block + " holds at most 65536 nodes, " + grid.name() + " has " +
+           std::to_string(grid.endpoint_count());
   return "";
 }
 
@@ -28,11 +25,8 @@ std::vector<EngineWrite> a2a_writes(const collectives::A2aEngineParams& p, const
   namespace R = hls::a2a_engine_reg;
   const std::uint8_t code = p.nd ? R::algorithm_nd : R::algorithm_spread;
   const auto nct = static_cast<std::uint32_t>(p.nct);  // 1..4 = NCT register
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::a2a_engine_writes(code, nct, p.message_words, padded(grid.sizes(), 1),
-                                              padded(grid.coord(self), 0), p.group_barriers))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::a2a_engine_writes(code, nct, p.message_words, padded(grid.sizes(), 1), padded(grid.coord(self), 0),
+                                p.group_barriers);
 }
 
 }  // namespace
@@ -40,13 +34,9 @@ std::vector<EngineWrite> a2a_writes(const collectives::A2aEngineParams& p, const
 namespace engines {
 
 EngineEntry a2a() {
-  return {"a2a", "grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes", false, a2a_refusal,
-          [](const LoadRequest& r) -> EndpointWrites {
-            const auto p = loader_values<collectives::A2aEngineParams>(r);
-            const auto& grid = dynamic_cast<const topology::Grid&>(*r.topology);
-            return [p, &grid](topology::EndpointId e) { return a2a_writes(p, grid, e); };
-          },
-          make_hls_engine_of<hls::A2aScheduleEngine>};
+  return {"a2a", "grids of 1 to 4 dimensions, nct 1..4, up to 65536 nodes", false,
+          grid_refusal("schedule_engine_a2a", &a2a_limits),
+          values_loader(&a2a_writes), make_hls_engine_of<hls::A2aScheduleEngine>};
 }
 
 }  // namespace engines

@@ -1,7 +1,7 @@
 // Engine "a2at": schedule_engine_a2at (hls/schedule_engine_a2at.hpp,
 // rtl/schedule_engine_a2at.sv) runs a2a-optimal (A2AT) on 2-D grids from an
 // offset table. Its topology limits, its loader and its registry entry.
-#include "driver/engine_catalog.hpp"
+#include "driver/engine_entry.hpp"
 
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "hls/schedule_engine_a2at.hpp"
@@ -11,19 +11,16 @@ namespace collnet::driver {
 
 namespace {
 
-std::string a2at_refusal(const std::string& algorithm, const topology::Topology& topology) {
+std::string a2at_limits(const std::string& block, const topology::Grid& grid) {
   namespace R = hls::a2at_engine_reg;
-  const std::string block = "schedule_engine_a2at";
-  const auto* grid = grid_of(topology);
-  if (grid == nullptr) return not_a_grid(block, algorithm, topology);
-  const std::string name = topology.name();
-  if (grid->dims() != 2) return "key 'topology': " + block + " runs 2-D grids only, " + name + " is not";
-  if (largest_side(*grid) > static_cast<int>(R::max_size))
+  const std::string name = grid.name();
+  if (grid.dims() != 2) return "key 'topology': " + block + " runs 2-D grids only, " + name + " is not";
+  if (largest_side(grid) > static_cast<int>(R::max_size))
     return "key 'topology': " + block + " holds sides of at most " + std::to_string(R::max_size) +
-           " nodes (SIZE_X, SIZE_Y), " + name + " has " + std::to_string(largest_side(*grid));
-  if (grid->endpoint_count() - 1 > static_cast<int>(R::table_entries))
+           " nodes (SIZE_X, SIZE_Y), " + name + " has " + std::to_string(largest_side(grid));
+  if (grid.endpoint_count() - 1 > static_cast<int>(R::table_entries))
     return "key 'topology': " + block + " holds at most " + std::to_string(R::table_entries) +
-           " offsets (N - 1), " + name + " needs " + std::to_string(grid->endpoint_count() - 1);
+           " offsets (N - 1), " + name + " needs " + std::to_string(grid.endpoint_count() - 1);
   return "";
 }
 
@@ -63,13 +60,8 @@ EngineEntry a2at() {
   return {"a2at",
           "2-D grids, sides up to " + std::to_string(hls::a2at_engine_reg::max_size) + ", at most " +
               std::to_string(hls::a2at_engine_reg::table_entries + 1) + " nodes",
-          false, a2at_refusal,
-          [](const LoadRequest& r) -> EndpointWrites {
-            const auto p = loader_values<collectives::A2atEngineParams>(r);
-            const auto& grid = dynamic_cast<const topology::Grid&>(*r.topology);
-            return [p, &grid](topology::EndpointId e) { return a2at_writes(p, grid, e); };
-          },
-          make_hls_engine_of<hls::A2atScheduleEngine>};
+          false, grid_refusal("schedule_engine_a2at", &a2at_limits),
+          values_loader(&a2at_writes), make_hls_engine_of<hls::A2atScheduleEngine>};
 }
 
 }  // namespace engines

@@ -1,7 +1,7 @@
 // Engine "hd": schedule_engine_hd (hls/schedule_engine_hd.hpp,
 // rtl/schedule_engine_hd.sv) runs hd-allreduce and hd-allreduce-conventional
 // on boards:WxXxYxZ. Its topology limits, its loader and its registry entry.
-#include "driver/engine_catalog.hpp"
+#include "driver/engine_entry.hpp"
 
 #include "collectives/algorithms/hd_allreduce.hpp"
 #include "hls/schedule_engine_hd.hpp"
@@ -48,12 +48,9 @@ std::vector<EngineWrite> hd_writes(const collectives::HdEngineParams& p, const t
     sizes[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(boards.size(d));
     coord[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(board[static_cast<std::size_t>(d)]);
   }
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::hd_engine_writes(p.conventional, bandwidth, op_code, float64,
-                                             static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
-                                             static_cast<std::uint32_t>(elements), agg_units, sizes, coord))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::hd_engine_writes(p.conventional, bandwidth, op_code, float64,
+                               static_cast<std::uint32_t>(self % topology::Boards::kUnitsPerBoard),
+                               static_cast<std::uint32_t>(elements), agg_units, sizes, coord);
 }
 
 }  // namespace
@@ -62,12 +59,7 @@ namespace engines {
 
 EngineEntry hd() {
   return {"hd", "boards", false, hd_refusal,
-          [](const LoadRequest& r) -> EndpointWrites {
-            const auto p = loader_values<collectives::HdEngineParams>(r);
-            const auto& boards = dynamic_cast<const topology::Boards&>(*r.topology);
-            (void)hd_writes(p, boards, 0);  // the values' checks, before any endpoint is asked
-            return [p, &boards](topology::EndpointId e) { return hd_writes(p, boards, e); };
-          },
+          values_loader(&hd_writes, Check::first_endpoint),
           make_hls_engine_of<hls::HdScheduleEngine>};
 }
 

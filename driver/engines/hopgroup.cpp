@@ -2,7 +2,7 @@
 // rtl/schedule_engine_hopgroup.sv) runs a2a-hopgroup and a2a-hopgroup-direct
 // on grids of 1 to 4 dimensions. Its topology limits, its loader and its
 // registry entry.
-#include "driver/engine_catalog.hpp"
+#include "driver/engine_entry.hpp"
 
 #include "collectives/algorithms/a2a_hopgroup.hpp"
 #include "hls/schedule_engine_hopgroup.hpp"
@@ -12,15 +12,12 @@ namespace collnet::driver {
 
 namespace {
 
-std::string hopgroup_refusal(const std::string& algorithm, const topology::Topology& topology) {
+std::string hopgroup_limits(const std::string& block, const topology::Grid& grid) {
   namespace R = hls::hopgroup_engine_reg;
-  const std::string block = "schedule_engine_hopgroup";
-  const auto* grid = grid_of(topology);
-  if (grid == nullptr) return not_a_grid(block, algorithm, topology);
-  if (largest_side(*grid) > static_cast<int>(R::max_size))
+  if (largest_side(grid) > static_cast<int>(R::max_size))
     return "key 'topology': " + block + " holds sides of at most " + std::to_string(R::max_size) +
            " nodes (SIZE0..3, coordinate tables of " + std::to_string(R::max_size) + " entries), " +
-           topology.name() + " has " + std::to_string(largest_side(*grid));
+           grid.name() + " has " + std::to_string(largest_side(grid));
   return "";
 }
 
@@ -44,12 +41,8 @@ std::vector<EngineWrite> hopgroup_writes(const collectives::HopgroupEngineParams
   }
   const std::uint32_t slack = p.slack;  // GAP_SLACK [7:0]
   const std::uint8_t code = p.direct ? R::algorithm_direct : R::algorithm_hopgroup;
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::hopgroup_engine_writes(code, p.message_words, options, slack,
-                                                   static_cast<std::uint32_t>(grid.dims()), padded(grid.sizes(), 1),
-                                                   padded(grid.coord(self), 0)))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::hopgroup_engine_writes(code, p.message_words, options, slack, static_cast<std::uint32_t>(grid.dims()),
+                                     padded(grid.sizes(), 1), padded(grid.coord(self), 0));
 }
 
 }  // namespace
@@ -58,7 +51,7 @@ namespace engines {
 
 EngineEntry hopgroup() {
   return {"hopgroup", "sides up to " + std::to_string(hls::hopgroup_engine_reg::max_size) + ", 1-D to 3-D or 4-D",
-          false, hopgroup_refusal,
+          false, grid_refusal("schedule_engine_hopgroup", &hopgroup_limits),
           [](const LoadRequest& r) -> EndpointWrites {
             const auto p = loader_values<collectives::HopgroupEngineParams>(r);
             const auto& grid = dynamic_cast<const topology::Grid&>(*r.topology);

@@ -131,13 +131,9 @@ std::vector<EngineWrite> twotree_writes(const collectives::TreeCollectivePlan& p
     for (const auto& x : plan.transfers)
       if (x.sender == rank) hints.push_back(x.route_hint);
   }
-  std::vector<EngineWrite> w;
-  for (const auto& x : hls::twotree_engine_writes(plan.setup.dtype == DataType::float64,
-                                                  static_cast<std::uint32_t>(plan.setup.op), plan.single_tree,
-                                                  static_cast<std::uint32_t>(endpoint), plan.setup.elements,
-                                                  static_cast<std::uint32_t>(plan.setup.blocks), stages, hints))
-    w.push_back({x.addr, x.data});
-  return w;
+  return hls::twotree_engine_writes(plan.setup.dtype == DataType::float64, static_cast<std::uint32_t>(plan.setup.op),
+                                    plan.single_tree, static_cast<std::uint32_t>(endpoint), plan.setup.elements,
+                                    static_cast<std::uint32_t>(plan.setup.blocks), stages, hints);
 }
 
 }  // namespace

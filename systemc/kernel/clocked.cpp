@@ -1,12 +1,15 @@
 #include "systemc/kernel/clocked.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 #include <x86intrin.h>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "collectives/params.hpp"
 #include "systemc/link/link.hpp"
@@ -38,24 +41,34 @@ void run_or_defer(Deferred::Action action, Clocked& module, Cycle at, std::uint6
 }
 
 namespace {
+/// The value the environment variable `variable` names among `values` (the
+/// first when it is unset or empty); a ConfigError naming the accepted
+/// names otherwise (`what`: "an evaluation order").
+template <typename Value, std::size_t N>
+Value requested(const char* variable, const char* what,
+                const std::array<std::pair<std::string_view, Value>, N>& values) {
+  const char* env = std::getenv(variable);
+  const std::string name = env != nullptr ? env : "";
+  if (name.empty()) return values.front().second;
+  std::string accepted;
+  for (const auto& [n, value] : values) {
+    if (name == n) return value;
+    accepted += (accepted.empty() ? "" : ", ") + std::string(n);
+  }
+  throw ConfigError("environment variable " + std::string(variable) + ": '" + name + "' is not " + what +
+                    "; accepted values: " + accepted);
+}
+
 WakeScheduler::Order requested_order() {
-  const char* env = std::getenv("COLLNET_EVALUATION_ORDER");
-  const std::string order = env != nullptr ? env : "";
-  if (order.empty() || order == "wake") return WakeScheduler::Order::wake;
-  if (order == "creation") return WakeScheduler::Order::creation;
-  if (order == "reverse-creation") return WakeScheduler::Order::reverse_creation;
-  throw ConfigError("environment variable COLLNET_EVALUATION_ORDER: '" + order +
-                    "' is not an evaluation order; accepted values: wake, creation, reverse-creation");
+  using O = WakeScheduler::Order;
+  return requested<O, 3>("COLLNET_EVALUATION_ORDER", "an evaluation order",
+                         {{{"wake", O::wake}, {"creation", O::creation}, {"reverse-creation", O::reverse_creation}}});
 }
 WakeScheduler::ThreadMode requested_thread_mode() {
-  const char* env = std::getenv("COLLNET_THREAD_MODE");
-  const std::string mode = env != nullptr ? env : "";
-  if (mode.empty() || mode == "adaptive") return WakeScheduler::ThreadMode::adaptive;
-  if (mode == "parallel") return WakeScheduler::ThreadMode::parallel;
-  if (mode == "solo") return WakeScheduler::ThreadMode::solo;
-  if (mode == "alternate") return WakeScheduler::ThreadMode::alternate;
-  throw ConfigError("environment variable COLLNET_THREAD_MODE: '" + mode +
-                    "' is not a thread mode; accepted values: adaptive, parallel, solo, alternate");
+  using M = WakeScheduler::ThreadMode;
+  return requested<M, 4>(
+      "COLLNET_THREAD_MODE", "a thread mode",
+      {{{"adaptive", M::adaptive}, {"parallel", M::parallel}, {"solo", M::solo}, {"alternate", M::alternate}}});
 }
 }  // namespace
 
@@ -70,6 +83,19 @@ WakeScheduler& WakeScheduler::current() {
   if (current_ == nullptr) throw std::logic_error("collnet modules need a KernelSession");
   return *current_;
 }
+
+namespace {
+
+/// The cycle of the next occupied bucket after `slot`, the bucket of cycle
+/// `now` (the buckets hold cycles now+1 .. now+kHorizon-1); kNever when no
+/// bucket is occupied.
+Cycle next_occupied(std::uint64_t occupied, std::size_t slot, Cycle now) {
+  if (occupied == 0) return kNever;
+  const std::uint64_t rotated = std::rotr(occupied, static_cast<int>((slot + 1) % WakeScheduler::kHorizon));
+  return now + static_cast<Cycle>(std::countr_zero(rotated)) + 1;
+}
+
+}  // namespace
 
 void WakeScheduler::notify_tick(Cycle at, Cycle now) {
   tick_at_ = at;
@@ -267,14 +293,8 @@ void WakeScheduler::dispatch_threaded() {
   firing_at_ = kNever;
   std::uint64_t occupied = 0;
   for (auto& lane : lanes_) occupied |= lane->occupied;
-  if (occupied == 0) {
-    tick_at_ = kNever;
-    return;
-  }
-  const std::uint64_t rotated = std::rotr(occupied, static_cast<int>((slot + 1) % kHorizon));
-  const Cycle ahead = static_cast<Cycle>(std::countr_zero(rotated)) + 1;
-  tick_at_ = now + ahead;
-  tick_.notify(sc_core::sc_time::from_value(ahead * Clocked::ticks_per_cycle()));
+  tick_at_ = kNever;
+  if (const Cycle next = next_occupied(occupied, slot, now); next != kNever) notify_tick(next, now);
 }
 
 namespace {
@@ -373,15 +393,8 @@ void WakeScheduler::dispatch() {
   ++profile_.cycles;
   firing_at_ = kNever;
   firing_.clear();
-  if (occupied_ == 0) {
-    tick_at_ = kNever;
-    return;
-  }
-  // Next occupied bucket after this one (buckets hold cycles now+1 .. now+63).
-  const std::uint64_t rotated = std::rotr(occupied_, static_cast<int>((slot + 1) % kHorizon));
-  const Cycle ahead = static_cast<Cycle>(std::countr_zero(rotated)) + 1;
-  tick_at_ = now + ahead;
-  tick_.notify(sc_core::sc_time::from_value(ahead * Clocked::ticks_per_cycle()));
+  tick_at_ = kNever;
+  if (const Cycle next = next_occupied(occupied_, slot, now); next != kNever) notify_tick(next, now);
 }
 
 Clocked::Clocked(const sc_core::sc_module_name& name, bool run_at_start)

@@ -51,18 +51,33 @@ void check(const char* block) {
                          ".sv failed (see the %Error line above)");
 }
 
+/// One clock cycle of `model`, its inputs set: the clock low, where eval()
+/// gives the outputs of this cycle (what `read` returns, from the model),
+/// then the rising edge; `block` names the RTL in an assertion error.
+template <typename Model, typename Read>
+auto clock_cycle(Model& model, const char* block, Read&& read) {
+  model.clk_i = 0;
+  model.eval();
+  auto out = read(static_cast<const Model&>(model));
+  model.clk_i = 1;
+  model.eval();
+  check(block);
+  return out;
+}
+
+/// A clock cycle whose outputs are registers (read after the edge) or not read.
+template <typename Model>
+void clock_cycle(Model& model, const char* block) {
+  clock_cycle(model, block, [](const Model&) { return 0; });
+}
+
 /// Synchronous reset of `model`: rst_ni low for two clock cycles with the
 /// inputs `idle` sets, then high; `block` names the RTL in an assertion error.
 template <typename Model, typename Idle>
 void reset_model(Model& model, const char* block, Idle&& idle) {
   model.rst_ni = 0;
   idle(model);
-  for (int edge = 0; edge < 2; ++edge) {
-    model.clk_i = 0;
-    model.eval();
-    model.clk_i = 1;
-    model.eval();
-  }
+  for (int edge = 0; edge < 2; ++edge) clock_cycle(model, block);
   model.rst_ni = 1;
   check(block);
 }
@@ -88,17 +103,10 @@ class RtlPacer final : public Pacer {
     model_.in_gap_i = in.in_gap;
     model_.in_slack_i = in.in_slack;
     model_.out_ready_i = in.out_ready;
-    model_.clk_i = 0;
-    model_.eval();  // the outputs of this cycle
-    hls::PacketPacerOutputs out;
-    out.in_ready = model_.in_ready_o != 0;
-    out.out_valid = model_.out_valid_o != 0;
-    out.out_data = model_.out_data_o;
-    out.out_last = model_.out_last_o != 0;
-    model_.clk_i = 1;
-    model_.eval();  // the rising edge
-    check("packet_pacer");
-    return out;
+    return clock_cycle(model_, "packet_pacer", [](const Vpacket_pacer& m) {
+      return hls::PacketPacerOutputs{.in_ready = m.in_ready_o != 0, .out_valid = m.out_valid_o != 0,
+                                     .out_data = m.out_data_o, .out_last = m.out_last_o != 0};
+    });
   }
 
   // Registers exposed read-only by rtl/packet_pacer.vlt.
@@ -132,16 +140,10 @@ class RtlForwardingRule final : public ForwardingRuleBlock {
     model_.from_none_i = in.from_none;
     model_.from_port_i = in.from_port;
     model_.out_ready_i = in.out_ready;
-    model_.clk_i = 0;
-    model_.eval();  // the outputs of this cycle
-    hls::TreeBcastRuleOutputs out;
-    out.in_ready = model_.in_ready_o != 0;
-    out.out_valid = model_.out_valid_o != 0;
-    out.out_mask = model_.out_mask_o;
-    model_.clk_i = 1;
-    model_.eval();  // the rising edge
-    check("tree_bcast_rule");
-    return out;
+    return clock_cycle(model_, "tree_bcast_rule", [](const Vtree_bcast_rule& m) {
+      return hls::TreeBcastRuleOutputs{.in_ready = m.in_ready_o != 0, .out_valid = m.out_valid_o != 0,
+                                       .out_mask = m.out_mask_o};
+    });
   }
 
  private:
@@ -172,17 +174,12 @@ class RtlEngine final : public EngineBlock {
   }
 
   void step(const EngineInputs& in) override {
-    // Inputs with the clock low, then the rising edge; the outputs are
-    // registers, read after the edge.
+    // The outputs are registers: outputs() reads them after the edge.
     model_.cfg_we_i = in.cfg_we;
     model_.cfg_addr_i = in.cfg_addr;
     model_.cfg_wdata_i = in.cfg_wdata;
     model_.out_ready_i = in.out_ready;
-    model_.clk_i = 0;
-    model_.eval();
-    model_.clk_i = 1;
-    model_.eval();
-    check(block_);
+    clock_cycle(model_, block_);
   }
 
  private:

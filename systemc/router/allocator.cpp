@@ -51,6 +51,17 @@ SwitchAllocator::SwitchAllocator(const SwitchAllocatorSetup& setup)
 
 namespace {
 
+/// The rounds of an iterative switch allocator (key sa_iterations): round
+/// 0, 1, ... while rounds are left and an input is unmatched, each starting
+/// with no output touched; `round(r)` returns false to stop early.
+template <typename Round>
+void for_each_round(AllocationScratch& sc, int iterations, Round&& round) {
+  for (int r = 0; r < iterations && !sc.active_inputs.empty(); ++r) {
+    sc.touched_outputs.clear();
+    if (!round(r)) return;
+  }
+}
+
 /// Separable input-first: each input port's arbiter picks one of its
 /// requesting VCs, each output's arbiter one of the inputs that picked it;
 /// later rounds retry the unmatched inputs on the unmatched outputs.
@@ -59,8 +70,7 @@ class InputFirst final : public SwitchAllocator {
   using SwitchAllocator::SwitchAllocator;
   void decide(AllocationScratch& sc, Cycle now) override {
     const auto vcs = static_cast<std::size_t>(vcs_);
-    for (int round = 0; round < iterations_ && !sc.active_inputs.empty(); ++round) {
-      sc.touched_outputs.clear();
+    for_each_round(sc, iterations_, [&](int round) {
       std::size_t still = 0;  // inputs that stay unmatched after this round
       for (const int p : sc.active_inputs) {
         const std::size_t base = static_cast<std::size_t>(p) * vcs;
@@ -117,7 +127,8 @@ class InputFirst final : public SwitchAllocator {
           if (sc.input_matched[static_cast<std::size_t>(p)] == 0) sc.active_inputs[k++] = p;
         sc.active_inputs.resize(k);
       }
-    }
+      return true;
+    });
     if (iterations_ > 1)  // (one round reads no matched flags)
       for (const SwitchGrant& g : sc.grants) {
         sc.output_matched[g.out_port] = 0;
@@ -169,10 +180,9 @@ class OutputFirst final : public SwitchAllocator {
   using SwitchAllocator::SwitchAllocator;
   void decide(AllocationScratch& sc, Cycle now) override {
     const auto vcs = static_cast<std::size_t>(vcs_);
-    for (int round = 0; round < iterations_ && !sc.active_inputs.empty(); ++round) {
+    for_each_round(sc, iterations_, [&](int round) {
       // Request: every candidate of an unmatched input to an unmatched output,
       // bucketed by output (counting sort into a flat array).
-      sc.touched_outputs.clear();
       std::size_t total = 0;
       for (const int p : sc.active_inputs) {
         const std::size_t base = static_cast<std::size_t>(p) * vcs;
@@ -186,7 +196,7 @@ class OutputFirst final : public SwitchAllocator {
           ++total;
         }
       }
-      if (total == 0) break;
+      if (total == 0) return false;
       std::size_t start = 0;
       for (const int o : sc.touched_outputs) {
         sc.output_start[static_cast<std::size_t>(o)] = static_cast<int>(start);
@@ -237,7 +247,8 @@ class OutputFirst final : public SwitchAllocator {
         sc.grants.push_back(g);
       }
       sc.active_inputs.resize(still);
-    }
+      return true;
+    });
     if (iterations_ > 1)
       for (const SwitchGrant& g : sc.grants) sc.output_matched[g.out_port] = 0;
   }

@@ -233,21 +233,19 @@ WaveformTracer::WaveformTracer(const sc_core::sc_module_name& name, Network& net
     save << kBinary << "\n";
     for (const std::string& n : node_scope) save << "+{" << n << "} network.nodes." << n << ".barrier\n";
     end_group(save, barrier, true);
-    const std::string inject = "nodes: inject";
-    begin_group(save, inject, true);
-    save << kBinary << "\n";
-    for (std::size_t e = 0; e < nodes_.size(); ++e)
-      for (std::size_t k = 0; k < nodes_[e].inject.size(); ++k)
-        save << "+{" << node_scope[e] << ":c" << k << "} network.nodes." << node_scope[e] << ".c" << k
-             << "_inject\n";
-    end_group(save, inject, true);
-    const std::string busy = "nodes: busy";
-    begin_group(save, busy, false);
-    save << kBinary << "\n";
-    for (std::size_t e = 0; e < nodes_.size(); ++e)
-      for (std::size_t k = 0; k < nodes_[e].busy.size(); ++k)
-        save << "+{" << node_scope[e] << ":c" << k << "} network.nodes." << node_scope[e] << ".c" << k << "_busy\n";
-    end_group(save, busy, false);
+    // One bit per controller k of every node: signal c<k>_<suffix>, the
+    // controllers `of` lists.
+    const auto per_controller = [&](const std::string& title, bool closed, const char* suffix, auto of) {
+      begin_group(save, title, closed);
+      save << kBinary << "\n";
+      for (std::size_t e = 0; e < nodes_.size(); ++e)
+        for (std::size_t k = 0; k < of(nodes_[e]).size(); ++k)
+          save << "+{" << node_scope[e] << ":c" << k << "} network.nodes." << node_scope[e] << ".c" << k << "_"
+               << suffix << "\n";
+      end_group(save, title, closed);
+    };
+    per_controller("nodes: inject", true, "inject", [](const auto& node) -> const auto& { return node.inject; });
+    per_controller("nodes: busy", false, "busy", [](const auto& node) -> const auto& { return node.busy; });
   }
   begin_group(save, "routers: occupancy", false);
   save << kDecimal << "\n";

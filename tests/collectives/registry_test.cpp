@@ -135,8 +135,8 @@ TEST(Registry, EngineEntriesReadTheirLoaderValues) {
     const auto [it, first] = values_of_engine.emplace(a.engine, std::type_index(p.type()));
     EXPECT_EQ(it->second, std::type_index(p.type())) << a.name << " hands engine " << a.engine << " another struct";
   }
-  // Five engines run registered algorithms (the programmable one runs any
-  // schedule's programs), each with loader values of its own type.
+  // Every engine but the programmable one (it runs any schedule's programs)
+  // runs registered algorithms, each with loader values of its own type.
   const std::map<std::string, std::type_index> expected{{"a2a", typeid(A2aEngineParams)},
                                                         {"a2at", typeid(A2atEngineParams)},
                                                         {"hd", typeid(HdEngineParams)},

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "topology/boards.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
@@ -76,14 +76,10 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, s
 }  // namespace
 
 RoutingFunction board_relay_routing() {
-  RoutingFunction f;
-  f.name = "board-relay";
-  f.description = "boards: relay through main units along the board torus, dateline VC classes on the board links";
-  f.topologies = {"boards"};
+  RoutingFunction f = source_routing(
+      "board-relay", "boards: relay through main units along the board torus, dateline VC classes on the board links",
+      {"boards"}, &classes, &route);
   f.keys = {"dateline"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
-  f.route = &route;
   return f;
 }
 

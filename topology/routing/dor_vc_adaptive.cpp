@@ -3,7 +3,7 @@
 // dimension-order escape classes, Duato's construction with the
 // dimension-order hop as the only adaptive output.
 //
-// VC classes as min-adaptive's (routing_escape.hpp): escape classes
+// VC classes as min-adaptive's (escape.hpp): escape classes
 // first (mesh: class 0; torus: classes 0 and 1, the dateline classes), the
 // adaptive class last with every VC left over.
 //
@@ -29,9 +29,7 @@ namespace {
 using namespace escape;
 
 void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
-  const Grid& g = grid_of(t);
-  out.clear();
-  const EndpointId at = g.graph().node(s.node).endpoint;
+  const auto [g, at] = start(t, s, out);
   int dim = 0;
   while (dim < g.dims() && coordinate(g, at, dim) == coordinate(g, s.destination, dim)) ++dim;
   if (dim == g.dims()) return;  // at the destination
@@ -55,20 +53,12 @@ void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
 }  // namespace
 
 RoutingFunction dor_vc_adaptive_routing() {
-  RoutingFunction f;
-  f.name = "dor-vc-adaptive";
-  f.description =
-      "dimension-order hops on the adaptive VC class or the "
-      "dimension-order escape VCs (dateline classes on a "
-      "torus), whichever the router's output selection takes; a "
-      "packet on an escape VC stays on them; half-way "
-      "ties by the packet's random word (BookSim2's min_adapt on a "
-      "mesh or torus)";
-  f.topologies = {"mesh", "torus"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
-  f.vc_layout = &layout;
-  f.next_hops = &next_hops;
+  RoutingFunction f = escape::routing(
+      "dor-vc-adaptive",
+      "dimension-order hops on the adaptive VC class or the dimension-order escape VCs (dateline classes on a "
+      "torus), whichever the router's output selection takes; a packet on an escape VC stays on them; half-way "
+      "ties by the packet's random word (BookSim2's min_adapt on a mesh or torus)",
+      &next_hops);
   f.per_packet_random = true;
   return f;
 }

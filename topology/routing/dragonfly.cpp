@@ -17,7 +17,7 @@
 #include <string>
 
 #include "topology/dragonfly.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
@@ -95,13 +95,7 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, s
 }
 
 RoutingFunction entry(std::string name, std::string description, int (*classes)(const Topology&)) {
-  RoutingFunction f;
-  f.name = std::move(name);
-  f.description = std::move(description);
-  f.topologies = {"dragonfly"};
-  f.vc_classes = classes;
-  f.min_vcs = classes;
-  return f;
+  return routing_entry(std::move(name), std::move(description), {"dragonfly"}, classes);
 }
 
 }  // namespace

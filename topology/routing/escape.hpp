@@ -4,11 +4,12 @@
 // one VC each, then the adaptive class with every VC left over.
 #pragma once
 
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "topology/grid.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology::escape {
 
@@ -24,6 +25,27 @@ inline std::vector<std::pair<int, int>> layout(const Topology& t, int vcs) {
   for (int c = 0; c < escape; ++c) blocks.emplace_back(c, c + 1);
   blocks.emplace_back(escape, vcs);
   return blocks;
+}
+
+/// The entry of a per-hop grid function with these classes (mesh, torus).
+inline RoutingFunction routing(std::string name, std::string description,
+                               void (*next_hops)(const Topology&, const HopState&, HopOptions&)) {
+  RoutingFunction f = routing_entry(std::move(name), std::move(description), {"mesh", "torus"}, &classes);
+  f.vc_layout = &layout;
+  f.next_hops = next_hops;
+  return f;
+}
+
+/// Where a decision starts: the grid and the endpoint of the router the head
+/// is in; `out` emptied (no option: at the destination).
+struct Here {
+  const Grid& grid;
+  EndpointId at;
+};
+inline Here start(const Topology& t, const HopState& s, HopOptions& out) {
+  out.clear();
+  const Grid& g = grid_of(t);
+  return {g, g.graph().node(s.node).endpoint};
 }
 
 /// Coordinate of endpoint `id` in dimension `dim` (no allocation: routed per head).

@@ -17,13 +17,12 @@
 #include <string>
 
 #include "topology/fattree.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
 namespace {
 
-int one_class(const Topology&) { return 1; }
 
 int power(int base, int exp) {
   int v = 1;
@@ -102,13 +101,7 @@ void adaptive_hops(const Topology& t, const HopState& s, HopOptions& out) {
 }
 
 RoutingFunction entry(std::string name, std::string description) {
-  RoutingFunction f;
-  f.name = std::move(name);
-  f.description = std::move(description);
-  f.topologies = {"fattree"};
-  f.vc_classes = &one_class;
-  f.min_vcs = &one_class;
-  return f;
+  return routing_entry(std::move(name), std::move(description), {"fattree"}, &one_class);
 }
 
 }  // namespace

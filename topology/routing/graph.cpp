@@ -8,13 +8,12 @@
 #include <string>
 
 #include "topology/graph_file.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
 namespace {
 
-int one_class(const Topology&) { return 1; }
 bool without_table(const Topology& t) { return !static_cast<const GraphNetwork&>(t).has_table(); }
 bool with_table(const Topology& t) { return static_cast<const GraphNetwork&>(t).has_table(); }
 
@@ -41,15 +40,9 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint /*hint*
 
 RoutingFunction entry(std::string name, std::string description, bool (*accepts)(const Topology&),
                       std::string when) {
-  RoutingFunction f;
-  f.name = std::move(name);
-  f.description = std::move(description);
-  f.topologies = {"graph"};
+  RoutingFunction f = source_routing(std::move(name), std::move(description), {"graph"}, &one_class, &route);
   f.accepts = accepts;
   f.accepts_when = std::move(when);
-  f.vc_classes = &one_class;
-  f.min_vcs = &one_class;
-  f.route = &route;
   return f;
 }
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "topology/grid.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
@@ -45,16 +45,11 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, s
 }  // namespace
 
 RoutingFunction dor_routing() {
-  RoutingFunction f;
-  f.name = "dor";
-  f.description =
-      "dimension order (X, then Y, ...), minimal in every dimension, direction from the route hint "
-      "(key route_direction); torus: dateline VC classes";
-  f.topologies = {"mesh", "torus"};
+  RoutingFunction f = source_routing("dor",
+                                     "dimension order (X, then Y, ...), minimal in every dimension, direction from "
+                                     "the route hint (key route_direction); torus: dateline VC classes",
+                                     {"mesh", "torus"}, &classes, &route);
   f.keys = {"route_direction", "dateline", "dateline_class"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
-  f.route = &route;
   return f;
 }
 

@@ -3,13 +3,11 @@
 // else the fabric's static policy's (LeafSpine::route_spine). VC class 0:
 // up/down routes cannot deadlock.
 #include "topology/leafspine.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
 namespace {
-
-int one_class(const Topology&) { return 1; }
 
 Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, std::uint64_t /*random*/) {
   if (src == dst) return {};
@@ -34,14 +32,9 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, s
 }  // namespace
 
 RoutingFunction spine_policy_routing() {
-  RoutingFunction f;
-  f.name = "spine-policy";
-  f.description = "leaf/spine: up to the spine the route hint or the topology's static policy names, then down";
-  f.topologies = {"leafspine", "leafspine-wiring"};
-  f.vc_classes = &one_class;
-  f.min_vcs = &one_class;
-  f.route = &route;
-  return f;
+  return source_routing("spine-policy",
+                        "leaf/spine: up to the spine the route hint or the topology's static policy names, then down",
+                        {"leafspine", "leafspine-wiring"}, &one_class, &route);
 }
 
 }  // namespace collnet::topology

@@ -31,9 +31,7 @@ namespace {
 using namespace escape;
 
 void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
-  const Grid& g = grid_of(t);
-  out.clear();
-  const EndpointId at = g.graph().node(s.node).endpoint;
+  const auto [g, at] = start(t, s, out);
   const int escape = escape_classes(t);
   const bool on_escape = s.in_class >= 0 && s.in_class < escape;
   const auto adaptive = static_cast<std::uint8_t>(escape);
@@ -63,17 +61,10 @@ void next_hops(const Topology& t, const HopState& s, HopOptions& out) {
 }  // namespace
 
 RoutingFunction min_adaptive_routing() {
-  RoutingFunction f;
-  f.name = "min-adaptive";
-  f.description =
-      "minimal adaptive over the productive dimensions (most credits first), dimension-order escape VCs "
-      "(dateline classes on a torus); a packet on an escape VC stays on them";
-  f.topologies = {"mesh", "torus"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
-  f.vc_layout = &layout;
-  f.next_hops = &next_hops;
-  return f;
+  return escape::routing("min-adaptive",
+                         "minimal adaptive over the productive dimensions (most credits first), dimension-order "
+                         "escape VCs (dateline classes on a torus); a packet on an escape VC stays on them",
+                         &next_hops);
 }
 
 }  // namespace collnet::topology

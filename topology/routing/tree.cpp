@@ -1,14 +1,12 @@
 // unique-path: the one path of a tree (topology/tree.hpp), up from the
 // deeper end to the lowest common ancestor, then down; VC class 0 (a tree
 // has no cycle to deadlock on). The route hint is ignored.
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 #include "topology/tree.hpp"
 
 namespace collnet::topology {
 
 namespace {
-
-int one_class(const Topology&) { return 1; }
 
 Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint /*hint*/, std::uint64_t /*random*/) {
   const Tree& tree = static_cast<const Tree&>(t);
@@ -32,14 +30,8 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint /*hint*
 }  // namespace
 
 RoutingFunction unique_path_routing() {
-  RoutingFunction f;
-  f.name = "unique-path";
-  f.description = "the one path of a tree: up to the lowest common ancestor, then down";
-  f.topologies = {"tree"};
-  f.vc_classes = &one_class;
-  f.min_vcs = &one_class;
-  f.route = &route;
-  return f;
+  return source_routing("unique-path", "the one path of a tree: up to the lowest common ancestor, then down",
+                        {"tree"}, &one_class, &route);
 }
 
 }  // namespace collnet::topology

@@ -39,7 +39,7 @@
 #include <algorithm>
 
 #include "topology/dragonfly.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
@@ -276,14 +276,11 @@ RoutingFunction ugal_booksim2_routing() {
 }
 
 RoutingFunction ugal_routing() {
-  RoutingFunction f;
-  f.name = "ugal";
-  f.description =
+  RoutingFunction f = routing_entry(
+      "ugal",
       "dragonfly: UGAL-L, at the source router the minimal path or a Valiant path through a random intermediate "
-      "group, whichever output has the fewer queued flits x path hops; VC class 2 - global cables still ahead";
-  f.topologies = {"dragonfly"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
+      "group, whichever output has the fewer queued flits x path hops; VC class 2 - global cables still ahead",
+      {"dragonfly"}, &classes);
   f.next_hops = &next_hops;
   f.selection = "queued-x-hops";
   f.per_packet_random = true;

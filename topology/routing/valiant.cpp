@@ -6,7 +6,7 @@
 // dateline on a torus: class = 2 x phase + dateline class (torus), = phase
 // (mesh).
 #include "topology/grid.hpp"
-#include "topology/routing.hpp"
+#include "topology/routing/entry.hpp"
 
 namespace collnet::topology {
 
@@ -32,16 +32,12 @@ Route route(const Topology& t, EndpointId src, EndpointId dst, RouteHint hint, s
 }  // namespace
 
 RoutingFunction valiant_routing() {
-  RoutingFunction f;
-  f.name = "valiant";
-  f.description =
-      "Valiant: dimension order to a random intermediate router, then dimension order to the destination; "
-      "a VC class per phase (times the dateline classes on a torus)";
-  f.topologies = {"mesh", "torus"};
-  f.keys = {"route_direction", "dateline", "dateline_class"};
-  f.vc_classes = &classes;
-  f.min_vcs = &classes;
-  f.route = &route;
+  RoutingFunction f = source_routing("valiant",
+                                     "Valiant: dimension order to a random intermediate router, then dimension "
+                                     "order to the destination; a VC class per phase (times the dateline classes "
+                                     "on a torus)",
+                                     {"mesh", "torus"}, &classes, &route);
+  f.keys = {"route_direction", "dateline", "dateline_class"};  // the phases are dimension order's
   f.per_packet_random = true;
   return f;
 }
