@@ -74,8 +74,28 @@ int intermediate(const Dragonfly::Shape& s, int from, int to, std::uint64_t rand
 }
 
 /// Every class on `port` (an endpoint cable: any VC).
-void any_class(HopOptions& out, int port) {
-  for (int c = 0; c < kClasses; ++c) out.add({port, static_cast<std::uint8_t>(c), false});
+/// Every one of `classes` classes on `port` (an endpoint cable: any VC).
+void every_class(HopOptions& out, int port, int classes) {
+  for (int c = 0; c < classes; ++c) out.add({port, static_cast<std::uint8_t>(c), false});
+}
+void any_class(HopOptions& out, int port) { every_class(out, port, kClasses); }
+
+/// A router's place and the packet's destination router: group and index.
+struct Where {
+  int group, index, to, to_index;
+};
+Where where(const Dragonfly& d, const HopState& st) {
+  const Dragonfly::Shape& s = d.shape();
+  return {d.group(st.node), d.index(st.node), d.group_of(st.destination), (st.destination / s.p) % s.a};
+}
+
+/// A server's hop (to its router, unless it is the destination): true when
+/// st.node is a server and `out` holds its options.
+bool server_hop(const Dragonfly& d, const HopState& st, HopOptions& out, int classes) {
+  out.clear();
+  if (d.group(st.node) >= 0) return false;
+  if (d.graph().node(st.node).endpoint != st.destination) every_class(out, 0, classes);
+  return true;
 }
 
 /// Next hop of router (group, index) towards group `to` (another group):
@@ -97,15 +117,8 @@ int group_hops(const Dragonfly::Shape& s, int group, int index, int to, int inde
 void next_hops(const Topology& t, const HopState& st, HopOptions& out) {
   const Dragonfly& d = fly(t);
   const Dragonfly::Shape& s = d.shape();
-  out.clear();
-  const int group = d.group(st.node);
-  if (group < 0) {  // a server: to its router, unless it is the destination
-    if (t.graph().node(st.node).endpoint != st.destination) any_class(out, 0);
-    return;
-  }
-  const int index = d.index(st.node);
-  const int to = d.group_of(st.destination);
-  const int to_index = (st.destination / s.p) % s.a;
+  if (server_hop(d, st, out, kClasses)) return;
+  const auto [group, index, to, to_index] = where(d, st);
   if (group == to) {  // the destination group: local hop to the router, then the terminal
     if (index == to_index) any_class(out, st.destination % s.p);
     else out.add({local_port(s, index, to_index), 2, false});
@@ -169,9 +182,7 @@ constexpr int kClasses = 4;
 
 int classes(const Topology&) { return kClasses; }
 
-void any_class(HopOptions& out, int port) {
-  for (int c = 0; c < kClasses; ++c) out.add({port, static_cast<std::uint8_t>(c), false});
-}
+void any_class(HopOptions& out, int port) { every_class(out, port, kClasses); }
 
 /// The next hop from router (group, index) towards group `to` (another
 /// group): the local cable to the gateway, or the gateway's global cable,
@@ -197,15 +208,8 @@ void from_intermediate(const Dragonfly::Shape& s, int group, int index, int to, 
 void next_hops(const Topology& t, const HopState& st, HopOptions& out) {
   const Dragonfly& d = fly(t);
   const Dragonfly::Shape& s = d.shape();
-  out.clear();
-  const int group = d.group(st.node);
-  if (group < 0) {  // a server: to its router, unless it is the destination
-    if (t.graph().node(st.node).endpoint != st.destination) any_class(out, 0);
-    return;
-  }
-  const int index = d.index(st.node);
-  const int to = d.group_of(st.destination);
-  const int to_index = (st.destination / s.p) % s.a;
+  if (server_hop(d, st, out, kClasses)) return;
+  const auto [group, index, to, to_index] = where(d, st);
   const auto drawn = static_cast<int>(st.random % static_cast<std::uint64_t>(s.g * s.a));
   const int via = drawn / s.a;
   const int via_index = drawn % s.a;
@@ -261,14 +265,11 @@ void next_hops(const Topology& t, const HopState& st, HopOptions& out) {
 }  // namespace
 
 RoutingFunction ugal_booksim2_routing() {
-  RoutingFunction f;
-  f.name = "ugal-booksim2";
-  f.description =
+  RoutingFunction f = routing_entry(
+      "ugal-booksim2",
       "dragonfly: UGAL-L on the paths of BookSim2's ugal_dragonflynew: the intermediate a random router of the "
-      "whole network (in the source group: minimal; in the destination group: past it), 4 VC classes";
-  f.topologies = {"dragonfly"};
-  f.vc_classes = &booksim2::classes;
-  f.min_vcs = &booksim2::classes;
+      "whole network (in the source group: minimal; in the destination group: past it), 4 VC classes",
+      {"dragonfly"}, &booksim2::classes);
   f.next_hops = &booksim2::next_hops;
   f.selection = "queued-x-hops";
   f.per_packet_random = true;
