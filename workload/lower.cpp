@@ -81,31 +81,6 @@ std::uint32_t words_of(std::int64_t bytes, const LowerOptions& o) {
                                                                   std::ceil(scaled / o.flit_bytes))));
 }
 
-/// Topological order of one rank's nodes (file order among the ready ones).
-std::vector<std::uint32_t> topological(const RankTrace& t) {
-  const std::size_t n = t.nodes.size();
-  std::vector<std::uint32_t> pending(n, 0);
-  std::vector<std::vector<std::uint32_t>> users(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps})
-      for (const std::uint64_t d : *deps) {
-        users[t.index.at(d)].push_back(static_cast<std::uint32_t>(i));
-        ++pending[i];
-      }
-  std::set<std::uint32_t> ready;
-  for (std::size_t i = 0; i < n; ++i)
-    if (pending[i] == 0) ready.insert(static_cast<std::uint32_t>(i));
-  std::vector<std::uint32_t> order;
-  order.reserve(n);
-  while (!ready.empty()) {
-    const std::uint32_t i = *ready.begin();
-    ready.erase(ready.begin());
-    order.push_back(i);
-    for (const std::uint32_t u : users[i])
-      if (--pending[u] == 0) ready.insert(u);
-  }
-  return order;  // check_workload refused cycles: every node is here
-}
 
 }  // namespace
 
@@ -503,7 +478,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
 
     // Path cover: a node continues the thread of a dependency that no other
     // node has continued yet; else it opens a thread.
-    const std::vector<std::uint32_t> order = topological(t);
+    const std::vector<std::uint32_t> order = topological_order(t);  // every node: cycles were refused
     std::vector<int> thread_of(t.nodes.size(), -1);
     std::vector<std::size_t> previous_of(t.nodes.size(), kNone);  // the node before it on its thread
     std::vector<bool> continued(t.nodes.size(), false);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -74,29 +75,14 @@ const std::vector<int>& group_ranks(const Workload& w, int rank, const Node& nod
 
 namespace {
 
-/// Kahn's order of one rank's nodes; a node left over sits on a cycle or
-/// behind one: the error names one on the cycle.
+/// A node left out of the topological order sits on a cycle or behind one:
+/// the error names one on the cycle.
 void check_acyclic(const RankTrace& t) {
   const std::size_t n = t.nodes.size();
-  std::vector<std::uint32_t> pending(n, 0);
-  std::vector<std::vector<std::uint32_t>> users(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps})
-      for (const std::uint64_t d : *deps) {
-        users[t.index.at(d)].push_back(static_cast<std::uint32_t>(i));
-        ++pending[i];
-      }
-  std::vector<std::uint32_t> ready;
-  for (std::size_t i = 0; i < n; ++i)
-    if (pending[i] == 0) ready.push_back(static_cast<std::uint32_t>(i));
-  std::size_t done = 0;
-  while (!ready.empty()) {
-    const std::uint32_t i = ready.back();
-    ready.pop_back();
-    ++done;
-    for (const std::uint32_t u : users[i])
-      if (--pending[u] == 0) ready.push_back(u);
-  }
+  const std::vector<std::uint32_t> order = topological_order(t);
+  std::vector<std::uint32_t> pending(n, 1);  // 1: not in the order
+  for (const std::uint32_t i : order) pending[i] = 0;
+  const std::size_t done = order.size();
   if (done == n) return;
   // Walk back along unfinished dependencies until a node repeats: it is on a cycle.
   std::size_t at = 0;
@@ -250,6 +236,31 @@ void check_workload(Workload& w) {
     const std::size_t matched = it == sends.end() ? 0 : it->second.size();
     if (list.size() > matched) throw unmatched(list[matched], false, std::get<0>(key));
   }
+}
+
+std::vector<std::uint32_t> topological_order(const RankTrace& t) {
+  const std::size_t n = t.nodes.size();
+  std::vector<std::uint32_t> pending(n, 0);
+  std::vector<std::vector<std::uint32_t>> users(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const auto* deps : {&t.nodes[i].data_deps, &t.nodes[i].ctrl_deps})
+      for (const std::uint64_t d : *deps) {
+        users[t.index.at(d)].push_back(static_cast<std::uint32_t>(i));
+        ++pending[i];
+      }
+  std::set<std::uint32_t> ready;
+  for (std::size_t i = 0; i < n; ++i)
+    if (pending[i] == 0) ready.insert(static_cast<std::uint32_t>(i));
+  std::vector<std::uint32_t> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    const std::uint32_t i = *ready.begin();
+    ready.erase(ready.begin());
+    order.push_back(i);
+    for (const std::uint32_t u : users[i])
+      if (--pending[u] == 0) ready.insert(u);
+  }
+  return order;
 }
 
 }  // namespace collnet::workload

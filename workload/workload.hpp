@@ -101,6 +101,11 @@ RankTrace read_rank_trace(std::string_view bytes, const std::string& file);
 /// The same from the file.
 RankTrace read_rank_file(const std::string& file);
 
+/// One rank's nodes (indices in its file) in topological order, Kahn's:
+/// among the nodes ready at once, file order first. Nodes on a dependency
+/// cycle or behind one are left out.
+std::vector<std::uint32_t> topological_order(const RankTrace& t);
+
 /// ASTRA-sim's comm_groups file: {"1": [0, 1, 2, 3], "2": [4, 5, 6, 7]}.
 /// Problems name the key 'comm_groups' and the file.
 std::map<std::string, std::vector<int>> read_comm_groups(const std::string& file, int ranks);

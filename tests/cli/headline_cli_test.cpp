@@ -75,8 +75,9 @@ TEST(HeadlineReport, NoBoundIsNullAndElementsAreNamed) {
   EXPECT_THAT(r.out, HasSubstr("no lower bound for this algorithm"));
   EXPECT_THAT(r.out, Not(HasSubstr("lower bound -1")));
   EXPECT_THAT(r.out, Not(HasSubstr("efficiency 0.000")));
-  // The side-by-side table: "none" and "-" in the bound and efficiency columns.
-  EXPECT_THAT(r.out, ::testing::ContainsRegex("hd-allreduce-conventional +[0-9]+ +none +- "));
+  // The side-by-side table (cycles, time, busbw, bound, efficiency): "none"
+  // and "-" in the bound and efficiency columns.
+  EXPECT_THAT(r.out, ::testing::ContainsRegex("hd-allreduce-conventional +[0-9]+ +[0-9]+ ns +[0-9.]+ +none +- "));
   const auto j = read_json(json);
   EXPECT_TRUE(j["lower_bound_cycles"].is_null());
   EXPECT_TRUE(j["efficiency"].is_null());
