@@ -128,21 +128,27 @@ module switch_aggregator #(
   logic [WordsWidth-1:0] t_idx;
   logic [AddrWidth-1:0]  t_addr;
   logic [KeyWidth-1:0]   t_key;
-  logic [Children-1:0]   t_child_bit, t_mask;
+  logic [Children-1:0]   t_child_bit;
   logic [Slots-1:0]      dn_key_match;  // slot s holds the down word's block
 
   // the pipeline moves unless its last stage offers an up word not taken
   assign advance = !(s4_valid && s4_emit && !up_ready_i);
 
+  // The lookup is made per slot, in parallel: slot s holds the offered key
+  // (t_match[s]; keys are unique in the table, so at most one bit is set),
+  // the head's child would complete slot s's block (t_emit_s[s]), slot s has
+  // gone up. The hit's slot, "complete" and "gone up" are then an AND-OR of
+  // the match vector, not a mux behind the compares (the compares and the
+  // children masks' checks run side by side).
+  logic [Slots-1:0]      t_match, t_emit_s;
   always_comb begin
-    t_hit = 1'b0;
     t_hit_slot = '0;
     for (int unsigned s = 0; s < Slots; s++) begin
-      if (slot_valid_q[s] && slot_key_q[s] == in_key_i) begin
-        t_hit = 1'b1;
-        t_hit_slot = SlotWidth'(s);
-      end
+      t_match[s]  = slot_valid_q[s] && slot_key_q[s] == in_key_i;
+      t_emit_s[s] = (slot_mask_q[s] | t_child_bit) == child_mask_q;
+      if (t_match[s]) t_hit_slot = t_hit_slot | SlotWidth'(s);
     end
+    t_hit = t_match != '0;
     t_free_found = 1'b0;
     t_free_slot = '0;
     for (int unsigned k = 0; k < Slots; k++) begin
@@ -156,13 +162,14 @@ module switch_aggregator #(
 
   // The probe: the offered head's table lookup (the slot holding its block,
   // else the lowest free slot), registered for the next cycle.
+  logic p_new_emit;  // a block's first packet completes it (one child)
   assign t_child_bit = Children'(1) << in_child_i;
-  assign t_mask      = slot_mask_q[t_hit_slot];
+  assign p_new_emit  = (t_child_bit) == child_mask_q;
   assign p_hit       = t_hit;
   assign p_slot      = t_hit ? t_hit_slot : t_free_slot;
-  assign p_emit      = ((t_hit ? t_mask : '0) | t_child_bit) == child_mask_q;
+  assign p_emit      = t_hit ? (t_match & t_emit_s) != '0 : p_new_emit;
   // a block that has gone up takes no packet until its slot frees
-  assign p_ok        = enable_q && (t_hit ? !slot_up_q[t_hit_slot] : t_free_found);
+  assign p_ok        = enable_q && (t_hit ? (t_match & slot_up_q) == '0 : t_free_found);
 
   always_comb begin
     if (in_pkt_q) begin
@@ -235,22 +242,23 @@ module switch_aggregator #(
   assign cfg_last  = (cfg_words == '0 || cfg_words > BwWidth'(1 << WordsWidth)) ? '1 : WordsWidth'(cfg_words - BwWidth'(1));
 
   // ---------------------------------------------------------------- the slot table
+  // A free slot's key, children mask and "complete" flag are rewritten in
+  // every cycle with the offered head's key, child and probed "complete"
+  // (nothing reads a free slot's entry), so that a head taken into a free
+  // slot finds them written without the take in their enables: only the
+  // valid flag, and a held slot's mask and flag, wait for the take. "Gone"
+  // is cleared when the slot frees rather than when it is taken again.
+  logic [Slots-1:0] t_head_s;  // the head taken into slot s
+  logic [Slots-1:0] t_free_s;  // slot s frees (its block's last down word taken)
+  logic             up_done;   // the up packet's last word taken
+  assign up_done = up_valid_o && up_ready_i && up_last_o;
   always_comb begin
-    slot_valid_d = slot_valid_q;
-    slot_up_d    = slot_up_q;
-    slot_gone_d  = slot_gone_q;
     for (int unsigned s = 0; s < Slots; s++) begin
-      if (take && !in_pkt_q && t_slot == SlotWidth'(s)) begin
-        slot_valid_d[s] = 1'b1;
-        slot_up_d[s]    = t_emit;
-        slot_gone_d[s]  = 1'b0;
-      end
-      // the up packet's last word taken
-      if (up_valid_o && up_ready_i && up_last_o && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s))
-        slot_gone_d[s] = 1'b1;
-      // the block's last word taken from the parent frees its slot
-      if (dn_take && dn_last && dn_key_match[s])
-        slot_valid_d[s] = 1'b0;
+      t_head_s[s]     = take && !in_pkt_q && probe_slot_q == SlotWidth'(s);
+      t_free_s[s]     = dn_take && dn_last && dn_key_match[s];
+      slot_valid_d[s] = (slot_valid_q[s] || t_head_s[s]) && !t_free_s[s];
+      slot_up_d[s]    = slot_valid_q[s] ? slot_up_q[s] || (t_head_s[s] && probe_emit_q) : probe_emit_q;
+      slot_gone_d[s]  = (slot_gone_q[s] || (up_done && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s))) && !t_free_s[s];
     end
   end
 
@@ -259,9 +267,11 @@ module switch_aggregator #(
       if (!rst_ni) begin
         slot_key_q[s]  <= '0;
         slot_mask_q[s] <= '0;
-      end else if (take && !in_pkt_q && t_slot == SlotWidth'(s)) begin
+      end else if (!slot_valid_q[s]) begin
         slot_key_q[s]  <= in_key_i;
-        slot_mask_q[s] <= (probe_hit_q ? slot_mask_q[s] : '0) | t_child_bit;
+        slot_mask_q[s] <= t_child_bit;
+      end else if (t_head_s[s]) begin
+        slot_mask_q[s] <= slot_mask_q[s] | t_child_bit;
       end
     end
   end
@@ -514,7 +524,7 @@ module switch_aggregator #(
   always @(posedge clk_i) begin
     if (in_valid_i && !in_pkt_q) begin
       assume (child_mask_q[in_child_i]);
-      assume (!(t_hit && t_mask[in_child_i]));
+      assume (!(t_hit && slot_mask_q[t_hit_slot][in_child_i]));
     end
     if (dn_valid_i) begin
       assume (dn_key_match != '0);
@@ -595,11 +605,13 @@ module switch_aggregator #(
   logic [2:0] f_emit_stages;  // stages holding words of f_key's up packet
   assign f_emit_stages = 3'(s1_valid && s1_emit && s1_key == f_key) + 3'(s2_valid && s2_emit && s2_key == f_key) +
                          3'(s3_valid && s3_emit && s3_key == f_key) + 3'(s4_valid && s4_emit && s4_key == f_key);
-  logic f_masks_ok, f_keys_unique;  // every slot in use: children of CHILD_MASK, complete = gone up; keys unique
+  logic f_masks_ok, f_keys_unique;  // every slot in use: children of CHILD_MASK, complete = gone up; keys unique;
+                                    // a free slot not gone
   always_comb begin
     f_masks_ok = 1'b1;
     f_keys_unique = 1'b1;
     for (int unsigned i = 0; i < Slots; i++) begin
+      if (!slot_valid_q[i] && slot_gone_q[i]) f_masks_ok = 1'b0;
       if (slot_valid_q[i] && !(slot_mask_q[i] != '0 && (slot_mask_q[i] & ~child_mask_q) == '0 &&
                                slot_up_q[i] == (slot_mask_q[i] == child_mask_q) && (!slot_gone_q[i] || slot_up_q[i])))
         f_masks_ok = 1'b0;
