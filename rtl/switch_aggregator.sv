@@ -95,14 +95,10 @@ module switch_aggregator #(
   logic [Children-1:0]   slot_mask_q [Slots];  // children that have contributed
   logic [Slots*Children-1:0] slot_mask_v;      // slot_mask_q as read (the slot table, below): slot s at [s*Children +: Children]
   // the probe: the lookup of the head offered in the cycle before
-  logic                  probe_valid_q, changed_q;
-  logic [Slots-1:0]      probe_match_q;     // the slots holding its key (at most one)
-  logic [Slots-1:0]      probe_emit_s_q;    // the slots its child would complete
-  logic                  probe_new_emit_q;  // its child alone completes a block
-  logic                  probe_free_q;      // a slot is free
-  logic [SlotWidth-1:0]  probe_free_slot_q; //   the lowest
+  logic                  probe_ok_q, probe_hit_q, probe_emit_q, changed_q;
   logic [KeyWidth-1:0]   probe_key_q;
   logic [$clog2(Children)-1:0] probe_child_q;
+  logic [SlotWidth-1:0]  probe_slot_q;
   // the packet in progress on the children side
   logic                  in_pkt_q;
   logic [SlotWidth-1:0]  in_slot_q;
@@ -128,9 +124,9 @@ module switch_aggregator #(
 
   // ---------------------------------------------------------------- the offered flit
   logic                  advance, take, dn_take, dn_last, cfg_write;
-  logic                  t_free_found, t_accept, t_first, t_emit, t_last, t_hazard;
-  logic                  probe_ok, probe_hit, probe_emit, freed;
-  logic [SlotWidth-1:0]  t_slot, probe_slot, probe_hit_slot, t_free_slot;
+  logic                  t_hit, t_free_found, t_accept, t_first, t_emit, t_last, t_hazard;
+  logic                  p_hit, p_emit, p_ok, freed;
+  logic [SlotWidth-1:0]  t_slot, p_slot, t_hit_slot, t_free_slot;
   logic [WordsWidth-1:0] t_idx;
   logic [AddrWidth-1:0]  t_addr;
   logic [KeyWidth-1:0]   t_key;
@@ -140,25 +136,21 @@ module switch_aggregator #(
   // the pipeline moves unless its last stage offers an up word not taken
   assign advance = !(s4_valid && s4_emit && !up_ready_i);
 
-  // The probe: the table lookup of the head offered in this cycle, made per
-  // slot and registered as vectors (the probe_*_q registers): slot s holds
-  // the head's key (t_match[s]; keys are unique in the table, so at most one
-  // bit is set), the head's child would complete slot s's block
-  // (t_emit_s[s]), the child alone would complete a new block, the lowest
-  // free slot. In the next cycle the vectors are reduced to the lookup's
-  // answer (probe_hit, probe_slot, probe_emit, probe_ok: an AND-OR of the
-  // match vector); the answer is used only while the table has not changed
-  // since (changed_q), so it is the answer of the table the head was looked
-  // up in.
+  // The lookup is made per slot, in parallel: slot s holds the offered key
+  // (t_match[s]; keys are unique in the table, so at most one bit is set),
+  // the head's child would complete slot s's block (t_emit_s[s]), slot s has
+  // gone up. The hit's slot, "complete" and "gone up" are then an AND-OR of
+  // the match vector, not a mux behind the compares (the compares and the
+  // children masks' checks run side by side).
   logic [Slots-1:0]      t_match, t_emit_s;
-  logic                  t_new_emit;
-  assign t_child_bit = Children'(1) << in_child_i;
-  assign t_new_emit  = (t_child_bit) == child_mask_q;
   always_comb begin
+    t_hit_slot = '0;
     for (int unsigned s = 0; s < Slots; s++) begin
       t_match[s]  = slot_valid_q[s] && slot_key_q[s] == in_key_i;
       t_emit_s[s] = (slot_mask_v[s*Children +: Children] | t_child_bit) == child_mask_q;
+      if (t_match[s]) t_hit_slot = t_hit_slot | SlotWidth'(s);
     end
+    t_hit = t_match != '0;
     t_free_found = 1'b0;
     t_free_slot = '0;
     for (int unsigned k = 0; k < Slots; k++) begin
@@ -170,19 +162,16 @@ module switch_aggregator #(
     for (int unsigned s = 0; s < Slots; s++) dn_key_match[s] = slot_valid_q[s] && slot_gone_q[s] && slot_key_q[s] == dn_key_i;
   end
 
-  // The lookup's answer, from the probe registers: the slot holding the
-  // head's block, else the lowest free slot; whether its packet completes
-  // the block; whether the block takes it.
-  always_comb begin
-    probe_hit_slot = '0;
-    for (int unsigned s = 0; s < Slots; s++)
-      if (probe_match_q[s]) probe_hit_slot = probe_hit_slot | SlotWidth'(s);
-  end
-  assign probe_hit  = probe_match_q != '0;
-  assign probe_slot = probe_hit ? probe_hit_slot : probe_free_slot_q;
-  assign probe_emit = probe_hit ? (probe_match_q & probe_emit_s_q) != '0 : probe_new_emit_q;
+  // The probe: the offered head's table lookup (the slot holding its block,
+  // else the lowest free slot), registered for the next cycle.
+  logic p_new_emit;  // a block's first packet completes it (one child)
+  assign t_child_bit = Children'(1) << in_child_i;
+  assign p_new_emit  = (t_child_bit) == child_mask_q;
+  assign p_hit       = t_hit;
+  assign p_slot      = t_hit ? t_hit_slot : t_free_slot;
+  assign p_emit      = t_hit ? (t_match & t_emit_s) != '0 : p_new_emit;
   // a block that has gone up takes no packet until its slot frees
-  assign probe_ok   = probe_valid_q && enable_q && (probe_hit ? (probe_match_q & slot_up) == '0 : probe_free_q);
+  assign p_ok        = enable_q && (t_hit ? (t_match & slot_up) == '0 : t_free_found);
 
   always_comb begin
     if (in_pkt_q) begin
@@ -195,12 +184,12 @@ module switch_aggregator #(
     end else begin
       // the head: taken on the probe of the cycle before, if the same head
       // was offered then and the table has not changed since
-      t_slot   = probe_slot;
+      t_slot   = probe_slot_q;
       t_idx    = '0;
-      t_first  = !probe_hit;
-      t_emit   = probe_emit;
+      t_first  = !probe_hit_q;
+      t_emit   = probe_emit_q;
       t_key    = in_key_i;
-      t_accept = probe_ok && !changed_q && in_key_i == probe_key_q && in_child_i == probe_child_q;
+      t_accept = probe_ok_q && !changed_q && in_key_i == probe_key_q && in_child_i == probe_child_q;
     end
   end
 
@@ -211,16 +200,11 @@ module switch_aggregator #(
   // words 5 cycles behind the previous packet's, so a read always follows
   // the write; with shorter packets (short_q) a head waits until no stage
   // holds its slot.
-  logic [Slots-1:0] st_slot_s, probe_sel;  // a stage holds a word of slot s; the probed slot
-  always_comb begin
-    for (int unsigned s = 0; s < Slots; s++)
-      st_slot_s[s] = (s1_valid && s1_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s)) ||
-                     (s2_valid && s2_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s)) ||
-                     (s3_valid && s3_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s)) ||
-                     (s4_valid && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s));
-  end
-  assign probe_sel = probe_hit ? probe_match_q : Slots'(1) << probe_free_slot_q;
-  assign t_hazard  = !in_pkt_q && short_q && (probe_sel & st_slot_s) != '0;
+  assign t_hazard = !in_pkt_q && short_q &&
+                    ((s1_valid && s1_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s2_valid && s2_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s3_valid && s3_addr[AddrWidth-1:WordsWidth] == probe_slot_q) ||
+                     (s4_valid && s4_addr[AddrWidth-1:WordsWidth] == probe_slot_q));
   // (a configuration write holds the children side for its cycle)
   assign in_ready_o = t_accept && !t_hazard && advance && !cfg_we_i;
   assign take       = in_valid_i && in_ready_o;
@@ -283,10 +267,10 @@ module switch_aggregator #(
   end
   always_comb begin
     for (int unsigned s = 0; s < Slots; s++) begin
-      t_head_s[s]     = take && !in_pkt_q && probe_sel[s];
+      t_head_s[s]     = take && !in_pkt_q && probe_slot_q == SlotWidth'(s);
       t_free_s[s]     = dn_take && dn_last && dn_key_match[s];
       slot_valid_d[s] = (slot_valid_q[s] || t_head_s[s]) && !t_free_s[s];
-      slot_up_d[s]    = slot_valid_q[s] ? slot_up[s] : probe_emit;
+      slot_up_d[s]    = slot_valid_q[s] ? slot_up[s] : probe_emit_q;
       slot_gone_d[s]  = (slot_gone_q[s] || (up_done && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s))) && !t_free_s[s];
     end
   end
@@ -304,27 +288,24 @@ module switch_aggregator #(
       end
     end
     // (no reset but the valid bit: the others are read only with it)
-    pend_slot_q <= probe_slot;
+    pend_slot_q <= probe_slot_q;
     pend_bit_q  <= t_child_bit;
-    pend_emit_q <= probe_emit;
+    pend_emit_q <= probe_emit_q;
     if (!rst_ni) pend_valid_q <= 1'b0;
     else         pend_valid_q <= take && !in_pkt_q;
   end
 
-  assign freed = t_free_s != '0;
+  assign freed = (slot_valid_q & ~slot_valid_d) != '0;
   logic [Children-1:0] probe_mask;  // the children the probed slot has
-  assign probe_mask = slot_mask_v[probe_slot*Children +: Children];
+  assign probe_mask = slot_mask_v[probe_slot_q*Children +: Children];
 
-  // the probe's key, child and lookup vectors (no reset: read only with
-  // probe_valid_q)
+  // the probe's key, child and lookup (no reset: read only with probe_ok_q)
   always_ff @(posedge clk_i) begin
-    probe_key_q       <= in_key_i;
-    probe_child_q     <= in_child_i;
-    probe_match_q     <= t_match;
-    probe_emit_s_q    <= t_emit_s;
-    probe_new_emit_q  <= t_new_emit;
-    probe_free_q      <= t_free_found;
-    probe_free_slot_q <= t_free_slot;
+    probe_key_q   <= in_key_i;
+    probe_child_q <= in_child_i;
+    probe_hit_q   <= p_hit;
+    probe_slot_q  <= p_slot;
+    probe_emit_q  <= p_emit;
   end
 
   // ---------------------------------------------------------------- the accumulator
@@ -392,7 +373,7 @@ module switch_aggregator #(
       slot_valid_q  <= '0;
       slot_up_q     <= '0;
       slot_gone_q   <= '0;
-      probe_valid_q <= 1'b0;
+      probe_ok_q    <= 1'b0;
       changed_q     <= 1'b0;
       in_pkt_q      <= 1'b0;
       in_slot_q     <= '0;
@@ -417,7 +398,7 @@ module switch_aggregator #(
       end
       // the probe, and whether the table changes in this cycle (a packet's
       // head taken, a slot freed, a configuration write: the probe is stale)
-      probe_valid_q <= in_valid_i && !in_pkt_q;
+      probe_ok_q <= in_valid_i && !in_pkt_q && p_ok;
       changed_q  <= (take && !in_pkt_q) || freed || cfg_write;
       if (take) begin
         in_pkt_q   <= !t_last;
@@ -454,7 +435,7 @@ module switch_aggregator #(
   // The contract: a head flit comes from a child of CHILD_MASK that has not
   // contributed to its block yet.
   assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (take && !in_pkt_q) |-> (child_mask_q[in_child_i] && !(probe_hit && probe_mask[in_child_i])))
+      (take && !in_pkt_q) |-> (child_mask_q[in_child_i] && !(probe_hit_q && probe_mask[in_child_i])))
     else $error("switch_aggregator: packet from child %0d, which is not a child or has contributed", in_child_i);
   // A word is read only when no stage still has to write it (with packets
   // of 4 words or more this rests on the head's lookup cycle: checked here
@@ -556,17 +537,13 @@ module switch_aggregator #(
     end
   end
 
-  logic [Slots-1:0] f_child_in;  // slot s's block has the offered head's child
-  always_comb
-    for (int unsigned s = 0; s < Slots; s++) f_child_in[s] = slot_mask_v[s*Children + in_child_i];
-
   // Environment (the contract in hls/switch_aggregator.hpp): a head comes
   // from a child of CHILD_MASK that has not contributed to its block; a
   // down packet is W words of one block whose up packet has gone.
   always @(posedge clk_i) begin
     if (in_valid_i && !in_pkt_q) begin
       assume (child_mask_q[in_child_i]);
-      assume ((t_match & f_child_in) == '0);
+      assume (!(t_hit && slot_mask_v[t_hit_slot*Children + in_child_i]));
     end
     if (dn_valid_i) begin
       assume (dn_key_match != '0);
@@ -672,18 +649,6 @@ module switch_aggregator #(
     for (int unsigned i = 0; i < Slots; i++)
       if (slot_valid_q[i] && slot_key_q[i] == probe_key_q) f_probe_key_held = 1'b1;
   end
-  // the probe's vectors against the table
-  logic f_vectors_ok;
-  always_comb begin
-    f_vectors_ok = probe_new_emit_q == (f_probe_bit == child_mask_q) && probe_free_q == (slot_valid_q != '1) &&
-                   (!probe_free_q || (!slot_valid_q[probe_free_slot_q] &&
-                                      (slot_valid_q & ((Slots'(1) << probe_free_slot_q) - Slots'(1))) == ((Slots'(1) << probe_free_slot_q) - Slots'(1))));
-    for (int unsigned i = 0; i < Slots; i++) begin
-      if (probe_match_q[i] != (slot_valid_q[i] && slot_key_q[i] == probe_key_q)) f_vectors_ok = 1'b0;
-      if (slot_valid_q[i] && probe_emit_s_q[i] != ((slot_mask_v[i*Children +: Children] | f_probe_bit) == child_mask_q))
-        f_vectors_ok = 1'b0;
-    end
-  end
   // the head offered in the cycle before
   logic                  f_prev_head;
   logic [KeyWidth-1:0]   f_prev_key;
@@ -778,14 +743,11 @@ module switch_aggregator #(
                         f_stage_ok(s3_valid, s3_addr, s3_key, s3_emit) && f_stage_ok(s4_valid, s4_addr, s4_key, s4_emit));
       // the probe is the lookup of the head it names, while the table has
       // not changed since
-      if (probe_ok && !changed_q)
-        I_probe: assert (enable_q && probe_emit == (((probe_hit ? probe_mask : '0) | f_probe_bit) == child_mask_q) &&
-                         (probe_hit ? (slot_valid_q[probe_slot] && slot_key_q[probe_slot] == probe_key_q &&
-                                       !slot_up[probe_slot])
-                                    : (!slot_valid_q[probe_slot] && !f_probe_key_held)));
-      // the lookup vectors are those of the table, unchanged since
-      if (probe_valid_q && !changed_q)
-        I_vectors: assert (f_vectors_ok);
+      if (probe_ok_q && !changed_q)
+        I_probe: assert (enable_q && probe_emit_q == (((probe_hit_q ? probe_mask : '0) | f_probe_bit) == child_mask_q) &&
+                         (probe_hit_q ? (slot_valid_q[probe_slot_q] && slot_key_q[probe_slot_q] == probe_key_q &&
+                                         !slot_up[probe_slot_q])
+                                      : (!slot_valid_q[probe_slot_q] && !f_probe_key_held)));
       I_dn: assert (f_dn_pkt == (dn_idx_q != '0) && (!f_dn_pkt || dn_idx_q == f_dn_idx) && dn_idx_q <= last_idx_q);
       if (s3_valid)
         I_halves3: assert ({s3_lo_carry, s3_lo_sum} == {1'b0, s3_a_lo} + {1'b0, s3_b[Half-1:0]} &&
@@ -844,9 +806,9 @@ module switch_aggregator #(
       cover_U2_max: cover (f_up_take && child_mask_q == '1 && op_q == OpMax && s4_a != s4_b);
       // F: a new block refused by a full table; a flit waiting for a write
       // (hazard); a held block's packet taken while the table is full.
-      cover_F1_full: cover (in_valid_i && !in_pkt_q && t_match == '0 && slot_valid_q == '1 && advance);
+      cover_F1_full: cover (in_valid_i && !in_pkt_q && !t_hit && slot_valid_q == '1 && advance);
       cover_F2_hazard: cover (in_valid_i && t_accept && t_hazard && advance);
-      cover_F2_full_taken: cover (take && !in_pkt_q && probe_hit && slot_valid_q == '1);
+      cover_F2_full_taken: cover (take && !in_pkt_q && t_hit && slot_valid_q == '1);
       // D: a block's slot frees; H: an up word waits for the parent.
       cover_D1_freed: cover (f_dn_free && f_went_up);
       cover_H_up_stall: cover (up_valid_o && !up_ready_i);

@@ -114,7 +114,7 @@ mutations=(
   "switch_aggregator|switch_aggregator.sv|s/assign in_ready_o = t_accept \&\& !t_hazard \&\& advance/assign in_ready_o = t_accept \&\& advance/|U2|14|a short packet's word read before a stage has written it (no wait at the head)"
   "switch_aggregator|switch_aggregator.sv|s/assign in_ready_o = t_accept \&\& !t_hazard \&\& advance/assign in_ready_o = t_accept \&\& advance/|R1|14|the same bug, caught where the read happens"
   "switch_aggregator|switch_aggregator.sv|s/t_child_bit) == child_mask_q;/t_child_bit) != '0;/|U1|12|a block sent up after its first packet"
-  "switch_aggregator|switch_aggregator.sv|s/: probe_free_q);/: probe_free_q \&\& slot_valid_q == '0);/|F1|12|a new block admitted only into an empty table"
+  "switch_aggregator|switch_aggregator.sv|s/: t_free_found);/: t_free_found \&\& slot_valid_q == '0);/|F1|12|a new block admitted only into an empty table"
   "switch_aggregator|switch_aggregator.sv|s/ freed .. cfg_write;/ freed;/|I|10|a head taken on a lookup made before a CHILD_MASK write"
   "switch_aggregator|switch_aggregator.sv|s/assign advance = !(s4_valid \&\& s4_emit \&\& !up_ready_i);/assign advance = 1'b1;/|N1|12|the pipeline moves on while the parent does not take the up word"
 )
