@@ -1,5 +1,8 @@
 // The aggregation engine of a switch (in-network reduction): RTL of
-// hls/switch_aggregator.hpp, register for register (same names); that
+// hls/switch_aggregator.hpp, register for register (same names), but for
+// the slot table's timing (the pend registers, a free slot's entry
+// rewritten every cycle, "gone" cleared when a slot frees: the slot table
+// below), which leaves every port the same in every cycle; that
 // header documents the slot table, the ports, the handshake contract, the
 // pipeline and what a full table does. Register map: hls/engine_registers.yaml
 // (switch_aggregator: 0x0 CONTROL, 0x1 CHILD_MASK, 0x2 OP, 0x3 BLOCK_WORDS),
