@@ -1,5 +1,8 @@
 // The aggregation engine of a switch (in-network reduction): RTL of
-// hls/switch_aggregator.hpp, register for register (same names); that
+// hls/switch_aggregator.hpp, register for register (same names), but for
+// the slot table's timing (the pend registers, a free slot's entry
+// rewritten every cycle, "gone" cleared when a slot frees: the slot table
+// below), which leaves every port the same in every cycle; that
 // header documents the slot table, the ports, the handshake contract, the
 // pipeline and what a full table does. Register map: hls/engine_registers.yaml
 // (switch_aggregator: 0x0 CONTROL, 0x1 CHILD_MASK, 0x2 OP, 0x3 BLOCK_WORDS),
@@ -89,9 +92,11 @@ module switch_aggregator #(
   // the slot table
   logic [Slots-1:0]      slot_valid_q, slot_valid_d;
   logic [Slots-1:0]      slot_up_q, slot_up_d;  // complete: its last packet's head was taken
+  logic [Slots-1:0]      slot_up;  // slot_up_q as read (the slot table, below)
   logic [Slots-1:0]      slot_gone_q, slot_gone_d;  // its up packet's last word was taken
   logic [KeyWidth-1:0]   slot_key_q [Slots];
   logic [Children-1:0]   slot_mask_q [Slots];  // children that have contributed
+  logic [Slots*Children-1:0] slot_mask_v;      // slot_mask_q as read (the slot table, below): slot s at [s*Children +: Children]
   // the probe: the lookup of the head offered in the cycle before
   logic                  probe_ok_q, probe_hit_q, probe_emit_q, changed_q;
   logic [KeyWidth-1:0]   probe_key_q;
@@ -128,21 +133,27 @@ module switch_aggregator #(
   logic [WordsWidth-1:0] t_idx;
   logic [AddrWidth-1:0]  t_addr;
   logic [KeyWidth-1:0]   t_key;
-  logic [Children-1:0]   t_child_bit, t_mask;
+  logic [Children-1:0]   t_child_bit;
   logic [Slots-1:0]      dn_key_match;  // slot s holds the down word's block
 
   // the pipeline moves unless its last stage offers an up word not taken
   assign advance = !(s4_valid && s4_emit && !up_ready_i);
 
+  // The lookup is made per slot, in parallel: slot s holds the offered key
+  // (t_match[s]; keys are unique in the table, so at most one bit is set),
+  // the head's child would complete slot s's block (t_emit_s[s]), slot s has
+  // gone up. The hit's slot, "complete" and "gone up" are then an AND-OR of
+  // the match vector, not a mux behind the compares (the compares and the
+  // children masks' checks run side by side).
+  logic [Slots-1:0]      t_match, t_emit_s;
   always_comb begin
-    t_hit = 1'b0;
     t_hit_slot = '0;
     for (int unsigned s = 0; s < Slots; s++) begin
-      if (slot_valid_q[s] && slot_key_q[s] == in_key_i) begin
-        t_hit = 1'b1;
-        t_hit_slot = SlotWidth'(s);
-      end
+      t_match[s]  = slot_valid_q[s] && slot_key_q[s] == in_key_i;
+      t_emit_s[s] = (slot_mask_v[s*Children +: Children] | t_child_bit) == child_mask_q;
+      if (t_match[s]) t_hit_slot = t_hit_slot | SlotWidth'(s);
     end
+    t_hit = t_match != '0;
     t_free_found = 1'b0;
     t_free_slot = '0;
     for (int unsigned k = 0; k < Slots; k++) begin
@@ -156,13 +167,14 @@ module switch_aggregator #(
 
   // The probe: the offered head's table lookup (the slot holding its block,
   // else the lowest free slot), registered for the next cycle.
+  logic p_new_emit;  // a block's first packet completes it (one child)
   assign t_child_bit = Children'(1) << in_child_i;
-  assign t_mask      = slot_mask_q[t_hit_slot];
+  assign p_new_emit  = (t_child_bit) == child_mask_q;
   assign p_hit       = t_hit;
   assign p_slot      = t_hit ? t_hit_slot : t_free_slot;
-  assign p_emit      = ((t_hit ? t_mask : '0) | t_child_bit) == child_mask_q;
+  assign p_emit      = t_hit ? (t_match & t_emit_s) != '0 : p_new_emit;
   // a block that has gone up takes no packet until its slot frees
-  assign p_ok        = enable_q && (t_hit ? !slot_up_q[t_hit_slot] : t_free_found);
+  assign p_ok        = enable_q && (t_hit ? (t_match & slot_up) == '0 : t_free_found);
 
   always_comb begin
     if (in_pkt_q) begin
@@ -235,22 +247,34 @@ module switch_aggregator #(
   assign cfg_last  = (cfg_words == '0 || cfg_words > BwWidth'(1 << WordsWidth)) ? '1 : WordsWidth'(cfg_words - BwWidth'(1));
 
   // ---------------------------------------------------------------- the slot table
+  // The take is the last signal of a cycle to settle, so the slot table
+  // keeps it out of every register but the valid flags. A free slot's key,
+  // children mask and "complete" flag are rewritten in every cycle with the
+  // offered head's key, child and probed "complete" (nothing reads a free
+  // slot's entry), so that a head taken into a free slot finds them
+  // written. A held slot's mask and flag take the head's child and
+  // "complete" one cycle after the take, from the pend registers; in that
+  // cycle slot_mask_v and slot_up, the table as read, add them (they are,
+  // in every cycle, what the registers would hold if written at the take).
+  // "Gone" is cleared when the slot frees rather than when it is taken again.
+  logic [Slots-1:0]     t_head_s;  // the head taken into slot s
+  logic [Slots-1:0]     t_free_s;  // slot s frees (its block's last down word taken)
+  logic                 up_done;   // the up packet's last word taken
+  logic                 pend_valid_q, pend_emit_q;  // a head taken in the cycle before; it completed its block
+  logic [SlotWidth-1:0] pend_slot_q;                // its slot
+  logic [Children-1:0]  pend_bit_q;                 // its child
+  assign up_done = up_valid_o && up_ready_i && up_last_o;
+  for (genvar g = 0; g < Slots; g++) begin : g_read
+    assign slot_mask_v[g*Children +: Children] = slot_mask_q[g] | (pend_valid_q && pend_slot_q == SlotWidth'(g) ? pend_bit_q : '0);
+    assign slot_up[g] = slot_up_q[g] || (pend_valid_q && pend_slot_q == SlotWidth'(g) && pend_emit_q);
+  end
   always_comb begin
-    slot_valid_d = slot_valid_q;
-    slot_up_d    = slot_up_q;
-    slot_gone_d  = slot_gone_q;
     for (int unsigned s = 0; s < Slots; s++) begin
-      if (take && !in_pkt_q && t_slot == SlotWidth'(s)) begin
-        slot_valid_d[s] = 1'b1;
-        slot_up_d[s]    = t_emit;
-        slot_gone_d[s]  = 1'b0;
-      end
-      // the up packet's last word taken
-      if (up_valid_o && up_ready_i && up_last_o && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s))
-        slot_gone_d[s] = 1'b1;
-      // the block's last word taken from the parent frees its slot
-      if (dn_take && dn_last && dn_key_match[s])
-        slot_valid_d[s] = 1'b0;
+      t_head_s[s]     = take && !in_pkt_q && probe_slot_q == SlotWidth'(s);
+      t_free_s[s]     = dn_take && dn_last && dn_key_match[s];
+      slot_valid_d[s] = (slot_valid_q[s] || t_head_s[s]) && !t_free_s[s];
+      slot_up_d[s]    = slot_valid_q[s] ? slot_up[s] : probe_emit_q;
+      slot_gone_d[s]  = (slot_gone_q[s] || (up_done && s4_addr[AddrWidth-1:WordsWidth] == SlotWidth'(s))) && !t_free_s[s];
     end
   end
 
@@ -259,16 +283,24 @@ module switch_aggregator #(
       if (!rst_ni) begin
         slot_key_q[s]  <= '0;
         slot_mask_q[s] <= '0;
-      end else if (take && !in_pkt_q && t_slot == SlotWidth'(s)) begin
+      end else if (!slot_valid_q[s]) begin
         slot_key_q[s]  <= in_key_i;
-        slot_mask_q[s] <= (probe_hit_q ? slot_mask_q[s] : '0) | t_child_bit;
+        slot_mask_q[s] <= t_child_bit;
+      end else begin
+        slot_mask_q[s] <= slot_mask_v[s*Children +: Children];
       end
     end
+    // (no reset but the valid bit: the others are read only with it)
+    pend_slot_q <= probe_slot_q;
+    pend_bit_q  <= t_child_bit;
+    pend_emit_q <= probe_emit_q;
+    if (!rst_ni) pend_valid_q <= 1'b0;
+    else         pend_valid_q <= take && !in_pkt_q;
   end
 
   assign freed = (slot_valid_q & ~slot_valid_d) != '0;
   logic [Children-1:0] probe_mask;  // the children the probed slot has
-  assign probe_mask = slot_mask_q[probe_slot_q];
+  assign probe_mask = slot_mask_v[probe_slot_q*Children +: Children];
 
   // the probe's key, child and lookup (no reset: read only with probe_ok_q)
   always_ff @(posedge clk_i) begin
@@ -514,7 +546,7 @@ module switch_aggregator #(
   always @(posedge clk_i) begin
     if (in_valid_i && !in_pkt_q) begin
       assume (child_mask_q[in_child_i]);
-      assume (!(t_hit && t_mask[in_child_i]));
+      assume (!(t_hit && slot_mask_v[t_hit_slot*Children + in_child_i]));
     end
     if (dn_valid_i) begin
       assume (dn_key_match != '0);
@@ -548,7 +580,7 @@ module switch_aggregator #(
                                       input logic [KeyWidth-1:0] key, input logic emit);
     logic [SlotWidth-1:0] sl;
     sl = addr[AddrWidth-1:WordsWidth];
-    f_stage_ok = !valid || (slot_valid_q[sl] && slot_key_q[sl] == key && !slot_gone_q[sl] && (!emit || slot_up_q[sl]) &&
+    f_stage_ok = !valid || (slot_valid_q[sl] && slot_key_q[sl] == key && !slot_gone_q[sl] && (!emit || slot_up[sl]) &&
                             addr[WordsWidth-1:0] <= last_idx_q);
   endfunction
   // behind an up word (older stage o, younger y) the same slot has only
@@ -595,13 +627,15 @@ module switch_aggregator #(
   logic [2:0] f_emit_stages;  // stages holding words of f_key's up packet
   assign f_emit_stages = 3'(s1_valid && s1_emit && s1_key == f_key) + 3'(s2_valid && s2_emit && s2_key == f_key) +
                          3'(s3_valid && s3_emit && s3_key == f_key) + 3'(s4_valid && s4_emit && s4_key == f_key);
-  logic f_masks_ok, f_keys_unique;  // every slot in use: children of CHILD_MASK, complete = gone up; keys unique
+  logic f_masks_ok, f_keys_unique;  // every slot in use: children of CHILD_MASK, complete = gone up; keys unique;
+                                    // a free slot not gone
   always_comb begin
     f_masks_ok = 1'b1;
     f_keys_unique = 1'b1;
     for (int unsigned i = 0; i < Slots; i++) begin
-      if (slot_valid_q[i] && !(slot_mask_q[i] != '0 && (slot_mask_q[i] & ~child_mask_q) == '0 &&
-                               slot_up_q[i] == (slot_mask_q[i] == child_mask_q) && (!slot_gone_q[i] || slot_up_q[i])))
+      if (!slot_valid_q[i] && slot_gone_q[i]) f_masks_ok = 1'b0;
+      if (slot_valid_q[i] && !(slot_mask_v[(i)*Children +: Children] != '0 && (slot_mask_v[(i)*Children +: Children] & ~child_mask_q) == '0 &&
+                               slot_up[i] == (slot_mask_v[(i)*Children +: Children] == child_mask_q) && (!slot_gone_q[i] || slot_up[i])))
         f_masks_ok = 1'b0;
       for (int unsigned j = i + 1; j < Slots; j++)
         if (slot_valid_q[i] && slot_valid_q[j] && slot_key_q[i] == slot_key_q[j]) f_keys_unique = 1'b0;
@@ -680,15 +714,15 @@ module switch_aggregator #(
       I_mask: assert (f_masks_ok);
       I_unique: assert (f_keys_unique);
       if (f_in_table) begin
-        I_contrib: assert (slot_mask_q[f_slot] == f_contrib && slot_up_q[f_slot] == (f_contrib == child_mask_q) &&
+        I_contrib: assert (slot_mask_v[(f_slot)*Children +: Children] == f_contrib && slot_up[f_slot] == (f_contrib == child_mask_q) &&
                            slot_gone_q[f_slot] == f_went_up);
       end else begin
         I_fresh: assert (f_contrib == '0 && !f_have && f_emit_in == '0 && f_up_idx == '0 && !f_went_up);
       end
       I_pkt: assert (in_pkt_q == f_pkt && (!in_pkt_q || (in_idx_q == f_pkt_idx && in_idx_q != '0 && in_idx_q <= last_idx_q &&
                      slot_valid_q[in_slot_q] && slot_key_q[in_slot_q] == f_pkt_key &&
-                     (slot_mask_q[in_slot_q] & f_pkt_bit) != '0 &&
-                     in_first_q == (slot_mask_q[in_slot_q] == f_pkt_bit) && in_emit_q == slot_up_q[in_slot_q] &&
+                     (slot_mask_v[(in_slot_q)*Children +: Children] & f_pkt_bit) != '0 &&
+                     in_first_q == (slot_mask_v[(in_slot_q)*Children +: Children] == f_pkt_bit) && in_emit_q == slot_up[in_slot_q] &&
                      !slot_gone_q[in_slot_q])));
       // a stage's word belongs to the block its slot holds; an up word's
       // block is complete and not gone
@@ -715,7 +749,7 @@ module switch_aggregator #(
       if (probe_ok_q && !changed_q)
         I_probe: assert (enable_q && probe_emit_q == (((probe_hit_q ? probe_mask : '0) | f_probe_bit) == child_mask_q) &&
                          (probe_hit_q ? (slot_valid_q[probe_slot_q] && slot_key_q[probe_slot_q] == probe_key_q &&
-                                         !slot_up_q[probe_slot_q])
+                                         !slot_up[probe_slot_q])
                                       : (!slot_valid_q[probe_slot_q] && !f_probe_key_held)));
       I_dn: assert (f_dn_pkt == (dn_idx_q != '0) && (!f_dn_pkt || dn_idx_q == f_dn_idx) && dn_idx_q <= last_idx_q);
       if (s3_valid)
