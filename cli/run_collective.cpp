@@ -409,15 +409,21 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   }
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
-    for (std::size_t i = 1; i < results.size(); ++i) out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i]));
+    for (std::size_t i = 1; i < results.size(); ++i)
+      out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i]));
     out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
                             compared_size(results));
-    out.text += fmt::format("  {:<22} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm", "cycles",
-                            "time", "busbw", "lower bound", "efficiency", "barriers", "controllers", "data check");
+    // The name column as wide as the longest name (at least 22).
+    std::size_t name_width = 22;
+    for (const auto& r : results) name_width = std::max(name_width, r.algorithm.size());
+    out.text += fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", "algorithm",
+                            name_width, "cycles", "time", "busbw", "lower bound", "efficiency", "barriers",
+                            "controllers", "data check");
     for (std::size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
       const nlohmann::json& rj = i == 0 ? out.json : out.json["compare"][i - 1];
-      out.text += fmt::format("  {:<22} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", r.algorithm, r.cycles,
+      out.text += fmt::format("  {:<{}} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9} {:>11} {:>10}\n", r.algorithm,
+                              name_width, r.cycles,
                               time_text(rj["time_ns"].get<double>()),
                               rj["bus_bandwidth_gbps"].is_number()
                                   ? fmt::format("{:.3g}", rj["bus_bandwidth_gbps"].get<double>())
