@@ -73,7 +73,6 @@ int intermediate(const Dragonfly::Shape& s, int from, int to, std::uint64_t rand
   return via;
 }
 
-/// Every class on `port` (an endpoint cable: any VC).
 /// Every one of `classes` classes on `port` (an endpoint cable: any VC).
 void every_class(HopOptions& out, int port, int classes) {
   for (int c = 0; c < classes; ++c) out.add({port, static_cast<std::uint8_t>(c), false});
