@@ -176,39 +176,55 @@ void own_vectors(Schedule& sc, const Setup& s) {
 
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Ring reduce-scatter: at step s (tag first_tag + s) rank i adds chunk
-// (i-s-1) mod n into rank i+1's copy; before step s >= 1 it waits for chunk
-// (i-s-1), which rank i-1 added into its copy at step s-1. After n-1 steps
-// rank i holds chunk i of the fold (the last wait).
-void ring_reduce_scatter(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
+/// The end of a reducing builder: every program ended, every rank starting
+/// with its own vector, the expected regions made by `expected_of` from the
+/// fold of all vectors (the collective's definition), the lower bound, and
+/// the ranks placed on their endpoints.
+template <class ExpectedOf>
+Schedule finish_reduction(Schedule sc, const Setup& s, std::int64_t lower_bound, ExpectedOf expected_of) {
+  finish(sc);
+  own_vectors(sc, s);
+  sc.expected = expected_of(fold(s));
+  sc.lower_bound = lower_bound;
+  place(sc, s);
+  return sc;
+}
+
+/// Every rank expects the whole reduced vector.
+auto everywhere(std::shared_ptr<std::vector<Word>> result) {
+  return [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
+}
+
+// One pass around the ring: at step s (tag first_tag + s) rank i sends
+// chunk (i-s-lag) mod n to rank i+1 with `op`; before step s >= 1 it waits
+// for that chunk, which rank i-1 sent at step s-1; its last wait is for
+// chunk (i-n+1-lag), the one rank i-1 sent at the last step.
+//   reduce-scatter: lag 1, op the reduction: rank i adds its copy of chunk
+//                   (i-s-1) into rank i+1's; after n-1 steps rank i holds
+//                   chunk i of the fold.
+//   allgather:      lag 0, op copy: rank i passes on chunk (i-s); the last
+//                   chunk to arrive is i+1.
+void ring_pass(Schedule& sc, const Setup& s, std::uint32_t first_tag, std::int32_t lag, ReceiveOp op) {
   const std::int32_t n = s.n;
   const std::uint32_t L = s.data.elements;
   for (std::int32_t i = 0; i < n; ++i) {
     Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
     for (std::int32_t step = 0; step < n - 1; ++step) {
       const std::uint32_t tag = first_tag + static_cast<std::uint32_t>(step);
-      if (step > 0) out.wait(standard_chunk(L, n, mod(i - step - 1, n)), tag - 1);
-      out.send(mod(i + 1, n), standard_chunk(L, n, mod(i - step - 1, n)), tag, s.data.op);
+      const Chunk c = standard_chunk(L, n, mod(i - step - lag, n));
+      if (step > 0) out.wait(c, tag - 1);
+      out.send(mod(i + 1, n), c, tag, op);
     }
-    if (n > 1) out.wait(standard_chunk(L, n, i), first_tag + static_cast<std::uint32_t>(n - 2));
+    if (n > 1) out.wait(standard_chunk(L, n, mod(i - n + 1 - lag, n)), first_tag + static_cast<std::uint32_t>(n - 2));
   }
 }
 
-// Ring allgather: at step t (tag first_tag + t) rank i copies chunk (i-t)
-// mod n to rank i+1; before step t >= 1 it waits for chunk (i-t), which rank
-// i-1 sent at step t-1; the last wait is for chunk i+1.
+void ring_reduce_scatter(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
+  ring_pass(sc, s, first_tag, 1, s.data.op);
+}
+
 void ring_allgather(Schedule& sc, const Setup& s, std::uint32_t first_tag) {
-  const std::int32_t n = s.n;
-  const std::uint32_t L = s.data.elements;
-  for (std::int32_t i = 0; i < n; ++i) {
-    Emitter out{sc.programs[static_cast<std::size_t>(i)], s.data.dtype};
-    for (std::int32_t step = 0; step < n - 1; ++step) {
-      const std::uint32_t tag = first_tag + static_cast<std::uint32_t>(step);
-      if (step > 0) out.wait(standard_chunk(L, n, mod(i - step, n)), tag - 1);
-      out.send(mod(i + 1, n), standard_chunk(L, n, mod(i - step, n)), tag);
-    }
-    if (n > 1) out.wait(standard_chunk(L, n, mod(i + 1, n)), first_tag + static_cast<std::uint32_t>(n - 2));
-  }
+  ring_pass(sc, s, first_tag, 0, ReceiveOp::copy);
 }
 
 Schedule build_ring_allreduce(const topology::Topology& topology, const Params& params) {
@@ -221,32 +237,22 @@ Schedule build_ring_allreduce(const topology::Topology& topology, const Params& 
   Schedule sc = empty_schedule("ring-allreduce", s);
   ring_reduce_scatter(sc, s, 0);
   ring_allgather(sc, s, static_cast<std::uint32_t>(std::max(s.n - 1, 0)));
-  finish(sc);
-  own_vectors(sc, s);
-  const auto result = fold(s);
-  sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
-  sc.lower_bound = ceil_div(2LL * (s.n - 1) * s.data.elements, s.n);
-  place(sc, s);
-  return sc;
+  return finish_reduction(std::move(sc), s, ceil_div(2LL * (s.n - 1) * s.data.elements, s.n), everywhere);
 }
 
 Schedule build_ring_reduce_scatter(const topology::Topology& topology, const Params& params) {
   const Setup s = read_setup(topology, params, true);
   Schedule sc = empty_schedule("ring-reduce-scatter", s);
   ring_reduce_scatter(sc, s, 0);
-  finish(sc);
-  own_vectors(sc, s);
-  const auto result = fold(s);
   const std::uint32_t L = s.data.elements;
   const std::int32_t n = s.n;
-  sc.expected = [result, L, n](EndpointId e) {
-    const Chunk c = standard_chunk(L, n, static_cast<std::int32_t>(e));
-    return std::vector<Region>{
-        {c.offset, std::vector<Word>(result->begin() + c.offset, result->begin() + c.offset + c.length)}};
-  };
-  sc.lower_bound = ceil_div(static_cast<std::int64_t>(s.n - 1) * s.data.elements, s.n);
-  place(sc, s);
-  return sc;
+  return finish_reduction(std::move(sc), s, ceil_div(static_cast<std::int64_t>(n - 1) * L, n), [L, n](auto result) {
+    return [result, L, n](EndpointId e) {
+      const Chunk c = standard_chunk(L, n, static_cast<std::int32_t>(e));
+      return std::vector<Region>{
+          {c.offset, std::vector<Word>(result->begin() + c.offset, result->begin() + c.offset + c.length)}};
+    };
+  });
 }
 
 Schedule build_ring_allgather(const topology::Topology& topology, const Params& params) {
@@ -330,13 +336,7 @@ Schedule build_rd_allreduce(const topology::Topology& topology, const Params& pa
     }
     if (i < 2 * r) out.send(i - 1, all, last_tag);
   }
-  finish(sc);
-  own_vectors(sc, s);
-  const auto result = fold(s);
-  sc.expected = [result](EndpointId) { return std::vector<Region>{{0, *result}}; };
-  sc.lower_bound = ceil_div(2LL * (n - 1) * L, n);
-  place(sc, s);
-  return sc;
+  return finish_reduction(std::move(sc), s, ceil_div(2LL * (n - 1) * L, n), everywhere);
 }
 
 /// Binomial tree over relative ranks v = (rank - root) mod n: the parent of
@@ -421,15 +421,13 @@ Schedule build_binomial_reduce(const topology::Topology& topology, const Params&
       if (v + m < n) out.wait(b.all, tag_of(m));
     if (v != 0) out.send(mod(v - low + root, n), b.all, tag_of(low), s.data.op);
   });
-  finish(sc);
-  own_vectors(sc, s);
-  const auto result = fold(s);
-  sc.expected = [result, root](EndpointId e) {
-    return static_cast<std::int32_t>(e) == root ? std::vector<Region>{{0, *result}} : std::vector<Region>{};
-  };
-  sc.lower_bound = n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0;
-  place(sc, s);
-  return sc;
+  return finish_reduction(std::move(sc), s, n > 1 ? static_cast<std::int64_t>(s.data.elements) : 0,
+                          [root](auto result) {
+                            return [result, root](EndpointId e) {
+                              return static_cast<std::int32_t>(e) == root ? std::vector<Region>{{0, *result}}
+                                                                          : std::vector<Region>{};
+                            };
+                          });
 }
 
 Schedule build_pairwise_alltoall(const topology::Topology& topology, const Params& params) {
