@@ -564,7 +564,7 @@ void check_coverage(const Config& c) {
       // Piece p crosses dimension d in round (p - d) mod 3: a = X, Z, Y;
       // b = Y, X, Z; c = Z, Y, X.
       std::sort(expected.begin(), expected.end(),
-                [&](int x, int y) { return (datum.piece - x + 3) % 3 < (datum.piece - y + 3) % 3; });
+                [piece = datum.piece](int x, int y) { return (piece - x + 3) % 3 < (piece - y + 3) % 3; });
     }
     const auto it = crossings.find(datum);
     EXPECT_EQ(it == crossings.end() ? std::vector<int>{} : it->second, expected)

@@ -82,7 +82,7 @@ TEST(ZeroPages, ExecutorInNodeMemoryGivesTheSameMemory) {
     p.push_back(Descriptor::end());
   }
   s.initial = [](EndpointId e, std::uint32_t a) { return a < 100 ? Word(1000 * (e + 1) + a) : Word(0); };
-  s.expected = [n](EndpointId e) {
+  s.expected = [](EndpointId e) {
     Region r{5000, {}};
     for (std::uint32_t a = 0; a < 100; ++a) r.words.push_back(Word(1000 * ((e + n - 1) % n + 1) + a));
     return std::vector<Region>{r};
