@@ -15,7 +15,10 @@ std::string technology_problem(const std::string& path) {
   try {
     (void)load_technology(path);
   } catch (const ConfigError& e) {
-    return e.what();
+    // The key check names the key itself.
+    const std::string what = e.what();
+    const std::string prefix = "key 'technology': ";
+    return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
   }
   return "";
 }
