@@ -1,6 +1,7 @@
 #include "collectives/energy.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 #include <fmt/format.h>
@@ -76,6 +77,11 @@ const std::vector<Key>& energy_keys() {
 
 Technology load_technology(const std::string& path) {
   const std::string where = "key 'technology': file '" + path + "'";
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw ConfigError(where + " does not exist");
+  if (std::filesystem::is_directory(status)) throw ConfigError(where + " is a directory, not a technology file");
+  if (!std::filesystem::is_regular_file(status)) throw ConfigError(where + " is not a regular file");
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -83,6 +89,8 @@ Technology load_technology(const std::string& path) {
     throw ConfigError(where + " cannot be read");
   } catch (const YAML::Exception& e) {
     throw ConfigError(fmt::format("{}: not YAML: line {}: {}", where, e.mark.line + 1, e.msg));
+  } catch (const std::exception& e) {
+    throw ConfigError(fmt::format("{} cannot be read: {}", where, e.what()));
   }
   if (!root.IsMap()) throw ConfigError(where + ": not a map of entries; accepted entries: " + entry_names());
   Technology t;

@@ -169,9 +169,11 @@ TEST(EnergyCli, ABadTechnologyFileIsRefusedNamingTheKeyTheFileAndTheEntry) {
     EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(c.entry), std::string::npos) << r.err;
   }
-  const CliRun none = run_words("run --set algorithm=ring-allreduce --set topology=torus:3x3 --set technology=/nonexistent.yaml");
-  EXPECT_EQ(none.status, 2) << none.out << none.err;
-  EXPECT_NE(none.err.find("/nonexistent.yaml"), std::string::npos) << none.err;
+  for (const std::string& path : {std::string("/nonexistent.yaml"), scratch().string(), std::string("/dev/null")}) {
+    const CliRun r = run_words("run --set algorithm=ring-allreduce --set topology=torus:3x3 --set technology=" + path);
+    EXPECT_EQ(r.status, 2) << path << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("key 'technology': file '" + path + "'"), std::string::npos) << r.err;
+  }
 }
 
 // Without the key: no energy, the report as before.
