@@ -17,6 +17,7 @@
 #include "systemc/trace/waveform.hpp"
 #include "cli/run_collective.hpp"
 #include "cli/scenario.hpp"
+#include "cli/energy_report.hpp"
 #include "cli/units_report.hpp"
 #include "topology/grid.hpp"
 #include "topology/topology.hpp"
@@ -302,6 +303,11 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   j["router_cycles_per_cpu_second"] = r.router_cycles_per_cpu_second;
   if (!vcd_path.empty()) j["vcd"] = {{"file", vcd_path}, {"gtkw", systemc::WaveformTracer::save_file_path(vcd_path)}};
   j["deadlock"] = r.deadlock ? deadlock_json(*r.deadlock) : nlohmann::json(nullptr);
+  // Key technology: the run's energy (router and link events; traffic
+  // endpoints execute no descriptors and move no DMA words).
+  EnergySetting energy;
+  j["energy"] = energy_setting_from(params, energy) ? energy_json(r.energy_counts, energy, units, 0.0)
+                                                    : nlohmann::json(nullptr);
   j["scenario"] = resolved_scenario(params, RunKind::synthetic);
 
   std::string& t = out.text;
@@ -346,6 +352,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                    "elaboration, {})\n",
                    r.router_cycles_per_second / 1e6, r.sim_seconds, r.sim_cpu_seconds, r.elaboration_seconds,
                    threads_text(r.threads, r.solo_cycles, r.calendar_cycles));
+  if (j["energy"].is_object()) t += energy_text(j["energy"]);
   if (saturated)
     t += fmt::format("  SATURATED         {} measured packet{} still in flight after drain_cycles = {}: accepted "
                      "{:.4f} of {:.4f} flits/node/cycle offered\n"

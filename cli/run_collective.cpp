@@ -18,6 +18,7 @@
 #include "systemc/run/synthetic.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "cli/scenario.hpp"
+#include "cli/energy_report.hpp"
 #include "cli/units_report.hpp"
 #include "topology/topology.hpp"
 #include "workload/keys.hpp"
@@ -53,7 +54,8 @@ std::string data_check_not_made(const systemc::CollectiveResult& r) {
 }
 
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link,
-                       const Units& units, const collectives::CollectiveKind& kind) {
+                       const Units& units, const collectives::CollectiveKind& kind,
+                       const EnergySetting* energy = nullptr) {
   nlohmann::json j;
   j["algorithm"] = r.algorithm;
   j["topology"] = r.topology;
@@ -126,6 +128,16 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["router_evaluations"] = r.router_evaluations;
   j["nic_evaluations"] = r.nic_evaluations;
   add_speed_json(j, r);
+  // Key technology set: the run's energy (collectives/energy.hpp), per byte
+  // of the collective's data (its words a rank on each of its ranks).
+  if (energy != nullptr) {
+    const double bytes = bw.bytes_per_rank.is_number() && kind.ranks > 0
+                             ? bw.bytes_per_rank.get<double>() * static_cast<double>(kind.ranks)
+                             : 0.0;
+    j["energy"] = energy_json(r.energy_counts, *energy, units, bytes);
+  } else {
+    j["energy"] = nullptr;
+  }
   j["link_flits_corrupted"] = r.link_flits_corrupted;
   j["link_flits_retransmitted"] = r.link_flits_retransmitted;
   if (r.deadlock) {
@@ -232,6 +244,7 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   t += fmt::format("  evaluations       {} router, {} NIC ({:.2f} router evaluations per flit-hop)\n",
                    r.router_evaluations, r.nic_evaluations,
                    r.flit_hops > 0 ? static_cast<double>(r.router_evaluations) / static_cast<double>(r.flit_hops) : 0.0);
+  if (j["energy"].is_object()) t += energy_text(j["energy"]);
   if (r.link_flits_corrupted > 0 || r.link_flits_retransmitted > 0)
     t += fmt::format("  link faults       {} flits corrupted on a link, {} retransmitted\n", r.link_flits_corrupted,
                      r.link_flits_retransmitted);
@@ -362,6 +375,11 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   }
   throw_problems(problems);
 
+  // The energy model's technology file, read before anything runs (a bad
+  // one is a ConfigError naming the key and the file).
+  EnergySetting energy;
+  const bool with_energy = energy_setting_from(params, energy);
+
   RunOutcome out;
   std::vector<systemc::CollectiveResult> results;
   const systemc::RouterConfig rc = scenarios.front().router;
@@ -390,7 +408,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               "larger max_cycles lets it run on)\n",
                               results[i].algorithm, scenarios[i].max_cycles);
   const Units units = units_from(params);
-  out.json = to_json(results[0], rc, true, units, kinds[0]);
+  out.json = to_json(results[0], rc, true, units, kinds[0], with_energy ? &energy : nullptr);
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
   // A baseline's own size key, unset in the scenario: the value it ran with.
   for (const auto& [key, value] : baseline_sizes) out.json["scenario"][key] = std::stoll(value);
@@ -410,7 +428,7 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i)
-      out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i]));
+      out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i], with_energy ? &energy : nullptr));
     out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
                             compared_size(results));
     // The name column as wide as the longest name (at least 22).
@@ -480,6 +498,8 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
   s.trace_links = trace.links;
   s.progress = progress;
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
+  EnergySetting energy;
+  const bool with_energy = energy_setting_from(checked, energy);
   const systemc::CollectiveResult r = systemc::run_collective(s, plan);
 
   RunOutcome out;
@@ -491,7 +511,7 @@ RunOutcome run_given_schedule(const Params& params, const std::string& name,
                             "larger max_cycles lets it run on)\n",
                             r.algorithm, s.max_cycles);
   const Units units = units_from(checked);
-  out.json = to_json(r, s.router, true, units, {});
+  out.json = to_json(r, s.router, true, units, {}, with_energy ? &energy : nullptr);
   nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
   scenario["algorithm"] = name;
   for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
@@ -604,6 +624,8 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
     }
   };
   const systemc::CollectivePlan plan = systemc::plan_collective(s);
+  EnergySetting energy;
+  const bool with_energy = energy_setting_from(checked, energy);
   systemc::CollectiveResult r = systemc::run_collective(s, plan);
   // The sizes are the nodes' (comm_size), not message_flits.
   r.message_words = 0;
@@ -620,7 +642,7 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
                             "found; a larger max_cycles lets it run on)\n",
                             s.max_cycles);
   // A workload is no single collective: no algorithm or bus bandwidth.
-  out.json = to_json(r, s.router, true, units, collectives::CollectiveKind{});
+  out.json = to_json(r, s.router, true, units, collectives::CollectiveKind{}, with_energy ? &energy : nullptr);
   nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
   scenario.erase("algorithm");
   scenario.erase("compare");

@@ -1,5 +1,7 @@
 #include "collectives/units.hpp"
 
+#include "collectives/energy.hpp"
+
 #include <fmt/format.h>
 
 namespace collnet {
@@ -23,7 +25,13 @@ const Key& flit_bytes_key() {
 }
 
 const std::vector<Key>& unit_keys() {
-  static const std::vector<Key> keys = {clock_ghz_key(), flit_bytes_key()};
+  // With the energy model's keys (energy.hpp): like these, every kind of run
+  // reads them and no cycle count depends on them.
+  static const std::vector<Key> keys = [] {
+    std::vector<Key> k = {clock_ghz_key(), flit_bytes_key()};
+    for (const Key& e : energy_keys()) k.push_back(e);
+    return k;
+  }();
   return keys;
 }
 

@@ -19,7 +19,7 @@ const Key& clock_ghz_key();
 /// Bytes a flit carries (default 8: one 64-bit payload word per flit, the
 /// int64 or float64 element of the reductions).
 const Key& flit_bytes_key();
-/// Both, in documentation order.
+/// Both and the energy model's keys (energy.hpp), in documentation order.
 const std::vector<Key>& unit_keys();
 
 struct Units {

@@ -32,6 +32,9 @@ What it draws:
       message_flits, one line per algorithm (else per combination of the
       other axes that vary). Only records with status ok are drawn. --x may
       also be a measured rate (offered_rate, accepted_rate).
+  --energy RUN.json --out DIR (or --energy RESULTS.jsonl --record N)
+      DIR/energy.png: one run's energy by component (dynamic and static,
+      JSON energy.by_component; the run needs key technology).
   RESULTS.jsonl --cdf --out DIR
       DIR/latency_cdf.png: per point the fraction of measured packets with
       a latency below each bin edge of the runs' latency_histogram.
@@ -167,6 +170,18 @@ LABELS = {
     "link_utilization.bisection_links": "bisection links",
     "link_utilization.mean_gbps": "mean link bandwidth (GB/s)",
     "link_utilization.max_gbps": "maximum link bandwidth (GB/s)",
+    # energy (key technology)
+    "energy.total_pj": "energy (pJ)",
+    "energy.dynamic_pj": "dynamic energy (pJ)",
+    "energy.static_pj": "static energy (pJ)",
+    "energy.per_flit_hop_pj": "energy per flit-hop (pJ)",
+    "energy.per_bit_delivered_pj": "energy per bit delivered (pJ)",
+    "energy.average_power_mw": "average power (mW)",
+    "energy.pj_per_byte": "energy per byte of the collective (pJ/B)",
+    "energy.area.router_mm2": "router area (mm2)",
+    "energy.area.link_mm2": "link area (mm2)",
+    "link_mm": "link length (mm)",
+    "nic_link_mm": "NIC link length (mm)",
     # router and link keys
     "vcs": "virtual channels per port",
     "buffer_flits": "VC buffer depth (flits)",
@@ -1368,9 +1383,9 @@ def draw_panels(groups, title, path, plt, scale):
     return "bars", panels
 
 
-def links_source(path, record):
-    """(run JSON, description, index) of the run --links draws."""
-    text = read_text(path, "--links")
+def links_source(path, record, option="--links"):
+    """(run JSON, description, index) of the run --links (--energy) draws."""
+    text = read_text(path, option)
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -1384,13 +1399,13 @@ def links_source(path, record):
     else:
         records, skipped = parse_jsonl(text)
         if not records:
-            raise BadInput(f"--links: '{path}' is neither a run's JSON (collnet run --json) nor sweep results "
+            raise BadInput(f"{option}: '{path}' is neither a run's JSON (collnet run --json) nor sweep results "
                            "(collnet sweep --out)")
     indices = [r.get("index") for r in records]
     span = f"{min(indices)}..{max(indices)}" if all(isinstance(i, int) for i in indices) else "?"
     if record is None:
         if len(records) > 1:
-            raise BadInput(f"--links: '{path}' holds {len(records)} sweep records (points {span}); pick one with "
+            raise BadInput(f"{option}: '{path}' holds {len(records)} sweep records (points {span}); pick one with "
                            "--record N (the point's index, 0-based)")
         chosen = records[0]
     else:
@@ -1404,7 +1419,7 @@ def links_source(path, record):
         chosen = matching[0]
     where = f"record {chosen.get('index')} of '{path}'"
     if not isinstance(chosen.get("run"), dict):
-        raise BadInput(f"--links: {where} has no run (status {chosen.get('status')}: "
+        raise BadInput(f"{option}: {where} has no run (status {chosen.get('status')}: "
                        f"{(chosen.get('message') or '').strip()[:120]})")
     return chosen["run"], where, chosen.get("index")
 
@@ -1462,6 +1477,52 @@ def plot_links(run, links, out_dir, relative=False):
     return [entry]
 
 
+# ---------------------------------------------------------------- energy
+
+ENERGY_FILE = "energy.png"
+
+
+def run_energy(run, where):
+    """The run's JSON energy object, checked."""
+    energy = run.get("energy")
+    if not isinstance(energy, dict) or not isinstance(energy.get("by_component"), dict):
+        raise BadInput(f"--energy: {where} has no energy (run it with --set technology=FILE, "
+                       "docs/guide/energy.md)")
+    return energy
+
+
+def plot_energy(run, energy, out_dir):
+    """A horizontal bar per component: dynamic and static energy stacked."""
+    plt = pyplot()
+    parts = sorted(energy["by_component"].items(), key=lambda kv: -(kv[1].get("total_pj") or 0))
+    names = [n for n, _ in parts]
+    dynamic = [p.get("dynamic_pj") or 0 for _, p in parts]
+    static = [p.get("static_pj") or 0 for _, p in parts]
+    total = energy.get("total_pj") or 0
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(names) + 1.6))
+    ax.barh(names, dynamic, label="dynamic", color="tab:blue")
+    ax.barh(names, static, left=dynamic, label="static", color="tab:orange")
+    ax.invert_yaxis()
+    widest = max([d + st for d, st in zip(dynamic, static)] + [0])
+    if widest > 0:
+        ax.set_xlim(0, widest * 1.18)  # room for the shares
+    ax.set_xlabel("energy (pJ)")
+    tech = energy.get("technology") or {}
+    title = (f"{run.get('algorithm') or run.get('traffic') or 'run'} on {run.get('topology')}: "
+             f"{total:.4g} pJ ({tech.get('name')})")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="lower right")
+    for y, (d, st) in enumerate(zip(dynamic, static)):
+        share = 100.0 * (d + st) / total if total > 0 else 0.0
+        ax.text(d + st, y, f" {share:.1f} %", va="center", fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(out_dir, ENERGY_FILE)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return [{"file": ENERGY_FILE, "path": path, "kind": "energy-breakdown", "title": title,
+             "components": names, "total_pj": total}]
+
+
 # ---------------------------------------------------------------- main
 
 def build_parser():
@@ -1478,8 +1539,12 @@ def build_parser():
     ap.add_argument("--out", metavar="DIR", help="directory for the PNG files and the report (made if missing)")
     ap.add_argument("--links", metavar="RUN.json",
                     help="draw the per-link utilization of one run: a run's JSON, or sweep results with --record")
+    ap.add_argument("--energy", metavar="RUN.json",
+                    help=f"draw one run's energy by component into DIR/{ENERGY_FILE}: a run's JSON (key "
+                         "technology set), or sweep results with --record")
     ap.add_argument("--record", metavar="N", type=record_number,
-                    help="with --links on sweep results: the record of point N (its index field, 0-based)")
+                    help="with --links or --energy on sweep results: the record of point N (its index field, "
+                         "0-based)")
     ap.add_argument("--relative", action="store_true",
                     help="with --links: colour scale from 0 to the run's busiest link (default: absolute, 0 to 1)")
     ap.add_argument("--cdf", action="store_true",
@@ -1544,7 +1609,14 @@ def plot(argv):
     # Every check before anything is drawn.
     if args.relative and args.links is None:
         raise BadInput("--relative goes with --links (the colour scale of a link map)")
-    if args.links is not None:
+    if args.energy is not None:
+        for option, value in (("--links", args.links), ("--x", args.x), ("--y", args.y), ("--by", args.by),
+                              ("--sweep", args.sweep), ("--cdf", args.cdf or None), ("RESULTS.jsonl", args.results)):
+            if value is not None:
+                raise BadInput(f"{option} does not apply to --energy (it draws one run's energy by component)")
+        if args.out is None:
+            raise BadInput("--energy needs --out DIR")
+    elif args.links is not None:
         for option, value in (("--x", args.x), ("--y", args.y), ("--by", args.by), ("--sweep", args.sweep),
                               ("--cdf", args.cdf or None)):
             if value is not None:
@@ -1585,7 +1657,12 @@ def plot(argv):
     # The inputs, read and checked: `draws` are what will be drawn.
     draws = []
     extra = {}
-    if args.links is not None:
+    if args.energy is not None:
+        run, where, index = links_source(args.energy, args.record, "--energy")
+        energy = run_energy(run, where)
+        extra = {"input": args.energy, "record": index}
+        draws.append(lambda: plot_energy(run, energy, args.out))
+    elif args.links is not None:
         run, where, index = links_source(args.links, args.record)
         links = run_links(run, where)
         extra = {"input": args.links, "record": index}

@@ -490,6 +490,7 @@ __attribute__((always_inline)) inline void Router::apply(const Grant& g, Cycle n
   const std::size_t o = index(g.out_port, g.out_vc);
   if (f.head()) {
     delayed_heads_ += static_cast<std::uint64_t>(now > ivc.eligible_at + (own_vc_allocator_ ? 1 : 0));  // it waited for its output
+    ++heads_;
     free_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ready_vcs_[g.out_port] &= static_cast<std::uint16_t>(~(1u << g.out_vc));
     ivc.out_port = static_cast<std::int16_t>(g.out_port);

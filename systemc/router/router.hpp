@@ -132,6 +132,9 @@ class Router final : public Clocked {
   /// the most flits one input VC buffer ever held.
   [[nodiscard]] std::uint64_t arbitration_conflicts() const { return delayed_heads_; }
   [[nodiscard]] int max_vc_flits() const { return max_vc_flits_; }
+  /// Head flits that left with an output VC allocated here: the VC
+  /// allocations, events of the energy model (collectives/energy.hpp).
+  [[nodiscard]] std::uint64_t vc_allocations() const { return heads_; }
 
   /// Read-only view of an input VC for diagnosis (deadlock report).
   struct VcView {
@@ -312,6 +315,7 @@ class Router final : public Clocked {
   std::vector<topology::HopOption> hop_options_;  // [port][vc][HopOptions::kMax]
   std::vector<std::int32_t> out_depths_;           // [output port]: slots of each VC of its far-end buffer
   std::uint64_t delayed_heads_ = 0;
+  std::uint64_t heads_ = 0;  // vc_allocations()
   std::vector<std::uint64_t> wide_pending_;  // radix > 64: 2 x pending_words_
   // vc_bid: round-robin: per input port, the VC that bids first next.
   std::vector<std::uint8_t> vc_bid_next_;

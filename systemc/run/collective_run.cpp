@@ -15,6 +15,7 @@
 #include "systemc/trace/message_trace.hpp"
 #include "systemc/network/model_keys.hpp"
 #include "systemc/network/network.hpp"
+#include "systemc/run/energy_counts.hpp"
 #include "systemc/run/synthetic.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "topology/boards.hpp"
@@ -551,6 +552,14 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
   r.local_copies = m.book.total(&CollectiveBook::Lane::local_copies);
   r.packets = m.book.total(&CollectiveBook::Lane::packets);
   r.flits = m.book.total(&CollectiveBook::Lane::flits);
+  r.energy_counts = energy_counts(const_cast<Network&>(m.network), p.endpoints);
+  EnergyCounts& e = r.energy_counts;
+  // The NICs: one SEND descriptor per message or local copy; the DMA reads
+  // each injected word, writes each delivered one, and a local copy reads
+  // and writes each of its words.
+  e.descriptors = r.messages + r.local_copies;
+  e.dma_words = r.flits + e.delivered_flits + 2 * m.book.total(&CollectiveBook::Lane::copied_words);
+  e.cycles = r.cycles;
 }
 
 CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, Elaboration& m, const Timing& t) {

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/energy.hpp"
 #include "collectives/executor.hpp"
 #include "collectives/params.hpp"
 #include "driver/engine_loader.hpp"
@@ -141,6 +142,9 @@ struct CollectiveResult {
   std::int64_t inter_board_flits = -1;
   std::uint64_t router_evaluations = 0;  // cycles in which a router ran, summed over the routers
   std::uint64_t nic_evaluations = 0;     // cycles in which a NIC ran, summed over the NICs
+  /// The events of the energy model and the hardware they ran on
+  /// (collectives/energy.hpp), counted whether or not key technology is set.
+  EnergyCounts energy_counts;
   std::vector<Cycle> node_finish;  // per endpoint
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for

@@ -15,6 +15,7 @@
 #include "systemc/kernel/kernel.hpp"
 #include "systemc/network/model_keys.hpp"
 #include "systemc/network/network.hpp"
+#include "systemc/run/energy_counts.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "topology/grid.hpp"
 #include "topology/routing.hpp"
@@ -290,6 +291,8 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
     r.router_traversals += network.ejection(e, 0).total_flits();
   for (std::size_t n = 0; n < network.router_count(); ++n)
     r.router_evaluations += network.router(static_cast<topology::NodeId>(n)).evaluations();
+  r.energy_counts = energy_counts(network, static_cast<std::size_t>(topo->endpoint_count()));
+  r.energy_counts.cycles = r.cycles;
   r.accepted_flits_by_source = stats.accepted_by_source;
   r.packets = std::move(stats.deliveries);
   r.integrity_errors = stats.integrity_errors;

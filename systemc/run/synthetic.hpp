@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/energy.hpp"
 #include "collectives/params.hpp"
 #include "systemc/link/link.hpp"
 #include "systemc/network/network.hpp"
@@ -89,6 +90,8 @@ LatencyHistogram latency_histogram(const std::vector<std::uint32_t>& latencies);
 
 struct SyntheticResult {
   std::string topology;
+  /// The energy model's router and link events (systemc/run/energy_counts.hpp).
+  EnergyCounts energy_counts;
   std::size_t endpoints = 0;
   std::size_t routers = 0;  // routers that run (endpoint_attach direct: the switches)
   Cycle cycles = 0;              // simulated cycles (the run ended in this cycle)

@@ -272,6 +272,56 @@ def test_physical_fields_are_axes_with_their_units(tmp_path):
     assert series_by(e, "2.0")["y"] == pytest.approx([64 * 12 / 500.0, 128 * 12 / 950.0])
 
 
+# ---------------------------------------------------------------- energy
+
+def energy_run(parts, static=None):
+    """A collective run's JSON with an energy object (docs/reference/json.md)."""
+    static = static or {}
+    by = {n: {"dynamic_pj": d, "static_pj": static.get(n, 0.0), "total_pj": d + static.get(n, 0.0)}
+          for n, d in parts.items()}
+    total = sum(p["total_pj"] for p in by.values())
+    return {"algorithm": "ring-allreduce", "topology": "torus:4x4", "cycles": 100,
+            "energy": {"technology": {"name": "45nm", "file": "t.yaml", "node_nm": 45}, "total_pj": total,
+                       "dynamic_pj": sum(parts.values()), "static_pj": total - sum(parts.values()),
+                       "by_component": by}}
+
+
+def test_energy_breakdown_draws_each_component_dynamic_and_static(tmp_path, figures):
+    run = energy_run({"buffer": 30.0, "crossbar": 20.0, "link": 50.0}, static={"buffer": 10.0})
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(run))
+    report = plot_in_process("--energy", path, "--out", tmp_path / "out")
+    e = entry(report, "energy.png")
+    assert e["components"] == ["link", "buffer", "crossbar"]  # largest first
+    assert e["total_pj"] == pytest.approx(110.0)
+    ax = figures.saved["energy.png"].axes[0]
+    widths = {(round(b.get_y() + b.get_height() / 2), b.get_x()): b.get_width() for b in ax.patches}
+    # bars at y 0, 1, 2 (link, buffer, crossbar): dynamic from 0, static after it
+    assert widths[(0, 0.0)] == pytest.approx(50.0)
+    assert widths[(1, 0.0)] == pytest.approx(30.0)
+    assert widths[(1, 30.0)] == pytest.approx(10.0)
+    assert widths[(2, 0.0)] == pytest.approx(20.0)
+
+
+def test_energy_sweep_fields_are_axes_with_their_units(tmp_path):
+    recs = [record(i, {"elements": n}, {"algorithm": "ring-allreduce", "cycles": 10 * n,
+                                        "energy": {"total_pj": 3.0 * n, "pj_per_byte": 0.5}},
+                   scenario={"algorithm": "ring-allreduce"}) for i, n in enumerate((64, 128))]
+    report = plot_in_process(write_jsonl(tmp_path, recs), "--x", "elements", "--y", "energy.total_pj",
+                             "--out", tmp_path / "out")
+    e = entry(report, "energy_total_pj_vs_elements.png")
+    assert e["y_label"] == "energy (pJ)"
+    assert e["series"][0]["y"] == pytest.approx([192.0, 384.0])
+
+
+def test_energy_of_a_run_without_technology_exits_2(tmp_path):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"algorithm": "ring-allreduce", "topology": "torus:4x4", "energy": None}))
+    r = run_script("--energy", path, "--out", tmp_path / "out")
+    assert r.returncode == 2
+    assert "--energy" in r.stderr and "technology" in r.stderr
+
+
 # ---------------------------------------------------------------- CDF
 
 def test_cdf_pools_the_seeds_and_leaves_out_saturated_points(tmp_path, figures):
