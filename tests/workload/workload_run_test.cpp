@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 
@@ -65,6 +66,10 @@ TEST(WorkloadRun, EachMicrobenchmarkTakesTheCyclesOfItsCollectiveRunDirectly) {
     const std::int64_t in_workload = cycles_of_collective(w.json, 0);
     EXPECT_GE(in_workload, alone - 1) << "alone " << alone << ", in the workload " << in_workload;
     EXPECT_LE(in_workload, alone + 4) << "alone " << alone << ", in the workload " << in_workload;
+    // The report's own run of the collective alone is that direct run.
+    const auto& c = w.json.at("workload").at("collectives").at(0);
+    EXPECT_EQ(c.at("alone_cycles").get<std::int64_t>(), alone);
+    EXPECT_DOUBLE_EQ(c.at("slowdown").get<double>(), static_cast<double>(in_workload) / static_cast<double>(alone));
   }
 }
 
@@ -168,6 +173,41 @@ TEST(WorkloadRun, TheTimelineHoldsOneCompleteEventPerNodeAndRankInMicroseconds) 
   EXPECT_EQ(complete, 4 * 3);
   // 5 us of compute at 2 GHz: 10000 cycles.
   EXPECT_EQ(r.json.at("workload").at("per_rank").at(0).at("compute_cycles"), 20000);
+}
+
+// The links' load in the timeline: one counter per link that carried a
+// flit, a value per bin; the busy cycles they add up to are the run's
+// flit-hops (a flit leaves on a link in one cycle, one flit a cycle).
+TEST(WorkloadRun, TheTimelineCountsEveryFlitHopInTheLinksLoad) {
+  const fs::path file = scratch() / "timeline_links.json";
+  const JsonRun r = run_words_json("run --set workload=chakra:" + kExamples + "all_reduce/4npus_1MB/all_reduce --set " +
+                                       kScale + " --set topology=torus:2x2 --timeline-json " + file.string(),
+                                   "timeline_links_run.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const nlohmann::json t = read_json(file);
+  const std::int64_t total = r.json.at("workload").at("total_cycles").get<std::int64_t>();
+  const std::int64_t width = (total + 99) / 100;
+  std::map<std::string, std::vector<double>> counters;
+  bool named = false;
+  for (const auto& e : t.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("args").at("name") == "links") named = e.at("pid") == 4;
+    if (e.at("ph") != "C") continue;
+    EXPECT_EQ(e.at("pid"), 4);
+    const double busy = e.at("args").at("busy").get<double>();
+    EXPECT_GE(busy, 0.0);
+    EXPECT_LE(busy, 1.0);
+    counters[e.at("name").get<std::string>()].push_back(busy);
+  }
+  EXPECT_TRUE(named);
+  ASSERT_FALSE(counters.empty());
+  double cycles = 0;
+  for (const auto& [link, bins] : counters) {
+    ASSERT_EQ(static_cast<std::int64_t>(bins.size()), (total + width - 1) / width) << link;
+    EXPECT_TRUE(r.json.at("link_utilization").at("per_link").contains(link)) << link;
+    for (std::size_t b = 0; b < bins.size(); ++b)
+      cycles += bins[b] * static_cast<double>(std::min<std::int64_t>(width, total - static_cast<std::int64_t>(b) * width));
+  }
+  EXPECT_NEAR(cycles, r.json.at("flit_hops").get<double>(), 1e-6);
 }
 
 TEST(WorkloadRun, RunFromItsReportRunsTheSameWorkloadAgain) {
