@@ -497,6 +497,9 @@ void add_hints(std::vector<std::string>& problems, const Params& params) {
 
 std::vector<std::string> algorithm_key_problems(const Params& params, bool collective_run) {
   std::vector<std::string> problems;
+  if (!collective_run && params.has("jobs"))
+    problems.push_back("key 'jobs': `collnet check` checks one algorithm's schedule; several jobs run with "
+                       "`collnet run`, which checks each job's keys before anything runs (remove 'jobs')");
   if (!collective_run && params.has("workload"))
     problems.push_back("key 'workload': `collnet check` checks one algorithm's schedule; a workload runs with "
                        "`collnet run`, which checks its traces before anything runs (remove 'workload')");

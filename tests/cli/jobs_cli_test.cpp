@@ -125,6 +125,13 @@ TEST(Jobs, BadJobsAreRefusedNamingTheJob) {
   expect(refused("jobs_and_algorithm", "topology: mesh:4x4\nalgorithm: ring-allreduce\njobs:\n"
                                        "  - {algorithm: ring-allreduce, endpoints: 0-7}\n"),
          {"keys 'algorithm' and 'jobs' select different runs"});
+  {
+    const fs::path file = write_file("jobs_check.yaml", "topology: mesh:4x4\njobs:\n  - {algorithm: ring-allreduce, "
+                                                        "endpoints: 0-7}\n");
+    const CliRun check = run_words("check " + file.string());
+    EXPECT_EQ(check.status, 2) << check.out << check.err;
+    EXPECT_THAT(check.err, HasSubstr("key 'jobs': `collnet check` checks one algorithm's schedule"));
+  }
   expect(refused("jobs_barrier", "topology: torus:4x4\njobs:\n  - {algorithm: a2a-hopgroup, endpoints: 0-15, "
                                  "shape: torus:4x4, message_flits: 4}\n"),
          {"key 'jobs': job 0 (a2a-hopgroup)", "barriers"});
