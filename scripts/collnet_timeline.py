@@ -31,6 +31,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 TRACE_COLUMNS = ["message", "src", "dst", "controller", "tag", "words", "inject_cycle", "first_arrival_cycle",
@@ -349,11 +350,17 @@ def read_chrome_trace(path):
                        "(collnet run --timeline-json writes one)")
     names = {}
     bars = []
+    counters = {}  # link name -> [(ts, busy)]
     for i, e in enumerate(events):
         if not isinstance(e, dict):
             raise BadInput(f"--timeline: '{path}': event {i} is not an object")
         if e.get("ph") == "M" and e.get("name") == "process_name":
             names[e.get("pid")] = str((e.get("args") or {}).get("name", e.get("pid")))
+            continue
+        if e.get("ph") == "C":
+            busy = (e.get("args") or {}).get("busy")
+            if isinstance(busy, (int, float)) and isinstance(e.get("ts"), (int, float)):
+                counters.setdefault(str(e.get("name")), []).append((float(e["ts"]), float(busy)))
             continue
         if e.get("ph") != "X":
             continue
@@ -367,13 +374,13 @@ def read_chrome_trace(path):
                      "kind": str(e.get("cat", "node")), "ts": float(e["ts"]), "dur": float(e["dur"])})
     if not bars:
         raise BadInput(f"--timeline: '{path}' has no complete event (\"ph\": \"X\") to draw")
-    return bars, names
+    return bars, names, counters
 
 
 def draw_chrome(path, out_dir):
     """Draws a workload timeline (Chrome trace-event JSON) into
     DIR/timeline.png and writes DIR/timeline.json; returns the description."""
-    bars, names = read_chrome_trace(path)
+    bars, names, counters = read_chrome_trace(path)
     _prepare_out(out_dir)
     import matplotlib
     matplotlib.use("Agg")
@@ -398,7 +405,13 @@ def draw_chrome(path, out_dir):
         end = max(end, x1)
         boxes[b["kind"]].append([(x0, y0), (x1, y0), (x1, y0 + height), (x0, y0 + height)])
     height = min(14.0, 1.6 + 0.3 * len(ranks))
-    fig, (ax, key_ax) = plt.subplots(1, 2, figsize=(12, height), gridspec_kw={"width_ratios": [1, 0.18]})
+    # The links' load (the counters of the process "links"), when the file has it: a heat map below.
+    link_names = sorted(counters, key=node_order_key)
+    link_height = min(10.0, 1.0 + 0.12 * len(link_names)) if link_names else 0
+    fig, axes = plt.subplots(2 if link_names else 1, 2, figsize=(12, height + link_height), squeeze=False,
+                             gridspec_kw={"width_ratios": [1, 0.18],
+                                          "height_ratios": [height] + ([link_height] if link_names else [])})
+    ax, key_ax = axes[0]
     styles = {}
     for k in kinds:
         c = PolyCollection(boxes[k], facecolors=[colour[k]], edgecolors=[colour[k]], linewidths=0.3)
@@ -416,6 +429,28 @@ def draw_chrome(path, out_dir):
     key_ax.axis("off")
     legend = key_ax.legend(handles=[Patch(facecolor=colour[k], label=k) for k in kinds], loc="upper left",
                            fontsize=8, frameon=False, borderaxespad=0)
+    link_rows = {}
+    if link_names:
+        lax = axes[1][0]
+        starts = sorted({t for name in link_names for t, _ in counters[name]})
+        column = {t: i for i, t in enumerate(starts)}
+        grid = [[0.0] * len(starts) for _ in link_names]
+        for r, name in enumerate(link_names):
+            for t, busy in counters[name]:
+                grid[r][column[t]] = busy
+        right = end if end > starts[-1] else starts[-1] + (starts[-1] - starts[0]) / max(1, len(starts) - 1)
+        image = lax.imshow(grid, aspect="auto", interpolation="nearest", cmap="magma", vmin=0, vmax=1,
+                           extent=(starts[0], right, len(link_names) - 0.5, -0.5))
+        step = max(1, math.ceil(len(link_names) / 48))
+        lax.set_yticks(range(0, len(link_names), step))
+        lax.set_yticklabels([link_names[r] for r in range(0, len(link_names), step)], fontsize=6)
+        lax.set_ylabel("link")
+        lax.set_xlabel("time (us)")
+        lax.set_title("links' load: busy fraction of each bin")
+        lax.set_xlim(ax.get_xlim())
+        axes[1][1].axis("off")
+        fig.colorbar(image, cax=axes[1][1].inset_axes([0, 0, 0.25, 1])).set_label("busy fraction")
+        link_rows = {name: len(counters[name]) for name in link_names}
     fig.tight_layout()
     png = os.path.join(out_dir, "timeline.png")
     description_path = os.path.join(out_dir, "timeline.json")
@@ -435,6 +470,7 @@ def draw_chrome(path, out_dir):
         "legend": [t.get_text() for t in legend.get_texts()],
         "ranks": {names.get(r, f"rank {r}"): {"bars": sum(1 for b in bars if b["pid"] == r),
                                                "lanes": len(lanes_of[r])} for r in ranks},
+        "links": link_rows,
     }
     try:
         with open(description_path, "w", encoding="utf-8") as f:
@@ -443,6 +479,11 @@ def draw_chrome(path, out_dir):
     except OSError as e:
         raise BadInput(f"--out: cannot write '{description_path}': {e.strerror}")
     return description
+
+
+def node_order_key(name):
+    """Link names in the order of their numbers (r2:... before r10:...)."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
 
 
 def is_chrome_trace(path):

@@ -466,6 +466,26 @@ def test_workload_timeline_draws_ranks_as_rows_and_kinds_as_colours(tmp_path, th
     assert d["legend"] == sorted(d["kinds"])
 
 
+def test_workload_timeline_draws_the_links_load_below(tmp_path):
+    trace = chrome_trace(2)
+    links = ["r10:x+->r11", "r2:y-->r0", "r1:x+->r2"]
+    trace["traceEvents"].append({"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "links"}})
+    for k, name in enumerate(links):
+        for b in range(4):
+            trace["traceEvents"].append({"ph": "C", "name": name, "pid": 2, "ts": 1.5 * b,
+                                         "args": {"busy": (k + b) / 10}})
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(trace))
+    r = run_script("--timeline", path, "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 0, r.stderr
+    d = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    # One heat-map row a link, in the order of the numbers in their names, four bins each.
+    assert list(d["links"]) == ["r1:x+->r2", "r2:y-->r0", "r10:x+->r11"]
+    assert all(n == 4 for n in d["links"].values())
+    # The counters' process is no rank.
+    assert sorted(d["ranks"]) == ["rank 0", "rank 1"]
+
+
 def test_workload_timeline_refuses_what_is_not_one(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"events": []}))
