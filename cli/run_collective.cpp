@@ -127,9 +127,10 @@ void add_background_scenario(nlohmann::json& scenario, const Params& params) {
 void set_alone(nlohmann::json& j, const systemc::CollectiveResult& with, const systemc::CollectiveResult& alone) {
   if (!j["background"].is_object()) return;
   j["background"]["alone_cycles"] = alone.cycles;
-  j["background"]["slowdown"] = alone.completed && with.completed && alone.cycles > 0
-                                    ? nlohmann::json(static_cast<double>(with.cycles) / static_cast<double>(alone.cycles))
-                                    : nlohmann::json(nullptr);
+  const bool both = alone.completed && with.completed && alone.cycles > 0;
+  j["background"]["slowdown"] =
+      both ? nlohmann::json(static_cast<double>(with.cycles) / static_cast<double>(alone.cycles))
+           : nlohmann::json(nullptr);
 }
 
 /// The same scenario without background traffic (no waveform, trace or sink).
@@ -756,6 +757,8 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   std::map<std::pair<std::string, std::int64_t>, std::optional<std::uint64_t>> collective_alone;
   if (!r.interrupted)
     for (const auto& lc : lowered.collectives) {
+      // A group of part of the ranks has no run of its own here (null).
+      if (lc.ranks.size() != w.ranks.size()) continue;
       const auto key = std::make_pair(lc.algorithm, lc.words_per_rank);
       if (collective_alone.count(key) != 0) continue;
       auto& slot = collective_alone[key];
@@ -803,7 +806,8 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   for (std::size_t c = 0; c < lowered.collectives.size(); ++c) {
     nlohmann::json& cj = out.json["workload"]["collectives"][c];
     const auto it = collective_alone.find({lowered.collectives[c].algorithm, lowered.collectives[c].words_per_rank});
-    const bool known = it != collective_alone.end() && it->second.has_value() && *it->second > 0 && timing.complete;
+    const bool known = lowered.collectives[c].ranks.size() == w.ranks.size() && it != collective_alone.end() &&
+                       it->second.has_value() && *it->second > 0 && timing.complete;
     cj["alone_cycles"] = known ? nlohmann::json(*it->second) : nlohmann::json(nullptr);
     cj["slowdown"] = known ? nlohmann::json(static_cast<double>(timing.collectives[c].cycles()) /
                                             static_cast<double>(*it->second))

@@ -286,7 +286,8 @@ collectives::Schedule merged_schedule(const std::vector<BuiltJob>& built, const 
       const auto e = static_cast<std::size_t>(b.spec.endpoints[r]);
       (*owner)[e] = {static_cast<int>(i), static_cast<int>(r)};
       m.programs[e] = placed(b.schedule.programs[r], b.spec.endpoints);
-      m.node_memory_words[e] = std::max<std::uint32_t>(1, b.schedule.memory_of(static_cast<collectives::EndpointId>(r)));
+      m.node_memory_words[e] =
+          std::max<std::uint32_t>(1, b.schedule.memory_of(static_cast<collectives::EndpointId>(r)));
       if (r < b.schedule.threads.size())
         for (const collectives::Thread& t : b.schedule.threads[r]) {
           collectives::Thread placed_thread = t;
@@ -491,7 +492,8 @@ RunOutcome run_jobs_scenario(const Params& params, const std::string& vcd_path, 
     if (!params.has(k.name)) scenario.erase(k.name);
   nlohmann::json jobs_scenario = nlohmann::json::array();
   for (const BuiltJob& b : built) {
-    nlohmann::json j = {{"algorithm", b.spec.algorithm}, {"endpoints", b.spec.endpoints_text}, {"shape", shape_of(b.spec)}};
+    nlohmann::json j = {
+        {"algorithm", b.spec.algorithm}, {"endpoints", b.spec.endpoints_text}, {"shape", shape_of(b.spec)}};
     for (const auto& [k, v] : b.spec.keys) j[k] = v;
     jobs_scenario.push_back(std::move(j));
   }

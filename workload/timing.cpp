@@ -167,6 +167,7 @@ nlohmann::json workload_json(const Workload& w, const Lowered& lowered, const Wo
     colls.push_back({{"type", collective_type_name(static_cast<std::int64_t>(lc.type))},
                      {"algorithm", lc.algorithm},
                      {"group", lc.group},
+                     {"ranks", lc.ranks},
                      {"words_per_rank", lc.words_per_rank},
                      {"nodes", lc.node_per_rank},
                      {"start_cycle", t.collectives[c].start},

@@ -210,6 +210,71 @@ TEST(WorkloadRun, TheTimelineCountsEveryFlitHopInTheLinksLoad) {
   EXPECT_NEAR(cycles, r.json.at("flit_hops").get<double>(), 1e-6);
 }
 
+/// 8 ranks, each one ALL_REDUCE of 4096 words (at workload_scale 1/64) on
+/// its half's process group: "1" = ranks 0-3, "2" = ranks 4-7 (comm_groups).
+std::string halves_workload() {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratch() / "halves";
+  fs::create_directories(dir);
+  for (int r = 0; r < 8; ++r) {
+    std::string out;
+    const auto put = [&](const google::protobuf::Message& m) {
+      const std::string bytes = m.SerializeAsString();
+      for (std::uint64_t v = bytes.size();; v >>= 7) {
+        out += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) break;
+      }
+      out += bytes;
+    };
+    chakra::GlobalMetadata meta;
+    meta.set_version("0.0.4");
+    put(meta);
+    chakra::Node x;
+    x.set_id(1), x.set_name("X"), x.set_type(7);
+    auto* t = x.add_attr();
+    t->set_name("comm_type"), t->set_int64_val(0);
+    auto* z = x.add_attr();
+    z->set_name("comm_size"), z->set_int64_val(16384 * 64);
+    auto* g = x.add_attr();
+    g->set_name("pg_name"), g->set_string_val(r < 4 ? "1" : "2");
+    put(x);
+    std::ofstream(dir / ("half." + std::to_string(r) + ".et"), std::ios::binary) << out;
+  }
+  std::ofstream(dir / "groups.json") << R"({"1": [0, 1, 2, 3], "2": [4, 5, 6, 7]})";
+  return dir.string();
+}
+
+// A collective on a group of part of the ranks runs on those ranks alone:
+// on mesh:4x2 (x then y) the two rows never share a link, so each group's
+// allreduce takes what ring-allreduce takes as a job on the same four
+// endpoints (cli/run_jobs: the same algorithm placed by other code), up to
+// the cycles of its done signal.
+TEST(WorkloadRun, ACollectiveOnPartOfTheRanksRunsOnThoseRanks) {
+  const std::string dir = halves_workload();
+  const JsonRun w = run_workload(dir + "/half", "--set topology=mesh:4x2 --set comm_groups=" + dir + "/groups.json",
+                                 "halves_w.json");
+  ASSERT_EQ(w.status, 0) << w.out << w.err;
+  EXPECT_EQ(w.json.at("data_check"), "pass");
+  const fs::path jobs = scratch() / "halves_jobs.yaml";
+  std::ofstream(jobs) << "topology: mesh:4x2\nflit_bytes: 4\njobs:\n"
+                         "  - {algorithm: ring-allreduce, endpoints: 0-3, elements: 4096}\n"
+                         "  - {algorithm: ring-allreduce, endpoints: 4-7, elements: 4096}\n";
+  const JsonRun j = run_words_json("run " + jobs.string(), "halves_jobs.json");
+  ASSERT_EQ(j.status, 0) << j.out << j.err;
+  const auto& colls = w.json.at("workload").at("collectives");
+  ASSERT_EQ(colls.size(), 2u);
+  for (std::size_t c = 0; c < 2; ++c) {
+    SCOPED_TRACE(c);
+    EXPECT_EQ(colls[c].at("ranks"), c == 0 ? nlohmann::json({0, 1, 2, 3}) : nlohmann::json({4, 5, 6, 7}));
+    EXPECT_EQ(colls[c].at("words_per_rank"), 4096);
+    EXPECT_TRUE(colls[c].at("alone_cycles").is_null());
+    const std::int64_t job = j.json.at("jobs").at(c).at("cycles").get<std::int64_t>();
+    const std::int64_t in_workload = colls[c].at("cycles").get<std::int64_t>();
+    EXPECT_GE(in_workload, job - 1) << "as a job " << job << ", in the workload " << in_workload;
+    EXPECT_LE(in_workload, job + 4) << "as a job " << job << ", in the workload " << in_workload;
+  }
+}
+
 TEST(WorkloadRun, RunFromItsReportRunsTheSameWorkloadAgain) {
   const JsonRun first = run_workload(kExamples + "all_reduce/4npus_1MB/all_reduce",
                                      "--set topology=torus:2x2 --set clock_ghz=2", "from_first.json");
