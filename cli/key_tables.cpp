@@ -8,6 +8,7 @@
 #include "collectives/units.hpp"
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
+#include "cli/run_jobs.hpp"
 #include "workload/keys.hpp"
 #include "cli/run_collective.hpp"
 #include "cli/scenario.hpp"
@@ -74,6 +75,7 @@ std::vector<KeyTable> key_tables() {
   for (const KeyDoc& k : docs({&declared_list<systemc::NicKeys>(), &declared_list<systemc::BarrierKeys>(), &declared_list<systemc::LinkFaultKeys>(),
                                &systemc::collective_keys()}))
     collective.push_back(k);
+  collective.push_back(jobs_key().doc());
 
   std::vector<KeyTable> tables{{"units", table(docs({&unit_keys()}))},
                                {"router", table(router)},

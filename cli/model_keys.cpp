@@ -3,6 +3,7 @@
 #include "systemc/run/collective_run.hpp"
 #include "systemc/network/model_keys.hpp"
 #include "workload/keys.hpp"
+#include "cli/run_jobs.hpp"
 
 namespace collnet::cli {
 
@@ -16,6 +17,7 @@ std::vector<KeyDoc> model_keys() {
                                &declared_list<systemc::NicKeys>(), &declared_list<systemc::BarrierKeys>(), &declared_list<systemc::LinkFaultKeys>(),
                                &systemc::collective_keys(), &workload::workload_keys()})
     for (const Key& k : *declared) keys.push_back(k.doc());
+  keys.push_back(jobs_key().doc());  // cli/run_jobs.hpp
   return keys;
 }
 

@@ -16,6 +16,7 @@
 #include "systemc/run/synthetic.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "cli/run_collective.hpp"
+#include "cli/run_jobs.hpp"
 #include "cli/scenario.hpp"
 #include "cli/energy_report.hpp"
 #include "cli/units_report.hpp"
@@ -62,7 +63,7 @@ Params load_run_scenario(const std::string& path, const std::vector<std::string>
 Params complete_run_scenario(const Params& given) {
   const bool synthetic = std::any_of(given.values().begin(), given.values().end(),
                                      [](const auto& kv) { return synthetic_only_key(kv.first); });
-  Params p = given.has("algorithm") || given.has("workload") ? Params{}
+  Params p = given.has("algorithm") || given.has("workload") || given.has("jobs") ? Params{}
              : synthetic            ? parse_scenario_text(kDefaultSyntheticScenario, "embedded synthetic run scenario")
                                     : parse_scenario_text(kDefaultRunScenario, "embedded run scenario");
   for (const auto& [k, v] : given.values()) p.set(k, v);
@@ -71,6 +72,7 @@ Params complete_run_scenario(const Params& given) {
 
 std::vector<std::string> run_problems(const Params& params) {
   if (params.has("workload")) return workload_run_problems(params);
+  if (params.has("jobs")) return jobs_run_problems(params);
   if (params.has("algorithm")) return collective_run_problems(params);
   std::vector<std::string> problems;
   std::vector<std::string> model;
@@ -138,7 +140,7 @@ std::vector<std::string> trace_problems(const Params& params, const TraceRequest
     if (const auto p = output_path_problem(trace.timeline_option, trace.timeline_path); !p.empty()) problems.push_back(p);
   }
   if (trace.path.empty()) return problems;
-  if (!params.has("algorithm") && !params.has("workload"))
+  if (!params.has("algorithm") && !params.has("workload") && !params.has("jobs"))
     problems.push_back(path_option + ": synthetic-traffic runs (key 'traffic') are not traced; " + path_option +
                        " records the messages of a collective run (a scenario with 'algorithm')");
   if (const auto p = output_path_problem(path_option, trace.path); !p.empty()) problems.push_back(p);
@@ -216,6 +218,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   throw_problems(run_problems(params));
   throw_problems(trace_problems(params, trace));
   if (params.has("workload")) return run_workload_scenario(params, vcd_path, progress, trace);
+  if (params.has("jobs")) return run_jobs_scenario(params, vcd_path, progress, trace);
   if (params.has("algorithm")) return run_collective_scenario(params, vcd_path, progress, trace);
   systemc::SyntheticScenario s = systemc::synthetic_from(params);
   s.vcd_path = vcd_path;

@@ -34,6 +34,13 @@ bool synthetic_only_key(const std::string& key) {
   return std::any_of(keys.begin(), keys.end(), [&](const Key& k) { return k.name == key; });
 }
 
+const std::vector<std::string>& background_keys() {
+  static const std::vector<std::string> keys = {"traffic",       "injection_rate",   "injection_process",
+                                                "traffic_shift", "hotspot_node",     "hotspot_fraction",
+                                                "self_packets"};
+  return keys;
+}
+
 namespace {
 
 /// Stopped by max_cycles: not finished, and neither the network watchdog nor
@@ -51,6 +58,93 @@ std::string data_check_not_made(const systemc::CollectiveResult& r) {
   if (max_cycles_reached(r)) return "the run stopped at max_cycles before it finished";
   if (r.check.words_checked == 0) return "the run deadlocked before any word was checked";
   return {};
+}
+
+/// JSON `background`: null without background traffic; alone_cycles and
+/// slowdown are set by the caller (the same run without it).
+nlohmann::json background_json(const systemc::CollectiveResult& r) {
+  const systemc::BackgroundResult& b = r.background;
+  if (!b.enabled) return nullptr;
+  const bool measured = b.received_packets > 0;
+  const auto latency = [&](double v) { return measured ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {{"pattern", b.pattern},
+          {"injection_rate", b.injection_rate},
+          {"offered_rate", b.offered_rate},
+          {"accepted_rate", b.accepted_rate},
+          {"created_packets", b.created_packets},
+          {"received_packets", b.received_packets},
+          {"in_flight_packets", b.in_flight_packets},
+          {"avg_latency", latency(b.avg_latency)},
+          {"p50_latency", latency(b.p50_latency)},
+          {"p99_latency", latency(b.p99_latency)},
+          {"max_latency", latency(b.max_latency)},
+          {"integrity_errors", b.integrity_errors},
+          {"alone_cycles", nullptr},
+          {"slowdown", nullptr}};
+}
+
+/// The report's background lines (none without background traffic).
+std::string background_text(const systemc::CollectiveResult& r, const nlohmann::json& j) {
+  const systemc::BackgroundResult& b = r.background;
+  if (!b.enabled) return "";
+  std::string t = fmt::format("  background        {} at injection_rate {:g}: accepted {:.3f} flits/endpoint/cycle "
+                              "(offered {:.3f}) over the {} cycles\n",
+                              b.pattern, b.injection_rate, b.accepted_rate, b.offered_rate, r.cycles);
+  if (b.received_packets > 0)
+    t += fmt::format("  background lat.   avg {:.2f}, p50 {:g}, p99 {:g}, max {:g} cycles ({} packets arrived, {} "
+                     "in flight at the end)\n",
+                     b.avg_latency, b.p50_latency, b.p99_latency, b.max_latency, b.received_packets,
+                     b.in_flight_packets);
+  else
+    t += fmt::format("  background lat.   none measured (no packet arrived; {} in flight at the end)\n",
+                     b.in_flight_packets);
+  if (b.integrity_errors > 0)
+    t += fmt::format("  BACKGROUND FAIL   {} flits misplaced or corrupted; first: {}\n", b.integrity_errors,
+                     b.first_integrity_error);
+  const nlohmann::json& bj = j["background"];
+  if (bj.is_object() && bj["slowdown"].is_number())
+    t += fmt::format("  slowdown          {:.3f}x the {} cycles alone (the same run without background traffic)\n",
+                     bj["slowdown"].get<double>(), bj["alone_cycles"].get<std::uint64_t>());
+  return t;
+}
+
+/// The scenario's background keys (the JSON `scenario` of a run with
+/// 'traffic'; a collective run's resolved scenario has none of them).
+void add_background_scenario(nlohmann::json& scenario, const Params& params) {
+  if (!params.has("traffic")) return;
+  for (const Key& k : declared_list<systemc::SyntheticKeys>()) {
+    if (std::find(background_keys().begin(), background_keys().end(), k.name) == background_keys().end()) continue;
+    switch (k.type()) {
+      case Key::Type::integer: scenario[k.name] = k.integer(params); break;
+      case Key::Type::real: scenario[k.name] = k.real(params); break;
+      case Key::Type::choice: scenario[k.name] = k.choice(params); break;
+      default: scenario[k.name] = k.text(params); break;
+    }
+  }
+}
+
+/// Sets the report's background alone_cycles and slowdown from the run
+/// without it.
+void set_alone(nlohmann::json& j, const systemc::CollectiveResult& with, const systemc::CollectiveResult& alone) {
+  if (!j["background"].is_object()) return;
+  j["background"]["alone_cycles"] = alone.cycles;
+  const bool both = alone.completed && with.completed && alone.cycles > 0;
+  j["background"]["slowdown"] =
+      both ? nlohmann::json(static_cast<double>(with.cycles) / static_cast<double>(alone.cycles))
+           : nlohmann::json(nullptr);
+}
+
+/// The same scenario without background traffic (no waveform, trace or sink).
+systemc::CollectiveScenario alone_scenario(const systemc::CollectiveScenario& s) {
+  systemc::CollectiveScenario a = s;
+  a.background.enabled = false;
+  a.vcd_path.clear();
+  a.trace_path.clear();
+  a.trace_links = false;
+  a.message_sink = nullptr;
+  a.memory_sink = nullptr;
+  a.link_sink = nullptr;
+  return a;
 }
 
 nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, bool per_link,
@@ -138,6 +232,7 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   } else {
     j["energy"] = nullptr;
   }
+  j["background"] = background_json(r);
   j["link_flits_corrupted"] = r.link_flits_corrupted;
   j["link_flits_retransmitted"] = r.link_flits_retransmitted;
   if (r.deadlock) {
@@ -210,6 +305,7 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
     t += fmt::format("  data check        FAIL ({} of {} words checked differ: the run deadlocked before it "
                      "finished)\n",
                      r.check.mismatches, r.check.words_checked);
+  t += background_text(r, j);
   t += fmt::format("  time              {}{} at {:g} GHz\n", time_text(j["time_ns"].get<double>()),
                    j["lower_bound_ns"].is_number() ? " (lower bound " + time_text(j["lower_bound_ns"].get<double>()) + ")"
                                                    : std::string(),
@@ -288,15 +384,35 @@ void report_output_files(const systemc::CollectiveResult& r, const std::string& 
 
 }  // namespace
 
+void report_model_run(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, const Units& units,
+                      RunOutcome& out) {
+  out.json = to_json(r, rc, true, units, collectives::CollectiveKind{});
+  out.text += details(r, rc, out.json, units);
+}
+
 std::vector<std::string> collective_run_problems(const Params& params) {
   std::vector<std::string> problems;
-  if (params.has("traffic"))
-    problems.push_back("keys 'algorithm' and 'traffic' select different runs (a collective or synthetic traffic); "
-                       "set only one");
-  for (const auto& [key, value] : params.values())
-    if (key != "traffic" && synthetic_only_key(key))
-      problems.push_back("key '" + key + "' belongs to synthetic-traffic runs; a scenario with 'algorithm' runs a "
-                         "collective (remove '" + key + "', or remove 'algorithm' and set 'traffic')");
+  // With 'traffic' the collective runs beside background traffic, which
+  // reads the keys of its pattern and load; the synthetic run's window,
+  // drain and closed-loop keys have no meaning there.
+  const bool background = params.has("traffic");
+  const auto& keys = declared_list<systemc::SyntheticKeys>();
+  for (const auto& [key, value] : params.values()) {
+    if (!synthetic_only_key(key)) continue;
+    const bool of_background =
+        std::find(background_keys().begin(), background_keys().end(), key) != background_keys().end();
+    if (background && of_background) {
+      for (const Key& k : keys)
+        if (k.name == key) add_problem(problems, k.problem(params));
+    } else if (of_background) {
+      problems.push_back("key '" + key + "' sets background traffic, which key 'traffic' turns on beside the "
+                         "collective (set 'traffic', or remove '" + key + "')");
+    } else {
+      problems.push_back("key '" + key + "' belongs to synthetic-traffic runs; beside a collective, background "
+                         "traffic reads only " + join(background_keys()) + " and runs for the collective's cycles "
+                         "(remove '" + key + "')");
+    }
+  }
   for (const auto& p : algorithm_key_problems(params, true)) add_problem(problems, p);
   return problems;
 }
@@ -382,10 +498,14 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
 
   RunOutcome out;
   std::vector<systemc::CollectiveResult> results;
+  std::vector<systemc::CollectiveResult> alone;  // with background traffic: each run without it
   const systemc::RouterConfig rc = scenarios.front().router;
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
     if (i > 0 && results.back().interrupted) break;  // the baselines after it do not run
     results.push_back(systemc::run_collective(scenarios[i], plans[i]));
+    // Background traffic: the same collective alone, for its slowdown.
+    if (results.back().background.enabled && !results.back().interrupted)
+      alone.push_back(systemc::run_collective(alone_scenario(scenarios[i]), plans[i]));
     const auto& r = results.back();
     if (r.interrupted) {
       out.interrupted = fmt::format("{} on {} at cycle {}", r.algorithm, r.topology, r.cycles);
@@ -397,7 +517,8 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
     else if (scenarios[i].threads > r.threads)
       std::cerr << fmt::format("collnet run: key threads = {} is more than the {} routers of {}: {} runs on {}\n",
                                scenarios[i].threads, r.routers, r.topology, r.algorithm, r.threads);
-    if (!r.data_check && !r.deadlocked() && out.exit_status == 0) out.exit_status = 1;
+    if ((!r.data_check || r.background.integrity_errors > 0) && !r.deadlocked() && out.exit_status == 0)
+      out.exit_status = 1;
     if (r.deadlocked() || !r.completed) out.exit_status = 3;
   }
 
@@ -409,7 +530,9 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
                               results[i].algorithm, scenarios[i].max_cycles);
   const Units units = units_from(params);
   out.json = to_json(results[0], rc, true, units, kinds[0], with_energy ? &energy : nullptr);
+  if (!alone.empty()) set_alone(out.json, results[0], alone[0]);
   out.json["scenario"] = resolved_scenario(params, RunKind::collective);
+  add_background_scenario(out.json["scenario"], params);
   // A baseline's own size key, unset in the scenario: the value it ran with.
   for (const auto& [key, value] : baseline_sizes) out.json["scenario"][key] = std::stoll(value);
   out.text += details(results[0], rc, out.json, units);
@@ -428,7 +551,10 @@ RunOutcome run_collective_scenario(const Params& params, const std::string& vcd_
   if (results.size() > 1) {
     out.json["compare"] = nlohmann::json::array();
     for (std::size_t i = 1; i < results.size(); ++i)
+    {
       out.json["compare"].push_back(to_json(results[i], rc, false, units, kinds[i], with_energy ? &energy : nullptr));
+      if (i < alone.size()) set_alone(out.json["compare"].back(), results[i], alone[i]);
+    }
     out.text += fmt::format("\nSame scenario, side by side ({} on {}, {}):\n", "cycle model", results[0].topology,
                             compared_size(results));
     // The name column as wide as the longest name (at least 22).
@@ -615,6 +741,17 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   s.trace_links = trace.links;
   s.progress = progress;
   std::vector<workload::Arrival> arrivals, sent;
+  std::vector<workload::LinkLoad> link_loads;  // --timeline-json: the links' load
+  if (!trace.timeline_path.empty())
+    s.link_sink = [&link_loads, &topo](const systemc::LinkBusyTrace& busy) {
+      const auto intervals = busy.intervals();
+      for (std::size_t l = 0; l < intervals.size(); ++l) {
+        workload::LinkLoad load;
+        load.name = topo->graph().link_name(static_cast<topology::LinkId>(l));
+        for (const auto& iv : intervals[l]) load.busy.emplace_back(iv.start, iv.end);
+        link_loads.push_back(std::move(load));
+      }
+    };
   s.message_sink = [&arrivals, &sent](const systemc::MessageTrace& messages) {
     for (const auto& m : messages.records()) {
       if (m.listed && m.deliver != systemc::kNever)
@@ -627,15 +764,45 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   EnergySetting energy;
   const bool with_energy = energy_setting_from(checked, energy);
   systemc::CollectiveResult r = systemc::run_collective(s, plan);
+  // Background traffic: the same workload alone, for its slowdown.
+  std::optional<systemc::CollectiveResult> alone;
+  if (r.background.enabled && !r.interrupted) alone = systemc::run_collective(alone_scenario(s), plan);
   // The sizes are the nodes' (comm_size), not message_flits.
   r.message_words = 0;
   r.size_text = fmt::format("the nodes' comm_size, flit_bytes={}, workload_scale={}", options.flit_bytes,
                             options.scale);
   const workload::WorkloadTime timing = workload::time_workload(w, lowered, arrivals, sent);
+  // Each distinct collective (algorithm, words a rank) run alone on the
+  // network, as a plain collective run of the same descriptors: its
+  // slowdown in the workload (sharing the network with the workload's other
+  // nodes, and background traffic).
+  std::map<std::pair<std::string, std::int64_t>, std::optional<std::uint64_t>> collective_alone;
+  if (!r.interrupted)
+    for (const auto& lc : lowered.collectives) {
+      // A group of part of the ranks has no run of its own here (null).
+      if (lc.ranks.size() != w.ranks.size()) continue;
+      const auto key = std::make_pair(lc.algorithm, lc.words_per_rank);
+      if (collective_alone.count(key) != 0) continue;
+      auto& slot = collective_alone[key];
+      Params p = checked;
+      p.set("algorithm", lc.algorithm);
+      try {
+        const collectives::Algorithm& a = collectives::find_algorithm(lc.algorithm);
+        if (!a.size.key.empty()) collectives::apply_words_per_rank(a, *topo, p, lc.words_per_rank, a);
+        systemc::CollectiveScenario cs = systemc::collective_from(p);
+        cs.schedule_engine = "reference";  // the workload's descriptors
+        cs.dispatch = "named";
+        cs.background.enabled = false;
+        const systemc::CollectiveResult c = systemc::run_collective(cs, systemc::plan_collective(cs));
+        if (c.completed) slot = c.cycles;
+      } catch (const ConfigError&) {
+        // no alone run (reported as null)
+      }
+    }
 
   RunOutcome out;
   if (r.interrupted) out.interrupted = fmt::format("workload on {} at cycle {}", r.topology, r.cycles);
-  else if (!r.data_check && !r.deadlocked()) out.exit_status = 1;
+  else if ((!r.data_check || r.background.integrity_errors > 0) && !r.deadlocked()) out.exit_status = 1;
   if ((r.deadlocked() || !r.completed) && !r.interrupted) out.exit_status = 3;
   if (max_cycles_reached(r))
     out.text += fmt::format("collnet run: the workload stopped at max_cycles = {} before it finished (no deadlock "
@@ -643,7 +810,9 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
                             s.max_cycles);
   // A workload is no single collective: no algorithm or bus bandwidth.
   out.json = to_json(r, s.router, true, units, collectives::CollectiveKind{}, with_energy ? &energy : nullptr);
+  if (alone) set_alone(out.json, r, *alone);
   nlohmann::json scenario = resolved_scenario(checked, RunKind::collective);
+  add_background_scenario(scenario, params);
   scenario.erase("algorithm");
   scenario.erase("compare");
   for (const Key& k : collectives::find_algorithm(collectives::algorithm_key().default_text()).keys)
@@ -656,6 +825,16 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   out.json["workload"] = workload::workload_json(w, lowered, timing, options.clock_ghz);
   out.json["workload"]["read_seconds"] = read_seconds;
   out.json["workload"]["lower_seconds"] = lower_seconds;
+  for (std::size_t c = 0; c < lowered.collectives.size(); ++c) {
+    nlohmann::json& cj = out.json["workload"]["collectives"][c];
+    const auto it = collective_alone.find({lowered.collectives[c].algorithm, lowered.collectives[c].words_per_rank});
+    const bool known = lowered.collectives[c].ranks.size() == w.ranks.size() && it != collective_alone.end() &&
+                       it->second.has_value() && *it->second > 0 && timing.complete;
+    cj["alone_cycles"] = known ? nlohmann::json(*it->second) : nlohmann::json(nullptr);
+    cj["slowdown"] = known ? nlohmann::json(static_cast<double>(timing.collectives[c].cycles()) /
+                                            static_cast<double>(*it->second))
+                           : nlohmann::json(nullptr);
+  }
   out.text += fmt::format("collnet run: workload {} ({} ranks, {} nodes, {} collectives, {} point-to-point "
                           "messages)\n",
                           w.prefix, w.ranks.size(), out.json["workload"]["nodes"].get<std::size_t>(),
@@ -668,10 +847,17 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
                           out.json["workload"]["communication_cycles"].get<std::uint64_t>(),
                           out.json["workload"]["exposed_communication_cycles"].get<std::uint64_t>());
   for (std::size_t c = 0; c < lowered.collectives.size() && c < 16; ++c)
-    out.text += fmt::format("  collective {:<6} {} by {}, {} words a rank: {} cycles\n", c,
+  {
+    const nlohmann::json& cj = out.json["workload"]["collectives"][c];
+    out.text += fmt::format("  collective {:<6} {} by {}, {} words a rank: {} cycles{}\n", c,
                             workload::collective_type_name(static_cast<std::int64_t>(lowered.collectives[c].type)),
                             lowered.collectives[c].algorithm, lowered.collectives[c].words_per_rank,
-                            timing.collectives[c].cycles());
+                            timing.collectives[c].cycles(),
+                            cj["slowdown"].is_number()
+                                ? fmt::format(" (alone {}, slowdown {:.3f}x)", cj["alone_cycles"].get<std::uint64_t>(),
+                                              cj["slowdown"].get<double>())
+                                : std::string());
+  }
   if (lowered.collectives.size() > 16)
     out.text += fmt::format("  ... {} collectives in all (--json lists them)\n", lowered.collectives.size());
   out.text += details(r, s.router, out.json, units);
@@ -679,7 +865,7 @@ RunOutcome run_workload_scenario(const Params& params, const std::string& vcd_pa
   if (!trace.timeline_path.empty()) {
     std::ofstream file(trace.timeline_path);
     if (!file) throw ConfigError(trace.timeline_option + ": cannot write '" + trace.timeline_path + "'");
-    file << workload::chrome_trace(w, lowered, timing, options.clock_ghz).dump() << "\n";
+    file << workload::chrome_trace(w, lowered, timing, options.clock_ghz, link_loads).dump() << "\n";
     out.json["timeline"] = {{"file", trace.timeline_path}};
     out.text += fmt::format("  timeline          {} (Chrome trace events: Perfetto, chrome://tracing)\n",
                             trace.timeline_path);

@@ -15,13 +15,25 @@
 #include "topology/topology.hpp"
 
 #include "collectives/params.hpp"
+#include "collectives/units.hpp"
 #include "cli/run.hpp"
+#include "systemc/run/collective_run.hpp"
 
 namespace collnet::cli {
 
 /// Whether `key` is read only by synthetic-traffic runs (it selects the
 /// synthetic default scenario, and a collective scenario rejects it).
 bool synthetic_only_key(const std::string& key);
+
+/// The synthetic keys that background traffic reads beside a collective or
+/// a workload (key `traffic` turns it on; systemc::BackgroundTraffic).
+const std::vector<std::string>& background_keys();
+
+/// The JSON fields and text lines of one run of the cycle model that is no
+/// single algorithm (several jobs): as a collective run's, without a
+/// collective operation; into `out` (json replaced, text appended).
+void report_model_run(const systemc::CollectiveResult& r, const systemc::RouterConfig& rc, const Units& units,
+                      RunOutcome& out);
 
 /// Every problem of a collective run's keys (synthetic-only keys, the
 /// algorithm's and the compared algorithms' keys, the models' keys).

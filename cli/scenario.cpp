@@ -23,6 +23,7 @@
 #include "systemc/network/model_keys.hpp"
 #include "systemc/router/router_config.hpp"
 #include "cli/model_keys.hpp"
+#include "cli/run_jobs.hpp"
 #include "topology/topology.hpp"
 
 namespace collnet::cli {
@@ -110,6 +111,13 @@ void merge_yaml(Params& p, const YAML::Node& root, const std::string& source, st
     first_line[key] = line;
     if (!is_known(key)) {
       problems.push_back(unknown_key(key, source + " line " + std::to_string(line)));
+      continue;
+    }
+    if (key == "jobs" && kv.second.IsSequence()) {
+      // A list of maps (cli/run_jobs.hpp), kept as its YAML text.
+      YAML::Emitter flow;
+      flow << YAML::Flow << kv.second;
+      p.set(key, flow.c_str());
       continue;
     }
     if (!kv.second.IsScalar()) {
@@ -259,6 +267,7 @@ const std::map<std::string, KeyScope>& key_scopes() {
       if (k.name != "topology") general(k, false, true);
     for (const Key& k : systemc::collective_keys()) general(k, false, true);
     for (const Key& k : workload::workload_keys()) general(k, false, true);
+    general(jobs_key(), false, true);
     for (const Key& k : declared_list<systemc::RouterKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::RunKeys>()) general(k, true, true);
     for (const Key& k : declared_list<systemc::SyntheticKeys>()) general(k, true, false);
@@ -394,6 +403,7 @@ nlohmann::json resolved_scenario(const Params& params, RunKind kind) {
     if (!read) continue;
     // The workload keys belong to a run that has `workload` (which the
     // workload run's report adds itself), not to every collective run.
+    if (key_name == "jobs" && !params.has("jobs")) continue;  // (as the workload keys)
     if (!params.has("workload") && std::any_of(workload::workload_keys().begin(), workload::workload_keys().end(),
                                                [&](const Key& k) { return k.name == key_name; }))
       continue;
@@ -456,6 +466,7 @@ Params load_from_json(const std::string& path, std::vector<std::string>& problem
     else if (value.is_number_integer()) p.set(key, std::to_string(value.get<std::int64_t>()));
     else if (value.is_number()) p.set(key, value.dump());
     else if (value.is_string()) p.set(key, value.get<std::string>());
+    else if (key == "jobs" && value.is_array()) p.set(key, value.dump());  // JSON is YAML's flow form
     else problems.push_back(source + ": scenario key '" + key + "' must have a single value (a number, word or string)");
   }
   return p;
@@ -486,6 +497,9 @@ void add_hints(std::vector<std::string>& problems, const Params& params) {
 
 std::vector<std::string> algorithm_key_problems(const Params& params, bool collective_run) {
   std::vector<std::string> problems;
+  if (!collective_run && params.has("jobs"))
+    problems.push_back("key 'jobs': `collnet check` checks one algorithm's schedule; several jobs run with "
+                       "`collnet run`, which checks each job's keys before anything runs (remove 'jobs')");
   if (!collective_run && params.has("workload"))
     problems.push_back("key 'workload': `collnet check` checks one algorithm's schedule; a workload runs with "
                        "`collnet run`, which checks its traces before anything runs (remove 'workload')");

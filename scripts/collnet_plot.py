@@ -58,6 +58,9 @@ What it draws:
   --timeline FILE.csv --out DIR
       a timeline plot, drawn by scripts/collnet_timeline.py (its own options:
       collnet plot --timeline --help).
+  --timeline FILE.json --out DIR
+      a workload run's timeline (collnet run --timeline-json FILE.json):
+      ranks as rows, each node a bar from start to finish, coloured by kind.
 
 KEY and FIELD name a point key of the sweep (an axis), a field of the run's
 JSON (nested ones with dots: link_utilization.max) or a scenario key.

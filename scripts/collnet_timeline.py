@@ -1,7 +1,9 @@
 #!/usr/bin/python3
-"""collnet plot --timeline: the timeline of one run's message trace.
+"""collnet plot --timeline: the timeline of one run's message trace, or of
+a workload run's nodes.
 
   collnet plot --timeline TRACE.csv --out DIR [--links LINKS.csv] [--bins N]
+  collnet plot --timeline TIMELINE.json --out DIR
 
 TRACE.csv is written by `collnet run --trace TRACE.csv` (docs/guide/traces.md).
 Draws DIR/timeline.png: one row per node, a bar per message it sent from the
@@ -13,14 +15,23 @@ has one lane per controller. When the links file of --trace-links
 over time as a heat map: one row per link, the fraction of each time bin
 (N bins, default 100) in which a flit left on it.
 
+TIMELINE.json is the Chrome trace-event JSON of a workload run
+(`collnet run --set workload=... --timeline-json TIMELINE.json`,
+docs/guide/workloads.md). Draws DIR/timeline.png: one row per rank (its
+"process_name"), a lane per thread of the rank, a bar per node from its
+start to its finish (each complete event, "ph": "X"), coloured by the
+node's kind (its "cat": COMP_NODE, COMM_COLL_NODE, ...).
+
 Also writes DIR/timeline.json, the description of what was drawn: the files,
-per node the number of bars, per link the busy cycles in each bin. Exit
-status 2 on bad input, with one line naming the option.
+per node (rank) the number of bars, per link the busy cycles in each bin (a
+workload timeline: per kind its bars and colour). Exit status 2 on bad
+input, with one line naming the option.
 """
 import csv
 import json
 import math
 import os
+import re
 import sys
 
 TRACE_COLUMNS = ["message", "src", "dst", "controller", "tag", "words", "inject_cycle", "first_arrival_cycle",
@@ -321,6 +332,165 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
     return description
 
 
+def read_chrome_trace(path):
+    """The complete events ("ph": "X") of a Chrome trace-event JSON file and
+    the ranks' names; BadInput naming --timeline on anything else."""
+    if not os.path.exists(path):
+        raise BadInput(f"--timeline: '{path}' does not exist")
+    if os.path.isdir(path):
+        raise BadInput(f"--timeline: '{path}' is a directory, not a timeline")
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BadInput(f"--timeline: '{path}' is not Chrome trace-event JSON ({e})")
+    events = doc.get("traceEvents") if isinstance(doc, dict) else doc if isinstance(doc, list) else None
+    if not isinstance(events, list):
+        raise BadInput(f"--timeline: '{path}' is not Chrome trace-event JSON: no list 'traceEvents' "
+                       "(collnet run --timeline-json writes one)")
+    names = {}
+    bars = []
+    counters = {}  # link name -> [(ts, busy)]
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            raise BadInput(f"--timeline: '{path}': event {i} is not an object")
+        if e.get("ph") == "M" and e.get("name") == "process_name":
+            names[e.get("pid")] = str((e.get("args") or {}).get("name", e.get("pid")))
+            continue
+        if e.get("ph") == "C":
+            busy = (e.get("args") or {}).get("busy")
+            if isinstance(busy, (int, float)) and isinstance(e.get("ts"), (int, float)):
+                counters.setdefault(str(e.get("name")), []).append((float(e["ts"]), float(busy)))
+            continue
+        if e.get("ph") != "X":
+            continue
+        for field in ("pid", "ts", "dur"):
+            if not isinstance(e.get(field), (int, float)) or isinstance(e.get(field), bool):
+                raise BadInput(f"--timeline: '{path}': event {i} ({e.get('name', '?')}) has no number '{field}'")
+        if e["dur"] < 0:
+            raise BadInput(f"--timeline: '{path}': event {i} ({e.get('name', '?')}) has a negative 'dur'")
+        tid = e.get("tid", 0)
+        bars.append({"pid": e["pid"], "tid": tid if isinstance(tid, (int, float)) else 0,
+                     "kind": str(e.get("cat", "node")), "ts": float(e["ts"]), "dur": float(e["dur"])})
+    if not bars:
+        raise BadInput(f"--timeline: '{path}' has no complete event (\"ph\": \"X\") to draw")
+    return bars, names, counters
+
+
+def draw_chrome(path, out_dir):
+    """Draws a workload timeline (Chrome trace-event JSON) into
+    DIR/timeline.png and writes DIR/timeline.json; returns the description."""
+    bars, names, counters = read_chrome_trace(path)
+    _prepare_out(out_dir)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Patch
+
+    ranks = sorted({b["pid"] for b in bars})
+    row = {r: i for i, r in enumerate(ranks)}
+    lanes_of = {r: sorted({b["tid"] for b in bars if b["pid"] == r}) for r in ranks}
+    kinds = sorted({b["kind"] for b in bars})
+    tab20 = plt.get_cmap("tab20")
+    colour = {k: tab20(PALETTE[i % len(PALETTE)]) for i, k in enumerate(kinds)}
+    boxes = {k: [] for k in kinds}
+    end = 0.0
+    for b in bars:
+        lanes = lanes_of[b["pid"]]
+        height = 0.8 / len(lanes)
+        y0 = row[b["pid"]] - 0.4 + lanes.index(b["tid"]) * height
+        # A node of no duration (a signal) still shows: at least a hair's width.
+        x0, x1 = b["ts"], b["ts"] + b["dur"]
+        end = max(end, x1)
+        boxes[b["kind"]].append([(x0, y0), (x1, y0), (x1, y0 + height), (x0, y0 + height)])
+    height = min(14.0, 1.6 + 0.3 * len(ranks))
+    # The links' load (the counters of the process "links"), when the file has it: a heat map below.
+    link_names = sorted(counters, key=node_order_key)
+    link_height = min(10.0, 1.0 + 0.12 * len(link_names)) if link_names else 0
+    fig, axes = plt.subplots(2 if link_names else 1, 2, figsize=(12, height + link_height), squeeze=False,
+                             gridspec_kw={"width_ratios": [1, 0.18],
+                                          "height_ratios": [height] + ([link_height] if link_names else [])})
+    ax, key_ax = axes[0]
+    styles = {}
+    for k in kinds:
+        c = PolyCollection(boxes[k], facecolors=[colour[k]], edgecolors=[colour[k]], linewidths=0.3)
+        ax.add_collection(c)
+        styles[k] = {"colour": [round(float(v), 4) for v in c.get_facecolor()[0]], "bars": len(boxes[k])}
+    ax.set_xlim(0, end if end > 0 else 1)
+    ax.set_ylim(len(ranks) - 0.5, -0.5)
+    if len(ranks) <= 64:
+        ax.set_yticks(range(len(ranks)))
+        ax.set_yticklabels([names.get(r, f"rank {r}") for r in ranks], fontsize=7 if len(ranks) > 24 else 9)
+    ax.set_ylabel("rank (a lane per thread)")
+    ax.set_xlabel("time (us)")
+    ax.set_title(f"{os.path.basename(path)}: {len(bars)} nodes on {len(ranks)} ranks, start to finish, "
+                 "coloured by kind")
+    key_ax.axis("off")
+    legend = key_ax.legend(handles=[Patch(facecolor=colour[k], label=k) for k in kinds], loc="upper left",
+                           fontsize=8, frameon=False, borderaxespad=0)
+    link_rows = {}
+    if link_names:
+        lax = axes[1][0]
+        starts = sorted({t for name in link_names for t, _ in counters[name]})
+        column = {t: i for i, t in enumerate(starts)}
+        grid = [[0.0] * len(starts) for _ in link_names]
+        for r, name in enumerate(link_names):
+            for t, busy in counters[name]:
+                grid[r][column[t]] = busy
+        right = end if end > starts[-1] else starts[-1] + (starts[-1] - starts[0]) / max(1, len(starts) - 1)
+        image = lax.imshow(grid, aspect="auto", interpolation="nearest", cmap="magma", vmin=0, vmax=1,
+                           extent=(starts[0], right, len(link_names) - 0.5, -0.5))
+        step = max(1, math.ceil(len(link_names) / 48))
+        lax.set_yticks(range(0, len(link_names), step))
+        lax.set_yticklabels([link_names[r] for r in range(0, len(link_names), step)], fontsize=6)
+        lax.set_ylabel("link")
+        lax.set_xlabel("time (us)")
+        lax.set_title("links' load: busy fraction of each bin")
+        lax.set_xlim(ax.get_xlim())
+        axes[1][1].axis("off")
+        fig.colorbar(image, cax=axes[1][1].inset_axes([0, 0, 0.25, 1])).set_label("busy fraction")
+        link_rows = {name: len(counters[name]) for name in link_names}
+    fig.tight_layout()
+    png = os.path.join(out_dir, "timeline.png")
+    description_path = os.path.join(out_dir, "timeline.json")
+    try:
+        fig.savefig(png, dpi=110)
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{png}': {e.strerror}")
+    finally:
+        plt.close(fig)
+    description = {
+        "timeline": path,
+        "files": [png, description_path],
+        "bars": len(bars),
+        "end_us": end,
+        "colour_by": "kind",
+        "kinds": styles,
+        "legend": [t.get_text() for t in legend.get_texts()],
+        "ranks": {names.get(r, f"rank {r}"): {"bars": sum(1 for b in bars if b["pid"] == r),
+                                               "lanes": len(lanes_of[r])} for r in ranks},
+        "links": link_rows,
+    }
+    try:
+        with open(description_path, "w", encoding="utf-8") as f:
+            json.dump(description, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{description_path}': {e.strerror}")
+    return description
+
+
+def node_order_key(name):
+    """Link names in the order of their numbers (r2:... before r10:...)."""
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name)]
+
+
+def is_chrome_trace(path):
+    """A .json timeline is a workload's Chrome trace; anything else a message trace."""
+    return path.lower().endswith(".json")
+
+
 def parse(argv):
     """--timeline TRACE.csv --out DIR [--links LINKS.csv] [--bins N]."""
     options = {"--timeline": None, "--out": None, "--links": None, "--bins": None}
@@ -343,7 +513,8 @@ def parse(argv):
         options[name] = value
         i += 1
     if not options["--timeline"]:
-        raise BadInput("--timeline: needs a trace file (collnet run --trace FILE.csv)")
+        raise BadInput("--timeline: needs a trace file (collnet run --trace FILE.csv) or a workload's timeline "
+                       "(collnet run --timeline-json FILE.json)")
     if not options["--out"]:
         raise BadInput("--out: --timeline needs --out DIR (where timeline.png goes)")
     bins = DEFAULT_BINS
@@ -362,6 +533,17 @@ def main(argv):
             print(__doc__)
             return 0
         trace, out, links, bins = parsed
+        if is_chrome_trace(trace):
+            for option, value in (("--links", links), ("--bins", bins if bins != DEFAULT_BINS else None)):
+                if value is not None:
+                    raise BadInput(f"{option}: goes with a message trace (--timeline TRACE.csv), not a workload's "
+                                   "timeline (TIMELINE.json)")
+            d = draw_chrome(trace, out)
+            print(f"timeline: {d['bars']} nodes on {len(d['ranks'])} ranks, 0..{d['end_us']:g} us, "
+                  f"{len(d['kinds'])} kinds")
+            for p in d["files"]:
+                print(f"plot: wrote {p}", file=sys.stderr)
+            return 0
         d = draw(trace, out, links, bins)
     except BadInput as e:
         print(f"collnet plot: error: {e}", file=sys.stderr)

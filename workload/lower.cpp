@@ -67,6 +67,13 @@ struct Instance {
   std::shared_ptr<const Built> built;
   std::uint32_t tag_base = 0;
   std::vector<std::uint32_t> base;  // per rank
+  /// The group's ranks, ascending: member m runs the schedule's rank m.
+  std::vector<int> members;
+  std::vector<int> member_of;  // per rank: its member index, -1 outside the group
+  bool whole = true;           // every rank: built for the network itself
+  [[nodiscard]] std::size_t member(int rank) const {
+    return static_cast<std::size_t>(member_of[static_cast<std::size_t>(rank)]);
+  }
 };
 
 struct Message {
@@ -100,114 +107,125 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
   std::uint32_t next_tag = 1;  // tag 0: the compute chunks (nothing waits for it)
   int comm_controllers = 1;
   {
-    std::vector<std::size_t> position(static_cast<std::size_t>(ranks), 0);
-    // Instance k of the run is collective number k in every rank's file (the
-    // group is every rank; check_workload matched type and size).
-    const RankTrace& t0 = w.ranks.front();
-    for (const Node& n0 : t0.nodes) {
-      if (n0.type != NodeType::comm_coll) continue;
-      const std::vector<int>& members = group_ranks(w, 0, n0);
-      if (static_cast<int>(members.size()) != ranks)
-        throw ConfigError(where(t0, n0) + fmt::format("field 'attr' pg_name: process group '{}' has {} of the {} "
-                                                      "ranks; a collective runs on every rank of the network "
-                                                      "(a group of part of the ranks is not run)",
-                                                      n0.pg_name, members.size(), ranks));
-      const auto type = static_cast<CollectiveType>(n0.comm_type);
-      const std::string key = algorithm_key_for(type);
-      const auto& accepted = algorithms_for(type);
-      if (key.empty() || accepted.empty())
-        throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_type: {} has no registered algorithm; "
-                                                      "accepted collectives: ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, "
-                                                      "ALL_TO_ALL, BROADCAST, REDUCE",
-                                                      collective_type_name(n0.comm_type)));
-      const auto chosen = o.algorithms.find(type);
-      const std::string name = chosen != o.algorithms.end() ? chosen->second : accepted.front();
-      const std::uint32_t words = words_of(n0.comm_size, o);
-      auto& built = cache[{name, words}];
-      if (!built) {
-        const collectives::Algorithm& a = collectives::find_algorithm(name, key);
-        try {
-          collectives::require_topology(a, topology);
-        } catch (const ConfigError& e) {
-          throw ConfigError(fmt::format("key '{}': {}", key, e.what()));
+    // Instance k of a group is the k-th collective of that group in the file
+    // of every rank of the group (check_workload matched type and size). A
+    // group of every rank runs the algorithm built for the network; a group
+    // of part of them runs it built for a shape of its size, mesh:Kx1 (its
+    // member m the shape's rank m), on the network's own routes.
+    std::map<std::pair<std::vector<int>, std::size_t>, int> instance_of;  // (group, k) -> instance
+    std::map<std::pair<int, std::vector<int>>, std::size_t> seen;          // (rank, group) -> collectives so far
+    for (int r0 = 0; r0 < ranks; ++r0) {
+      const RankTrace& t0 = w.ranks[static_cast<std::size_t>(r0)];
+      for (std::size_t i0 = 0; i0 < t0.nodes.size(); ++i0) {
+        const Node& n0 = t0.nodes[i0];
+        if (n0.type != NodeType::comm_coll) continue;
+        const std::vector<int>& members = group_ranks(w, r0, n0);
+        const std::size_t k = seen[{r0, members}]++;
+        if (const auto found = instance_of.find({members, k}); found != instance_of.end()) {
+          out.nodes[static_cast<std::size_t>(r0)][i0].collective = found->second;
+          out.collectives[static_cast<std::size_t>(found->second)].node_per_rank.push_back(n0.id);
+          continue;
         }
-        if (a.nic.dispatch == collectives::Dispatch::next_idle)
-          throw ConfigError(fmt::format("key '{}': {} hands its SENDs to the next idle controller, which a "
-                                        "workload's NIC (controllers by name) does not do; accepted values: {}",
-                                        key, name, join(accepted)));
-        Params p = o.params;
-        p.set("algorithm", name);
-        try {
-          if (a.size.key.empty()) {
-            // No key sets its size (msccl: its file's chunks x chunk_words): it must be the node's.
-            const std::int64_t has = collectives::words_per_rank(a, topology, p);
-            if (has != words)
-              throw ConfigError(fmt::format("{} runs {} words a rank ({}); set its keys so that it runs {}", name,
-                                            has, collectives::words_per_rank_text(a, topology, p), words));
-          } else {
-            collectives::apply_words_per_rank(a, topology, p, words, a);
+        const bool whole = static_cast<int>(members.size()) == ranks;
+        std::unique_ptr<topology::Topology> shape;
+        if (!whole) shape = topology::make_topology(fmt::format("mesh:{}x1", members.size()));
+        const topology::Topology& built_for = whole ? topology : *shape;
+        const auto type = static_cast<CollectiveType>(n0.comm_type);
+        const std::string key = algorithm_key_for(type);
+        const auto& accepted = algorithms_for(type);
+        if (key.empty() || accepted.empty())
+          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_type: {} has no registered algorithm; "
+                                                        "accepted collectives: ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER, "
+                                                        "ALL_TO_ALL, BROADCAST, REDUCE",
+                                                        collective_type_name(n0.comm_type)));
+        const auto chosen = o.algorithms.find(type);
+        const std::string name = chosen != o.algorithms.end() ? chosen->second : accepted.front();
+        const std::uint32_t words = words_of(n0.comm_size, o);
+        auto& built = cache[{name + (whole ? std::string() : fmt::format("@{}", members.size())), words}];
+        if (!built) {
+          const collectives::Algorithm& a = collectives::find_algorithm(name, key);
+          try {
+            collectives::require_topology(a, built_for);
+          } catch (const ConfigError& e) {
+            throw ConfigError(fmt::format("key '{}': {}", key, e.what()));
           }
-        } catch (const ConfigError& e) {
-          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
-                                                        "(comm_size {} bytes x workload_scale / flit_bytes): {}",
-                                                        name, collective_type_name(n0.comm_type), words,
-                                                        n0.comm_size, e.what()));
-        }
-        built = std::make_shared<Built>();
-        try {
-          built->schedule = a.build(topology, p);
-        } catch (const ConfigError& e) {
-          throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
-                                                        "(comm_size {} bytes x workload_scale / flit_bytes): {}",
-                                                        name, collective_type_name(n0.comm_type), words,
-                                                        n0.comm_size, e.what()));
-        }
-        built->used_controllers_mask.assign(static_cast<std::size_t>(ranks), 0);
-        const auto scan = [&](const collectives::Program& program, std::size_t e) {
-          for (const Descriptor& d : program) {
-            if (d.opcode == Opcode::barrier)
-              throw ConfigError(fmt::format("key '{}': {} synchronizes with barriers, which the concurrent threads of "
-                                            "a workload do not run; accepted values: {}",
-                                            key, name, join(accepted)));
-            built->tags = std::max(built->tags, d.tag + 1);
-            if (d.opcode == Opcode::send) {
-              built->used_controllers_mask[e] |= 1u << d.controller;
-              comm_controllers = std::max(comm_controllers, static_cast<int>(d.controller) + 1);
+          if (a.nic.dispatch == collectives::Dispatch::next_idle)
+            throw ConfigError(fmt::format("key '{}': {} hands its SENDs to the next idle controller, which a "
+                                          "workload's NIC (controllers by name) does not do; accepted values: {}",
+                                          key, name, join(accepted)));
+          Params p = o.params;
+          p.set("algorithm", name);
+          try {
+            if (a.size.key.empty()) {
+              // No key sets its size (msccl: its file's chunks x chunk_words): it must be the node's.
+              const std::int64_t has = collectives::words_per_rank(a, built_for, p);
+              if (has != words)
+                throw ConfigError(fmt::format("{} runs {} words a rank ({}); set its keys so that it runs {}", name,
+                                              has, collectives::words_per_rank_text(a, built_for, p), words));
+            } else {
+              collectives::apply_words_per_rank(a, built_for, p, words, a);
             }
+          } catch (const ConfigError& e) {
+            throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
+                                                          "(comm_size {} bytes x workload_scale / flit_bytes): {}",
+                                                          name, collective_type_name(n0.comm_type), words,
+                                                          n0.comm_size, e.what()));
           }
-        };
-        for (std::size_t e = 0; e < built->schedule.programs.size(); ++e) {
-          scan(built->schedule.programs[e], e);
-          if (e < built->schedule.threads.size())
-            for (const auto& th : built->schedule.threads[e]) scan(th.program, e);
+          built = std::make_shared<Built>();
+          try {
+            built->schedule = a.build(built_for, p);
+          } catch (const ConfigError& e) {
+            throw ConfigError(where(t0, n0) + fmt::format("field 'attr' comm_size: {} runs no {} of {} words a rank "
+                                                          "(comm_size {} bytes x workload_scale / flit_bytes): {}",
+                                                          name, collective_type_name(n0.comm_type), words,
+                                                          n0.comm_size, e.what()));
+          }
+          built->used_controllers_mask.assign(members.size(), 0);
+          const auto scan = [&](const collectives::Program& program, std::size_t e) {
+            for (const Descriptor& d : program) {
+              if (d.opcode == Opcode::barrier)
+                throw ConfigError(fmt::format("key '{}': {} synchronizes with barriers, which the concurrent threads of "
+                                              "a workload do not run; accepted values: {}",
+                                              key, name, join(accepted)));
+              built->tags = std::max(built->tags, d.tag + 1);
+              if (d.opcode == Opcode::send) {
+                built->used_controllers_mask[e] |= 1u << d.controller;
+                comm_controllers = std::max(comm_controllers, static_cast<int>(d.controller) + 1);
+              }
+            }
+          };
+          for (std::size_t e = 0; e < built->schedule.programs.size(); ++e) {
+            scan(built->schedule.programs[e], e);
+            if (e < built->schedule.threads.size())
+              for (const auto& th : built->schedule.threads[e]) scan(th.program, e);
+          }
         }
+        Instance inst;
+        inst.built = built;
+        inst.members = members;
+        inst.whole = whole;
+        inst.member_of.assign(static_cast<std::size_t>(ranks), -1);
+        for (std::size_t m = 0; m < members.size(); ++m)
+          inst.member_of[static_cast<std::size_t>(members[m])] = static_cast<int>(m);
+        inst.tag_base = next_tag;
+        next_tag += built->tags;
+        if (next_tag > kMaxTag)
+          throw ConfigError(fmt::format("key 'workload': the collectives need more than {} tags (the descriptor's tag "
+                                        "field); a workload with fewer collectives runs",
+                                        kMaxTag));
+        LoweredCollective c;
+        c.type = type;
+        c.algorithm = name;
+        c.group = n0.pg_name;
+        c.words_per_rank = words;
+        c.ranks = members;
+        c.node_per_rank.push_back(n0.id);
+        const int id = static_cast<int>(instances.size());
+        instance_of[{members, k}] = id;
+        out.nodes[static_cast<std::size_t>(r0)][i0].collective = id;
+        instances.push_back(std::move(inst));
+        out.collectives.push_back(std::move(c));
       }
-      Instance inst;
-      inst.built = built;
-      inst.tag_base = next_tag;
-      next_tag += built->tags;
-      if (next_tag > kMaxTag)
-        throw ConfigError(fmt::format("key 'workload': the collectives need more than {} tags (the descriptor's tag "
-                                      "field); a workload with fewer collectives runs",
-                                      kMaxTag));
-      LoweredCollective c;
-      c.type = type;
-      c.algorithm = name;
-      c.group = n0.pg_name;
-      c.words_per_rank = words;
-      instances.push_back(std::move(inst));
-      out.collectives.push_back(std::move(c));
-    }
-    // Which node each instance is on every rank.
-    for (int r = 0; r < ranks; ++r) {
-      const RankTrace& t = w.ranks[static_cast<std::size_t>(r)];
-      std::size_t k = 0;
-      for (std::size_t i = 0; i < t.nodes.size(); ++i)
-        if (t.nodes[i].type == NodeType::comm_coll) {
-          out.collectives[k].node_per_rank.push_back(t.nodes[i].id);
-          out.nodes[static_cast<std::size_t>(r)][i].collective = static_cast<int>(k);
-          ++k;
-        }
     }
   }
   out.compute_controller = comm_controllers;
@@ -303,7 +321,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         Instance& inst = instances[static_cast<std::size_t>(lowered[i].collective)];
         inst.base.resize(static_cast<std::size_t>(ranks), 0);
         inst.base[static_cast<std::size_t>(r)] =
-            place(r, inst.built->schedule.memory_of(static_cast<EndpointId>(r)), Segment::collective,
+            place(r, inst.built->schedule.memory_of(static_cast<EndpointId>(inst.member(r))), Segment::collective,
                   static_cast<std::uint32_t>(lowered[i].collective), n);
       }
     }
@@ -339,11 +357,10 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
             static_cast<std::int64_t>(std::llround(static_cast<double>(n.duration_micros) * o.clock_ghz * 1000.0));
       if (n.type == NodeType::comm_coll) {
         const Instance& inst = instances[static_cast<std::size_t>(lowered[i].collective)];
-        const std::uint32_t mask = inst.built->used_controllers_mask[static_cast<std::size_t>(r)];
+        const std::size_t m = inst.member(r);
+        const std::uint32_t mask = inst.built->used_controllers_mask[m];
         const auto& th = inst.built->schedule.threads;
-        const std::size_t streams = static_cast<std::size_t>(r) < th.size() && !th[static_cast<std::size_t>(r)].empty()
-                                        ? th[static_cast<std::size_t>(r)].size()
-                                        : 1;
+        const std::size_t streams = m < th.size() && !th[m].empty() ? th[m].size() : 1;
         lowered[i].signals = static_cast<std::uint32_t>(std::popcount(mask)) + static_cast<std::uint32_t>(streams);
       }
     }
@@ -375,8 +392,12 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     const auto relocate = [&](Descriptor d, const Instance& inst) {
       if (d.opcode == Opcode::send || d.opcode == Opcode::wait) d.tag += inst.tag_base;
       if (d.opcode == Opcode::send) {
+        // The schedule's rank d.dest is the group's member d.dest.
+        const auto to = static_cast<std::size_t>(inst.members[d.dest]);
+        d.dest = static_cast<std::uint32_t>(to);
         d.src_offset += inst.base[static_cast<std::size_t>(r)];
-        d.dst_offset += inst.base[d.dest];
+        d.dst_offset += inst.base[to];
+        if (!inst.whole) d.route_hint = 0;  // the shape's hint means nothing on the network's routes
       }
       return d;
     };
@@ -410,7 +431,7 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
         case NodeType::comm_coll: {
           const Instance& inst = instances[static_cast<std::size_t>(ln.collective)];
           const collectives::Schedule& s = inst.built->schedule;
-          const auto e = static_cast<std::size_t>(r);
+          const std::size_t e = inst.member(r);
           const bool streams = e < s.threads.size() && !s.threads[e].empty();
           const auto append = [&](const collectives::Program& prog, const std::vector<std::uint32_t>& forwards,
                                   collectives::Program& into, std::vector<std::uint32_t>& into_fw) {
@@ -567,7 +588,9 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     switch (s.kind) {
       case Segment::collective: {
         const Instance& inst = (*shared_instances)[s.index];
-        return inst.built->schedule.initial ? inst.built->schedule.initial(e, a - s.base) : 0;
+        return inst.built->schedule.initial
+                   ? inst.built->schedule.initial(static_cast<EndpointId>(inst.member(static_cast<int>(e))), a - s.base)
+                   : 0;
       }
       case Segment::send: return collectives::payload_word(s.index, static_cast<std::uint64_t>(e), a - s.base);
       case Segment::receive: return 0;
@@ -579,7 +602,8 @@ Lowered lower(const Workload& w, const topology::Topology& topology, const Lower
     for (const Segment& s : (*shared_segments)[static_cast<std::size_t>(e)]) {
       if (s.kind == Segment::collective) {
         const Instance& inst = (*shared_instances)[s.index];
-        for (collectives::Region r : inst.built->schedule.expected(e)) {
+        const auto member = static_cast<EndpointId>(inst.member(static_cast<int>(e)));
+        for (collectives::Region r : inst.built->schedule.expected(member)) {
           r.offset += s.base;
           regions.push_back(std::move(r));
         }

@@ -11,10 +11,15 @@
 // NIC counts as an arrival; a dependent WAITs for that count. What a body is:
 //   COMM_COLL_NODE  the registered algorithm for its collective type
 //                   (keys allreduce_algorithm, ...) built for comm_size
-//                   bytes a rank (flit_bytes bytes a word), its program for
-//                   the rank with memory and tags moved to the instance's
-//                   own region and tag range; signals on every controller
-//                   its SENDs used (each after them) and after its last WAIT.
+//                   bytes a rank (flit_bytes bytes a word) on the network,
+//                   or, for a process group of part of the ranks, on the
+//                   shape mesh:Kx1 of its K ranks (member m, the m-th rank of
+//                   the group ascending, runs the shape's rank m; its SENDs
+//                   go to the members, on the network's routes); its program
+//                   for the rank with memory and tags moved to the
+//                   instance's own region and tag range; signals on every
+//                   controller its SENDs used (each after them) and after
+//                   its last WAIT.
 //   COMM_SEND_NODE  one SEND of comm_size bytes to comm_dst, on controller 0,
 //                   tag of the channel (source, destination, comm_tag); done
 //                   when its last flit has left the NIC. It signals (on
@@ -84,7 +89,8 @@ struct LoweredCollective {
   std::string algorithm;
   std::string group;
   std::int64_t words_per_rank = 0;
-  std::vector<std::uint64_t> node_per_rank;  // the node id on each rank (group = every rank)
+  std::vector<int> ranks;                    // its process group's ranks, ascending
+  std::vector<std::uint64_t> node_per_rank;  // the node id on each rank of the group, in `ranks`' order
 };
 
 struct Lowered {
@@ -106,8 +112,8 @@ std::string algorithm_key_for(CollectiveType type);
 
 /// Lowers `w` for `topology` (ranks = endpoints). Throws ConfigError
 /// naming the key or the file and node: a collective type no algorithm
-/// runs, an algorithm that needs barriers, a group that is not every rank,
-/// memory or tags beyond the descriptor's fields.
+/// runs (or none runs on its group's shape), an algorithm that needs
+/// barriers, memory or tags beyond the descriptor's fields.
 Lowered lower(const Workload& w, const topology::Topology& topology, const LowerOptions& options);
 
 }  // namespace collnet::workload

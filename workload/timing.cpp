@@ -167,6 +167,7 @@ nlohmann::json workload_json(const Workload& w, const Lowered& lowered, const Wo
     colls.push_back({{"type", collective_type_name(static_cast<std::int64_t>(lc.type))},
                      {"algorithm", lc.algorithm},
                      {"group", lc.group},
+                     {"ranks", lc.ranks},
                      {"words_per_rank", lc.words_per_rank},
                      {"nodes", lc.node_per_rank},
                      {"start_cycle", t.collectives[c].start},
@@ -177,7 +178,8 @@ nlohmann::json workload_json(const Workload& w, const Lowered& lowered, const Wo
   return j;
 }
 
-nlohmann::json chrome_trace(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz) {
+nlohmann::json chrome_trace(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz,
+                            const std::vector<LinkLoad>& links) {
   const auto us = [&](std::uint64_t cycles) { return static_cast<double>(cycles) / (clock_ghz * 1000.0); };
   nlohmann::json events = nlohmann::json::array();
   for (std::size_t r = 0; r < t.ranks.size(); ++r) {
@@ -200,6 +202,30 @@ nlohmann::json chrome_trace(const Workload& w, const Lowered& lowered, const Wor
                         {"ts", us(nt.start)},
                         {"dur", us(nt.finish - nt.start)},
                         {"args", std::move(args)}});
+    }
+  }
+  if (!links.empty()) {
+    const std::uint64_t span = std::max<std::uint64_t>(1, t.total);
+    const std::uint64_t width = (span + kTimelineLinkBins - 1) / kTimelineLinkBins;
+    const std::uint64_t bins = (span + width - 1) / width;
+    const std::size_t pid = t.ranks.size();
+    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", "links"}}}});
+    for (const LinkLoad& l : links) {
+      if (l.busy.empty()) continue;
+      std::vector<std::uint64_t> busy(bins, 0);
+      for (const auto& [first, last] : l.busy)
+        for (std::uint64_t b = first / width; b < bins && b * width <= last; ++b) {
+          const std::uint64_t lo = std::max(first, b * width), hi = std::min(last, (b + 1) * width - 1);
+          if (hi >= lo) busy[b] += hi - lo + 1;
+        }
+      for (std::uint64_t b = 0; b < bins; ++b) {
+        const std::uint64_t cycles = std::min(width, span - b * width);
+        events.push_back({{"ph", "C"},
+                          {"name", l.name},
+                          {"pid", pid},
+                          {"ts", us(b * width)},
+                          {"args", {{"busy", static_cast<double>(busy[b]) / static_cast<double>(cycles)}}}});
+      }
     }
   }
   return {{"traceEvents", std::move(events)}, {"displayTimeUnit", "ns"}};

@@ -71,9 +71,23 @@ WorkloadTime time_workload(const Workload& w, const Lowered& lowered, const std:
 /// The report's `workload` object (docs/reference/json.md).
 nlohmann::json workload_json(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz);
 
+/// One network link's load for the timeline: its name and the cycles a flit
+/// left on it, as intervals [first, last] (inclusive).
+struct LinkLoad {
+  std::string name;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> busy;
+};
+/// Bins of the links' load in a timeline (fewer when the run is shorter).
+inline constexpr std::uint64_t kTimelineLinkBins = 100;
+
 /// Chrome trace-event JSON (Perfetto, chrome://tracing): one complete event
 /// ("ph": "X") per node and rank, ts and dur in microseconds at clock_ghz;
-/// pid the rank, tid the rank's thread that ran the node.
-nlohmann::json chrome_trace(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz);
+/// pid the rank, tid the rank's thread that ran the node. With `links`, a
+/// process "links" (pid = ranks) with one counter ("ph": "C") per link
+/// that carried a flit: at the start of each of kTimelineLinkBins equal
+/// bins of the run, args.busy = the fraction of the bin's cycles in which a
+/// flit left on the link.
+nlohmann::json chrome_trace(const Workload& w, const Lowered& lowered, const WorkloadTime& t, double clock_ghz,
+                            const std::vector<LinkLoad>& links = {});
 
 }  // namespace collnet::workload

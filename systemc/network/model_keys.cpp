@@ -193,7 +193,11 @@ RunKeys::RunKeys()
 std::vector<Key> RunKeys::list() const { return {packet_flits, watchdog_cycles, vcd_flow_window, seed, threads}; }
 
 SyntheticKeys::SyntheticKeys()
-    : traffic(Key::choice("traffic", "synthetic traffic pattern of `collnet run`", "uniform", pattern_names())),
+    : traffic(Key::choice("traffic",
+                          "synthetic traffic pattern of `collnet run`; beside 'algorithm', 'workload' or 'jobs', "
+                          "background traffic of that pattern for the whole run (on a NIC port of its own; its load "
+                          "from injection_rate)",
+                          "uniform", pattern_names())),
       injection_rate(Key::real("injection_rate", "offered load: flits created per endpoint per cycle", 0.3, 0.0, 1.0)),
       injection_process(Key::choice("injection_process",
                                     "packet creation: bernoulli (each cycle with probability injection_rate / "

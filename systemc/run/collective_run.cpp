@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <memory>
 #include <sstream>
 
 #include <x86intrin.h>
+
+#include <fmt/format.h>
 
 #include "collectives/algorithm.hpp"
 #include "driver/engine_loader.hpp"
@@ -104,6 +107,21 @@ CollectiveScenario collective_from(const Params& params) {
   s.max_cycles = static_cast<Cycle>(collective_key("max_cycles").integer(params));
   s.vcd_flow_window = static_cast<Cycle>(declared<RunKeys>().vcd_flow_window.integer(params));
   s.threads = static_cast<int>(declared<RunKeys>().threads.integer(params));
+  if (params.has("traffic")) {
+    // Background traffic: the synthetic keys of its pattern and load; its
+    // packets are the NIC's size (packet_flits) and its seed the run's.
+    const SyntheticKeys& k = declared<SyntheticKeys>();
+    s.background.enabled = true;
+    s.background.traffic.pattern = k.traffic.choice(params);
+    s.background.traffic.shift = static_cast<int>(k.traffic_shift.integer(params));
+    s.background.traffic.hotspot_node = static_cast<int>(k.hotspot_node.integer(params));
+    s.background.traffic.hotspot_fraction = k.hotspot_fraction.real(params);
+    s.background.load.injection_rate = k.injection_rate.real(params);
+    s.background.load.packet_flits = s.nic.packet_flits;
+    s.background.load.periodic = k.injection_process.choice(params) == "periodic";
+    s.background.load.seed = static_cast<std::uint64_t>(declared<RunKeys>().seed.integer(params));
+    s.background.load.inject_self = k.self_packets.choice(params) == "inject";
+  }
   return s;
 }
 
@@ -292,7 +310,7 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
 /// reverse order: the modules before the session (kernel.hpp).
 struct Elaboration {
   Elaboration(const CollectiveScenario& s, const CollectivePlan& p)
-      : network(*p.topo, s.router, p.nic.controllers),
+      : network(*p.topo, s.router, p.nic.controllers + (s.background.enabled ? 1 : 0)),
         barrier(*p.topo, s.barrier,
                 [this](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); }) {
     network.enable_link_faults(s.link_faults);
@@ -318,6 +336,19 @@ struct Elaboration {
                                            p.schedule, barrier, book));
       book.nics[e] = nics.back().get();
     }
+    if (s.background.enabled) {
+      // One background source a node, on the NIC port after the controllers.
+      TrafficConfig load = s.background.load;
+      load.controller = p.nic.controllers;
+      const DestinationFn destination = make_pattern(*p.topo, s.background.traffic);
+      background_stats.accepted_by_source.assign(p.endpoints, 0);
+      background_stats.window = MeasureWindow{0, kNever};
+      background.reserve(p.endpoints);
+      for (std::size_t e = 0; e < p.endpoints; ++e)
+        background.push_back(std::make_unique<TrafficEndpoint>(("background" + std::to_string(e)).c_str(),
+                                                               static_cast<topology::EndpointId>(e), network, load,
+                                                               destination, background_stats));
+    }
     watchdog = std::make_unique<Watchdog>("watchdog", network.activity(), s.watchdog_cycles);
     monitor = std::make_unique<ProgramMonitor>("monitor", book, network.activity(), s.watchdog_cycles);
     if (!s.vcd_path.empty()) {
@@ -326,7 +357,7 @@ struct Elaboration {
       probe = std::make_unique<ProbeObserver>(network.packets(), s.flit_probe);
       network.set_link_observer(probe.get());
     }
-    if (!s.trace_path.empty() && s.trace_links) {
+    if ((!s.trace_path.empty() && s.trace_links) || s.link_sink) {
       // The links' one observer: the busy-interval recorder, which passes
       // every flit on to the waveform tracer or the probe.
       link_trace = std::make_unique<LinkBusyTrace>(
@@ -343,8 +374,10 @@ struct Elaboration {
   /// run on one, and threads_note says why.
   void partition(const CollectiveScenario& s, const CollectivePlan& p) {
     if (s.threads == 1) return;
-    if (!s.vcd_path.empty()) threads_note = "a waveform (--vcd) is written";
+    if (s.background.enabled) threads_note = "background traffic (key traffic) runs beside it";
+    else if (!s.vcd_path.empty()) threads_note = "a waveform (--vcd) is written";
     else if (!s.trace_path.empty()) threads_note = "a message trace (--trace) is written";
+    else if (s.link_sink) threads_note = "the links' load is recorded for a timeline";
     else if (s.message_sink) threads_note = "a workload's nodes are timed from its messages";
     else if (s.flit_probe) threads_note = "a flit probe watches the links";
     else if (p.nic.blocks == NicBlocks::rtl) threads_note = "nic_blocks=rtl runs Verilated models";
@@ -394,6 +427,7 @@ struct Elaboration {
     tracer.reset();
     monitor.reset();
     watchdog.reset();
+    while (!background.empty()) background.pop_back();
     while (!nics.empty()) nics.pop_back();
   }
 
@@ -403,6 +437,8 @@ struct Elaboration {
   CollectiveBook book;
   BarrierNetwork barrier;
   std::vector<std::unique_ptr<Nic>> nics;
+  TrafficStats background_stats;                          // key traffic: the background's counts
+  std::vector<std::unique_ptr<TrafficEndpoint>> background;  // one source a node (empty: none)
   std::unique_ptr<Watchdog> watchdog;
   std::unique_ptr<ProgramMonitor> monitor;
   std::unique_ptr<WaveformTracer> tracer;
@@ -485,6 +521,8 @@ Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
   if (m.tracer) m.tracer->finish(end);
   write_traces(m, s, t);
   if (s.message_sink && m.message_trace) s.message_sink(*m.message_trace);
+  if (s.link_sink && m.link_trace) s.link_sink(*m.link_trace);
+  if (!m.background_stats.config_error.empty()) throw ConfigError(m.background_stats.config_error);
   if (const std::string error = m.book.error(); !error.empty()) {
     if (error.rfind("key '", 0) == 0) throw ConfigError(error);
     throw collectives::ExecutionError(error);
@@ -493,11 +531,13 @@ Cycle run(Elaboration& m, const CollectiveScenario& s, Timing& t) {
 }
 
 /// Memory against the schedule's expectation and the functional executor.
-void check_memory(const CollectivePlan& p, Elaboration& m, const Timing& t, CollectiveResult& r) {
+void check_memory(const CollectiveScenario& s, const CollectivePlan& p, Elaboration& m, const Timing& t,
+                  CollectiveResult& r) {
   std::vector<collectives::NodeMemory> memory;
   memory.reserve(p.endpoints);
   for (const auto& n : m.nics) memory.push_back(n->take_memory());  // moved, not copied
   r.check = collectives::check_data(p.schedule, memory);
+  if (s.memory_sink) s.memory_sink(memory);
   r.data_check = r.completed && r.check.pass;
   if (t.reference_digests.size() != p.endpoints) {
     r.reference_mismatch_words = -1;  // the programs deadlock in the executor too
@@ -562,6 +602,38 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
   e.cycles = r.cycles;
 }
 
+/// The background traffic's figures over the run's cycles (BackgroundTraffic).
+void background_statistics(const CollectiveScenario& s, const Elaboration& m, CollectiveResult& r) {
+  const TrafficStats& st = m.background_stats;
+  BackgroundResult& b = r.background;
+  b.enabled = true;
+  b.pattern = s.background.traffic.pattern;
+  b.injection_rate = s.background.load.injection_rate;
+  const double slots = static_cast<double>(r.cycles) * static_cast<double>(r.endpoints);
+  b.offered_rate = slots > 0 ? static_cast<double>(st.offered_flits) / slots : 0.0;
+  b.accepted_rate = slots > 0 ? static_cast<double>(st.accepted_flits) / slots : 0.0;
+  b.created_packets = st.offered_flits / static_cast<std::uint64_t>(s.background.load.packet_flits);
+  b.received_packets = st.latencies.size();
+  b.in_flight_packets = st.pending;
+  if (!st.latencies.empty()) {
+    std::vector<std::uint32_t> sorted = st.latencies;
+    std::sort(sorted.begin(), sorted.end());
+    double sum = 0;
+    for (const auto l : sorted) sum += l;
+    b.avg_latency = sum / static_cast<double>(sorted.size());
+    // Nearest rank: the smallest value with at least q of the samples at or below it.
+    const auto rank = [&](double q) {
+      const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+      return static_cast<double>(sorted[std::max<std::size_t>(k, 1) - 1]);
+    };
+    b.p50_latency = rank(0.5);
+    b.p99_latency = rank(0.99);
+    b.max_latency = sorted.back();
+  }
+  b.integrity_errors = st.integrity_errors;
+  b.first_integrity_error = st.first_error;
+}
+
 CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, Elaboration& m, const Timing& t) {
   CollectiveResult r;
   r.algorithm = s.algorithm;
@@ -602,12 +674,13 @@ CollectiveResult report(const CollectiveScenario& s, const CollectivePlan& p, El
   if (m.monitor->stuck())
     for (const auto& n : m.nics)
       if (!n->finished()) r.stuck.push_back(n->describe());
+  if (s.background.enabled) background_statistics(s, m, r);
   r.link_flits_corrupted = m.network.link_fault_totals().corrupted;
   r.link_flits_retransmitted = m.network.link_fault_totals().retransmitted;
   r.down_links = m.network.down_links();
   // An interrupted run makes no data check (its memory is that of a cycle
   // midway): none is computed, so that the run ends at once.
-  if (!r.interrupted) check_memory(p, m, t, r);
+  if (!r.interrupted) check_memory(s, p, m, t, r);
   network_statistics(p, m, r);
   r.elaboration_seconds = t.elaboration_seconds;
   r.sim_seconds = t.sim_seconds;
@@ -653,6 +726,15 @@ CollectivePlan plan_collective(const CollectiveScenario& s) {
     throw std::logic_error(s.algorithm + ": schedule has " + std::to_string(p.schedule.programs.size()) +
                            " programs for " + std::to_string(p.endpoints) + " endpoints");
   p.nic = plan_nic(s, p.schedule);
+  if (s.background.enabled) {
+    if (p.nic.controllers >= collectives::controllers_key().hi())
+      throw ConfigError(fmt::format("key 'traffic': background traffic takes a NIC port of its own after the {} "
+                                    "controllers, and a NIC has at most {} ports; with 'traffic' the run takes at "
+                                    "most {} controllers (key 'controllers')",
+                                    p.nic.controllers, collectives::controllers_key().hi(),
+                                    collectives::controllers_key().hi() - 1));
+    (void)make_pattern(*p.topo, s.background.traffic);  // throws naming its key when it does not fit
+  }
   plan_source(s, p);
   // The engine is loaded (or refused): the builder's plan for it, which for a
   // tree collective holds every transfer (23 MB on leafspine:p=36), is not

@@ -48,9 +48,47 @@
 #include "systemc/nic/nic.hpp"
 #include "systemc/router/router_config.hpp"
 #include "systemc/kernel/run_progress.hpp"
+#include "systemc/run/traffic_endpoint.hpp"
+#include "systemc/run/traffic_pattern.hpp"
 #include "systemc/run/watchdog.hpp"
 
 namespace collnet::systemc {
+
+class LinkBusyTrace;  // systemc/trace/message_trace.hpp
+
+/// Background traffic (key `traffic` beside `algorithm` or `workload`):
+/// synthetic traffic of the pattern and load of the synthetic keys, from
+/// cycle 0 until the collective (or workload) finishes, when the run stops.
+/// Each endpoint's background source has a NIC port of its own, the one
+/// after the NIC's controllers (TrafficConfig::controller): its packets
+/// share the routers, links and VCs with the collective's but enter and
+/// leave the network through that port and name it in their header, so a
+/// NIC controller never sees one and the collective's data check is that of
+/// its own words. Measured: every background packet created before the
+/// collective finished (latency of those that arrived, the rest counted as
+/// in flight); the rates are flits per endpoint per cycle of the run.
+struct BackgroundTraffic {
+  bool enabled = false;
+  TrafficOptions traffic;
+  TrafficConfig load;
+};
+
+struct BackgroundResult {
+  bool enabled = false;
+  std::string pattern;
+  double injection_rate = 0;  // the key's offered load
+  double offered_rate = 0;    // flits created / endpoint / cycle of the run
+  double accepted_rate = 0;   // flits received / endpoint / cycle of the run
+  std::uint64_t created_packets = 0;
+  std::uint64_t received_packets = 0;
+  std::uint64_t in_flight_packets = 0;  // created, not received when the run stopped
+  double avg_latency = 0;  // cycles from creation to the tail's arrival (received packets)
+  double p50_latency = 0;
+  double p99_latency = 0;
+  double max_latency = 0;
+  std::uint64_t integrity_errors = 0;  // flits that arrived misplaced or corrupted
+  std::string first_integrity_error;
+};
 
 struct CollectiveScenario {
   std::string topology = "torus:8x8";
@@ -62,6 +100,7 @@ struct CollectiveScenario {
   std::string schedule_engine = "auto";
   BarrierConfig barrier;
   LinkFaultConfig link_faults;  // link_error_rate, link_retry, ... (link_faults.hpp)
+  BackgroundTraffic background;  // key traffic beside algorithm or workload
   Cycle watchdog_cycles = 1000;
   Cycle max_cycles = 100000000;  // the run stops here unfinished (reported like a deadlock)
   std::string vcd_path;    // empty: no waveform
@@ -76,6 +115,13 @@ struct CollectiveScenario {
   /// trace kept in memory, written to a file only with trace_path): a
   /// workload's nodes are timed from their signals (workload/timing.hpp).
   std::function<void(const MessageTrace&)> message_sink;
+  /// Called once after a run that made its data check with every node's
+  /// memory at the end (a run of several jobs checks each job's words).
+  std::function<void(const std::vector<collectives::NodeMemory>&)> memory_sink;
+  /// Called once after the run with the network links' busy intervals
+  /// (LinkBusyTrace, kept in memory): a workload's timeline draws the
+  /// links' load from them.
+  std::function<void(const LinkBusyTrace&)> link_sink;
   /// Tests: called for every flit that departs on a network link, with its
   /// packet's header (ignored when a waveform is written).
   std::function<void(const Link&, const PacketHeader&, const Flit&, Cycle)> flit_probe;
@@ -146,6 +192,7 @@ struct CollectiveResult {
   /// (collectives/energy.hpp), counted whether or not key technology is set.
   EnergyCounts energy_counts;
   std::vector<Cycle> node_finish;  // per endpoint
+  BackgroundResult background;     // enabled: the run had background traffic
   std::optional<DeadlockReport> deadlock;  // network: flits stuck in buffers
   std::vector<std::string> stuck;          // programs: what each unfinished node waits for
   std::uint64_t link_flits_corrupted = 0;      // link traversals that corrupted a flit

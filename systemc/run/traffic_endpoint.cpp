@@ -114,8 +114,8 @@ TrafficEndpoint::TrafficEndpoint(const sc_core::sc_module_name& name, topology::
       stats_(stats),
       random_(config.seed, static_cast<std::uint64_t>(self)),
       packet_probability_(config.injection_rate / config.packet_flits) {
-  injection.bind(network.injection(self, 0));
-  ejection.bind(network.ejection(self, 0));
+  injection.bind(network.injection(self, config.controller));
+  ejection.bind(network.ejection(self, config.controller));
   silent_ = packet_probability_ <= 0.0;
   if (const std::int32_t endpoints = network.topology().endpoint_count();
       !silent_ && endpoints <= kRouteMemoEndpoints)
@@ -217,6 +217,7 @@ bool TrafficEndpoint::send(Cycle now) {
     h.inject_cycle = next.created;
     h.route_hint = config_.random_ties ? random_tie_hint() : config_.route_hint;
     h.flits = static_cast<std::uint16_t>(config_.packet_flits);
+    h.controller = static_cast<std::uint8_t>(config_.controller);
     try {
       current_ = network_.create_packet(
           h, route_memos_.empty() ? nullptr : &route_memos_[static_cast<std::size_t>(next.destination)]);

@@ -61,6 +61,11 @@ struct TrafficConfig {
   /// router (injection port to ejection port, key self_packets: inject), as
   /// BookSim2's; false: it is never created (drop).
   bool inject_self = false;
+  /// The NIC port the endpoint sends and receives on (its injection and
+  /// ejection link, and the header's controller): 0 in a synthetic run; a
+  /// collective run's background traffic takes the port after the NIC's
+  /// controllers, so that its packets never reach a controller.
+  int controller = 0;
 };
 
 /// Counters shared by all endpoints of a run (one module runs at a time per

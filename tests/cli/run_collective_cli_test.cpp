@@ -126,7 +126,7 @@ TEST(RunCollectiveCli, BadInputExits2NamingTheKey) {
            {{"controllers=12"}, "controllers"},
            {{"barrier=star"}, "barrier"},
            {{"algorithm=a2a-optimal", "injection_rate=0.2"}, "injection_rate"},
-           {{"algorithm=a2a-optimal", "traffic=uniform"}, "traffic"},
+           {{"algorithm=a2a-optimal", "traffic=sideways"}, "traffic"},  // background traffic of no pattern
            {{"algorithm=a2a-hopgroup", "topology=torus:4x4x4", "controllers=1", "dispatch=named"}, "controllers"},
            {{"group_barriers=often"}, "group_barriers"},
            {{"algorithm=twotree-hier", "topology=leafspine:p=6", "phase_barriers=often"}, "phase_barriers"},

@@ -53,9 +53,12 @@ TEST(KeyApplicability, CollectiveKeysAreRefusedInASyntheticRun) {
                  {"key 'elements' applies to algorithms", "synthetic traffic"});
   expect_refused(run_words("run --set injection_rate=0.1 --set topology=mesh:4x4 --set barrier_latency=5"),
                  {"key 'barrier_latency' applies to collective runs", "synthetic traffic"});
-  // And the other way round, as before.
+  // And the other way round: a synthetic run's window is no collective's,
+  // and the background's load goes with 'traffic' (background traffic).
+  expect_refused(run_words("run --set algorithm=a2a-spread --set topology=torus:4x4 --set measure_cycles=100"),
+                 {"key 'measure_cycles' belongs to synthetic-traffic runs", "runs for the collective's cycles"});
   expect_refused(run_words("run --set algorithm=a2a-spread --set topology=torus:4x4 --set injection_rate=0.1"),
-                 {"key 'injection_rate' belongs to synthetic-traffic runs"});
+                 {"key 'injection_rate' sets background traffic, which key 'traffic' turns on"});
 }
 
 // A key applies when it applies to the algorithm or to one in `compare`.

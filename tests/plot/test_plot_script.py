@@ -480,3 +480,71 @@ def test_timeline_names_every_kth_row_of_a_very_long_link_list(tmp_path):
     assert r.returncode == 0, r.stderr
     rows = json.loads((tmp_path / "out" / "timeline.json").read_text())["link_rows"]
     assert rows == {str(i): names[i] for i in range(0, len(names), 3)}
+
+
+# ------------------------------------------------- workload timeline (Chrome JSON)
+
+def chrome_trace(ranks, threads=1):
+    """A workload timeline as collnet run --timeline-json writes it: per rank
+    a process_name event, then its nodes (a compute node, a collective on
+    thread 1 when threads > 1, a signal of no duration)."""
+    events = []
+    for r in range(ranks):
+        events.append({"ph": "M", "name": "process_name", "pid": r, "args": {"name": f"rank {r}"}})
+        events.append({"ph": "X", "name": "fwd", "cat": "COMP_NODE", "pid": r, "tid": 0, "ts": 0.0, "dur": 2.0})
+        events.append({"ph": "X", "name": "ar", "cat": "COMM_COLL_NODE", "pid": r, "tid": min(1, threads - 1),
+                       "ts": 1.0 + r, "dur": 3.0})
+        events.append({"ph": "X", "name": "meta", "cat": "METADATA_NODE", "pid": r, "tid": 0, "ts": 0.0, "dur": 0.0})
+    return {"traceEvents": events, "displayTimeUnit": "ns"}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_workload_timeline_draws_ranks_as_rows_and_kinds_as_colours(tmp_path, threads):
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(chrome_trace(3, threads)))
+    r = run_script("--timeline", path, "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 0, r.stderr
+    assert os.path.getsize(tmp_path / "out" / "timeline.png") > 0
+    d = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    assert d["bars"] == 9
+    # The last node ends at rank 2's collective: 1 + 2 + 3 us.
+    assert d["end_us"] == pytest.approx(6.0)
+    assert d["ranks"] == {f"rank {i}": {"bars": 3, "lanes": threads} for i in range(3)}
+    assert sorted(d["kinds"]) == ["COMM_COLL_NODE", "COMP_NODE", "METADATA_NODE"]
+    assert all(k["bars"] == 3 for k in d["kinds"].values())
+    assert len({tuple(k["colour"]) for k in d["kinds"].values()}) == 3
+    assert d["legend"] == sorted(d["kinds"])
+
+
+def test_workload_timeline_draws_the_links_load_below(tmp_path):
+    trace = chrome_trace(2)
+    links = ["r10:x+->r11", "r2:y-->r0", "r1:x+->r2"]
+    trace["traceEvents"].append({"ph": "M", "name": "process_name", "pid": 2, "args": {"name": "links"}})
+    for k, name in enumerate(links):
+        for b in range(4):
+            trace["traceEvents"].append({"ph": "C", "name": name, "pid": 2, "ts": 1.5 * b,
+                                         "args": {"busy": (k + b) / 10}})
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(trace))
+    r = run_script("--timeline", path, "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 0, r.stderr
+    d = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    # One heat-map row a link, in the order of the numbers in their names, four bins each.
+    assert list(d["links"]) == ["r1:x+->r2", "r2:y-->r0", "r10:x+->r11"]
+    assert all(n == 4 for n in d["links"].values())
+    # The counters' process is no rank.
+    assert sorted(d["ranks"]) == ["rank 0", "rank 1"]
+
+
+def test_workload_timeline_refuses_what_is_not_one(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"events": []}))
+    r = run_script("--timeline", bad, "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 2 and "no list 'traceEvents'" in r.stderr
+    bad.write_text(json.dumps({"traceEvents": [{"ph": "X", "pid": 0, "ts": "soon", "dur": 1}]}))
+    r = run_script("--timeline", bad, "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 2 and "event 0" in r.stderr and "'ts'" in r.stderr
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(chrome_trace(1)))
+    r = run_script("--timeline", good, "--bins", "5", "--out", tmp_path / "out", script="collnet_timeline.py")
+    assert r.returncode == 2 and "--bins: goes with a message trace" in r.stderr

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <string>
 
@@ -65,6 +66,10 @@ TEST(WorkloadRun, EachMicrobenchmarkTakesTheCyclesOfItsCollectiveRunDirectly) {
     const std::int64_t in_workload = cycles_of_collective(w.json, 0);
     EXPECT_GE(in_workload, alone - 1) << "alone " << alone << ", in the workload " << in_workload;
     EXPECT_LE(in_workload, alone + 4) << "alone " << alone << ", in the workload " << in_workload;
+    // The report's own run of the collective alone is that direct run.
+    const auto& c = w.json.at("workload").at("collectives").at(0);
+    EXPECT_EQ(c.at("alone_cycles").get<std::int64_t>(), alone);
+    EXPECT_DOUBLE_EQ(c.at("slowdown").get<double>(), static_cast<double>(in_workload) / static_cast<double>(alone));
   }
 }
 
@@ -168,6 +173,106 @@ TEST(WorkloadRun, TheTimelineHoldsOneCompleteEventPerNodeAndRankInMicroseconds) 
   EXPECT_EQ(complete, 4 * 3);
   // 5 us of compute at 2 GHz: 10000 cycles.
   EXPECT_EQ(r.json.at("workload").at("per_rank").at(0).at("compute_cycles"), 20000);
+}
+
+// The links' load in the timeline: one counter per link that carried a
+// flit, a value per bin; the busy cycles they add up to are the run's
+// flit-hops (a flit leaves on a link in one cycle, one flit a cycle).
+TEST(WorkloadRun, TheTimelineCountsEveryFlitHopInTheLinksLoad) {
+  const fs::path file = scratch() / "timeline_links.json";
+  const JsonRun r = run_words_json("run --set workload=chakra:" + kExamples + "all_reduce/4npus_1MB/all_reduce --set " +
+                                       kScale + " --set topology=torus:2x2 --timeline-json " + file.string(),
+                                   "timeline_links_run.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const nlohmann::json t = read_json(file);
+  const std::int64_t total = r.json.at("workload").at("total_cycles").get<std::int64_t>();
+  const std::int64_t width = (total + 99) / 100;
+  std::map<std::string, std::vector<double>> counters;
+  bool named = false;
+  for (const auto& e : t.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("args").at("name") == "links") named = e.at("pid") == 4;
+    if (e.at("ph") != "C") continue;
+    EXPECT_EQ(e.at("pid"), 4);
+    const double busy = e.at("args").at("busy").get<double>();
+    EXPECT_GE(busy, 0.0);
+    EXPECT_LE(busy, 1.0);
+    counters[e.at("name").get<std::string>()].push_back(busy);
+  }
+  EXPECT_TRUE(named);
+  ASSERT_FALSE(counters.empty());
+  double cycles = 0;
+  for (const auto& [link, bins] : counters) {
+    ASSERT_EQ(static_cast<std::int64_t>(bins.size()), (total + width - 1) / width) << link;
+    EXPECT_TRUE(r.json.at("link_utilization").at("per_link").contains(link)) << link;
+    for (std::size_t b = 0; b < bins.size(); ++b)
+      cycles += bins[b] * static_cast<double>(std::min<std::int64_t>(width, total - static_cast<std::int64_t>(b) * width));
+  }
+  EXPECT_NEAR(cycles, r.json.at("flit_hops").get<double>(), 1e-6);
+}
+
+/// 8 ranks, each one ALL_REDUCE of 4096 words (at workload_scale 1/64) on
+/// its half's process group: "1" = ranks 0-3, "2" = ranks 4-7 (comm_groups).
+std::string halves_workload() {
+  namespace fs = std::filesystem;
+  const fs::path dir = scratch() / "halves";
+  fs::create_directories(dir);
+  for (int r = 0; r < 8; ++r) {
+    std::string out;
+    const auto put = [&](const google::protobuf::Message& m) {
+      const std::string bytes = m.SerializeAsString();
+      for (std::uint64_t v = bytes.size();; v >>= 7) {
+        out += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) break;
+      }
+      out += bytes;
+    };
+    chakra::GlobalMetadata meta;
+    meta.set_version("0.0.4");
+    put(meta);
+    chakra::Node x;
+    x.set_id(1), x.set_name("X"), x.set_type(7);
+    auto* t = x.add_attr();
+    t->set_name("comm_type"), t->set_int64_val(0);
+    auto* z = x.add_attr();
+    z->set_name("comm_size"), z->set_int64_val(16384 * 64);
+    auto* g = x.add_attr();
+    g->set_name("pg_name"), g->set_string_val(r < 4 ? "1" : "2");
+    put(x);
+    std::ofstream(dir / ("half." + std::to_string(r) + ".et"), std::ios::binary) << out;
+  }
+  std::ofstream(dir / "groups.json") << R"({"1": [0, 1, 2, 3], "2": [4, 5, 6, 7]})";
+  return dir.string();
+}
+
+// A collective on a group of part of the ranks runs on those ranks alone:
+// on mesh:4x2 (x then y) the two rows never share a link, so each group's
+// allreduce takes what ring-allreduce takes as a job on the same four
+// endpoints (cli/run_jobs: the same algorithm placed by other code), up to
+// the cycles of its done signal.
+TEST(WorkloadRun, ACollectiveOnPartOfTheRanksRunsOnThoseRanks) {
+  const std::string dir = halves_workload();
+  const JsonRun w = run_workload(dir + "/half", "--set topology=mesh:4x2 --set comm_groups=" + dir + "/groups.json",
+                                 "halves_w.json");
+  ASSERT_EQ(w.status, 0) << w.out << w.err;
+  EXPECT_EQ(w.json.at("data_check"), "pass");
+  const fs::path jobs = scratch() / "halves_jobs.yaml";
+  std::ofstream(jobs) << "topology: mesh:4x2\nflit_bytes: 4\njobs:\n"
+                         "  - {algorithm: ring-allreduce, endpoints: 0-3, elements: 4096}\n"
+                         "  - {algorithm: ring-allreduce, endpoints: 4-7, elements: 4096}\n";
+  const JsonRun j = run_words_json("run " + jobs.string(), "halves_jobs.json");
+  ASSERT_EQ(j.status, 0) << j.out << j.err;
+  const auto& colls = w.json.at("workload").at("collectives");
+  ASSERT_EQ(colls.size(), 2u);
+  for (std::size_t c = 0; c < 2; ++c) {
+    SCOPED_TRACE(c);
+    EXPECT_EQ(colls[c].at("ranks"), c == 0 ? nlohmann::json({0, 1, 2, 3}) : nlohmann::json({4, 5, 6, 7}));
+    EXPECT_EQ(colls[c].at("words_per_rank"), 4096);
+    EXPECT_TRUE(colls[c].at("alone_cycles").is_null());
+    const std::int64_t job = j.json.at("jobs").at(c).at("cycles").get<std::int64_t>();
+    const std::int64_t in_workload = colls[c].at("cycles").get<std::int64_t>();
+    EXPECT_GE(in_workload, job - 1) << "as a job " << job << ", in the workload " << in_workload;
+    EXPECT_LE(in_workload, job + 4) << "as a job " << job << ", in the workload " << in_workload;
+  }
 }
 
 TEST(WorkloadRun, RunFromItsReportRunsTheSameWorkloadAgain) {
