@@ -176,6 +176,22 @@ void Router::end_of_elaboration() {
   }
   in_ports_ = {};
   out_ports_ = {};
+  // Links of another bandwidth than 1 (router.hpp): the rounds a cycle.
+  in_lanes_.assign(static_cast<std::size_t>(ports_), 1);
+  for (int p = 0; p < ports_; ++p) {
+    const auto pi = static_cast<std::size_t>(p);
+    if (const Link* l = in_links_[pi]; l != nullptr) {
+      in_lanes_[pi] = static_cast<std::uint8_t>(l->bandwidth().lanes());
+      rated_ = rated_ || l->rated();
+      rounds_ = std::max(rounds_, l->bandwidth().lanes());
+    }
+    if (const Link* l = out_links_[pi]; l != nullptr) {
+      rated_ = rated_ || l->rated();
+      rounds_ = std::max(rounds_, l->bandwidth().lanes());
+    }
+  }
+  if (!rated_) in_lanes_ = {};
+  else in_sent_.assign(static_cast<std::size_t>(ports_), 0);
 }
 
 std::pair<int, int> Router::vc_range(int port, int vc_class) const {
@@ -370,7 +386,9 @@ __attribute__((always_inline)) inline void Router::read(Cycle now) {
   }
 }
 
-__attribute__((always_inline)) inline bool Router::request(AllocationScratch& sc, Cycle now, Cycle& next) {
+template <bool kRated>
+__attribute__((always_inline)) inline bool Router::request(AllocationScratch& sc, Cycle now, Cycle& next,
+                                                           [[maybe_unused]] int round) {
   // Each input port's ready VCs in ascending order (AllocationScratch), or
   // with oldest_walk_ its oldest ready VC alone.
   sc.active_inputs.clear();
@@ -388,6 +406,9 @@ __attribute__((always_inline)) inline bool Router::request(AllocationScratch& sc
     const std::uint32_t sendable = sendable_vcs_[pi];
     const std::uint32_t visit = nonempty_vcs_[pi] & (sendable | ~static_cast<std::uint32_t>(routed_vcs_[pi]));
     if (visit == 0) continue;
+    if constexpr (kRated) {
+      if (in_sent_[pi] >= in_lanes_[pi]) continue;  // sent its ceil(bandwidth) flits this cycle
+    }
     const std::size_t base = static_cast<std::size_t>(p) * vcs;
     std::size_t n = 0;
     // Can the front flit of VC v go now? Then its output VC is (o, ov).
@@ -425,6 +446,15 @@ __attribute__((always_inline)) inline bool Router::request(AllocationScratch& sc
           return false;
         }
         next = std::min(next, retry);
+      }
+      if constexpr (kRated) {
+        // The output's link takes no more flits departing this cycle: the
+        // flit waits for the cycle it can depart in.
+        const Link* link = out_links_[static_cast<std::size_t>(o)];
+        if (!link->can_depart(now + pipeline_delay_)) {
+          next = std::min(next, link->next_departure() - pipeline_delay_);
+          return false;
+        }
       }
       return true;
     };
@@ -523,18 +553,42 @@ __attribute__((always_inline)) inline void Router::apply(const Grant& g, Cycle n
 }
 
 Cycle Router::evaluate(Cycle now) {
+  if (rated_) [[unlikely]] return evaluate_rated(now);
   read(now);  // 1. arrivals
   // 2.-3. decide: every input VC's request, the VC allocator (own-allocator),
   // then the switch allocator matches inputs to outputs (allocator.hpp).
   AllocationScratch& sc = scratch();
   Cycle next = kNever;
   const bool vc_requested = vc_allocator_ != nullptr && allocate_vcs(now);
-  const bool requested = request(sc, now, next) || vc_requested;
+  const bool requested = request<false>(sc, now, next) || vc_requested;
   sc.grants.clear();
   if (oldest_walk_) switch_allocator_->grant_offers(sc);  // the oldest-first decision, made while requesting
   else if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
   // 4. commit
   for (const Grant& g : sc.grants) apply(g, now);
+  return next_evaluation(now, requested, next);
+}
+
+Cycle Router::evaluate_rated(Cycle now) {
+  read(now);
+  AllocationScratch& sc = scratch();
+  Cycle next = kNever;
+  bool requested = vc_allocator_ != nullptr && allocate_vcs(now);
+  // Each round: the input ports below their ceil(bandwidth) flits this
+  // cycle; every output while its link takes one more flit (router.hpp).
+  std::fill(in_sent_.begin(), in_sent_.end(), std::uint8_t{0});
+  for (int round = 0; round < rounds_; ++round) {
+    const bool any = request<true>(sc, now, next, round);
+    requested = requested || any;
+    sc.grants.clear();
+    if (oldest_walk_) switch_allocator_->grant_offers(sc);
+    else if (!sc.active_inputs.empty()) switch_allocator_->decide(sc, now);
+    if (sc.grants.empty()) break;
+    for (const Grant& g : sc.grants) {
+      apply(g, now);
+      ++in_sent_[g.in_port];
+    }
+  }
   return next_evaluation(now, requested, next);
 }
 
