@@ -103,7 +103,10 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   Link& link() override { return *this; }
 
   // --- sending end ---
-  inline void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
+  // (always_inline: the router's commit inlines them; left to the compiler,
+  // a second copy of the commit in the router, for links of another
+  // bandwidth, made it stop doing so.)
+  __attribute__((always_inline)) inline void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
   [[nodiscard]] bool credit_ready(Cycle now) const { return credits_.ready(now); }
   std::uint8_t pop_credit() { return credits_.pop(); }
   [[nodiscard]] Cycle next_credit_arrival() const { return credits_.next_arrival(); }
@@ -112,7 +115,7 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   [[nodiscard]] bool flit_ready(Cycle now) const { return flits_.ready(now); }
   Flit pop_flit() { return flits_.pop(); }
   [[nodiscard]] Cycle next_flit_arrival() const { return flits_.next_arrival(); }
-  inline void send_credit(std::uint8_t vc, Cycle now);
+  __attribute__((always_inline)) inline void send_credit(std::uint8_t vc, Cycle now);
 
   [[nodiscard]] int latency() const { return params_.latency; }
   [[nodiscard]] const topology::Bandwidth& bandwidth() const { return params_.bandwidth; }

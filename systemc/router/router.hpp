@@ -219,11 +219,13 @@ class Router final : public Clocked {
   /// allocator, oldest_walk_: offers each input port's oldest ready request
   /// to the allocator, SwitchAllocator::offer); lowers `next` to the cycle a
   /// waiting head can request; true if any.
-  /// kRated (links of another bandwidth, evaluate_rated): the round's input
-  /// ports only, and only outputs whose link can take a flit.
+  /// kRated (links of another bandwidth than 1): only the input ports below
+  /// their flits of this cycle, and only outputs whose link can take a flit.
   template <bool kRated>
-  bool request(AllocationScratch& sc, Cycle now, Cycle& next, int round = 0);
-  /// evaluate() of a router with a link of another bandwidth than 1.
+  bool request(AllocationScratch& sc, Cycle now, Cycle& next);
+  /// evaluate() of a router with a link of another bandwidth than 1: up to
+  /// rounds_ rounds of steps 2-4 (out of line: the bandwidth-1 path stays
+  /// as it was).
   Cycle evaluate_rated(Cycle now);
   void apply(const Grant& grant, Cycle now);
   /// After the commit: the observer, the credit wake-up and the next cycle to evaluate.

@@ -45,7 +45,7 @@ long star_last_arrival(int sources, const std::string& bandwidth, int flits, con
   const JsonRun r = run_words_json("run --set topology=graph:" + star_file(sources, bandwidth).string() +
                                        " --set traffic=hotspot --set hotspot_node=0 --set hotspot_fraction=1"
                                        " --set packets_per_node=1 --set injection_rate=1 --set injection_process="
-                                       "periodic --set packet_flits=" +
+                                       "periodic --set vcs=4 --set packet_flits=" +
                                        std::to_string(flits) + " --set ejection_bandwidth=" + ejection,
                                    "star.json");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -75,7 +75,8 @@ TEST(LinkBandwidthCli, OneHopOfMFlitsTakesMOverBCyclesPlusThePipeline) {
   };
   for (const Case& c : {Case{"1/4", 1, 4}, Case{"0.5", 1, 2}, Case{"2", 2, 1}, Case{"4", 4, 1}}) {
     // Above 1 the link is fed by B sources of M/B flits (each source sends
-    // a flit a cycle) and leaves through an ejection link as fast.
+    // a flit a cycle, each packet on a VC of its own: vcs 4) and leaves
+    // through an ejection link as fast.
     const int sources = std::max(1, c.numerator / c.denominator);
     const long expected = static_cast<long>(m) * c.denominator / c.numerator + pipeline;
     const long got = star_last_arrival(sources, c.bandwidth, m / sources, sources > 1 ? c.bandwidth : "1");
@@ -84,7 +85,7 @@ TEST(LinkBandwidthCli, OneHopOfMFlitsTakesMOverBCyclesPlusThePipeline) {
 }
 
 TEST(LinkBandwidthCli, RingAllreduceAtHalfBandwidthTakesTwiceTheCycles) {
-  const std::string common = "run --set algorithm=ring-allreduce --set message_flits=64 --set compare= --set topology=";
+  const std::string common = "run --set algorithm=ring-allreduce --set elements=512 --set compare= --set topology=";
   const JsonRun one = run_words_json(common + "graph:" + ring_file("1").string(), "ring1.json");
   const JsonRun half = run_words_json(common + "graph:" + ring_file("1/2").string(), "ring-half.json");
   ASSERT_EQ(one.status, 0) << one.out << one.err;
@@ -92,12 +93,16 @@ TEST(LinkBandwidthCli, RingAllreduceAtHalfBandwidthTakesTwiceTheCycles) {
   EXPECT_EQ(half.json["data_check"], "pass");
   const long t1 = one.json["cycles"].get<long>();
   const long t_half = half.json["cycles"].get<long>();
-  // Ring allreduce on 8 ranks: 2 x 7 steps of message_flits / 8 flits each;
+  // Ring allreduce on 8 ranks: 2 x 7 steps of 512 / 8 words (flits) each;
   // the run at 1 is those flits plus the pipeline of every step.
-  const long flits_per_step = 64 / 8;
-  const long pipeline = t1 - 2 * 7 * flits_per_step;
+  const long flits = 2 * 7 * (512 / 8);
+  const long pipeline = t1 - flits;
   ASSERT_GT(pipeline, 0);
   EXPECT_LE(std::labs(t_half - 2 * t1), pipeline) << "at 1: " << t1 << ", at 1/2: " << t_half;
+  // Closer: the flits take twice the cycles, the pipeline as long (a cycle
+  // a step for the serialization of a step's last flit).
+  EXPECT_NEAR(static_cast<double>(t_half - pipeline), 2.0 * static_cast<double>(flits), 2 * 7)
+      << "at 1: " << t1 << ", at 1/2: " << t_half;
   // Utilization is of each link's own rate, flits / (cycles x 1/2): the
   // same flits on every link, so u(1/2) = u(1) x t(1) / (t(1/2) x 1/2); and
   // its GB/s is utilization x bandwidth x flit_bytes x clock_ghz (8 x 1).
