@@ -155,3 +155,24 @@ TEST(LinkBandwidthCli, BadBandwidthsExitTwoNamingTheKeyAndTheAcceptedValues) {
     EXPECT_THAT(r.err, HasSubstr(c.expected)) << c.options;
   }
 }
+
+TEST(LinkBandwidthCli, AFasterLinkGetsBandwidthTimesItsCreditRoundTripOfBuffer) {
+  // fattree:k=2,n=2 with the top level's cables at 4 flits a cycle and
+  // links of 10 cycles: a credit round trip of 2 x 10 + 1 = 21 cycles, in
+  // which a cable of bandwidth 4 carries 84 flits.
+  const std::string common = "run --set algorithm=ring-allreduce --set elements=64 --set link_latency=10 --set compare= "
+                             "--set topology=fattree:k=2,n=2,bandwidth_0=4 --set buffer_sizing=";
+  const JsonRun round_trip = run_words_json(common + "round-trip", "round-trip.json");
+  ASSERT_EQ(round_trip.status, 0) << round_trip.out << round_trip.err;
+  EXPECT_THAT(round_trip.out, HasSubstr("21 flits on the 8 links of latency 10, 84 flits on the 8 links of latency 10 "
+                                        "and bandwidth 4"));
+  EXPECT_TRUE(round_trip.json["credit_loop"].is_null());
+  const JsonRun fixed = run_words_json(common + "fixed", "fixed.json");
+  ASSERT_EQ(fixed.status, 0) << fixed.out << fixed.err;
+  const nlohmann::json& loop = fixed.json["credit_loop"];
+  ASSERT_EQ(loop.size(), 2u) << loop;
+  EXPECT_EQ(loop[1]["bandwidth"], "4");
+  EXPECT_EQ(loop[1]["needed_flits"], 84);
+  EXPECT_EQ(loop[1]["round_trip"], 21);
+  EXPECT_THAT(fixed.out, HasSubstr("buffer_flits 84 keeps every link busy; a link of bandwidth B needs B x round trip"));
+}
