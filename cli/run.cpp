@@ -124,7 +124,9 @@ nlohmann::json router_json(const systemc::RouterConfig& rc) {
           {"vc_allocator_stage", rc.vc_allocator_own          ? "own-allocator"
                                  : rc.separate_vc_allocation ? "separate"
                                                              : "combined"},
-          {"vc_bid", rc.round_robin_vc_bid ? "round-robin" : "all"}};
+          {"vc_bid", rc.round_robin_vc_bid ? "round-robin" : "all"},
+          {"injection_bandwidth", topology::to_string(rc.injection_bandwidth)},
+          {"ejection_bandwidth", topology::to_string(rc.ejection_bandwidth)}};
 }
 
 std::vector<std::string> trace_problems(const Params& params, const TraceRequest& trace) {
@@ -296,10 +298,10 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
   // Per endpoint, GB/s (flits a cycle x flit_bytes x clock_ghz).
   j["offered_gbps"] = r.window_cycles > 0 ? nlohmann::json(units.gbps(r.offered_rate)) : nlohmann::json(nullptr);
   j["accepted_gbps"] = r.window_cycles > 0 ? nlohmann::json(units.gbps(r.accepted_rate)) : nlohmann::json(nullptr);
-  j["link_gbps"] = units.gbps(1.0);  // every link moves one flit a cycle
+  j["link_gbps"] = link_gbps(units, topo->graph());  // a link's bandwidth (units_report.hpp)
   j["link_utilization"] = {{"mean", r.mean_link_utilization}, {"max", r.max_link_utilization}};
   add_per_link_json(j["link_utilization"], topo->graph(), r.link_utilization);
-  add_link_gbps_json(j["link_utilization"], units);
+  add_link_gbps_json(j["link_utilization"], units, &topo->graph(), &r.link_utilization);
   j["accepted_flits_by_source"] = r.accepted_flits_by_source;
   j["integrity_errors"] = r.integrity_errors;
   add_speed_json(j, r);
@@ -320,6 +322,7 @@ RunOutcome run_network(const Params& params, const std::string& vcd_path, const 
                    rc.vcs, rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct",
                    rc.arbitration, rc.router_delay(), rc.routing_delay, rc.allocation_delay, rc.traversal_delay,
                    link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
+  t += link_bandwidth_text(r.link_latencies);
   t += buffer_sizing_text(r.link_latencies, rc);
   t += credit_loop_text(r.link_latencies, rc);
   if (s.endpoint_attach == systemc::EndpointAttach::direct)
@@ -412,17 +415,40 @@ nlohmann::json deadlock_json(const systemc::DeadlockReport& d) {
 
 nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>& counts) {
   nlohmann::json a = nlohmann::json::array();
-  for (const auto& c : counts) a.push_back({{"latency", c.latency}, {"links", c.links}});
+  for (const auto& c : counts) {
+    a.push_back({{"latency", c.latency}, {"links", c.links}});
+    if (!c.bandwidth.unit()) a.back()["bandwidth"] = topology::to_string(c.bandwidth);
+  }
   return a;
 }
 
 std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured) {
-  if (counts.empty() || (counts.size() == 1 && counts.front().latency == configured))
+  // By latency alone (counts of one latency and several bandwidths merged).
+  std::vector<std::pair<int, std::size_t>> by_latency;
+  for (const auto& c : counts) {
+    if (!by_latency.empty() && by_latency.back().first == c.latency) by_latency.back().second += c.links;
+    else by_latency.emplace_back(c.latency, c.links);
+  }
+  if (by_latency.empty() || (by_latency.size() == 1 && by_latency.front().first == configured))
     return std::to_string(configured);
   std::string t;
-  for (const auto& c : counts)
-    t += fmt::format("{}{} ({}{})", t.empty() ? "" : ", ", c.latency, c.links, t.empty() ? " links" : "");
+  for (const auto& [latency, links] : by_latency)
+    t += fmt::format("{}{} ({}{})", t.empty() ? "" : ", ", latency, links, t.empty() ? " links" : "");
   return t;
+}
+
+std::string link_bandwidth_text(const std::vector<systemc::LinkLatencyCount>& counts) {
+  std::vector<std::pair<topology::Bandwidth, std::size_t>> by_bandwidth;
+  for (const auto& c : counts) {
+    auto it = std::find_if(by_bandwidth.begin(), by_bandwidth.end(), [&](const auto& b) { return b.first == c.bandwidth; });
+    if (it == by_bandwidth.end()) by_bandwidth.emplace_back(c.bandwidth, c.links);
+    else it->second += c.links;
+  }
+  if (by_bandwidth.size() <= 1 && (by_bandwidth.empty() || by_bandwidth.front().first.unit())) return {};
+  std::string t;
+  for (const auto& [b, links] : by_bandwidth)
+    t += fmt::format("{}{} ({}{})", t.empty() ? "" : ", ", topology::to_string(b), links, t.empty() ? " links" : "");
+  return "  link rates        " + t + " flits per cycle\n";
 }
 
 // The credit loop of a link: one VC's buffer of B flits at its far end
@@ -437,14 +463,22 @@ std::string credit_loop_text(const std::vector<systemc::LinkLatencyCount>& count
 nlohmann::json credit_loop_json(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& c : counts) {
-    const int buffer = rc.link_buffer_flits(c.latency);
+    const int buffer = rc.link_buffer_flits(c.latency, c.bandwidth);
     const int round_trip = rc.credit_round_trip(c.latency);
-    if (round_trip <= buffer) continue;
+    // A link of bandwidth B stays busy with B x round trip flits of buffer
+    // (a faster link needs more, a slower one less).
+    const std::int64_t needed =
+        (static_cast<std::int64_t>(round_trip) * c.bandwidth.flits + c.bandwidth.cycles - 1) / c.bandwidth.cycles;
+    if (needed <= buffer) continue;
     a.push_back({{"latency", c.latency},
                  {"links", c.links},
                  {"buffer_flits", buffer},
                  {"round_trip", round_trip},
                  {"vc_flits_per_cycle", static_cast<double>(buffer) / static_cast<double>(round_trip)}});
+    if (!c.bandwidth.unit()) {
+      a.back()["bandwidth"] = topology::to_string(c.bandwidth);
+      a.back()["needed_flits"] = needed;
+    }
   }
   return a.empty() ? nlohmann::json(nullptr) : a;
 }
@@ -453,22 +487,28 @@ std::string credit_loop_words(const nlohmann::json& credit_loop) {
   if (!credit_loop.is_array() || credit_loop.empty()) return {};
   std::string parts;
   int longest = 0;
+  bool rated = false;
   for (const auto& c : credit_loop) {
     const std::size_t links = c.value("links", std::size_t{0});
-    parts += fmt::format("{}{:.2g} on the {} link{} of latency {}", parts.empty() ? "" : ", ",
-                         c.value("vc_flits_per_cycle", 0.0), links, links == 1 ? "" : "s", c.value("latency", 0));
-    longest = std::max(longest, c.value("round_trip", 0));
+    const std::string bandwidth = c.value("bandwidth", std::string());
+    parts += fmt::format("{}{:.2g} on the {} link{} of latency {}{}", parts.empty() ? "" : ", ",
+                         c.value("vc_flits_per_cycle", 0.0), links, links == 1 ? "" : "s", c.value("latency", 0),
+                         bandwidth.empty() ? "" : " and bandwidth " + bandwidth);
+    longest = std::max(longest, c.value("needed_flits", c.value("round_trip", 0)));
+    rated = rated || !bandwidth.empty();
   }
-  return fmt::format("{} (buffer_flits {} keeps every link busy)", parts, longest);
+  return fmt::format("{} (buffer_flits {} keeps every link busy{})", parts, longest,
+                     rated ? "; a link of bandwidth B needs B x round trip flits" : "");
 }
 
 std::string buffer_sizing_text(const std::vector<systemc::LinkLatencyCount>& counts, const systemc::RouterConfig& rc) {
   std::string parts;
   for (const auto& c : counts) {
-    const int buffer = rc.link_buffer_flits(c.latency);
+    const int buffer = rc.link_buffer_flits(c.latency, c.bandwidth);
     if (buffer == rc.buffer_flits) continue;
-    parts += fmt::format("{}{} flits on the {} link{} of latency {}", parts.empty() ? "" : ", ", buffer, c.links,
-                         c.links == 1 ? "" : "s", c.latency);
+    parts += fmt::format("{}{} flits on the {} link{} of latency {}{}", parts.empty() ? "" : ", ", buffer, c.links,
+                         c.links == 1 ? "" : "s", c.latency,
+                         c.bandwidth.unit() ? "" : " and bandwidth " + topology::to_string(c.bandwidth));
   }
   if (parts.empty()) return {};
   return fmt::format("  buffers           VC buffers of a link's credit round trip where longer than buffer_flits "

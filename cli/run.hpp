@@ -63,6 +63,10 @@ nlohmann::json link_latencies_json(const std::vector<systemc::LinkLatencyCount>&
 /// The report's link latency: "1", or where the links differ "1 (12 links),
 /// 10 (6), 100 (6)".
 std::string link_latency_text(const std::vector<systemc::LinkLatencyCount>& counts, int configured);
+/// The report line for links of another bandwidth than 1: "  link
+/// rates        1 (48 links), 1/2 (24) flits per cycle\n"; empty where
+/// every link has bandwidth 1.
+std::string link_bandwidth_text(const std::vector<systemc::LinkLatencyCount>& counts);
 /// What bounds a VC over a link whose buffers do not cover its credit round
 /// trip (RouterConfig::credit_round_trip), as the reports word it.
 inline constexpr const char* kCreditLoopRule =

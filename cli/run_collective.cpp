@@ -184,7 +184,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
   j["bytes_per_rank"] = bw.bytes_per_rank;
   j["algorithm_bandwidth_gbps"] = bw.algorithm_gbps;
   j["bus_bandwidth_gbps"] = bw.bus_gbps;
-  j["link_gbps"] = units.gbps(1.0);  // every link moves one flit a cycle
+  const auto topo = topology::make_topology(r.topology);
+  j["link_gbps"] = link_gbps(units, topo->graph());  // a link's bandwidth (units_report.hpp)
   j["injection_gbps"] = r.cycles > 0 && r.endpoints > 0
                             ? nlohmann::json(units.gbps(static_cast<double>(r.flits) /
                                                         (static_cast<double>(r.endpoints) * static_cast<double>(r.cycles))))
@@ -209,8 +210,8 @@ nlohmann::json to_json(const systemc::CollectiveResult& r, const systemc::Router
                           {"bisection_mean", r.bisection_links.empty() ? nlohmann::json(nullptr)
                                                                        : nlohmann::json(r.bisection_link_utilization)},
                           {"bisection_links", r.bisection_links.size()}};
-  if (per_link) add_per_link_json(links, topology::make_topology(r.topology)->graph(), r.link_utilization);
-  add_link_gbps_json(links, units);
+  if (per_link) add_per_link_json(links, topo->graph(), r.link_utilization);
+  add_link_gbps_json(links, units, &topo->graph(), &r.link_utilization);
   j["link_utilization"] = links;
   j["arbitration_conflicts"] = r.arbitration_conflicts;
   j["messages"] = r.messages;
@@ -286,6 +287,7 @@ std::string details(const systemc::CollectiveResult& r, const systemc::RouterCon
   t += fmt::format("  router            {} VCs x {} flits, {}, {}, router delay {}, link latency {}{}\n", rc.vcs,
                    rc.buffer_flits, rc.switching == systemc::Switching::wormhole ? "wormhole" : "vct", rc.arbitration,
                    rc.router_delay(), link_latency_text(r.link_latencies, rc.link_latency), dateline_text(rc, *topo));
+  t += link_bandwidth_text(r.link_latencies);
   t += buffer_sizing_text(r.link_latencies, rc);
   t += credit_loop_text(r.link_latencies, rc);
   t += fmt::format("  barrier network   {}, {} cycles{}\n", r.barrier, r.barrier_latency,

@@ -1,16 +1,46 @@
 #include "cli/units_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace collnet::cli {
 
-void add_link_gbps_json(nlohmann::json& links, const Units& units) {
+void add_link_gbps_json(nlohmann::json& links, const Units& units, const topology::Graph* graph,
+                        const std::vector<double>* utilization) {
+  const bool mixed = graph != nullptr && utilization != nullptr && utilization->size() == graph->link_count() &&
+                     std::any_of(graph->links().begin(), graph->links().end(),
+                                 [](const topology::Link& l) { return !l.bandwidth.unit(); });
+  if (mixed) {
+    // A link carries its utilization x its bandwidth flits a cycle.
+    nlohmann::json gbps = nlohmann::json::object();
+    double sum = 0, max = 0;
+    for (std::size_t l = 0; l < utilization->size(); ++l) {
+      const auto id = static_cast<topology::LinkId>(l);
+      const double g = units.gbps((*utilization)[l] * graph->link(id).bandwidth.value());
+      sum += g;
+      max = std::max(max, g);
+      gbps[graph->link_name(id)] = g;
+    }
+    links["mean_gbps"] = utilization->empty() ? 0.0 : sum / static_cast<double>(utilization->size());
+    links["max_gbps"] = max;
+    if (links.contains("per_link")) links["gbps"] = std::move(gbps);
+    return;
+  }
   links["mean_gbps"] = units.gbps(links.value("mean", 0.0));
   links["max_gbps"] = units.gbps(links.value("max", 0.0));
   if (!links.contains("per_link")) return;
   nlohmann::json gbps = nlohmann::json::object();
-  for (const auto& [name, utilization] : links["per_link"].items()) gbps[name] = units.gbps(utilization.get<double>());
+  for (const auto& [name, u] : links["per_link"].items()) gbps[name] = units.gbps(u.get<double>());
   links["gbps"] = std::move(gbps);
+}
+
+double link_gbps(const Units& units, const topology::Graph& graph) {
+  const auto& links = graph.links();
+  if (links.empty()) return units.gbps(1.0);
+  const topology::Bandwidth b = links.front().bandwidth;
+  const bool one = std::all_of(links.begin(), links.end(), [&](const topology::Link& l) { return l.bandwidth == b; });
+  return units.gbps(one ? b.value() : 1.0);
 }
 
 CollectiveBandwidth collective_bandwidth(const Units& units, std::uint64_t cycles, bool completed,

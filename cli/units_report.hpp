@@ -11,12 +11,20 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/units.hpp"
+#include "topology/graph.hpp"
 
 namespace collnet::cli {
 
 /// `link_utilization`'s `mean_gbps`, `max_gbps` and, beside its
-/// `per_link`, `gbps`: each link's flits a cycle in GB/s.
-void add_link_gbps_json(nlohmann::json& links, const Units& units);
+/// `per_link`, `gbps`: each link's flits a cycle in GB/s. With links of
+/// different bandwidths (`graph` and `utilization`, each link's utilization
+/// of its own rate, given) a link carries utilization x bandwidth flits a
+/// cycle; the mean and max are of the links' GB/s.
+void add_link_gbps_json(nlohmann::json& links, const Units& units, const topology::Graph* graph = nullptr,
+                        const std::vector<double>* utilization = nullptr);
+/// The run's `link_gbps`: the GB/s of a link of the topology's bandwidth when
+/// all its links share one, else of a link of bandwidth 1.
+double link_gbps(const Units& units, const topology::Graph& graph);
 
 /// A collective's bandwidths (null where not defined: no words a rank, a
 /// run that did not finish, a collective without a bus-bandwidth factor).

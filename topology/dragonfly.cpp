@@ -10,7 +10,7 @@ namespace collnet::topology {
 namespace {
 
 constexpr const char* kForms =
-    "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]";
+    "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L][,local_bandwidth=B][,global_bandwidth=B]";
 
 std::string dragonfly_name(const Dragonfly::Shape& s) {
   std::string name = "dragonfly:p=" + std::to_string(s.p);
@@ -18,6 +18,8 @@ std::string dragonfly_name(const Dragonfly::Shape& s) {
     name += ",a=" + std::to_string(s.a) + ",h=" + std::to_string(s.h) + ",g=" + std::to_string(s.g);
   if (s.local_latency != 10) name += ",local_latency=" + std::to_string(s.local_latency);
   if (s.global_latency != 100) name += ",global_latency=" + std::to_string(s.global_latency);
+  if (!s.local_bandwidth.unit()) name += ",local_bandwidth=" + to_string(s.local_bandwidth);
+  if (!s.global_bandwidth.unit()) name += ",global_bandwidth=" + to_string(s.global_bandwidth);
   return name;
 }
 
@@ -77,12 +79,14 @@ Dragonfly::Dragonfly(Shape shape) : Topology(dragonfly_name(shape)), shape_(shap
   }
   Link local{};
   local.latency = s.local_latency;
+  local.bandwidth = s.local_bandwidth;
   for (int grp = 0; grp < s.g; ++grp)
     for (int i = 0; i < s.a; ++i)
       for (int j = i + 1; j < s.a; ++j)
         graph_.add_duplex(router_node(grp, i), s.p + j - 1, router_node(grp, j), s.p + i, local, local);
   Link global{};
   global.latency = s.global_latency;
+  global.bandwidth = s.global_bandwidth;
   for (int grp = 0; grp < s.g; ++grp)
     for (int to = grp + 1; to < s.g; ++to) {
       const auto [i, port] = gateway(grp, to);
@@ -114,7 +118,8 @@ std::pair<int, int> Dragonfly::gateway(int group, int to) const {
 std::unique_ptr<Topology> make_dragonfly(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
-  const SpecKeys keys(spec, rest, {"p", "a", "h", "g", "local_latency", "global_latency"}, kForms);
+  const SpecKeys keys(spec, rest, {"p", "a", "h", "g", "local_latency", "global_latency", "local_bandwidth", "global_bandwidth"},
+                       kForms);
   if (!keys.has("p")) keys.fail("needs p=P (endpoints per router)");
   Dragonfly::Shape s;
   s.p = static_cast<int>(keys.integer("p", 2, 1, 64));
@@ -123,6 +128,8 @@ std::unique_ptr<Topology> make_dragonfly(std::string_view spec) {
   s.g = static_cast<int>(keys.integer("g", static_cast<long>(s.a) * s.h + 1, 1, 65536));
   s.local_latency = static_cast<int>(keys.integer("local_latency", 10, 1, 1000));
   s.global_latency = static_cast<int>(keys.integer("global_latency", 100, 1, 1000));
+  s.local_bandwidth = keys.bandwidth("local_bandwidth");
+  s.global_bandwidth = keys.bandwidth("global_bandwidth");
   try {
     return std::make_unique<Dragonfly>(s);
   } catch (const TopologyError& e) {

@@ -1,4 +1,5 @@
-// Dragonfly, `dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]`
+// Dragonfly, `dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]
+// [,local_bandwidth=B][,global_bandwidth=B]`
 // (Kim, Dally, Scott and Abts,
 // "Technology-Driven, Highly-Scalable Dragonfly Topology", ISCA 2008).
 //
@@ -24,6 +25,10 @@
 // Latency: local cables local_latency, global cables global_latency (cycles;
 // defaults 10 and 100, BookSim2's dragonflynew); server cables the scenario's
 // link_latency.
+// Bandwidth: local cables local_bandwidth, global cables global_bandwidth
+// (flits per cycle, each way; default 1: graph.hpp, Bandwidth); server
+// cables 1 (the NIC's own keys injection_bandwidth and ejection_bandwidth
+// set the NIC ports').
 //
 // Routing (key `routing`, topology/routing/dragonfly.cpp and ugal.cpp; the
 // route hint, when not 0, fixes Valiant's intermediate group: hint - 1):
@@ -65,6 +70,7 @@ class Dragonfly final : public Topology {
   struct Shape {
     int p = 2, a = 4, h = 2, g = 9;
     int local_latency = 10, global_latency = 100;
+    Bandwidth local_bandwidth{}, global_bandwidth{};
   };
 
   explicit Dragonfly(Shape shape);

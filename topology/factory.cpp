@@ -7,6 +7,7 @@
 #include "topology/graph_file.hpp"
 #include "topology/grid.hpp"
 #include "topology/leafspine.hpp"
+#include "topology/spec_keys.hpp"
 #include "topology/topology.hpp"
 #include "topology/tree.hpp"
 
@@ -41,26 +42,46 @@ std::vector<int> parse_sizes(std::string_view text, std::string_view spec) {
 }
 }  // namespace
 
+namespace {
+// torus:/mesh:SIZES[,bandwidth_D=B ...]: per dimension D its cables' bandwidth.
+std::unique_ptr<Topology> make_grid(std::string_view spec, bool torus, std::string_view rest) {
+  const std::size_t comma = rest.find(',');
+  const std::vector<int> sizes = parse_sizes(rest.substr(0, comma), spec);
+  std::vector<Bandwidth> bandwidth;
+  if (comma != std::string_view::npos) {
+    std::vector<std::string> accepted;
+    for (std::size_t d = 0; d < sizes.size(); ++d) accepted.push_back("bandwidth_" + std::to_string(d));
+    const SpecKeys keys(spec, rest.substr(comma + 1), accepted,
+                        std::string(torus ? "torus" : "mesh") + ":NXxNY[xNZ[xNW]][,bandwidth_D=B for a dimension D "
+                        "in 0.." + std::to_string(sizes.size() - 1) + "]");
+    for (const std::string& key : accepted) bandwidth.push_back(keys.bandwidth(key));
+  }
+  return std::make_unique<Grid>(sizes, torus, bandwidth);
+}
+}  // namespace
+
 const std::vector<TopologyForm>& topology_forms() {
   static const std::vector<TopologyForm> forms = {
-      {"torus", "torus:NXxNY[xNZ[xNW]]", "N-D torus"},
-      {"mesh", "mesh:NXxNY[xNZ[xNW]]", "N-D mesh"},
+      {"torus", "torus:NXxNY[xNZ[xNW]][,bandwidth_D=B]", "N-D torus"},
+      {"mesh", "mesh:NXxNY[xNZ[xNW]][,bandwidth_D=B]", "N-D mesh"},
       {"tree", "tree:parents=P0,P1,...[,root=R] | tree:kary=K,n=N[,root=R] | tree:random=N[,seed=S][,root=R]",
        "tree network (every node an endpoint and a switch), physical root R"},
       {"boards", "boards:WxXxYxZ (sizes 1, 2, 4)",
        "4-D torus of boards, 8 main + 4 aggregation units each"},
-      {"leafspine", "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port] (P even, 6..64)",
+      {"leafspine",
+       "leafspine:p=P[,policy=destination_mod|sender_port|receiver_port][,uplink_bandwidth=B] (P even, 6..64)",
        "multi-layer full-mesh leaf/spine (document 002), spine from the route hint or a static policy"},
-      {"fattree", "fattree:k=K,n=N",
+      {"fattree", "fattree:k=K,n=N[,bandwidth_L=B]",
        "k-ary n-tree (k^n endpoints, n levels of k^(n-1) switches)"},
       {"dragonfly",
-       "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]",
+       "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L][,local_bandwidth=B][,global_bandwidth=B]",
        "dragonfly: g groups of a fully connected routers with p endpoints and h global cables each "
        "(defaults a=2p, h=p, g=a*h+1)"},
       {"leafspine-wiring", "leafspine-wiring:FILE",
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
       {"graph", "graph:FILE.yaml",
-       "any network from a YAML file: endpoints, routers, links (latency, ports), up*/down* shortest routes or a "
+       "any network from a YAML file: endpoints, routers, links (latency, bandwidth, ports), up*/down* shortest routes "
+       "or a "
        "routing table"},
   };
   return forms;
@@ -70,7 +91,7 @@ std::unique_ptr<Topology> make_topology(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view kind = spec.substr(0, colon);
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
-  if (kind == "torus" || kind == "mesh") return std::make_unique<Grid>(parse_sizes(rest, spec), kind == "torus");
+  if (kind == "torus" || kind == "mesh") return make_grid(spec, kind == "torus", rest);
   if (kind == "tree") return make_tree(spec);
   if (kind == "boards") return make_boards(spec);
   if (kind == "leafspine" || kind == "leafspine-wiring") return make_leafspine(spec);

@@ -1,5 +1,6 @@
 #include "topology/fattree.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "topology/spec_keys.hpp"
@@ -8,7 +9,7 @@ namespace collnet::topology {
 
 namespace {
 
-constexpr const char* kForms = "fattree:k=K,n=N";
+constexpr const char* kForms = "fattree:k=K,n=N[,bandwidth_L=B for a level L in 0..N-1]";
 
 int power(int base, int exp) {
   int v = 1;
@@ -16,11 +17,23 @@ int power(int base, int exp) {
   return v;
 }
 
-std::string fattree_name(int k, int n) { return "fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n); }
+std::string fattree_name(int k, int n, const std::vector<Bandwidth>& bandwidth) {
+  std::string name = "fattree:k=" + std::to_string(k) + ",n=" + std::to_string(n);
+  for (std::size_t l = 0; l < bandwidth.size(); ++l)
+    if (!bandwidth[l].unit()) name += ",bandwidth_" + std::to_string(l) + "=" + to_string(bandwidth[l]);
+  return name;
+}
 
 }  // namespace
 
-FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
+FatTree::FatTree(int k, int n, std::vector<Bandwidth> bandwidth)
+    : Topology(fattree_name(k, n, bandwidth)), k_(k), n_(n) {
+  bandwidth.resize(static_cast<std::size_t>(std::max(n, 0)));
+  const auto cable = [&](int level) {
+    Link l{};
+    l.bandwidth = bandwidth[static_cast<std::size_t>(level)];
+    return l;
+  };
   if (k < 2) throw TopologyError("topology: fattree k=" + std::to_string(k) + ": the arity must be at least 2");
   if (n < 1) throw TopologyError("topology: fattree n=" + std::to_string(n) + ": at least 1 level");
   long endpoints = 1;
@@ -50,7 +63,7 @@ FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
 
   // Servers under their leaves.
   for (int e = 0; e < e_count; ++e)
-    graph_.add_duplex(graph_.endpoint_node(e), 0, switch_node(n - 1, e / k), e % k);
+    graph_.add_duplex(graph_.endpoint_node(e), 0, switch_node(n - 1, e / k), e % k, cable(n - 1), cable(n - 1));
   // Level l down to level l+1.
   for (int l = 0; l + 1 < n; ++l) {
     const int r = power(k, n - 1 - l);
@@ -60,7 +73,7 @@ FatTree::FatTree(int k, int n) : Topology(fattree_name(k, n)), k_(k), n_(n) {
       const int q = w % r;
       for (int c = 0; c < k; ++c) {
         const int child = (b * k + c) * child_r + q % child_r;
-        graph_.add_duplex(switch_node(l, w), c, switch_node(l + 1, child), k + q / child_r);
+        graph_.add_duplex(switch_node(l, w), c, switch_node(l + 1, child), k + q / child_r, cable(l), cable(l));
       }
     }
   }
@@ -98,12 +111,22 @@ int FatTree::ancestor_level(EndpointId a, EndpointId b) const {
 std::unique_ptr<Topology> make_fattree(std::string_view spec) {
   const auto colon = spec.find(':');
   const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
-  const SpecKeys keys(spec, rest, {"k", "n"}, kForms);
+  std::vector<std::string> accepted{"k", "n"};
+  for (int l = 0; l < 16; ++l) accepted.push_back("bandwidth_" + std::to_string(l));
+  const SpecKeys keys(spec, rest, accepted, kForms);
   if (!keys.has("k") || !keys.has("n")) keys.fail("needs k=K and n=N");
   const auto k = static_cast<int>(keys.integer("k", 2, 2, 256));
   const auto n = static_cast<int>(keys.integer("n", 1, 1, 16));
+  std::vector<Bandwidth> bandwidth;
+  for (int l = 0; l < 16; ++l) {
+    const std::string key = "bandwidth_" + std::to_string(l);
+    if (l >= n && keys.has(key))
+      keys.fail("key '" + key + "': no level " + std::to_string(l) + " with n=" + std::to_string(n) +
+                "; accepted: bandwidth_0 .. bandwidth_" + std::to_string(n - 1));
+    if (l < n) bandwidth.push_back(keys.bandwidth(key));
+  }
   try {
-    return std::make_unique<FatTree>(k, n);
+    return std::make_unique<FatTree>(k, n, bandwidth);
   } catch (const TopologyError& e) {
     keys.fail(e.what());
   }

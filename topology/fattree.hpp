@@ -1,4 +1,4 @@
-// k-ary n-tree, `fattree:k=K,n=N`: the
+// k-ary n-tree, `fattree:k=K,n=N[,bandwidth_L=B ...]`: the
 // folded Clos network of Petrini and Vanneschi, the same network as
 // BookSim2's `topology = fattree` (k, n).
 //
@@ -11,6 +11,9 @@
 //   R = K^(N-1-l) and q < R, covers the endpoints b*K^(N-l) .. (b+1)*K^(N-l)-1.
 //   Its down port c goes to level l+1, position (b*K + c)*(R/K) + q mod (R/K),
 //   arriving on that switch's up port K + q / (R/K).
+// Bandwidth per level: bandwidth_L (L = 0..N-1) is the bandwidth, flits per
+// cycle each way, of the cables below the switches of level L (to level L+1,
+// or for L = N-1 to the servers); default 1 (graph.hpp, Bandwidth).
 // Labels (node names in reports, plots and waveforms): M = the smallest power
 // of ten above both K^N - 1 and K^(N-1) - 1; server = endpoint id; switch
 // at level l, position w = (l+1)*M + w. k=4,n=3: servers 0..63, top
@@ -42,7 +45,8 @@ namespace collnet::topology {
 
 class FatTree final : public Topology {
  public:
-  FatTree(int k, int n);
+  /// `bandwidth`: per level L, the cables below its switches (absent: 1).
+  FatTree(int k, int n, std::vector<Bandwidth> bandwidth = {});
 
   [[nodiscard]] int k() const { return k_; }
   [[nodiscard]] int n() const { return n_; }

@@ -1,6 +1,8 @@
 #include "topology/graph.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <numeric>
 
 namespace collnet::topology {
 
@@ -15,6 +17,53 @@ const char* to_string(NodeKind kind) {
     case NodeKind::aggregation_unit: return "aggregation_unit";
   }
   return "?";
+}
+
+Bandwidth parse_bandwidth(const std::string& text, std::string& error) {
+  const std::string accepted = "a positive number of flits per cycle from 1/" + std::to_string(kMaxBandwidthCycles) +
+                               " to " + std::to_string(kMaxBandwidth) + ", as a fraction (1/4), a decimal (0.5) or an "
+                               "integer (2)";
+  error.clear();
+  // NUM[.DIGITS][/DEN]: exact, no floating point (0.1 is 1/10).
+  std::int64_t num = 0, den = 1;
+  std::size_t i = 0;
+  auto digits = [&](std::int64_t& value, std::int64_t* scale) {
+    const std::size_t from = i;
+    for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0; ++i) {
+      if (value > 100000000) return false;
+      value = value * 10 + (text[i] - '0');
+      if (scale != nullptr) *scale *= 10;
+    }
+    return i > from;
+  };
+  bool ok = digits(num, nullptr);
+  if (ok && i < text.size() && text[i] == '.') {
+    ++i;
+    ok = digits(num, &den);
+  } else if (ok && i < text.size() && text[i] == '/') {
+    ++i;
+    den = 0;
+    ok = digits(den, nullptr);
+  }
+  if (!ok || i != text.size()) {
+    error = "'" + text + "' is not a bandwidth; accepted: " + accepted;
+    return {};
+  }
+  if (num == 0 || den == 0 || num * kMaxBandwidthCycles < den || num > kMaxBandwidth * den) {
+    error = "bandwidth " + text + " is out of range; accepted: " + accepted;
+    return {};
+  }
+  const std::int64_t g = std::gcd(num, den);
+  if (den / g > kMaxBandwidthCycles) {
+    error = "bandwidth " + text + " needs a denominator above " + std::to_string(kMaxBandwidthCycles) +
+            "; accepted: " + accepted;
+    return {};
+  }
+  return Bandwidth{static_cast<std::int32_t>(num / g), static_cast<std::int32_t>(den / g)};
+}
+
+std::string to_string(const Bandwidth& b) {
+  return b.cycles == 1 ? std::to_string(b.flits) : std::to_string(b.flits) + "/" + std::to_string(b.cycles);
 }
 
 NodeId Graph::add_node(NodeKind kind, std::int32_t label) {

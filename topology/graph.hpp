@@ -43,6 +43,30 @@ struct Node {
   std::vector<double> at;          // coordinates given for reports and plots (graph files), else empty
 };
 
+/// A link's bandwidth: the positive rational `flits` / `cycles` flits per
+/// cycle, kept reduced (1/1 is every link's default). Below 1 a link
+/// serializes (a flit every cycles/flits cycles on average), above 1 it is
+/// wider (up to ceil(flits/cycles) flits leave its port in one cycle); the
+/// cycle model's link says exactly when (systemc/link/link.hpp).
+struct Bandwidth {
+  std::int32_t flits = 1;
+  std::int32_t cycles = 1;
+  bool operator==(const Bandwidth&) const = default;
+  [[nodiscard]] bool unit() const { return flits == cycles; }
+  [[nodiscard]] double value() const { return static_cast<double>(flits) / static_cast<double>(cycles); }
+  /// Flits its port may hand over in one cycle at most: ceil(flits / cycles).
+  [[nodiscard]] int lanes() const { return (flits + cycles - 1) / cycles; }
+};
+/// Accepted bandwidths: from 1/kMaxBandwidthCycles to kMaxBandwidth flits per cycle.
+inline constexpr std::int32_t kMaxBandwidth = 16;
+inline constexpr std::int32_t kMaxBandwidthCycles = 1024;
+/// Parses a bandwidth written as a fraction ("1/4"), a decimal ("0.5",
+/// "2.5") or an integer ("4"); empty `error` on success, else what is wrong
+/// and what is accepted.
+Bandwidth parse_bandwidth(const std::string& text, std::string& error);
+/// "1/4", "2", "5/2": how reports and errors write it.
+std::string to_string(const Bandwidth& b);
+
 struct Link {
   NodeId src = kNone;
   std::int32_t src_port = kNone;
@@ -51,7 +75,7 @@ struct Link {
   std::int8_t dim = -1;      // torus/mesh dimension (0 = X), -1 if not a grid link
   std::int8_t dir = 0;       // +1 or -1 along dim, 0 otherwise
   bool wrap = false;         // torus wrap-around link (crosses the dateline)
-  std::int32_t bandwidth = 1;  // relative bandwidth (flits per cycle)
+  Bandwidth bandwidth{};     // flits per cycle
   std::int32_t latency = 0;  // cycles; 0: the scenario's link latency
 };
 

@@ -53,6 +53,7 @@ struct GraphFileReader {
     NodeId a = kNone, b = kNone;
     bool duplex = true;
     std::int32_t latency = 0;
+    Bandwidth bandwidth{};
     std::int32_t a_port = kNone, b_port = kNone;  // kNone: chosen by the reader
     int line = 0;
   };
@@ -164,8 +165,10 @@ struct GraphFileReader {
           } else if (key == "latency") {
             d.latency = integer(kv.second, "'latency' (cycles)", 1, GraphNetwork::kMaxLatency);
           } else if (key == "bandwidth") {
-            // The cycle model moves one flit per cycle on every link.
-            (void)integer(kv.second, "'bandwidth' (flits per cycle)", 1, 1);
+            // Flits per cycle, a positive rational (graph.hpp, Bandwidth).
+            std::string error;
+            d.bandwidth = parse_bandwidth(scalar(kv.second, "'bandwidth' (flits per cycle)"), error);
+            if (!error.empty()) at(kv.second, "'bandwidth': " + error);
           } else if (key == "ports") {
             if (!kv.second.IsSequence() || kv.second.size() != 2)
               at(kv.second, "'ports' must be a list of two port numbers [PORT_AT_FIRST, PORT_AT_SECOND]");
@@ -314,6 +317,7 @@ std::unique_ptr<GraphNetwork> GraphNetwork::from_text(std::string_view text, con
   for (const auto& d : r.links) {
     Link attributes;
     attributes.latency = d.latency;  // 0: the scenario's link_latency
+    attributes.bandwidth = d.bandwidth;
     g.add_link(d.a, d.a_port, d.b, d.b_port, attributes);
     if (d.duplex) g.add_link(d.b, d.b_port, d.a, d.a_port, attributes);
   }

@@ -7,19 +7,22 @@
 namespace collnet::topology {
 
 namespace {
-std::string grid_name(const std::vector<int>& sizes, bool torus) {
+std::string grid_name(const std::vector<int>& sizes, bool torus, const std::vector<Bandwidth>& bandwidth) {
   std::string s = torus ? "torus:" : "mesh:";
   for (std::size_t d = 0; d < sizes.size(); ++d) {
     if (d) s += 'x';
     s += std::to_string(sizes[d]);
   }
+  for (std::size_t d = 0; d < bandwidth.size(); ++d)
+    if (!bandwidth[d].unit()) s += ",bandwidth_" + std::to_string(d) + "=" + to_string(bandwidth[d]);
   return s;
 }
 int mod(int a, int n) { return ((a % n) + n) % n; }
 }  // namespace
 
-Grid::Grid(std::vector<int> sizes, bool torus)
-    : Topology(grid_name(sizes, torus)), sizes_(std::move(sizes)), torus_(torus) {
+Grid::Grid(std::vector<int> sizes, bool torus, std::vector<Bandwidth> bandwidth)
+    : Topology(grid_name(sizes, torus, bandwidth)), sizes_(std::move(sizes)), torus_(torus) {
+  bandwidth.resize(sizes_.size());
   if (sizes_.empty() || sizes_.size() > 4)
     throw TopologyError("topology: a mesh or torus needs 1 to 4 dimensions, got " +
                         std::to_string(sizes_.size()));
@@ -44,6 +47,7 @@ Grid::Grid(std::vector<int> sizes, bool torus)
       plus.dim = static_cast<std::int8_t>(d);
       plus.dir = +1;
       plus.wrap = last;
+      plus.bandwidth = bandwidth[static_cast<std::size_t>(d)];
       Link minus = plus;
       minus.dir = -1;
       // The + cable of i is the - cable of its + neighbour.

@@ -31,7 +31,9 @@ enum class Direction : std::uint8_t { minimal = 0, plus = 1, minus = 2, minimal_
 class Grid final : public Topology {
  public:
   /// Throws TopologyError for no dimension, more than 4, or a size < 1.
-  Grid(std::vector<int> sizes, bool torus);
+  /// `bandwidth`: per dimension, its cables' flits per cycle each way
+  /// (keys bandwidth_D of torus:/mesh:; absent: 1).
+  Grid(std::vector<int> sizes, bool torus, std::vector<Bandwidth> bandwidth = {});
 
   [[nodiscard]] const std::vector<int>& sizes() const { return sizes_; }
   [[nodiscard]] int dims() const { return static_cast<int>(sizes_.size()); }

@@ -50,12 +50,13 @@ int power_of_ten_at_least(long v) {
 }
 }  // namespace
 
-std::unique_ptr<LeafSpine> LeafSpine::full_mesh(int p, SpinePolicy policy) {
+std::unique_ptr<LeafSpine> LeafSpine::full_mesh(int p, SpinePolicy policy, Bandwidth uplink) {
   if (p < kMinRadix || p > kMaxRadix || p % 2 != 0)
     throw TopologyError("leafspine: key 'p' (switch radix) must be an even number from " + std::to_string(kMinRadix) +
                         " to " + std::to_string(kMaxRadix) + " (6, 8, 10, ...), got " + std::to_string(p));
   std::string name = "leafspine:p=" + std::to_string(p);
   if (policy != SpinePolicy::destination_mod) name += std::string(",policy=") + to_string(policy);
+  if (!uplink.unit()) name += ",uplink_bandwidth=" + to_string(uplink);
   auto f = std::unique_ptr<LeafSpine>(new LeafSpine(std::move(name)));
   f->radix_ = p;
   f->default_policy_ = policy;
@@ -91,12 +92,15 @@ std::unique_ptr<LeafSpine> LeafSpine::full_mesh(int p, SpinePolicy policy) {
       const NodeId leaf = leaf_nodes[static_cast<std::size_t>(col * h + layer)];
       for (int port = 0; port < h; ++port)
         g.add_duplex(server_nodes[static_cast<std::size_t>((col * h + layer) * h + port)], 0, leaf, port);
-      int uplink = 0;  // ascending pair index = ascending spine label
+      int uplinks = 0;  // ascending pair index = ascending spine label
       for (int s = 0; s < spines; ++s) {
         const auto [a, b] = pairs[static_cast<std::size_t>(s)];
         if (a != col && b != col) continue;
-        g.add_duplex(leaf, h + uplink, spine_nodes[static_cast<std::size_t>(s)], 2 * layer + (col == a ? 0 : 1));
-        ++uplink;
+        Link cable{};
+        cable.bandwidth = uplink;
+        g.add_duplex(leaf, h + uplinks, spine_nodes[static_cast<std::size_t>(s)], 2 * layer + (col == a ? 0 : 1),
+                     cable, cable);
+        ++uplinks;
       }
     }
   f->index_fabric();
@@ -352,8 +356,11 @@ std::unique_ptr<LeafSpine> make_leafspine(std::string_view spec) {
     if (rest.empty()) throw TopologyError("topology '" + std::string(spec) + "': expected leafspine-wiring:FILE");
     return LeafSpine::from_wiring_file(std::string(rest));
   }
-  const std::string usage = "expected leafspine:p=P[,policy=destination_mod|sender_port|receiver_port], e.g. leafspine:p=6";
+  const std::string usage =
+      "expected leafspine:p=P[,policy=destination_mod|sender_port|receiver_port][,uplink_bandwidth=B], e.g. "
+      "leafspine:p=6";
   int p = 0;
+  Bandwidth uplink{};
   SpinePolicy policy = SpinePolicy::destination_mod;
   std::size_t start = 0;
   while (start < rest.size()) {
@@ -370,14 +377,18 @@ std::unique_ptr<LeafSpine> make_leafspine(std::string_view spec) {
                             "got '" + std::string(value) + "'");
     } else if (key == "policy") {
       policy = parse_spine_policy(value);
+    } else if (key == "uplink_bandwidth") {
+      std::string error;
+      uplink = parse_bandwidth(std::string(value), error);
+      if (!error.empty()) throw TopologyError("topology '" + std::string(spec) + "': key 'uplink_bandwidth': " + error);
     } else {
       throw TopologyError("topology '" + std::string(spec) + "': unknown key '" + std::string(key) +
-                          "'; accepted keys: p, policy");
+                          "'; accepted keys: p, policy, uplink_bandwidth");
     }
     start = end + 1;
   }
   if (p == 0) throw TopologyError("leafspine: key 'p' (switch radix) is missing; " + usage);
-  return LeafSpine::full_mesh(p, policy);
+  return LeafSpine::full_mesh(p, policy, uplink);
 }
 
 }  // namespace collnet::topology

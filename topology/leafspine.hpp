@@ -68,7 +68,10 @@ class LeafSpine final : public Topology {
  public:
   /// The multi-layer full mesh for switch radix p; TopologyError naming `p`
   /// and the accepted values for odd p, p < 6 or p > 64.
-  static std::unique_ptr<LeafSpine> full_mesh(int p, SpinePolicy policy = SpinePolicy::destination_mod);
+  /// `uplink`: the bandwidth of every leaf-spine cable, flits per cycle each
+  /// way (key uplink_bandwidth; server cables 1).
+  static std::unique_ptr<LeafSpine> full_mesh(int p, SpinePolicy policy = SpinePolicy::destination_mod,
+                                              Bandwidth uplink = {});
   /// A two-level fabric from wiring text (format above); `source` names the text in error
   /// messages, `name` ("leafspine-wiring:NAME": its kind picks the routing) the topology.
   static std::unique_ptr<LeafSpine> from_wiring(std::string_view text, const std::string& source, std::string name);

@@ -43,6 +43,15 @@ long SpecKeys::integer(const std::string& key, long fallback, long lo, long hi) 
   return v;
 }
 
+Bandwidth SpecKeys::bandwidth(const std::string& key) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) return {};
+  std::string error;
+  const Bandwidth b = parse_bandwidth(it->second, error);
+  if (!error.empty()) fail("key '" + key + "': " + error);
+  return b;
+}
+
 std::string SpecKeys::choice(const std::string& key, const std::string& fallback,
                              const std::vector<std::string>& choices) const {
   const auto it = values_.find(key);

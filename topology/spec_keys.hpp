@@ -22,6 +22,9 @@ class SpecKeys {
   [[nodiscard]] bool has(const std::string& key) const { return values_.count(key) != 0; }
   /// The integer value of `key` (or `fallback` when absent), in lo..hi.
   [[nodiscard]] long integer(const std::string& key, long fallback, long lo, long hi) const;
+  /// The bandwidth of `key` in flits per cycle (graph.hpp,
+  /// parse_bandwidth), 1 when absent.
+  [[nodiscard]] Bandwidth bandwidth(const std::string& key) const;
   /// The value of `key` (or `fallback`), one of `choices`.
   [[nodiscard]] std::string choice(const std::string& key, const std::string& fallback,
                                    const std::vector<std::string>& choices) const;

@@ -1,5 +1,6 @@
 #include "systemc/link/link.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -17,7 +18,13 @@ std::size_t checked_in_flight(const Link::Params& params) {
   const auto spread = static_cast<Cycle>(params.latency) + static_cast<Cycle>(params.max_pipeline_delay);
   if (spread >= DelayLine<Flit>::kMaxSpread)
     throw std::invalid_argument("link latency + pipeline delay must be below 2^30 cycles");
-  return static_cast<std::size_t>(spread) + 1;
+  const topology::Bandwidth& b = params.bandwidth;
+  if (b.flits < 1 || b.cycles < 1 || b.flits > topology::kMaxBandwidth * b.cycles ||
+      b.cycles > topology::kMaxBandwidthCycles)
+    throw std::invalid_argument("link bandwidth " + topology::to_string(b) + " out of range");
+  // Up to ceil(B) flits a cycle (a slower link grows its ring if the sender
+  // queues more than that on it).
+  return (static_cast<std::size_t>(spread) + 1) * static_cast<std::size_t>(b.lanes());
 }
 }  // namespace
 
@@ -36,9 +43,11 @@ Link::Link(std::string name, const Params& params, topology::LinkId graph_link, 
       latency_(static_cast<std::uint32_t>(params.latency)),
       flits_(checked_in_flight(params)),
       credit_latency_(static_cast<std::uint32_t>(params.latency)),
-      credits_(static_cast<std::size_t>(params.latency) + 1),
+      credits_((static_cast<std::size_t>(params.latency) + 1) * static_cast<std::size_t>(params.bandwidth.lanes())),
       params_(params),
-      graph_link_(graph_link) {
+      graph_link_(graph_link),
+      rated_(!params.bandwidth.unit()) {
+  slow_send_ = rated_;
 }
 
 void Link::register_port(sc_core::sc_port_base& port, const char* if_typename) {
@@ -57,15 +66,33 @@ void Link::two_flits_in_one_cycle() const {
   throw std::logic_error(name_ + ": two flits in one cycle");
 }
 
-// Out of line: only links of a scenario with fault keys or a waveform
-// observer come here.
+Cycle Link::rated_arrival(Cycle depart) {
+  const auto p = static_cast<Cycle>(params_.bandwidth.flits);
+  const Cycle start = std::max(depart * p, free_units_);
+  if (start >= (depart + 1) * p)
+    throw std::logic_error(name_ + ": a flit in cycle " + std::to_string(depart) + " beyond its bandwidth " +
+                           topology::to_string(params_.bandwidth));
+  free_units_ = start + static_cast<Cycle>(params_.bandwidth.cycles);
+  // The cycle its last part leaves (ceil(finish) - 1), plus the latency.
+  return (free_units_ + p - 1) / p - 1 + latency_;
+}
+
+// Out of line: only links of a bandwidth other than 1 and links of a
+// scenario with fault keys or a waveform observer come here.
 void Link::send_slow(const Flit& flit, Cycle submitted) {
+  Cycle arrival = submitted + latency_;
+  if (rated_) {
+    arrival = rated_arrival(submitted);
+  } else {
+    if (submitted == last_send_) two_flits_in_one_cycle();
+    last_send_ = submitted;
+  }
   if (cross_) {
     if (auto* out = WakeScheduler::outbox()) {
       // Threaded run, parallel phase (set_cross; no faults or observer here).
       ++total_flits_;
       if (window_->contains(submitted)) ++window_flits_;
-      Deferred d{Deferred::flit, 0, this, nullptr, submitted + latency_};
+      Deferred d{Deferred::flit, 0, this, nullptr, arrival};
       d.item = flit;
       out->push_back(d);
       return;
@@ -74,7 +101,7 @@ void Link::send_slow(const Flit& flit, Cycle submitted) {
   Flit wire = flit;
   const Cycle depart = faults_ != nullptr ? faults_->transmit(wire, submitted) : submitted;
   if (depart == kNever) return;  // link down: the flit stays in the sender's replay buffer
-  const Cycle arrival = depart + latency_;
+  arrival += depart - submitted;  // (a replay's delay)
   flits_.push(wire, arrival);
   *flit_word_ |= flit_bit_;
   ++total_flits_;

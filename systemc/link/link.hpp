@@ -1,6 +1,7 @@
 // The link channel: one directed link (or a NIC port) between two modules.
 // Flits go forward, credits come back, each after `latency` cycles; at most
-// one flit enters per cycle (a wider credit return may carry several credits). It is a channel with two
+// one flit enters per cycle on a link of bandwidth 1, the default (a wider
+// credit return may carry several credits). It is a channel with two
 // interfaces, one per end, that the modules' ports bind to, not an sc_signal
 // per wire; it needs nothing of the SystemC kernel (no update phase, no
 // events: the ends are woken through the wake-up calendar), so it is not a
@@ -14,6 +15,19 @@
 // usable by the sender from cycle t+latency on. latency >= 1, so nothing
 // written in cycle t is visible in cycle t. Each send wakes the other end
 // (Clocked::wake_at) for the arrival cycle.
+//
+// Bandwidth B = p/q flits per cycle other than 1 (Params::bandwidth): the link
+// is busy for q/p cycles per flit. A flit may depart in cycle t when the flit
+// before it finishes before the end of t (strictly before cycle t+1); it
+// starts at max(t, that finish) and takes q/p cycles; the receiver reads it
+// from cycle ceil(finish) - 1 + latency on, the cycle its last part left plus
+// the latency (at B = 1: t + latency, as above). So below 1 a flit leaves
+// every q/p cycles on average (1/4: cycles t, t+4, ...; one hop of M flits
+// takes M/B cycles plus the pipeline), above 1 up to ceil(B) flits leave in
+// one cycle (2: two a cycle; 5/2: three, then two) and arrive together. The
+// sending port asks can_depart() before it sends; the router lets an output
+// take a flit only then, and runs its switch allocation up to ceil(B) times
+// a cycle (router.hpp).
 //
 // Credits: the sender starts with `buffer_flits` credits per VC (the depth of
 // each VC buffer at the receiving end) and the receiver returns one credit per
@@ -53,11 +67,12 @@ class LinkObserver {
   virtual void on_flit(const Link& link, const Flit& flit, Cycle depart) = 0;
 };
 
-/// Links of one latency: `links` of the network's links take `latency`
-/// cycles (Network::link_latencies).
+/// Links of one latency and bandwidth: `links` of the network's links take
+/// `latency` cycles and move `bandwidth` flits a cycle (Network::link_latencies).
 struct LinkLatencyCount {
   int latency = 1;
   std::size_t links = 0;
+  topology::Bandwidth bandwidth{};
   bool operator==(const LinkLatencyCount&) const = default;
 };
 
@@ -75,6 +90,7 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
     int vcs = 1;
     int buffer_flits = 4;      // depth of each VC buffer at the receiver
     int max_pipeline_delay = 0;  // bound of the sender's pipeline delay (sizes the ring)
+    topology::Bandwidth bandwidth{};  // flits per cycle
   };
   /// `name`: what its errors call it; `graph_link`: the topology link it
   /// models, or kNone for a NIC port.
@@ -87,7 +103,10 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   Link& link() override { return *this; }
 
   // --- sending end ---
-  inline void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
+  // (always_inline: the router's commit inlines them; left to the compiler,
+  // a second copy of the commit in the router, for links of another
+  // bandwidth, made it stop doing so.)
+  __attribute__((always_inline)) inline void send(const Flit& flit, Cycle now, Cycle pipeline_delay = 0);
   [[nodiscard]] bool credit_ready(Cycle now) const { return credits_.ready(now); }
   std::uint8_t pop_credit() { return credits_.pop(); }
   [[nodiscard]] Cycle next_credit_arrival() const { return credits_.next_arrival(); }
@@ -96,9 +115,21 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   [[nodiscard]] bool flit_ready(Cycle now) const { return flits_.ready(now); }
   Flit pop_flit() { return flits_.pop(); }
   [[nodiscard]] Cycle next_flit_arrival() const { return flits_.next_arrival(); }
-  inline void send_credit(std::uint8_t vc, Cycle now);
+  __attribute__((always_inline)) inline void send_credit(std::uint8_t vc, Cycle now);
 
   [[nodiscard]] int latency() const { return params_.latency; }
+  [[nodiscard]] const topology::Bandwidth& bandwidth() const { return params_.bandwidth; }
+  /// Bandwidth other than 1: the sender must ask can_depart().
+  [[nodiscard]] bool rated() const { return rated_; }
+  /// A flit sent now with departure cycle `depart` keeps to the bandwidth
+  /// (at bandwidth 1: no flit departs in that cycle yet).
+  [[nodiscard]] bool can_depart(Cycle depart) const {
+    return rated_ ? free_units_ < (depart + 1) * static_cast<Cycle>(params_.bandwidth.flits) : depart != last_send_;
+  }
+  /// The first cycle in which a flit may depart, when can_depart() said no.
+  [[nodiscard]] Cycle next_departure() const {
+    return rated_ ? free_units_ / static_cast<Cycle>(params_.bandwidth.flits) : last_send_ + 1;
+  }
   [[nodiscard]] int vcs() const { return params_.vcs; }
   [[nodiscard]] int buffer_flits() const { return params_.buffer_flits; }
   [[nodiscard]] topology::LinkId graph_link() const { return graph_link_; }
@@ -113,12 +144,12 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   [[nodiscard]] Clocked* receiver() const { return receiver_; }
   void set_observer(LinkObserver* observer) {
     observer_ = observer;
-    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_ || rated_;
   }
   /// Link faults (link_faults.hpp); nullptr (the default): a fault-free link.
   void set_faults(LinkFaults* faults) {
     faults_ = faults;
-    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_ || rated_;
   }
   [[nodiscard]] const LinkFaults* faults() const { return faults_; }
   /// The two ends are in different partitions of a threaded run
@@ -128,7 +159,7 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   /// observers need one thread.
   void set_cross(bool cross) {
     cross_ = cross;
-    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_;
+    slow_send_ = observer_ != nullptr || faults_ != nullptr || cross_ || rated_;
   }
   /// Deferred actions of a cross link (WakeScheduler, serial phase).
   void deliver_flit(const Flit& flit, Cycle arrival) {
@@ -155,6 +186,8 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
  private:
   void register_port(sc_core::sc_port_base& port, const char* if_typename) override;
   [[noreturn]] void two_flits_in_one_cycle() const;
+  /// Bandwidth other than 1: the arrival of a flit departing in `depart`.
+  Cycle rated_arrival(Cycle depart);
 
   void send_slow(const Flit& flit, Cycle submitted);
 
@@ -191,19 +224,24 @@ class Link : public LinkSenderIf, public LinkReceiverIf {
   DelayLine<std::uint8_t> credits_;
   Params params_;
   topology::LinkId graph_link_;
+  bool rated_ = false;  // bandwidth other than 1 (send() takes send_slow())
+  // Bandwidth p/q other than 1: when the last flit sent finishes, in 1/p
+  // cycles (so a flit takes q of them).
+  Cycle free_units_ = 0;
 };
 
 // Inline: called for every flit and credit.
 void Link::send(const Flit& flit, Cycle now, Cycle pipeline_delay) {
   const Cycle depart = now + pipeline_delay;
-  // One flit per cycle is the link's bandwidth; the routers' allocators
-  // guarantee it, this catches a model bug.
-  if (depart == last_send_) two_flits_in_one_cycle();
-  last_send_ = depart;
+  // One flit per cycle is the bandwidth of a link of bandwidth 1; the
+  // routers' allocators guarantee it, this catches a model bug (another
+  // bandwidth: send_slow checks).
   if (slow_send_) [[unlikely]] {
     send_slow(flit, depart);
     return;
   }
+  if (depart == last_send_) two_flits_in_one_cycle();
+  last_send_ = depart;
   const Cycle arrival = depart + latency_;
   flits_.push(flit, arrival);
   *flit_word_ |= flit_bit_;

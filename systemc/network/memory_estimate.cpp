@@ -81,11 +81,11 @@ MemoryEstimate estimate_network_memory(const topology::Topology& topology, const
   for (std::size_t n = 0; n < g.node_count(); ++n) {
     const topology::Node& node = g.node(static_cast<topology::NodeId>(n));
     const int nics = node.endpoint != topology::kNone ? controllers : 0;
-    int depth = nics > 0 ? router.link_buffer_flits(router.nic_latency) : router.buffer_flits;
+    int depth = nics > 0 ? router.link_buffer_flits(router.nic_latency, router.injection_bandwidth) : router.buffer_flits;
     for (const topology::LinkId l : node.in_ports)
       if (l != topology::kNone) {
         const int latency = g.link(l).latency > 0 ? g.link(l).latency : router.link_latency;
-        depth = std::max(depth, router.link_buffer_flits(latency));
+        depth = std::max(depth, router.link_buffer_flits(latency, g.link(l).bandwidth));
       }
     const auto ports = static_cast<std::uint64_t>(g.port_count(static_cast<topology::NodeId>(n)) + nics);
     slots = sat_add(slots, sat_mul(ports, static_cast<std::uint64_t>(depth)));

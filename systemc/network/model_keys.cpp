@@ -41,6 +41,22 @@ std::string routing_names_text() {
   return names + " (each on the topologies it runs on)";
 }
 
+// Keys injection_bandwidth, ejection_bandwidth (topology::parse_bandwidth).
+std::string bandwidth_problem(const std::string& text) {
+  std::string error;
+  (void)topology::parse_bandwidth(text, error);
+  return error;
+}
+std::string injection_bandwidth_problem(const std::string& text) {
+  std::string error;
+  const topology::Bandwidth b = topology::parse_bandwidth(text, error);
+  if (error.empty() && b.flits > b.cycles)
+    error = "bandwidth " + text + " is above 1; accepted: 1/" + std::to_string(topology::kMaxBandwidthCycles) +
+            " to 1 flit per cycle (a NIC controller offers one flit a cycle; key controllers adds controllers, "
+            "each with its own injection link)";
+  return error;
+}
+
 std::string routing_name_problem(const std::string& name) {
   for (const auto& f : topology::routing_functions())
     if (f.name == name) return "";
@@ -158,13 +174,25 @@ RouterKeys::RouterKeys()
                             "ugal_dragonflynew: the minimal path while its output's queue <= 2 x the other's + "
                             "ugal_threshold, decided once when the head is routed and kept while it waits; "
                             "BookSim2's threshold is 30)",
-                            "queue-hops", {"queue-hops", "booksim2"})) {}
+                            "queue-hops", {"queue-hops", "booksim2"})),
+      injection_bandwidth(Key::text("injection_bandwidth",
+                                    "flits per cycle of each NIC controller's injection link (into its router): below 1 "
+                                    "the link serializes, a flit every 1/bandwidth cycles on average (see the guide's "
+                                    "links of different speeds)",
+                                    "1", "1/1024 to 1, as a fraction (1/4), a decimal (0.5) or 1",
+                                    &injection_bandwidth_problem)),
+      ejection_bandwidth(Key::text("ejection_bandwidth",
+                                   "flits per cycle of each NIC controller's ejection link (from its router): below 1 "
+                                   "the link serializes, above 1 the router's port sends up to ceil(bandwidth) flits "
+                                   "a cycle to the NIC (see the guide's links of different speeds)",
+                                   "1", "1/1024 to 16, as a fraction (1/4), a decimal (0.5) or an integer (2)",
+                                   &bandwidth_problem)) {}
 
 std::vector<Key> RouterKeys::list() const {
   return {vcs,       buffer_flits,  buffer_sizing, switching,     arbitration,          age_width, router_delay,
           routing_delay, allocation_delay, link_latency, allocator, vc_allocation, allocator_iterations,
           dateline,  credit_release_delay, vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
-          ugal_threshold, ugal_rule};
+          ugal_threshold, ugal_rule, injection_bandwidth, ejection_bandwidth};
 }
 
 RunKeys::RunKeys()

@@ -19,7 +19,7 @@ struct RouterKeys {
   Key vcs, buffer_flits, buffer_sizing, switching, arbitration, age_width, router_delay, routing_delay, allocation_delay,
       link_latency, allocator, vc_allocation, allocator_iterations, dateline, credit_release_delay,
       vc_allocator_stage, vc_bid, dateline_class, routing, output_selection,
-      ugal_threshold, ugal_rule;
+      ugal_threshold, ugal_rule, injection_bandwidth, ejection_bandwidth;
   RouterKeys();
   /// Documentation order.
   [[nodiscard]] std::vector<Key> list() const;

@@ -137,7 +137,8 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     // Its VC buffers are as deep as the deepest its input links need
     // (buffer_sizing round-trip): each link's credits keep to its own depth.
     RouterConfig node_config = config_;
-    if (nic_ports > 0) node_config.buffer_flits = config_.link_buffer_flits(config_.nic_latency);
+    if (nic_ports > 0)
+      node_config.buffer_flits = config_.link_buffer_flits(config_.nic_latency, config_.injection_bandwidth);
     for (const topology::LinkId l : node.in_ports)
       if (l != topology::kNone) node_config.buffer_flits = std::max(node_config.buffer_flits, link_buffer_flits(l));
     routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
@@ -150,7 +151,8 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     // cables) keeps it; every other link has the scenario's link_latency.
     if (gl.latency < 0) throw ConfigError("topology " + topology.name() + ": link " + g.link_name(id) +
                                           " has a negative latency (" + std::to_string(gl.latency) + ")");
-    const Link::Params network_link{link_latency(id), config_.vcs, link_buffer_flits(id), config_.pipeline_delay()};
+    const Link::Params network_link{link_latency(id), config_.vcs, link_buffer_flits(id), config_.pipeline_delay(),
+                                    gl.bandwidth};
     links_.push_back(std::make_unique<Link>("link" + std::to_string(l), network_link, id, &window_));
     // direct: the NIC is the cable's server end (bound below).
     const topology::NodeId server =
@@ -169,9 +171,12 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     }
     return;
   }
-  const int nic_buffer = config_.link_buffer_flits(config_.nic_latency);
-  const Link::Params to_router{config_.nic_latency, config_.vcs, nic_buffer, 0};
-  const Link::Params to_nic{config_.nic_latency, config_.vcs, nic_buffer, config_.pipeline_delay()};
+  const Link::Params to_router{config_.nic_latency, config_.vcs,
+                               config_.link_buffer_flits(config_.nic_latency, config_.injection_bandwidth), 0,
+                               config_.injection_bandwidth};
+  const Link::Params to_nic{config_.nic_latency, config_.vcs,
+                            config_.link_buffer_flits(config_.nic_latency, config_.ejection_bandwidth),
+                            config_.pipeline_delay(), config_.ejection_bandwidth};
   for (topology::EndpointId e = 0; e < topology.endpoint_count(); ++e) {
     const topology::NodeId node = g.endpoint_node(e);
     Router& r = router(node);
@@ -193,18 +198,25 @@ int Network::link_latency(topology::LinkId id) const {
   return latency > 0 ? latency : config_.link_latency;
 }
 
-int Network::link_buffer_flits(topology::LinkId id) const { return config_.link_buffer_flits(link_latency(id)); }
+int Network::link_buffer_flits(topology::LinkId id) const {
+  return config_.link_buffer_flits(link_latency(id), topology_.graph().link(id).bandwidth);
+}
 
 std::vector<LinkLatencyCount> Network::link_latencies() const {
   std::vector<LinkLatencyCount> counts;
   for (const auto& link : links_) {
-    auto it = std::find_if(counts.begin(), counts.end(),
-                           [&](const LinkLatencyCount& c) { return c.latency == link->latency(); });
-    if (it == counts.end()) counts.push_back({link->latency(), 1});
+    auto it = std::find_if(counts.begin(), counts.end(), [&](const LinkLatencyCount& c) {
+      return c.latency == link->latency() && c.bandwidth == link->bandwidth();
+    });
+    if (it == counts.end()) counts.push_back({link->latency(), 1, link->bandwidth()});
     else ++it->links;
   }
-  std::sort(counts.begin(), counts.end(),
-            [](const LinkLatencyCount& a, const LinkLatencyCount& b) { return a.latency < b.latency; });
+  // Shortest first; of one latency, slowest first.
+  std::sort(counts.begin(), counts.end(), [](const LinkLatencyCount& a, const LinkLatencyCount& b) {
+    if (a.latency != b.latency) return a.latency < b.latency;
+    return static_cast<std::int64_t>(a.bandwidth.flits) * b.bandwidth.cycles <
+           static_cast<std::int64_t>(b.bandwidth.flits) * a.bandwidth.cycles;
+  });
   return counts;
 }
 

@@ -544,6 +544,10 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   } else {
     ready = c.channel.has_credit(vc);
   }
+  // An injection link slower than a flit a cycle (link.hpp) refuses the
+  // flit until it can depart; its departure cycle wakes the controller.
+  const bool rated = c.injection->rated();
+  if (rated && ready && !c.injection->can_depart(now)) [[unlikely]] ready = false;
   hls::PacketPacerInputs in = offer(c);
   in.out_ready = ready;
   const hls::PacketPacerOutputs out = c.pacer->step(in);
@@ -604,10 +608,15 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     if (!c.busy) return now + 1;  // its next SEND
     const bool next_ready = last ? c.channel.free_vc(static_cast<int>(std::min(p, d.length - c.word))) >= 0
                                  : c.channel.has_credit(c.vc);
+    if (rated && next_ready && !c.injection->can_depart(now + 1)) [[unlikely]]
+      return c.injection->next_departure();
     return next_ready ? now + 1 : kNever;
   }
   // Held by the gate in this cycle with the port ready: next cycle.
   if (ready) return now + 1;
+  // Refused by a slow link with a credit: when it can depart.
+  if (rated && (head ? vc >= 0 : c.channel.has_credit(vc)) && !c.injection->can_depart(now)) [[unlikely]]
+    return c.injection->next_departure();
   return kNever;  // refused by the port: the credit's arrival wakes the NIC
 }
 

@@ -49,6 +49,17 @@
 // credits or not, and from the next cycle bid in step 2 like body flits); with
 // vc_bid round-robin an input port offers step 3 one VC per output, picked by
 // a rotating pointer, instead of all its ready VCs.
+// Links of another bandwidth than 1 (link.hpp): a router with such a link
+// runs steps 2-4 up to L times a cycle, L = the largest ceil(bandwidth) of
+// its links (a crossbar with that speedup). In each round the input ports
+// that have sent fewer flits this cycle than their link's ceil(bandwidth)
+// request (so a fast output may take the flits of several slower inputs in
+// one cycle), and a flit requests its output only while the output's link
+// may take one more flit in its departure cycle (Link::can_depart): each
+// port moves at most ceil(B) flits a cycle, an output's flits keep to its
+// link's bandwidth, and a slow output stays out of the allocation until its
+// link is free (the router wakes then). A router whose links all have
+// bandwidth 1 runs one round and never asks the links (the unchanged path).
 // The router is evaluated only in cycles where something can change: when a
 // flit or (while it holds flits) a credit arrives, when a head flit's routing
 // delay or a released VC's reuse delay ends, and in the cycle after a cycle
@@ -211,7 +222,14 @@ class Router final : public Clocked {
   /// allocator, oldest_walk_: offers each input port's oldest ready request
   /// to the allocator, SwitchAllocator::offer); lowers `next` to the cycle a
   /// waiting head can request; true if any.
+  /// kRated (links of another bandwidth than 1): only the input ports below
+  /// their flits of this cycle, and only outputs whose link can take a flit.
+  template <bool kRated>
   bool request(AllocationScratch& sc, Cycle now, Cycle& next);
+  /// evaluate() of a router with a link of another bandwidth than 1: up to
+  /// rounds_ rounds of steps 2-4 (out of line: the bandwidth-1 path stays
+  /// as it was).
+  Cycle evaluate_rated(Cycle now);
   void apply(const Grant& grant, Cycle now);
   /// After the commit: the observer, the credit wake-up and the next cycle to evaluate.
   [[nodiscard]] Cycle next_evaluation(Cycle now, bool requested, Cycle next);
@@ -242,6 +260,7 @@ class Router final : public Clocked {
   bool cut_through_;
   bool round_robin_vc_bid_;
   bool atomic_vcs_;
+  bool rated_ = false;  // a link of another bandwidth than 1 (evaluate_rated)
   // The allocators (allocator.hpp), by the names of keys `allocator` and
   // `vc_allocator_stage`; vc_allocator_ is null unless own-allocator.
   std::unique_ptr<SwitchAllocator> switch_allocator_;
@@ -322,6 +341,13 @@ class Router final : public Clocked {
   // Per port: 1 where the output leads to a NIC (the ejection ports, and the
   // network ports mark_ejection_port names).
   std::vector<std::uint8_t> ejects_;
+  // Links of another bandwidth than 1: per input port, its link's
+  // ceil(bandwidth) (the flits it may send in a cycle) and the flits it sent
+  // in this cycle's rounds so far; rounds_, the largest ceil(bandwidth) of
+  // all its links.
+  std::vector<std::uint8_t> in_lanes_;
+  std::vector<std::uint8_t> in_sent_;
+  int rounds_ = 1;
 
   std::unique_ptr<VcAllocator> vc_allocator_;
   // The router port of in's (out's) i-th binding, until end_of_elaboration.

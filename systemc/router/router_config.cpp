@@ -63,6 +63,9 @@ RouterConfig router_config_from(const Params& params) {
   c.atomic_vc_allocation = k.vc_allocation.choice(params) == "atomic";
   c.allocator_iterations = static_cast<int>(k.allocator_iterations.integer(params));
   c.routing = k.routing.text(params);
+  std::string unused;
+  c.injection_bandwidth = topology::parse_bandwidth(k.injection_bandwidth.text(params), unused);
+  c.ejection_bandwidth = topology::parse_bandwidth(k.ejection_bandwidth.text(params), unused);
   c.validate();
   return c;
 }

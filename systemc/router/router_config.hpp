@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "collectives/params.hpp"
+#include "topology/graph.hpp"
 
 namespace collnet::systemc {
 
@@ -48,6 +49,11 @@ struct RouterConfig {
   int traversal_delay = 0;     // crossbar cycles after allocation
   int link_latency = 1;        // cycles on every network link, flits and credits
   int nic_latency = 1;         // cycles between a NIC controller and its router port
+  /// Flits per cycle of each NIC controller's injection link (at most 1: a
+  /// controller offers one flit a cycle) and ejection link (keys
+  /// injection_bandwidth, ejection_bandwidth; link.hpp).
+  topology::Bandwidth injection_bandwidth{};
+  topology::Bandwidth ejection_bandwidth{};
   std::string arbitration = "age";
   int age_width = 0;           // bits of the age counter; 0 = exact
   bool dateline = true;        // VC classes from the topology's dateline
@@ -105,10 +111,18 @@ struct RouterConfig {
   [[nodiscard]] int credit_round_trip(int latency) const {
     return 2 * latency + pipeline_delay() + credit_release_delay;
   }
-  /// The depth of each VC buffer at the end of a link of `latency` cycles:
-  /// buffer_flits, or with buffer_round_trip at least credit_round_trip.
-  [[nodiscard]] int link_buffer_flits(int latency) const {
-    return buffer_round_trip ? std::max(buffer_flits, credit_round_trip(latency)) : buffer_flits;
+  /// The depth of each VC buffer at the end of a link of `latency` cycles
+  /// and `bandwidth` flits per cycle: buffer_flits, or with
+  /// buffer_round_trip at least the flits the link carries in a credit round
+  /// trip, ceil(bandwidth x credit_round_trip) on a link faster than a flit a
+  /// cycle, credit_round_trip on any other (a slower link keeps the depth of
+  /// bandwidth 1).
+  [[nodiscard]] int link_buffer_flits(int latency, topology::Bandwidth bandwidth = {}) const {
+    if (!buffer_round_trip) return buffer_flits;
+    const std::int64_t trip = credit_round_trip(latency);
+    const std::int64_t flits =
+        bandwidth.flits > bandwidth.cycles ? (trip * bandwidth.flits + bandwidth.cycles - 1) / bandwidth.cycles : trip;
+    return std::max(buffer_flits, static_cast<int>(std::min<std::int64_t>(flits, 65535)));
   }
   /// Throws ConfigError naming the key for a value out of range.
   void validate() const;

@@ -570,7 +570,10 @@ void network_statistics(const CollectivePlan& p, const Elaboration& m, Collectiv
   const double cycles = static_cast<double>(r.cycles);
   for (std::size_t l = 0; l < m.network.link_count(); ++l) {
     r.flit_hops += m.network.link(static_cast<topology::LinkId>(l)).total_flits();
-    const double u = static_cast<double>(m.network.link(static_cast<topology::LinkId>(l)).total_flits()) / cycles;
+    const Link& link = m.network.link(static_cast<topology::LinkId>(l));
+    // Of the link's own rate: flits / (cycles x bandwidth) (1 at bandwidth 1).
+    double u = static_cast<double>(link.total_flits()) / cycles;
+    if (link.rated()) u /= link.bandwidth().value();
     r.link_utilization.push_back(u);
     r.mean_link_utilization += u;
     r.max_link_utilization = std::max(r.max_link_utilization, u);

@@ -278,8 +278,11 @@ SyntheticResult run_synthetic(const SyntheticScenario& s) {
   r.unfinished_packets = stats.pending;
   r.link_utilization.reserve(network.link_count());
   for (std::size_t l = 0; l < network.link_count(); ++l) {
-    const auto flits = static_cast<double>(network.link(static_cast<topology::LinkId>(l)).window_flits());
-    const double u = r.window_cycles ? flits / static_cast<double>(r.window_cycles) : 0.0;
+    const Link& link = network.link(static_cast<topology::LinkId>(l));
+    const auto flits = static_cast<double>(link.window_flits());
+    // Of the link's own rate: flits / (cycles x bandwidth) (1 at bandwidth 1).
+    double u = r.window_cycles ? flits / static_cast<double>(r.window_cycles) : 0.0;
+    if (link.rated()) u /= link.bandwidth().value();
     r.link_utilization.push_back(u);
     r.mean_link_utilization += u;
     r.max_link_utilization = std::max(r.max_link_utilization, u);

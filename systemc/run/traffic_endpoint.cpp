@@ -205,6 +205,9 @@ topology::RouteHint TrafficEndpoint::random_tie_hint() {
 }
 
 bool TrafficEndpoint::send(Cycle now) {
+  // An injection link slower than a flit a cycle (link.hpp) takes the next
+  // flit only in a cycle it can depart in.
+  if (injection_link_->rated() && !injection_link_->can_depart(now)) [[unlikely]] return false;
   if (!sending_) {
     if (queue_.empty()) return false;
     const int vc = channel_.free_vc(config_.packet_flits);
@@ -266,6 +269,8 @@ Cycle TrafficEndpoint::evaluate(Cycle now) {
   set_wake_on_credit(waiting);
   next = std::min(next, ejection_link_->next_flit_arrival());
   if (waiting) next = std::min(next, injection_link_->next_credit_arrival());
+  if (waiting && injection_link_->rated()) [[unlikely]]
+    next = std::min(next, std::max(now + 1, injection_link_->next_departure()));
   return next;
 }
 

@@ -151,13 +151,14 @@ TEST(FabricList, EachFabricNamesItsRoutingFunctions) {
     const auto next = r.out.find('\n', at) + 1;
     return r.out.substr(next, r.out.find('\n', next) - next);
   };
-  EXPECT_NE(routing_of("fattree:k=K,n=N").find("routing: nca, nca-random, nca-adaptive"), std::string::npos)
+  EXPECT_NE(routing_of("fattree:k=K,n=N[,bandwidth_L=B]").find("routing: nca, nca-random, nca-adaptive"), std::string::npos)
       << r.out;
-  EXPECT_NE(routing_of("dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L]").find(
+  EXPECT_NE(routing_of(
+                "dragonfly:p=P[,a=A,h=H,g=G][,local_latency=L][,global_latency=L][,local_bandwidth=B][,global_bandwidth=B]").find(
                 "routing: min, valiant, ugal"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(routing_of("torus:NXxNY[xNZ[xNW]]").find("routing: dor, min-adaptive, dor-vc-adaptive, valiant"),
+  EXPECT_NE(routing_of("torus:NXxNY[xNZ[xNW]][,bandwidth_D=B]").find("routing: dor, min-adaptive, dor-vc-adaptive, valiant"),
             std::string::npos)
       << r.out;
 }

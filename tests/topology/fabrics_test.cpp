@@ -152,7 +152,11 @@ TEST(FatTree, BadSpecsNameTheKeyAndTheAcceptedValues) {
   EXPECT_NE(message("fattree:k=1,n=3").find("key 'k' must be an integer from 2"), std::string::npos);
   EXPECT_NE(message("fattree:k=4").find("needs k=K and n=N"), std::string::npos);
   EXPECT_NE(message("fattree:k=4,n=3,levels=2").find("unknown key 'levels'"), std::string::npos);
-  EXPECT_NE(message("fattree:k=4,n=3,routing=nca").find("unknown key 'routing' (keys: k, n)"), std::string::npos);
+  EXPECT_NE(message("fattree:k=4,n=3,routing=nca").find("unknown key 'routing' (keys: k, n, bandwidth_0, "),
+            std::string::npos);
+  EXPECT_NE(message("fattree:k=4,n=3,bandwidth_3=2").find("key 'bandwidth_3': no level 3 with n=3; accepted: "
+                                                           "bandwidth_0 .. bandwidth_2"),
+            std::string::npos);
   EXPECT_NE(message("fattree:k=16,n=5").find("more than 65536 endpoints"), std::string::npos);
   EXPECT_NE(message("fattree:k=4,n=3,k=2").find("given twice"), std::string::npos);
   EXPECT_THROW((void)make_topology("fattree:k=4,n=2")->route(0, 1, 5), TopologyError);
