@@ -22,6 +22,9 @@ namespace collnet::collectives {
 // below, and its declaration here or its header's include above.
 // declarations:
 Algorithm make_msccl();  // msccl.cpp (msccl.hpp, which schedule.hpp includes, knows no Algorithm)
+Algorithm make_innet_allreduce();  // innet.cpp
+Algorithm make_innet_reduce();     // innet.cpp
+Algorithm make_innet_bcast();      // innet.cpp
 // (end of declarations)
 
 std::string topology_kind(const topology::Topology& topology) {
@@ -174,6 +177,9 @@ const std::vector<Algorithm>& algorithms() {
              make_ring_allgather,
              make_ring_reduce_scatter,
              make_pairwise_alltoall,
+             make_innet_allreduce,
+             make_innet_reduce,
+             make_innet_bcast,
              make_msccl,
              // (end of entries)
          })

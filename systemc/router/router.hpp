@@ -119,6 +119,14 @@ class Router final : public Clocked {
   /// direct, network.hpp): a head leaving on it leaves the network, as one
   /// leaving on an ejection port does.
   void mark_ejection_port(int port);
+  /// Ports from `first` on lead to the switch's aggregation units
+  /// (systemc/switch/innet_fabric.hpp): a head ejected there takes a VC of
+  /// `vc_class`, the reduction class, so that each child's packets reach its
+  /// unit in the order they were sent.
+  void set_unit_ports(int first, int vc_class) {
+    unit_port_first_ = first;
+    unit_class_ = static_cast<std::uint8_t>(vc_class);
+  }
 
   [[nodiscard]] topology::NodeId node() const { return node_; }
   [[nodiscard]] int network_ports() const { return network_ports_; }
@@ -318,6 +326,8 @@ class Router final : public Clocked {
   // Per port: 1 where the output leads to a NIC (the ejection ports, and the
   // network ports mark_ejection_port names).
   std::vector<std::uint8_t> ejects_;
+  int unit_port_first_ = 0x7FFFFFFF;  // set_unit_ports
+  std::uint8_t unit_class_ = 0;
 
   std::unique_ptr<VcAllocator> vc_allocator_;
   // The router port of in's (out's) i-th binding, until end_of_elaboration.

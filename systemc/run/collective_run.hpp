@@ -48,6 +48,7 @@
 #include "systemc/router/router_config.hpp"
 #include "systemc/kernel/run_progress.hpp"
 #include "systemc/run/watchdog.hpp"
+#include "systemc/switch/aggregator_block.hpp"
 
 namespace collnet::systemc {
 
@@ -59,6 +60,10 @@ struct CollectiveScenario {
   NicConfig nic;           // controllers 0: the schedule's
   std::string dispatch = "auto";
   std::string schedule_engine = "auto";
+  // In-network collectives: the switches' aggregation engines (keys
+  // switch_blocks, aggregation_slots; systemc/switch/innet_fabric.hpp).
+  SwitchBlocks switch_blocks = SwitchBlocks::hls;
+  int aggregation_slots = 8;
   BarrierConfig barrier;
   LinkFaultConfig link_faults;  // link_error_rate, link_retry, ... (link_faults.hpp)
   Cycle watchdog_cycles = 1000;
@@ -84,8 +89,8 @@ struct CollectiveScenario {
 /// nic_keys(), barrier_keys(), collective_keys()); throws ConfigError naming
 /// the key on bad input.
 CollectiveScenario collective_from(const Params& params);
-/// Keys of the collective run itself (schedule_engine, nic_blocks, compare,
-/// max_cycles); the algorithm's own and the common ones are in its registry
+/// Keys of the collective run itself (schedule_engine, nic_blocks,
+/// switch_blocks, aggregation_slots, compare, max_cycles); the algorithm's own and the common ones are in its registry
 /// entry (collectives/algorithm.hpp).
 const std::vector<Key>& collective_keys();
 /// The algorithm names of a `compare` value ("a, b" -> {a, b}; empty: none).
