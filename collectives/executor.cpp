@@ -178,9 +178,10 @@ class Machine {
                                        e, pc_[e], what, offset, offset + length, words));
   }
 
-  /// A SEND to kInNetwork: its words join the tag's reduction (taken now,
-  /// as the switches take them); when the last contributor has sent, the
-  /// result is one message to each receiver (delivered in the run's order).
+  /// A SEND to kInNetwork: its words join the reduction of its block (tag
+  /// and destination offset; taken now, as the switches take them); when the
+  /// last contributor has sent, the result is one message to each receiver
+  /// (delivered in the run's order).
   void send_in_network(std::size_t e, const Descriptor& d) {
     if (!s_.innet)
       throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees (destination {}) in "
@@ -195,16 +196,17 @@ class Machine {
     check_range(e, e, d.src_offset, d.length, "source");
     ++result_.messages;
     result_.words_sent += d.length;
-    Reduction& r = reductions_[d.tag];
+    const std::uint64_t block = (std::uint64_t{d.tag} << 32) | d.dst_offset;
+    Reduction& r = reductions_[block];
     const auto& mem = result_.memory[e];
     if (r.contributors == 0) {
       r.d = d;
       r.words.assign(mem.begin() + d.src_offset, mem.begin() + d.src_offset + d.length);
     } else {
-      if (d.length != r.d.length || d.dst_offset != r.d.dst_offset || d.route_hint != r.d.route_hint)
-        throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees tagged {} differs "
-                                         "from the tag's first in length, destination offset or tree", e, pc_[e],
-                                         d.tag));
+      if (d.length != r.d.length || d.route_hint != r.d.route_hint)
+        throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees tagged {} at {} "
+                                         "differs from the block's first in length or tree", e, pc_[e], d.tag,
+                                         d.dst_offset));
       for (std::uint32_t i = 0; i < d.length; ++i)
         r.words[i] = combine(in.op, DataType::int64, r.words[i], mem[d.src_offset + i]);
     }
@@ -225,7 +227,7 @@ class Machine {
       pending_.push_back(std::move(m));
       if (o_.order == DeliveryOrder::eager) deliver(pending_.size() - 1);
     }
-    reductions_.erase(d.tag);
+    reductions_.erase(block);
   }
 
   void send(std::size_t e, const Descriptor& d) {
@@ -356,7 +358,7 @@ class Machine {
 
   const Schedule& s_;
   ExecOptions o_;
-  std::unordered_map<std::uint32_t, Reduction> reductions_;
+  std::unordered_map<std::uint64_t, Reduction> reductions_;  // by (tag << 32 | destination offset)
   std::mt19937_64 rng_;
   BasicExecResult<Memory> result_;
   std::vector<std::size_t> pc_;

@@ -42,9 +42,10 @@ struct Thread {
 /// The SEND destination that names the aggregation trees of the switches
 /// (in-network collectives, collectives/algorithms/innet.cpp): a SEND to
 /// kInNetwork contributes its `length` words at src_offset to the reduction
-/// (or multicast) numbered by its tag, on aggregation tree `route_hint`
-/// (topology/aggregation.hpp); the result lands at dst_offset of the
-/// receivers the schedule's InNetwork names, as one arrival of the tag.
+/// (or multicast) of its block, named by its tag and dst_offset, on
+/// aggregation tree `route_hint` (topology/aggregation.hpp); the result
+/// lands at dst_offset of the receivers the schedule's InNetwork names, as
+/// one arrival of the tag.
 inline constexpr std::uint32_t kInNetwork = 0xFFFF;
 
 /// What the switches do with the SENDs to kInNetwork (software loads it into

@@ -55,7 +55,7 @@ StaticReport static_check(const topology::Topology& topology, const Schedule& sc
     std::int64_t transfers = 0;
   };
   std::map<std::uint32_t, Acc> phases;
-  std::set<std::uint32_t> innet_tags;  // in-network phases whose tree links are counted
+  std::set<std::uint64_t> innet_blocks;  // in-network blocks (tag << 32 | offset) whose tree links are counted
   if (schedule.innet) {
     for (std::size_t e = 0; e < schedule.endpoints(); ++e)
       for (const Descriptor& d : schedule.programs[e])
@@ -71,14 +71,14 @@ StaticReport static_check(const topology::Topology& topology, const Schedule& sc
       if (d.opcode == Opcode::barrier && e == 0) ++r.barriers;
       if (d.opcode != Opcode::send) continue;
       if (d.dest == kInNetwork) {
-        // The tag's packets cross every link of its aggregation tree once:
-        // up from the contributors, down to the receivers (innet_links).
+        // A block crosses every link of its aggregation tree once: up from
+        // the contributors, down to the receivers (innet_links).
         ++sends;
         ++r.transfers;
         Acc& a = phases[d.tag];
         ++a.transfers;
         ++a.sends[static_cast<EndpointId>(e)];
-        if (!innet_tags.insert(d.tag).second) continue;
+        if (!innet_blocks.insert((std::uint64_t{d.tag} << 32) | d.dst_offset).second) continue;
         for (const topology::LinkId link : innet_links(topology, *schedule.innet, d.route_hint)) {
           LinkLoad& l = a.links[link];
           l.link = link;

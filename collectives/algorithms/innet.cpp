@@ -9,14 +9,17 @@
 //   innet-bcast      `root`'s vector climbs to the tree's root switch, which
 //                    multicasts it down; every other endpoint ends with it
 //
-// The vector of L = `elements` words is cut into T = `aggregation_trees`
-// parts, part t = standard_chunk(L, T, t), each one SEND to kInNetwork
-// (schedule.hpp) tagged t + 1 on aggregation tree t (route hint t): the
-// trees, rooted at different switches (the spines of a leaf/spine fabric,
-// the top switches of a fat tree), carry the parts at once. A part travels
-// in reduction packets of `block_words` words, one block each, which the
-// engines combine word by word at line rate (sum, max or min of int64
-// words). A receiver WAITs for each part's result (one arrival of its tag).
+// The vector of L = `elements` words is cut into blocks of W =
+// `block_words` words; block g travels on aggregation tree g mod T (T =
+// `aggregation_trees`, route hint g mod T) as one SEND to kInNetwork
+// (schedule.hpp) tagged (g mod T) + 1, every endpoint sending them in the
+// order of g: the trees, rooted at different switches (the spines of a
+// leaf/spine fabric, the top switches of a fat tree), work at once, and
+// every table sees its blocks in one global order (which keeps a full table
+// from waiting for a block stuck behind another tree's). Each block is one
+// reduction packet, which the engines combine word by word at line rate
+// (sum, max or min of int64 words); the last block is padded to W words.
+// A receiver WAITs for the blocks of each tree (arrivals of its tag).
 // In place: the result overwrites the vector at offset 0.
 //
 // Each endpoint link carries the vector about once each way (L words up,
@@ -101,11 +104,13 @@ Schedule build(const topology::Topology& topology, const Params& params, InNetwo
       throw ConfigError(fmt::format("key 'topology': {} cannot run on {}: {}", name, topology.name(), e.what()));
     }
   }
-  const std::uint32_t part = (data.elements + static_cast<std::uint32_t>(in.trees) - 1) / static_cast<std::uint32_t>(in.trees);
-  if ((part + in.block_words - 1) / in.block_words > kMaxBlocksPerTree)
-    throw ConfigError(fmt::format("key 'elements': {} words over {} trees make {}-word parts, more than {} blocks of "
-                                  "block_words={} a tree (the engines' 12-bit block number); accepted: at most {}",
-                                  data.elements, in.trees, part, kMaxBlocksPerTree, in.block_words,
+  const std::uint32_t blocks_per_tree =
+      (data.elements + in.block_words * static_cast<std::uint32_t>(in.trees) - 1) /
+      (in.block_words * static_cast<std::uint32_t>(in.trees));
+  if (blocks_per_tree > kMaxBlocksPerTree)
+    throw ConfigError(fmt::format("key 'elements': {} words make {} blocks of block_words={} on each of {} trees, "
+                                  "more than {} (the engines' 12-bit block number); accepted: at most {}",
+                                  data.elements, blocks_per_tree, in.block_words, in.trees, kMaxBlocksPerTree,
                                   static_cast<std::uint64_t>(kMaxBlocksPerTree) * in.block_words *
                                       static_cast<std::uint64_t>(in.trees)));
 
@@ -114,19 +119,28 @@ Schedule build(const topology::Topology& topology, const Params& params, InNetwo
   sc.memory_words = data.elements;
   sc.elements = static_cast<std::int64_t>(data.elements);
   sc.programs.assign(static_cast<std::size_t>(n), {});
+  // Block g (words [gW, gW + W) of the vector) on tree g mod T, tagged
+  // (g mod T) + 1, one SEND each in the order of g: every endpoint feeds
+  // the trees in one global order, so that they work at once from one NIC
+  // controller and no table waits for a block stuck behind another tree's.
+  const std::uint32_t w = in.block_words;
+  const std::uint32_t blocks = (data.elements + w - 1) / w;
+  std::vector<std::uint32_t> per_tree(static_cast<std::size_t>(in.trees), 0);
+  for (std::uint32_t g = 0; g < blocks; ++g) ++per_tree[g % static_cast<std::uint32_t>(in.trees)];
   for (EndpointId e = 0; e < n; ++e) {
     Program& p = sc.programs[static_cast<std::size_t>(e)];
-    for (int t = 0; t < in.trees && in.contributes(e); ++t) {
-      const Chunk c = standard_chunk(data.elements, in.trees, t);
-      if (c.length == 0) continue;
-      Descriptor d = Descriptor::send(kInNetwork, c.offset, c.offset, c.length, static_cast<std::uint32_t>(t + 1));
+    for (std::uint32_t g = 0; g < blocks && in.contributes(e); ++g) {
+      const auto t = static_cast<int>(g % static_cast<std::uint32_t>(in.trees));
+      const std::uint32_t offset = g * w;
+      Descriptor d = Descriptor::send(kInNetwork, offset, offset, std::min(w, data.elements - offset),
+                                      static_cast<std::uint32_t>(t + 1));
       d.op = in.op;
       d.route_hint = static_cast<std::uint8_t>(t);
       p.push_back(d);
     }
     for (int t = 0; t < in.trees && in.receives(e); ++t)
-      if (standard_chunk(data.elements, in.trees, t).length != 0)
-        p.push_back(Descriptor::wait(static_cast<std::uint32_t>(t + 1), 1));
+      if (per_tree[static_cast<std::size_t>(t)] != 0)
+        p.push_back(Descriptor::wait(static_cast<std::uint32_t>(t + 1), per_tree[static_cast<std::size_t>(t)]));
     p.push_back(Descriptor::end());
   }
   sc.innet = in;

@@ -296,7 +296,7 @@ class AggregatorUnit final : public Clocked {
           if (c.endpoint != topology::kNone) {
             h.source = c.endpoint;
             h.destination = c.endpoint;
-            serial = fabric_.receipt(c.endpoint, h.tag);
+            serial = fabric_.receipt(c.endpoint, h.tag, h.offset);
           }
           out_packets_.resize(k);
           out_packets_[j] = network_.create_packet_on(h, c.down);
@@ -386,14 +386,13 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
   if (innet_.kind != collectives::InNetwork::Kind::bcast)
     if (const std::string problem = switch_aggregator_problem(blocks, slots); !problem.empty())
       throw ConfigError(problem);
-  // The parts, by tag (the first contributor's SEND of each).
+  // The tags (tree + 1) and the vector's length.
   for (std::size_t e = 0; e < schedule.endpoints(); ++e)
     for (const Descriptor& d : schedule.programs[e])
       if (d.opcode == Opcode::send && d.dest == collectives::kInNetwork) {
-        parts_.emplace(d.tag, Part{d.dst_offset, d.length});
         tag_by_low_bits_[d.tag & 15u] = d.tag;
+        length_ = std::max(length_, d.dst_offset + d.length);
       }
-  if (parts_.size() > 16) throw ConfigError("key 'aggregation_trees': more than 16 parts");
   const auto n = static_cast<std::size_t>(topology.endpoint_count());
   entries_.assign(n, std::vector<InnetEntry>(static_cast<std::size_t>(innet_.trees)));
   // Port offsets of the units at each node, after its NIC ports.
@@ -494,17 +493,16 @@ const InnetEntry& InNetworkFabric::entry(topology::EndpointId e, int tree) const
 }
 
 std::uint16_t InNetworkFabric::key(std::uint32_t tag, std::uint32_t offset) const {
-  const std::uint32_t block = (offset - part(tag).offset) / innet_.block_words;
+  const std::uint32_t block = offset / innet_.block_words / static_cast<std::uint32_t>(innet_.trees);
   return static_cast<std::uint16_t>(((tag & 15u) << 12) | (block & 0xFFFu));
 }
 
 std::uint32_t InNetworkFabric::tag_of(std::uint16_t key) const { return tag_by_low_bits_[key >> 12]; }
 
 std::uint32_t InNetworkFabric::offset_of(std::uint16_t key) const {
-  return part(tag_of(key)).offset + (key & 0xFFFu) * innet_.block_words;
+  const std::uint32_t tree = tag_of(key) - 1;
+  return ((key & 0xFFFu) * static_cast<std::uint32_t>(innet_.trees) + tree) * innet_.block_words;
 }
-
-const InNetworkFabric::Part& InNetworkFabric::part(std::uint32_t tag) const { return parts_.at(tag); }
 
 std::uint64_t InNetworkFabric::identity() const {
   switch (innet_.op) {
@@ -514,27 +512,16 @@ std::uint64_t InNetworkFabric::identity() const {
   }
 }
 
-std::uint32_t InNetworkFabric::receipt(topology::EndpointId e, std::uint32_t tag) {
-  const std::uint64_t id = (static_cast<std::uint64_t>(e) << 32) | tag;
-  auto it = receipts_.find(id);
-  if (it == receipts_.end()) {
-    const Part& p = part(tag);
-    Message m;
-    m.source = e;
-    m.destination = e;
-    m.tag = tag;
-    m.op = ReceiveOp::copy;
-    m.packets_left = (p.length + innet_.block_words - 1) / innet_.block_words;
-    m.end = p.offset + p.length;
-    Receipt r;
-    r.message = book_.messages.add(m);
-    r.packets_left = m.packets_left;
-    book_.nics[static_cast<std::size_t>(e)]->expect_receipt();
-    it = receipts_.emplace(id, r).first;
-  }
-  const std::uint32_t message = it->second.message;
-  if (--it->second.packets_left == 0) receipts_.erase(it);
-  return message;
+std::uint32_t InNetworkFabric::receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset) {
+  Message m;
+  m.source = e;
+  m.destination = e;
+  m.tag = tag;
+  m.op = ReceiveOp::copy;
+  m.packets_left = 1;
+  m.end = std::min(offset + innet_.block_words, length_);
+  book_.nics[static_cast<std::size_t>(e)]->expect_receipt();
+  return book_.messages.add(m);
 }
 
 void InNetworkFabric::contribution_taken(std::uint32_t message, Cycle now) {

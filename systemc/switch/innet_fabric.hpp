@@ -24,20 +24,20 @@
 // child's packets come on a port of their own, so a refused head holds
 // nothing but its own child's link.
 //
-// Packets. A reduction packet is one block of W = block_words words (the
-// NIC pads the last block of a part with the reduction's identity, and the
-// receiving NIC writes only the words inside the part). Its header carries
-// the part's tag, the block's destination offset (the engine's key is
-// (tag mod 16) << 12 | block), and in `area` the child index at the unit it
-// goes to. Every packet crosses one link, the tree edge, in the reduction
+// Packets. A reduction packet is one block of W = block_words words, one
+// SEND (the NIC pads the vector's last block with the reduction's identity,
+// and the receiving NIC writes only the words inside the vector). Its header
+// carries the tag (tree + 1), the block's destination offset (the engine's
+// key is (tag mod 16) << 12 | (block / trees)), and in `area` the child
+// index at the unit it goes to. Every packet crosses one link, the tree edge, in the reduction
 // VC class (NetworkExtras::reduction_class): the last VC of every port,
 // which no ordinary packet takes, so that a block waiting for a slot holds no
 // VC ordinary traffic needs.
 //
 // Bookkeeping (the simulator's, the hardware's sideband): a NIC's SEND to the
 // trees is delivered (its source's outstanding count drops) when the unit has
-// taken its last packet; a receiver's result is one message whose record the
-// unit makes with the first packet it sends down to it.
+// taken its packet; each block of a receiver's result is one message whose
+// record the unit makes with the packet it sends down to it.
 //
 // In-network runs are evaluated on one thread.
 #pragma once
@@ -87,24 +87,18 @@ class InNetworkFabric {
   [[nodiscard]] std::uint32_t block_words() const { return innet_.block_words; }
   [[nodiscard]] const InnetEntry& entry(topology::EndpointId e, int tree) const;
 
-  /// A part of the collective: the words a tag's SENDs carry (the same at
-  /// every contributor).
-  struct Part {
-    std::uint32_t offset = 0;
-    std::uint32_t length = 0;
-  };
-  /// The engine key of the block at `offset` of `tag`'s part.
+  /// The engine key of the block at `offset` of the vector, tagged `tag`:
+  /// block g = offset / W is block g / T of tree g mod T (tag = tree + 1).
   [[nodiscard]] std::uint16_t key(std::uint32_t tag, std::uint32_t offset) const;
   /// The tag and the destination offset of a block's key.
   [[nodiscard]] std::uint32_t tag_of(std::uint16_t key) const;
   [[nodiscard]] std::uint32_t offset_of(std::uint16_t key) const;
-  [[nodiscard]] const Part& part(std::uint32_t tag) const;
   /// The reduction's identity (the NIC's padding words).
   [[nodiscard]] std::uint64_t identity() const;
 
-  /// The message record of `e`'s result of `tag` (made with its first
-  /// packet: the receiving NIC then waits for it).
-  std::uint32_t receipt(topology::EndpointId e, std::uint32_t tag);
+  /// The message record of `e`'s result of the block at `offset`, tagged
+  /// `tag` (made with its packet: the receiving NIC then waits for it).
+  std::uint32_t receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset);
   /// A packet of a SEND to the trees has been taken by a unit; the SEND is
   /// delivered with its last one.
   void contribution_taken(std::uint32_t message, Cycle now);
@@ -118,13 +112,8 @@ class InNetworkFabric {
   CollectiveBook& book_;
   collectives::InNetwork innet_;
   std::vector<std::vector<InnetEntry>> entries_;  // [endpoint][tree]
-  std::map<std::uint32_t, Part> parts_;            // by tag
   std::uint32_t tag_by_low_bits_[16] = {};
-  struct Receipt {
-    std::uint32_t message = 0;
-    std::uint32_t packets_left = 0;  // packets still to be sent down
-  };
-  std::map<std::uint64_t, Receipt> receipts_;  // (endpoint << 32 | tag)
+  std::uint32_t length_ = 0;  // words of the vector
   std::vector<std::unique_ptr<Link>> links_;
   std::vector<std::unique_ptr<AggregatorUnit>> units_;
 };

@@ -71,26 +71,29 @@ TEST(InNetwork, ReduceToRootAndBcastFromRoot) {
   }
 }
 
-TEST(InNetwork, EachTagLoadsItsTreeLinksOnceWhateverTheContributors) {
-  // leafspine:p=6: 6 trees, 60 words in parts of 10; each endpoint's two
-  // cable directions carry 10 flits in every phase (its part up, the
-  // result down), against 2(n-1)/n x 60 each way for a ring allreduce.
-  const auto built = test::build_schedule("innet-allreduce", "leafspine:p=6", {{"elements", "60"}},
+TEST(InNetwork, EachBlockLoadsItsTreeLinksOnceWhateverTheContributors) {
+  // leafspine:p=6: 6 trees, 192 words in 12 blocks of 16, two a tree; each
+  // endpoint's cable carries 32 flits each way in every tree's phase (its
+  // blocks up, the results down), 192 in all, against 2(n-1)/n x 192 each
+  // way for a ring allreduce.
+  const auto built = test::build_schedule("innet-allreduce", "leafspine:p=6", {{"elements", "192"}},
                                           test::StaticCheck::run);
   const topology::Graph& g = built.topology->graph();
   ASSERT_EQ(built.report.phases.size(), 6u);
   for (const PhaseReport& p : built.report.phases) {
-    EXPECT_EQ(p.max_link_messages, 1) << "tag " << p.tag;
-    EXPECT_EQ(p.max_link_flits, 10) << "tag " << p.tag;
+    EXPECT_EQ(p.max_link_messages, 2) << "tag " << p.tag;
+    EXPECT_EQ(p.max_link_flits, 32) << "tag " << p.tag;
     int endpoint_links = 0;
     for (const LinkLoad& l : p.links) {
       const topology::Link& link = g.link(l.link);
-      if (g.node(link.src).kind == topology::NodeKind::server || g.node(link.dst).kind == topology::NodeKind::server)
-        ++endpoint_links;
+      if (g.node(link.src).kind != topology::NodeKind::server && g.node(link.dst).kind != topology::NodeKind::server)
+        continue;
+      ++endpoint_links;
+      EXPECT_EQ(l.flits, 32) << g.link_name(l.link) << " tag " << p.tag;
     }
     EXPECT_EQ(endpoint_links, 72) << "every endpoint's cable once each way, tag " << p.tag;
   }
-  EXPECT_EQ(built.report.static_time, 60);
+  EXPECT_EQ(built.report.static_time, 192);
 }
 
 TEST(InNetwork, BadKeysAreRefusedNamingTheKey) {
