@@ -395,6 +395,10 @@ RouteStep Network::reduction_step(topology::LinkId id) const {
                    static_cast<std::uint8_t>(reduction_class_)};
 }
 
+RouteStep Network::result_step(topology::LinkId id) const {
+  return RouteStep{static_cast<std::uint16_t>(topology_.graph().link(id).src_port), 0};
+}
+
 PacketId Network::create_packet_on(const PacketHeader& header, const std::vector<RouteStep>& steps) {
   const PacketId id = packets_.allocate();
   Packet& p = packets_[id];

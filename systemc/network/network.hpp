@@ -85,9 +85,10 @@ struct NetworkExtras {
   /// Per graph node: router ports after its NIC ports for the switch's
   /// aggregation units (empty: none anywhere).
   std::vector<int> unit_ports;
-  /// Reduction packets take a VC class of their own: the last VC of every
-  /// port, the routing function's classes sharing the others, so that a
-  /// reduction waiting for a slot never holds a VC ordinary packets need.
+  /// Reduction packets on their way up take a VC class of their own: the
+  /// last VC of every port, the routing function's classes sharing the
+  /// others, so that a reduction waiting for a slot never holds a VC that
+  /// ordinary packets or the results coming down need.
   bool reduction_class = false;
 };
 
@@ -144,8 +145,13 @@ class Network {
   [[nodiscard]] int unit_port_base(topology::NodeId node) const;
   /// The VC class of reduction packets, or -1 (NetworkExtras::reduction_class).
   [[nodiscard]] int reduction_class() const { return reduction_class_; }
-  /// The route step across graph link `id` in the reduction class.
+  /// The route step across graph link `id` in the reduction class (a
+  /// reduction packet on its way up).
   [[nodiscard]] RouteStep reduction_step(topology::LinkId id) const;
+  /// The route step across graph link `id` in class 0, with ordinary
+  /// packets (a result on its way down: it always drains, to a NIC or to a
+  /// unit that passes it on, so it can share their VCs).
+  [[nodiscard]] RouteStep result_step(topology::LinkId id) const;
   /// Allocates a packet that follows `steps` (the in-network collectives'
   /// one-hop routes; hops = steps).
   PacketId create_packet_on(const PacketHeader& header, const std::vector<RouteStep>& steps);

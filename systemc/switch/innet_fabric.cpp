@@ -429,7 +429,7 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
         u.endpoint = c.endpoint;
         if (c.endpoint != topology::kNone) {
           u.receives = innet_.receives(c.endpoint);
-          if (c.down != topology::kNone) u.down.push_back(network.reduction_step(c.down));
+          if (c.down != topology::kNone) u.down.push_back(network.result_step(c.down));
           u.down_controller = 0;  // the NIC's controller 0
           InnetEntry& entry = entries_[static_cast<std::size_t>(c.endpoint)][static_cast<std::size_t>(t)];
           if (c.up != topology::kNone) entry.steps.push_back(network.reduction_step(c.up));
@@ -437,7 +437,7 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
           entry.child = static_cast<std::uint8_t>(j);
           if (innet_.contributes(c.endpoint)) mask = static_cast<std::uint8_t>(mask | (1u << j));
         } else {
-          u.down.push_back(network.reduction_step(c.down));
+          u.down.push_back(network.result_step(c.down));
           const auto& grandchildren = tree.children[static_cast<std::size_t>(c.node)];
           u.down_controller =
               static_cast<std::uint8_t>(base[static_cast<std::size_t>(c.node)] + static_cast<int>(grandchildren.size()));
@@ -472,6 +472,7 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
         const std::string suffix = name + "_" + std::to_string(j);
         links_.push_back(std::make_unique<Link>("to_" + suffix, to_unit, topology::kNone, &network.window()));
         router.bind_output(first + static_cast<int>(j), *links_.back());
+        if (j == k) router.set_unit_port_any_class(first + static_cast<int>(j));  // the parent's results
         unit.in.bind(*links_.back());
         links_.push_back(std::make_unique<Link>("from_" + suffix, from_unit, topology::kNone, &network.window()));
         router.bind_input(first + static_cast<int>(j), *links_.back());

@@ -29,10 +29,16 @@
 // and the receiving NIC writes only the words inside the vector). Its header
 // carries the tag (tree + 1), the block's destination offset (the engine's
 // key is (tag mod 16) << 12 | (block / trees)), and in `area` the child
-// index at the unit it goes to. Every packet crosses one link, the tree edge, in the reduction
-// VC class (NetworkExtras::reduction_class): the last VC of every port,
-// which no ordinary packet takes, so that a block waiting for a slot holds no
-// VC ordinary traffic needs.
+// index at the unit it goes to. Every packet crosses one link, the tree
+// edge. Packets on their way up take the reduction VC class
+// (NetworkExtras::reduction_class): the last VC of every port, which no
+// other packet takes, so that a block waiting for a slot holds no VC that
+// ordinary traffic or a result coming down needs (on the multi-layer
+// leaf/spine mesh one spine-to-leaf link carries one tree's blocks up and
+// another's results down: in one VC, a block refused by a full table would
+// hold back the results that free it). Results on their way down take class
+// 0 with ordinary packets: they always drain, to a NIC or to a unit that
+// passes them on.
 //
 // Bookkeeping (the simulator's, the hardware's sideband): a NIC's SEND to the
 // trees is delivered (its source's outstanding count drops) when the unit has
