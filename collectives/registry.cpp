@@ -8,6 +8,7 @@
 #include "collectives/algorithms/a2a_hopgroup.hpp"
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithms/hd_allreduce.hpp"
+#include "collectives/algorithms/innet.hpp"
 #include "collectives/algorithms/standard_collectives.hpp"
 #include "collectives/algorithms/tree_baselines.hpp"
 #include "collectives/algorithms/tree_bcast.hpp"
@@ -22,9 +23,6 @@ namespace collnet::collectives {
 // below, and its declaration here or its header's include above.
 // declarations:
 Algorithm make_msccl();  // msccl.cpp (msccl.hpp, which schedule.hpp includes, knows no Algorithm)
-Algorithm make_innet_allreduce();  // innet.cpp
-Algorithm make_innet_reduce();     // innet.cpp
-Algorithm make_innet_bcast();      // innet.cpp
 // (end of declarations)
 
 std::string topology_kind(const topology::Topology& topology) {
@@ -172,14 +170,14 @@ const std::vector<Algorithm>& algorithms() {
              make_tree_single,
              make_ring_allreduce,
              make_rd_allreduce,
+             make_innet_allreduce,
+             make_innet_reduce,
+             make_innet_bcast,
              make_binomial_bcast,
              make_binomial_reduce,
              make_ring_allgather,
              make_ring_reduce_scatter,
              make_pairwise_alltoall,
-             make_innet_allreduce,
-             make_innet_reduce,
-             make_innet_bcast,
              make_msccl,
              // (end of entries)
          })

@@ -27,6 +27,8 @@
 //
 // lower_bound: L flit times (every contributor puts its L words on its
 // injection link; every receiver takes L).
+#include "collectives/algorithms/innet.hpp"
+
 #include <fmt/format.h>
 
 #include <limits>

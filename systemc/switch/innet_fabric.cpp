@@ -108,7 +108,6 @@ class AggregatorUnit final : public Clocked {
 
  protected:
   void end_of_elaboration() override {
-    const std::size_t k = spec_.children.size();
     const int vcs = network_.config().vcs;
     for (int i = 0; i < in.size(); ++i) {
       in_links_.push_back(&in[i]->link());
@@ -119,7 +118,6 @@ class AggregatorUnit final : public Clocked {
       channels_.emplace_back();
       channels_.back().reset(*out_links_.back(), network_.config().switching);
     }
-    (void)k;
   }
 
   Cycle evaluate(Cycle now) override {
@@ -411,11 +409,6 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
       base[static_cast<std::size_t>(v)] = next_port[static_cast<std::size_t>(v)];
       next_port[static_cast<std::size_t>(v)] += static_cast<int>(tree.children[static_cast<std::size_t>(v)].size()) + 1;
     }
-    // bcast: the switches the root's packets climb through
-    std::vector<bool> on_path(g.node_count(), false);
-    for (topology::NodeId v = topology::aggregation_attachment(topology, innet_.root); v != topology::kNone;
-         v = tree.parent[static_cast<std::size_t>(v)])
-      on_path[static_cast<std::size_t>(v)] = true;
     for (const topology::NodeId v : tree.switches) {
       const auto& children = tree.children[static_cast<std::size_t>(v)];
       UnitSpec spec;
@@ -455,7 +448,6 @@ InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& 
         spec.up_controller =
             static_cast<std::uint8_t>(base[static_cast<std::size_t>(p)] + static_cast<int>(spec.child_at_parent));
       }
-      (void)on_path;
       std::unique_ptr<SwitchAggregatorBlock> block =
           innet_.kind == collectives::InNetwork::Kind::bcast
               ? std::unique_ptr<SwitchAggregatorBlock>(std::make_unique<RelayBlock>(innet_.block_words))
