@@ -270,9 +270,15 @@ class Nic final : public Clocked {
   void arrive_next_cycle(std::uint32_t tag, Cycle now);
   void wake(Cycle at) { wake_at(at); }
   /// An in-network collective's result is on its way to this node (its
-  /// record made by the switch that sends it): it counts as a message this
-  /// node waits to see delivered (systemc/switch/innet_fabric.hpp).
-  void expect_receipt() { ++outstanding_; }
+  /// record made by the switch that sends it in cycle `now`): it counts as a
+  /// message this node waits to see delivered (systemc/switch/innet_fabric.hpp),
+  /// from the next cycle on whether the switch ran before or after this NIC
+  /// in cycle `now` (settle; a negative acknowledgement in acks_pending_).
+  void expect_receipt(Cycle now) {
+    settle(now);
+    --acks_pending_;
+    cross_cycle_ = now;
+  }
   [[nodiscard]] int controllers() const { return static_cast<int>(controllers_.size()); }
   void set_observer(NicObserver* observer) { observer_ = observer; }
   void prefetch(int stage) const override;
@@ -372,7 +378,7 @@ class Nic final : public Clocked {
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
   // is pending), counted from the next cycle on whether they ran before or
   // after this NIC in that cycle: delivery acknowledgements not yet taken off
-  // outstanding_ (acks_pending_), and the tags of zero-length messages not
+  // outstanding_, less the in-network results announced to it (acks_pending_), and the tags of zero-length messages not
   // yet counted as arrived (early_arrivals_).
   alignas(64) Cycle cross_cycle_ = kNever;
   std::vector<Controller> controllers_;

@@ -294,7 +294,7 @@ class AggregatorUnit final : public Clocked {
           if (c.endpoint != topology::kNone) {
             h.source = c.endpoint;
             h.destination = c.endpoint;
-            serial = fabric_.receipt(c.endpoint, h.tag, h.offset);
+            serial = fabric_.receipt(c.endpoint, h.tag, h.offset, now);
           }
           out_packets_.resize(k);
           out_packets_[j] = network_.create_packet_on(h, c.down);
@@ -505,7 +505,7 @@ std::uint64_t InNetworkFabric::identity() const {
   }
 }
 
-std::uint32_t InNetworkFabric::receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset) {
+std::uint32_t InNetworkFabric::receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset, Cycle now) {
   Message m;
   m.source = e;
   m.destination = e;
@@ -513,7 +513,7 @@ std::uint32_t InNetworkFabric::receipt(topology::EndpointId e, std::uint32_t tag
   m.op = ReceiveOp::copy;
   m.packets_left = 1;
   m.end = std::min(offset + innet_.block_words, length_);
-  book_.nics[static_cast<std::size_t>(e)]->expect_receipt();
+  book_.nics[static_cast<std::size_t>(e)]->expect_receipt(now);
   return book_.messages.add(m);
 }
 

@@ -104,7 +104,7 @@ class InNetworkFabric {
 
   /// The message record of `e`'s result of the block at `offset`, tagged
   /// `tag` (made with its packet: the receiving NIC then waits for it).
-  std::uint32_t receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset);
+  std::uint32_t receipt(topology::EndpointId e, std::uint32_t tag, std::uint32_t offset, Cycle now);
   /// A packet of a SEND to the trees has been taken by a unit; the SEND is
   /// delivered with its last one.
   void contribution_taken(std::uint32_t message, Cycle now);
