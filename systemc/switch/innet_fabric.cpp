@@ -308,7 +308,17 @@ class AggregatorUnit final : public Clocked {
     bool pending = busy_ || !loop_.empty() || cur_ >= 0 || up_vc_ >= 0 || out_word_ > 0;
     for (const auto& link : queues_)
       for (const auto& q : link) pending = pending || !q.empty();
-    return pending ? now + 1 : kNever;
+    if (pending) return now + 1;
+    // Asleep: the earliest flit or credit still on its way (a link's wake-up
+    // for it was dropped if it came while a wake-up of this cycle was
+    // pending, clocked.hpp), so that the unit runs in the cycle it arrives
+    // whichever module ran first.
+    Cycle next = kNever;
+    for (const Link* link : in_links_)
+      if (link->flits_in_flight() != 0) next = std::min(next, link->next_flit_arrival());
+    for (const Link* link : out_links_)
+      if (link->credits_in_flight() != 0) next = std::min(next, link->next_credit_arrival());
+    return next;
   }
 
  private:
