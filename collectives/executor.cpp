@@ -178,7 +178,63 @@ class Machine {
                                        e, pc_[e], what, offset, offset + length, words));
   }
 
+  /// A SEND to kInNetwork: its words join the reduction of its block (tag
+  /// and destination offset; taken now, as the switches take them); when the
+  /// last contributor has sent, the result is one message to each receiver
+  /// (delivered in the run's order).
+  void send_in_network(std::size_t e, const Descriptor& d) {
+    if (!s_.innet)
+      throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees (destination {}) in "
+                                       "a schedule without an in-network collective", e, pc_[e], d.dest));
+    const InNetwork& in = *s_.innet;
+    if (!in.contributes(static_cast<EndpointId>(e)))
+      throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees from an endpoint "
+                                       "that does not contribute", e, pc_[e]));
+    if (d.route_hint >= in.trees)
+      throw ExecutionError(fmt::format("endpoint {} descriptor {}: aggregation tree {} of {}", e, pc_[e],
+                                       d.route_hint, in.trees));
+    check_range(e, e, d.src_offset, d.length, "source");
+    ++result_.messages;
+    result_.words_sent += d.length;
+    const std::uint64_t block = (std::uint64_t{d.tag} << 32) | d.dst_offset;
+    Reduction& r = reductions_[block];
+    const auto& mem = result_.memory[e];
+    if (r.contributors == 0) {
+      r.d = d;
+      r.words.assign(mem.begin() + d.src_offset, mem.begin() + d.src_offset + d.length);
+    } else {
+      if (d.length != r.d.length || d.route_hint != r.d.route_hint)
+        throw ExecutionError(fmt::format("endpoint {} descriptor {}: SEND to the aggregation trees tagged {} at {} "
+                                         "differs from the block's first in length or tree", e, pc_[e], d.tag,
+                                         d.dst_offset));
+      for (std::uint32_t i = 0; i < d.length; ++i)
+        r.words[i] = combine(in.op, DataType::int64, r.words[i], mem[d.src_offset + i]);
+    }
+    const std::size_t expected = in.kind == InNetwork::Kind::bcast ? 1 : s_.endpoints();
+    if (++r.contributors < expected) return;
+    for (std::size_t to = 0; to < s_.endpoints(); ++to) {
+      if (!in.receives(static_cast<EndpointId>(to))) continue;
+      check_range(e, to, d.dst_offset, d.length, "destination");
+      // (the receiver waits for it: outstanding until delivered, as a message it sent)
+      ++outstanding_[to];
+      auto m = std::make_unique<Message>();
+      m->src = static_cast<EndpointId>(to);
+      m->dst = static_cast<EndpointId>(to);
+      m->d = r.d;
+      m->d.op = ReceiveOp::copy;
+      m->captured = true;
+      m->words = r.words;
+      pending_.push_back(std::move(m));
+      if (o_.order == DeliveryOrder::eager) deliver(pending_.size() - 1);
+    }
+    reductions_.erase(block);
+  }
+
   void send(std::size_t e, const Descriptor& d) {
+    if (d.dest == kInNetwork) {
+      send_in_network(e, d);
+      return;
+    }
     if (d.dest >= s_.endpoints())
       throw ExecutionError(fmt::format("endpoint {} descriptor {}: destination {} does not exist", e, pc_[e], d.dest));
     check_range(e, e, d.src_offset, d.length, "source");
@@ -293,8 +349,16 @@ class Machine {
     return s;
   }
 
+  /// An in-network reduction collecting its contributions (by tag).
+  struct Reduction {
+    Descriptor d;             // the first contributor's SEND
+    std::vector<Word> words;  // the reduction so far
+    std::size_t contributors = 0;
+  };
+
   const Schedule& s_;
   ExecOptions o_;
+  std::unordered_map<std::uint64_t, Reduction> reductions_;  // by (tag << 32 | destination offset)
   std::mt19937_64 rng_;
   BasicExecResult<Memory> result_;
   std::vector<std::size_t> pc_;

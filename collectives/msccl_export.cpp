@@ -196,6 +196,11 @@ MscclExport export_msccl(const Schedule& s, const std::string& algorithm, const 
   MscclExport out;
 
   // Refusals and what is dropped.
+  if (s.innet)
+    throw ConfigError(fmt::format("{} cannot be exported: it reduces in the switches (SENDs to the aggregation trees); "
+                                  "MSCCL-IR steps move data between GPUs only and have no form for a switch that "
+                                  "combines or multicasts (NVLS/SHARP collectives are not part of MSCCL-IR)",
+                                  who));
   bool gaps = false, hints = false, controllers = false, reduces = false, float_data = false;
   std::vector<std::size_t> barriers(E, 0);
   for (std::size_t e = 0; e < E; ++e)

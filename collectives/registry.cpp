@@ -8,6 +8,7 @@
 #include "collectives/algorithms/a2a_hopgroup.hpp"
 #include "collectives/algorithms/a2a_optimal.hpp"
 #include "collectives/algorithms/hd_allreduce.hpp"
+#include "collectives/algorithms/innet.hpp"
 #include "collectives/algorithms/standard_collectives.hpp"
 #include "collectives/algorithms/tree_baselines.hpp"
 #include "collectives/algorithms/tree_bcast.hpp"
@@ -169,6 +170,9 @@ const std::vector<Algorithm>& algorithms() {
              make_tree_single,
              make_ring_allreduce,
              make_rd_allreduce,
+             make_innet_allreduce,
+             make_innet_reduce,
+             make_innet_bcast,
              make_binomial_bcast,
              make_binomial_reduce,
              make_ring_allgather,

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,35 @@ struct Thread {
   std::vector<std::uint32_t> forwards;
 };
 
+/// The SEND destination that names the aggregation trees of the switches
+/// (in-network collectives, collectives/algorithms/innet.cpp): a SEND to
+/// kInNetwork contributes its `length` words at src_offset to the reduction
+/// (or multicast) of its block, named by its tag and dst_offset, on
+/// aggregation tree `route_hint` (topology/aggregation.hpp); the result
+/// lands at dst_offset of the receivers the schedule's InNetwork names, as
+/// one arrival of the tag.
+inline constexpr std::uint32_t kInNetwork = 0xFFFF;
+
+/// What the switches do with the SENDs to kInNetwork (software loads it into
+/// their aggregation engines with the collective).
+struct InNetwork {
+  enum class Kind : std::uint8_t {
+    allreduce,  // every endpoint contributes; every endpoint receives the reduction
+    reduce,     // every endpoint contributes; `root` receives the reduction
+    bcast,      // `root` contributes; every other endpoint receives its words
+  };
+  Kind kind = Kind::allreduce;
+  EndpointId root = 0;              // reduce, bcast
+  ReceiveOp op = ReceiveOp::sum;    // sum, max or min of int64 words (the engines' OP)
+  std::uint32_t block_words = 1;    // words of a reduction packet (the engines' BLOCK_WORDS, 1..32)
+  int trees = 1;                    // aggregation trees the SENDs' route hints name (0..trees-1)
+  /// The endpoints that contribute to (receive) each tag.
+  [[nodiscard]] bool contributes(EndpointId e) const { return kind != Kind::bcast || e == root; }
+  [[nodiscard]] bool receives(EndpointId e) const {
+    return kind == Kind::allreduce || (kind == Kind::reduce ? e == root : e != root);
+  }
+};
+
 struct Schedule {
   std::string algorithm;
   std::vector<Program> programs;      // one per endpoint, each ends with END
@@ -67,6 +97,9 @@ struct Schedule {
   /// computed them on the way (the two-tree plan); empty: the loader reads
   /// them from the scenario (Algorithm::engine_params).
   std::any engine_params;
+  /// The in-network collective the SENDs to kInNetwork take part in; unset:
+  /// the schedule has none.
+  std::optional<InNetwork> innet;
 
   [[nodiscard]] std::size_t endpoints() const { return programs.size(); }
   /// Words of memory endpoint e has.

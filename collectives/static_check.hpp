@@ -50,4 +50,10 @@ struct StaticReport {
 
 StaticReport static_check(const topology::Topology& topology, const Schedule& schedule);
 
+/// The directed links an in-network collective's block loads on aggregation
+/// tree `tree` (topology/aggregation.hpp): the up links of the switches and
+/// of the contributing endpoints, the down links to every switch of the tree
+/// and to the receiving endpoints; each once, whatever the contributors.
+std::vector<topology::LinkId> innet_links(const topology::Topology& topology, const InNetwork& innet, int tree);
+
 }  // namespace collnet::collectives

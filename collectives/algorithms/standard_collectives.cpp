@@ -462,7 +462,10 @@ Schedule build_pairwise_alltoall(const topology::Topology& topology, const Param
 }
 
 const Key& root_key() {
-  static const Key key = Key::integer("root", "rank (endpoint) at the root of the binomial tree", 0, 0,
+  static const Key key = Key::integer("root",
+                                      "rank (endpoint) at the root: of the binomial tree (binomial-bcast, "
+                                      "binomial-reduce); the one that receives (innet-reduce) or sends (innet-bcast)",
+                                      0, 0,
                                       std::numeric_limits<std::int32_t>::max())
                              .accepting("0..endpoints-1");
   return key;
@@ -534,6 +537,8 @@ std::vector<Key> reduction_data_keys() {
 }
 
 }  // namespace
+
+const Key& standard_root_key() { return root_key(); }
 
 Algorithm make_ring_allreduce() {
   return standard("ring-allreduce", "allreduce",

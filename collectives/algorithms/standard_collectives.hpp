@@ -55,6 +55,9 @@ struct Chunk {
 /// Chunk c of n of a vector of `elements` words.
 Chunk standard_chunk(std::uint32_t elements, std::int32_t n, std::int32_t c);
 
+/// The key `root` (binomial-bcast, binomial-reduce, the in-network reduce and bcast).
+const Key& standard_root_key();
+
 Algorithm make_ring_allreduce();
 Algorithm make_rd_allreduce();
 Algorithm make_binomial_bcast();

@@ -56,7 +56,7 @@ std::string direct_attach_problem(const topology::Topology& topology) {
 }
 
 Network::Network(const topology::Topology& topology, const RouterConfig& config, int controllers,
-                 EndpointAttach attach)
+                 EndpointAttach attach, const NetworkExtras& extras)
     : topology_(topology), config_(config), controllers_(controllers), attach_(attach) {
   config_.validate();
   if (const Key& key = collectives::controllers_key(); controllers < key.lo() || controllers > key.hi())
@@ -99,7 +99,23 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
                       std::to_string(least) + " VCs for its " + std::to_string(classes) +
                       " VC classes (deadlock freedom), got " + std::to_string(config_.vcs));
   }
-  class_layout_ = topology::class_layout(*routing_, topology, vc_classes_, config_.vcs);
+  if (extras.reduction_class) {
+    // The routing function's classes share VCs 0..vcs-2 as they would share
+    // all of them; the reduction class owns the last VC.
+    if (config_.vcs < vc_classes_ + 1)
+      throw ConfigError("key 'vcs': in-network collectives give reduction packets a VC class of their own besides "
+                        "the " + std::to_string(vc_classes_) + " of routing " + routing_->name + " on " +
+                        topology.name() + "; set vcs >= " + std::to_string(vc_classes_ + 1) + " (got " +
+                        std::to_string(config_.vcs) + ")");
+    if (routing_->adaptive())
+      throw ConfigError("key 'routing': in-network collectives need source routes (the aggregation trees' hops); "
+                        "routing " + routing_->name + " routes hop by hop; accepted here: the topology's default");
+    class_layout_ = topology::class_layout(*routing_, topology, vc_classes_, config_.vcs - 1);
+    class_layout_.emplace_back(config_.vcs - 1, config_.vcs);
+    reduction_class_ = vc_classes_++;
+  } else {
+    class_layout_ = topology::class_layout(*routing_, topology, vc_classes_, config_.vcs);
+  }
   if (routing_->per_packet_random) packet_sequence_.assign(static_cast<std::size_t>(topology.endpoint_count()), 0);
   if (config_.dateline_whole_dimension) {
     const auto* grid = dynamic_cast<const topology::Grid*>(&topology);
@@ -134,6 +150,10 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
     const topology::Node& node = g.node(id);
     // (direct: a server's router keeps no NIC port and no link; it never runs)
     const int nic_ports = node.endpoint != topology::kNone && !direct ? controllers_ : 0;
+    const int unit_ports = extras.unit_ports.empty() ? 0 : extras.unit_ports.at(n);
+    if (unit_ports > 0 && direct)
+      throw ConfigError("key 'endpoint_attach': in-network collectives run with endpoint_attach server");
+    if (!extras.unit_ports.empty()) unit_port_base_.push_back(g.port_count(id) + nic_ports);
     // Its VC buffers are as deep as the deepest its input links need
     // (buffer_sizing round-trip): each link's credits keep to its own depth.
     RouterConfig node_config = config_;
@@ -141,8 +161,9 @@ Network::Network(const topology::Topology& topology, const RouterConfig& config,
       node_config.buffer_flits = config_.link_buffer_flits(config_.nic_latency, config_.injection_bandwidth);
     for (const topology::LinkId l : node.in_ports)
       if (l != topology::kNone) node_config.buffer_flits = std::max(node_config.buffer_flits, link_buffer_flits(l));
-    routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id), nic_ports,
-                                                routing, node_config, packets_, activity_));
+    routers_.push_back(std::make_unique<Router>(("n" + std::to_string(n)).c_str(), id, g.port_count(id),
+                                                nic_ports + unit_ports, routing, node_config, packets_, activity_));
+    if (unit_ports > 0) routers_.back()->set_unit_ports(g.port_count(id) + nic_ports, reduction_class_);
   }
   for (std::size_t l = 0; l < g.link_count(); ++l) {
     const auto id = static_cast<topology::LinkId>(l);
@@ -374,6 +395,29 @@ PacketId Network::create_packet(const PacketHeader& header, RouteMemo* memo) {
   // Links crossed from router to router (direct: the route holds the
   // ejection step, not the injection one).
   p.header.hops = static_cast<std::uint8_t>(p.route.size() - (attach_ == EndpointAttach::direct ? 1 : 0));
+  return id;
+}
+
+int Network::unit_port_base(topology::NodeId node) const {
+  return unit_port_base_.at(static_cast<std::size_t>(node));
+}
+
+RouteStep Network::reduction_step(topology::LinkId id) const {
+  return RouteStep{static_cast<std::uint16_t>(topology_.graph().link(id).src_port),
+                   static_cast<std::uint8_t>(reduction_class_)};
+}
+
+RouteStep Network::result_step(topology::LinkId id) const {
+  return RouteStep{static_cast<std::uint16_t>(topology_.graph().link(id).src_port), 0};
+}
+
+PacketId Network::create_packet_on(const PacketHeader& header, const std::vector<RouteStep>& steps) {
+  const PacketId id = packets_.allocate();
+  Packet& p = packets_[id];
+  p.route.assign(steps);
+  p.header = header;
+  p.header.hops = static_cast<std::uint8_t>(steps.size());
+  p.random = 0;
   return id;
 }
 

@@ -77,6 +77,21 @@ enum class EndpointAttach : std::uint8_t { server, direct };
 /// one cable to a switch.
 std::string direct_attach_problem(const topology::Topology& topology);
 
+class InNetworkFabric;  // systemc/switch/innet_fabric.hpp
+
+/// What an in-network collective adds to the network (systemc/switch/innet_fabric.hpp).
+/// Left empty, the network is exactly the topology's.
+struct NetworkExtras {
+  /// Per graph node: router ports after its NIC ports for the switch's
+  /// aggregation units (empty: none anywhere).
+  std::vector<int> unit_ports;
+  /// Reduction packets on their way up take a VC class of their own: the
+  /// last VC of every port, the routing function's classes sharing the
+  /// others, so that a reduction waiting for a slot never holds a VC that
+  /// ordinary packets or the results coming down need.
+  bool reduction_class = false;
+};
+
 class Network {
  public:
   /// `controllers`: NIC controllers (injection and ejection ports) per endpoint.
@@ -86,7 +101,7 @@ class Network {
   /// The destructor removes its links and routers in reverse construction
   /// order (see TeardownSentinel).
   Network(const topology::Topology& topology, const RouterConfig& config, int controllers = 1,
-          EndpointAttach attach = EndpointAttach::server);
+          EndpointAttach attach = EndpointAttach::server, const NetworkExtras& extras = {});
   ~Network();
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
@@ -125,6 +140,24 @@ class Network {
   [[nodiscard]] Link& injection(topology::EndpointId endpoint, int controller);
   /// Router -> NIC controller (the NIC binds a LinkReceiverIf port to it).
   [[nodiscard]] Link& ejection(topology::EndpointId endpoint, int controller);
+
+  /// The first router port of `node`'s aggregation units (NetworkExtras::unit_ports).
+  [[nodiscard]] int unit_port_base(topology::NodeId node) const;
+  /// The VC class of reduction packets, or -1 (NetworkExtras::reduction_class).
+  [[nodiscard]] int reduction_class() const { return reduction_class_; }
+  /// The route step across graph link `id` in the reduction class (a
+  /// reduction packet on its way up).
+  [[nodiscard]] RouteStep reduction_step(topology::LinkId id) const;
+  /// The route step across graph link `id` in class 0, with ordinary
+  /// packets (a result on its way down: it always drains, to a NIC or to a
+  /// unit that passes it on, so it can share their VCs).
+  [[nodiscard]] RouteStep result_step(topology::LinkId id) const;
+  /// Allocates a packet that follows `steps` (the in-network collectives'
+  /// one-hop routes; hops = steps).
+  PacketId create_packet_on(const PacketHeader& header, const std::vector<RouteStep>& steps);
+  /// The in-network collective's switches, or null (set by the fabric).
+  [[nodiscard]] InNetworkFabric* innet() const { return innet_; }
+  void set_innet(InNetworkFabric* fabric) { innet_ = fabric; }
 
   [[nodiscard]] PacketTable& packets() { return packets_; }
   [[nodiscard]] const PacketTable& packets() const { return packets_; }
@@ -172,6 +205,9 @@ class Network {
   int controllers_;
   EndpointAttach attach_;
   int vc_classes_;
+  int reduction_class_ = -1;
+  std::vector<int> unit_port_base_;  // per node, when NetworkExtras::unit_ports is given
+  InNetworkFabric* innet_ = nullptr;
   const topology::RoutingFunction* routing_ = nullptr;  // key `routing`, resolved here only
   const topology::SelectionRule* selection_ = nullptr;  // per-hop routing: how routers pick an option
   std::vector<std::pair<int, int>> class_layout_;        // VCs of each class

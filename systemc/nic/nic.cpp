@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "collectives/executor.hpp"
+#include "systemc/switch/innet_fabric.hpp"
 #include "systemc/trace/message_trace.hpp"
 
 namespace collnet::systemc {
@@ -212,14 +213,15 @@ void Nic::receive(Cycle now) {
       const std::uint64_t address = static_cast<std::uint64_t>(p.header.offset) + f.index;
       const auto id = static_cast<std::uint32_t>(p.serial);
       const Message& m = book_.messages[id];
-      if (address >= memory_.size()) {
+      if (address < m.end && address >= memory_.size()) {
         book_.fail("endpoint " + std::to_string(self_) + ": word address " + std::to_string(address) +
                    " beyond memory");
         return;
       }
       try {
-        memory_[address] =
-            m.op == ReceiveOp::copy ? f.payload : collectives::combine(m.op, m.dtype, memory_[address], f.payload);
+        if (address < m.end)  // (an in-network result's padding is not written)
+          memory_[address] =
+              m.op == ReceiveOp::copy ? f.payload : collectives::combine(m.op, m.dtype, memory_[address], f.payload);
       } catch (const collectives::ExecutionError& e) {
         book_.fail("endpoint " + std::to_string(self_) + ": " + e.what());
         return;
@@ -409,6 +411,7 @@ bool Nic::dispatch_stream(Cycle now, Cycle& next, std::size_t stream) {
 bool Nic::start(Controller& c, const Queued& q, Cycle now) {
   const Descriptor& d = q.send;
   if (!check_range(d.src_offset, d.length, static_cast<std::uint32_t>(memory_.size()), "source")) return false;
+  if (d.dest == collectives::kInNetwork) return start_in_network(c, d, now);
   if (d.dest < static_cast<std::uint32_t>(book_.nics.size()) &&
       !check_range(d.dst_offset, d.length, book_.memory_of(static_cast<topology::EndpointId>(d.dest)), "destination"))
     return false;
@@ -451,6 +454,9 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
                          d.dest == static_cast<std::uint32_t>(self_), now);
   c.busy = true;
   c.send = d;
+  c.innet = false;
+  c.packet_words = static_cast<std::uint32_t>(config_.packet_flits);
+  c.total_words = d.length;
   c.follows = q.follows;
   c.message = id;
   c.word = 0;
@@ -465,6 +471,43 @@ bool Nic::start(Controller& c, const Queued& q, Cycle now) {
     c.copy = false;
     ++book_.lane().network_messages;
   }
+  return true;
+}
+
+bool Nic::start_in_network(Controller& c, const Descriptor& d, Cycle now) {
+  const InNetworkFabric* fabric = network_.innet();
+  if (fabric == nullptr || d.route_hint >= fabric->innet().trees || d.length == 0) {
+    book_.fail("endpoint " + std::to_string(self_) + ": SEND to the aggregation trees (tree " +
+               std::to_string(d.route_hint) + ", " + std::to_string(d.length) +
+               " words) without switches that aggregate it");
+    return false;
+  }
+  const std::uint32_t w = fabric->block_words();
+  Message m;
+  m.source = self_;
+  m.destination = self_;
+  m.tag = d.tag;
+  m.op = d.op;
+  m.dtype = d.dtype;
+  m.packets_left = (d.length + w - 1) / w;
+  const std::uint32_t id = book_.messages.add(m);
+  ++outstanding_;
+  ++book_.lane().progress;
+  ++book_.lane().network_messages;
+  if (observer_ != nullptr) observer_->on_send_start(self_, index_of(c), d.tag, true, now);
+  if (book_.trace != nullptr) [[unlikely]]
+    book_.trace->started(id, self_, self_, index_of(c), d.tag, d.length, false, now);
+  c.busy = true;
+  c.copy = false;
+  c.send = d;
+  c.innet = true;
+  c.packet_words = w;
+  c.total_words = m.packets_left * w;
+  c.follows = 0;
+  c.message = id;
+  c.word = 0;
+  c.offer_from = now;
+  c.run_at = now;
   return true;
 }
 
@@ -489,12 +532,12 @@ hls::PacketPacerInputs Nic::offer(const Controller& c) const {
   // The controller's current flit (word c.word of its SEND), as it drives the
   // pacer's input side until the pacer takes it.
   const Descriptor& d = c.send;
-  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  const std::uint32_t p = c.packet_words;
   const std::uint32_t index = c.word % p;
-  const std::uint32_t packet_words = std::min(p, d.length - (c.word - index));
+  const std::uint32_t packet_words = std::min(p, c.total_words - (c.word - index));
   hls::PacketPacerInputs in;
   in.in_valid = true;
-  in.in_data = memory_[d.src_offset + c.word];
+  in.in_data = c.word < d.length ? memory_[d.src_offset + c.word] : network_.innet()->identity();
   in.in_last = index + 1 == packet_words;
   in.in_gap = d.gap;
   in.in_slack = d.slack;
@@ -520,10 +563,10 @@ void Nic::catch_up(Controller& c, Cycle now) {
 Cycle Nic::step_controller(Controller& c, Cycle now) {
   catch_up(c, now);
   const Descriptor& d = c.send;
-  const auto p = static_cast<std::uint32_t>(config_.packet_flits);
+  const std::uint32_t p = c.packet_words;
   const std::uint32_t index = c.word % p;  // flit index in its packet
   const std::uint32_t first = c.word - index;
-  const std::uint32_t packet_words = std::min(p, d.length - first);
+  const std::uint32_t packet_words = std::min(p, c.total_words - first);
   const bool head = index == 0;
   const bool last = index + 1 == packet_words;
   if (c.follows != 0 && head) {
@@ -566,7 +609,16 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
       h.route_hint = d.route_hint;
       h.flits = static_cast<std::uint16_t>(packet_words);
       try {
-        c.packet = network_.create_packet(h, &c.route);
+        if (c.innet) {
+          // up the aggregation tree: one hop to the attachment switch's unit
+          const InnetEntry& entry = network_.innet()->entry(self_, d.route_hint);
+          h.destination = self_;
+          h.controller = entry.controller;
+          h.area = entry.child;
+          c.packet = network_.create_packet_on(h, entry.steps);
+        } else {
+          c.packet = network_.create_packet(h, &c.route);
+        }
       } catch (const ConfigError& e) {
         book_.fail(e.what());
         return kNever;
@@ -588,7 +640,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
     network_.activity().entered(now);
     ++book_.lane().flits;
     ++book_.lane().progress;
-    if (++c.word == d.length) {
+    if (++c.word == c.total_words) {
       c.busy = false;
       if (book_.trace != nullptr) [[unlikely]] book_.trace->sent(c.message, now);
     }
@@ -606,7 +658,7 @@ Cycle Nic::step_controller(Controller& c, Cycle now) {
   // only grow by arrivals, and an arrival wakes the NIC (wakes_on_credit).
   if (fire) {
     if (!c.busy) return now + 1;  // its next SEND
-    const bool next_ready = last ? c.channel.free_vc(static_cast<int>(std::min(p, d.length - c.word))) >= 0
+    const bool next_ready = last ? c.channel.free_vc(static_cast<int>(std::min(p, c.total_words - c.word))) >= 0
                                  : c.channel.has_credit(c.vc);
     if (rated && next_ready && !c.injection->can_depart(now + 1)) [[unlikely]]
       return c.injection->next_departure();

@@ -126,6 +126,9 @@ struct Message {
   ReceiveOp op = ReceiveOp::copy;
   DataType dtype = DataType::int64;
   std::uint32_t packets_left = 0;
+  /// Words at and past this address are not written (the padding of an
+  /// in-network collective's last block, systemc/switch/innet_fabric.hpp).
+  std::uint32_t end = 0xFFFFFFFF;
 };
 
 class Nic;
@@ -266,6 +269,16 @@ class Nic final : public Clocked {
   /// as arrived from cycle now + 1 on.
   void arrive_next_cycle(std::uint32_t tag, Cycle now);
   void wake(Cycle at) { wake_at(at); }
+  /// An in-network collective's result is on its way to this node (its
+  /// record made by the switch that sends it in cycle `now`): it counts as a
+  /// message this node waits to see delivered (systemc/switch/innet_fabric.hpp),
+  /// from the next cycle on whether the switch ran before or after this NIC
+  /// in cycle `now` (settle; a negative acknowledgement in acks_pending_).
+  void expect_receipt(Cycle now) {
+    settle(now);
+    --acks_pending_;
+    cross_cycle_ = now;
+  }
   [[nodiscard]] int controllers() const { return static_cast<int>(controllers_.size()); }
   void set_observer(NicObserver* observer) { observer_ = observer; }
   void prefetch(int stage) const override;
@@ -305,6 +318,13 @@ class Nic final : public Clocked {
     std::uint32_t follows = 0;  // the SEND forwards message tag `follows` as it arrives (0: a plain SEND)
     std::uint32_t message = 0;
     std::uint32_t word = 0;  // next word of the SEND
+    // Words a packet and words in all of the SEND: packet_flits and its
+    // length, or for a SEND to the aggregation trees block_words and the
+    // length rounded up to whole blocks (the padding is the reduction's
+    // identity).
+    std::uint32_t packet_words = 1;
+    std::uint32_t total_words = 0;
+    bool innet = false;
     PacketId packet = 0;
     int vc = 0;
     Network::RouteMemo route;  // the route of its last packet
@@ -337,6 +357,8 @@ class Nic final : public Clocked {
   void dispatch(Cycle now, Cycle& next);
   bool dispatch_stream(Cycle now, Cycle& next, std::size_t stream);
   bool start(Controller& c, const Queued& q, Cycle now);
+  /// A SEND to the aggregation trees (collectives::kInNetwork).
+  bool start_in_network(Controller& c, const Descriptor& d, Cycle now);
   /// The words [offset, offset + length) have all been written by the message tagged `tag` (cut-through).
   [[nodiscard]] bool written_by(std::uint32_t offset, std::uint32_t length, std::uint32_t tag) const;
   /// Offers the next flit; returns the cycle the controller needs to run next.
@@ -356,7 +378,7 @@ class Nic final : public Clocked {
   // What other nodes did to this one in cycle cross_cycle_ (kNever: nothing
   // is pending), counted from the next cycle on whether they ran before or
   // after this NIC in that cycle: delivery acknowledgements not yet taken off
-  // outstanding_ (acks_pending_), and the tags of zero-length messages not
+  // outstanding_, less the in-network results announced to it (acks_pending_), and the tags of zero-length messages not
   // yet counted as arrived (early_arrivals_).
   alignas(64) Cycle cross_cycle_ = kNever;
   std::vector<Controller> controllers_;

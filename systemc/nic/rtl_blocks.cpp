@@ -10,6 +10,7 @@
 
 #include <Vpacket_pacer.h>
 #include <Vpacket_pacer___024root.h>
+#include <Vswitch_aggregator.h>
 #include <Vtree_bcast_rule.h>
 #include <verilated.h>
 
@@ -150,6 +151,56 @@ class RtlForwardingRule final : public ForwardingRuleBlock {
   Vtree_bcast_rule model_;
 };
 
+class RtlSwitchAggregator final : public SwitchAggregatorBlock {
+ public:
+  RtlSwitchAggregator() : model_(&context(), instance_name("switch_aggregator").c_str()) {
+    reset_model(model_, "switch_aggregator", [](Vswitch_aggregator& m) {
+      m.cfg_we_i = 0;
+      m.in_valid_i = 0;
+      m.up_ready_i = 0;
+      m.dn_valid_i = 0;
+      m.out_ready_i = 0;
+    });
+  }
+  ~RtlSwitchAggregator() override { model_.final(); }
+  RtlSwitchAggregator(const RtlSwitchAggregator&) = delete;
+  RtlSwitchAggregator& operator=(const RtlSwitchAggregator&) = delete;
+
+  hls::SwitchAggregatorOutputs step(const hls::SwitchAggregatorInputs& in) override {
+    model_.cfg_we_i = in.cfg_we;
+    model_.cfg_addr_i = in.cfg_addr;
+    model_.cfg_wdata_i = in.cfg_wdata;
+    model_.in_valid_i = in.in_valid;
+    model_.in_child_i = in.in_child;
+    model_.in_key_i = in.in_key;
+    model_.in_data_i = in.in_data;
+    model_.up_ready_i = in.up_ready;
+    model_.dn_valid_i = in.dn_valid;
+    model_.dn_key_i = in.dn_key;
+    model_.dn_data_i = in.dn_data;
+    model_.out_ready_i = in.out_ready;
+    return clock_cycle(model_, "switch_aggregator", [](const Vswitch_aggregator& m) {
+      hls::SwitchAggregatorOutputs out;
+      out.in_ready = m.in_ready_o != 0;
+      out.up_valid = m.up_valid_o != 0;
+      out.up_key = static_cast<std::uint16_t>(m.up_key_o);
+      out.up_data = m.up_data_o;
+      out.up_last = m.up_last_o != 0;
+      out.dn_ready = m.dn_ready_o != 0;
+      out.out_valid = m.out_valid_o != 0;
+      out.out_key = static_cast<std::uint16_t>(m.out_key_o);
+      out.out_data = m.out_data_o;
+      out.out_last = m.out_last_o != 0;
+      out.busy = m.busy_o != 0;
+      return out;
+    });
+  }
+  [[nodiscard]] unsigned slots() const override { return kRtlAggregationSlots; }
+
+ private:
+  Vswitch_aggregator model_;
+};
+
 /// Every engine module has the ports of driver/engine_block.hpp.
 template <typename Model>
 class RtlEngine final : public EngineBlock {
@@ -195,6 +246,8 @@ std::unique_ptr<Pacer> make_rtl_pacer() { return std::make_unique<RtlPacer>(); }
 
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { return std::make_unique<RtlForwardingRule>(); }
 
+std::unique_ptr<SwitchAggregatorBlock> make_rtl_switch_aggregator() { return std::make_unique<RtlSwitchAggregator>(); }
+
 template <typename Model>
 std::unique_ptr<EngineBlock> make_rtl_engine_of(const char* block) {
   return std::make_unique<RtlEngine<Model>>(block);
@@ -231,6 +284,7 @@ namespace {
 bool rtl_blocks_built() { return false; }
 std::unique_ptr<Pacer> make_rtl_pacer() { unavailable(); }
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule() { unavailable(); }
+std::unique_ptr<SwitchAggregatorBlock> make_rtl_switch_aggregator() { unavailable(); }
 std::unique_ptr<driver::EngineBlock> make_rtl_engine(std::string_view /*engine*/) { unavailable(); }
 
 }  // namespace collnet::systemc

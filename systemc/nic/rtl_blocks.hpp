@@ -1,4 +1,4 @@
-// The Verilated RTL of the NIC's blocks (`nic_blocks=rtl`
+// The Verilated RTL of the NIC's blocks and the switches' aggregation engine (`switch_blocks=rtl`) (`nic_blocks=rtl`
 // runs "the NIC with the Verilated pacer and schedule engine in place of the
 // C++ classes", and the tree-bcast forwarding rule). rtl/CMakeLists.txt Verilates every block into one library,
 // collnet_rtl_models; the NIC reaches those models only through the Pacer and
@@ -22,6 +22,7 @@
 #include "driver/engine_block.hpp"
 #include "systemc/nic/forwarding_rule.hpp"
 #include "systemc/nic/pacer.hpp"
+#include "systemc/switch/aggregator_block.hpp"
 
 namespace collnet::systemc {
 
@@ -31,6 +32,8 @@ bool rtl_blocks_built();
 std::unique_ptr<Pacer> make_rtl_pacer();
 /// rtl/tree_bcast_rule.sv, after reset.
 std::unique_ptr<ForwardingRuleBlock> make_rtl_forwarding_rule();
+/// rtl/switch_aggregator.sv (its default parameters: Slots = kRtlAggregationSlots), after reset.
+std::unique_ptr<SwitchAggregatorBlock> make_rtl_switch_aggregator();
 /// The schedule engine named `engine` (rtl/schedule_engine_<engine>.sv), after reset.
 std::unique_ptr<driver::EngineBlock> make_rtl_engine(std::string_view engine);
 

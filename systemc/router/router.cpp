@@ -228,9 +228,12 @@ void Router::front_changed(InputVc& ivc, std::size_t slot, Cycle base) {
     ivc.want_port = static_cast<std::int16_t>(step.port);
     ivc.want_class = class_range_.size() > 1 ? step.vc_class : std::uint8_t{0};
   } else {
-    // End of the route: the ejection port of the destination controller.
+    // End of the route: the ejection port of the destination controller
+    // (an aggregation unit's: the reduction class).
     ivc.want_port = static_cast<std::int16_t>(network_ports_ + p.header.controller);
-    ivc.want_class = kAnyClass;
+    ivc.want_class = ivc.want_port >= unit_port_first_
+                         ? unit_class_[static_cast<std::size_t>(ivc.want_port - unit_port_first_)]
+                         : kAnyClass;
   }
   if (ivc.want_port >= ports_ || out_links_[static_cast<std::size_t>(ivc.want_port)] == nullptr)
     throw std::logic_error(std::string(name()) + ": packet routed to unconnected port " +

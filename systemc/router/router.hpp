@@ -130,6 +130,16 @@ class Router final : public Clocked {
   /// direct, network.hpp): a head leaving on it leaves the network, as one
   /// leaving on an ejection port does.
   void mark_ejection_port(int port);
+  /// Ports from `first` on lead to the switch's aggregation units
+  /// (systemc/switch/innet_fabric.hpp): a head ejected there takes a VC of
+  /// `vc_class`, the reduction class, so that each child's packets reach its
+  /// unit in the order they were sent; set_unit_port_any_class exempts a
+  /// port (a unit's input of its parent's results, which always drains).
+  void set_unit_ports(int first, int vc_class) {
+    unit_port_first_ = first;
+    unit_class_.assign(static_cast<std::size_t>(std::max(ports_ - first, 0)), static_cast<std::uint8_t>(vc_class));
+  }
+  void set_unit_port_any_class(int port) { unit_class_.at(static_cast<std::size_t>(port - unit_port_first_)) = kAnyClass; }
 
   [[nodiscard]] topology::NodeId node() const { return node_; }
   [[nodiscard]] int network_ports() const { return network_ports_; }
@@ -348,6 +358,8 @@ class Router final : public Clocked {
   std::vector<std::uint8_t> in_lanes_;
   std::vector<std::uint8_t> in_sent_;
   int rounds_ = 1;
+  int unit_port_first_ = 0x7FFFFFFF;  // set_unit_ports
+  std::vector<std::uint8_t> unit_class_;  // per unit port: its VC class
 
   std::unique_ptr<VcAllocator> vc_allocator_;
   // The router port of in's (out's) i-th binding, until end_of_elaboration.

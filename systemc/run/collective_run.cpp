@@ -20,6 +20,7 @@
 #include "systemc/network/network.hpp"
 #include "systemc/run/energy_counts.hpp"
 #include "systemc/run/synthetic.hpp"
+#include "systemc/switch/innet_fabric.hpp"
 #include "systemc/trace/waveform.hpp"
 #include "topology/boards.hpp"
 #include "topology/grid.hpp"
@@ -45,6 +46,16 @@ const std::vector<Key>& collective_keys() {
                   "schedule engine or tree-bcast's forwarding-rule block unless schedule_engine is reference; same "
                   "cycles and data as hls)",
                   "hls", {"hls", "rtl"}),
+      Key::choice("switch_blocks",
+                  "in-network collectives: which implementation of the switches' aggregation engine runs: hls "
+                  "(the synthesizable C++ class hls/switch_aggregator.hpp) or rtl (its Verilated SystemVerilog "
+                  "rtl/switch_aggregator.sv in the loop; same cycles and data as hls)",
+                  "hls", {"hls", "rtl"}),
+      Key::integer("aggregation_slots",
+                   "in-network collectives: slots of each switch's aggregation table, the reduction blocks it holds "
+                   "at once (hls: a power of two; rtl: the 8 it is built with)",
+                   8, 1, 64)
+          .accepting("1, 2, 4, 8, 16, 32, 64 (hls); 8 (rtl)"),
       Key::text("compare",
                 "collnet run: also run these algorithms (comma-separated) on the same scenario and print them side "
                 "by side, each on the main run's words a rank (set through its own elements or message_flits); "
@@ -101,6 +112,8 @@ CollectiveScenario collective_from(const Params& params) {
   s.dispatch = collectives::dispatch_key().choice(params);
   s.schedule_engine = collective_key("schedule_engine").choice(params);
   s.nic.blocks = collective_key("nic_blocks").choice(params) == "rtl" ? NicBlocks::rtl : NicBlocks::hls;
+  s.switch_blocks = collective_key("switch_blocks").choice(params) == "rtl" ? SwitchBlocks::rtl : SwitchBlocks::hls;
+  s.aggregation_slots = static_cast<int>(collective_key("aggregation_slots").integer(params));
   s.barrier = barrier_config_from(params, s.router.link_latency);
   s.link_faults = link_faults_from(params);
   s.watchdog_cycles = static_cast<Cycle>(declared<RunKeys>().watchdog_cycles.integer(params));
@@ -310,7 +323,10 @@ void plan_source(const CollectiveScenario& s, CollectivePlan& p) {
 /// reverse order: the modules before the session (kernel.hpp).
 struct Elaboration {
   Elaboration(const CollectiveScenario& s, const CollectivePlan& p)
-      : network(*p.topo, s.router, p.nic.controllers + (s.background.enabled ? 1 : 0)),
+      : network(*p.topo, s.router, p.nic.controllers + (s.background.enabled ? 1 : 0), EndpointAttach::server,
+                p.schedule.innet ? InNetworkFabric::extras(*p.topo, *p.schedule.innet,
+                                                           p.nic.controllers + (s.background.enabled ? 1 : 0))
+                                 : NetworkExtras{}),
         barrier(*p.topo, s.barrier,
                 [this](topology::EndpointId e, Cycle at) { book.nics[static_cast<std::size_t>(e)]->wake(at); }) {
     network.enable_link_faults(s.link_faults);
@@ -349,6 +365,8 @@ struct Elaboration {
                                                                static_cast<topology::EndpointId>(e), network, load,
                                                                destination, background_stats));
     }
+    if (p.schedule.innet)
+      fabric = std::make_unique<InNetworkFabric>(network, p.schedule, s.switch_blocks, s.aggregation_slots, book);
     watchdog = std::make_unique<Watchdog>("watchdog", network.activity(), s.watchdog_cycles);
     monitor = std::make_unique<ProgramMonitor>("monitor", book, network.activity(), s.watchdog_cycles);
     if (!s.vcd_path.empty()) {
@@ -381,6 +399,7 @@ struct Elaboration {
     else if (s.message_sink) threads_note = "a workload's nodes are timed from its messages";
     else if (s.flit_probe) threads_note = "a flit probe watches the links";
     else if (p.nic.blocks == NicBlocks::rtl) threads_note = "nic_blocks=rtl runs Verilated models";
+    else if (p.schedule.innet) threads_note = "an in-network collective runs its switches' aggregation units";
     else if (s.link_faults.enabled) threads_note = "the links run under the fault model";
     // The program monitor's verdict reads every NIC in the cycle it runs;
     // inside the calendar (an interval below its horizon) a serial run's
@@ -428,6 +447,7 @@ struct Elaboration {
     monitor.reset();
     watchdog.reset();
     while (!background.empty()) background.pop_back();
+    fabric.reset();
     while (!nics.empty()) nics.pop_back();
   }
 
@@ -439,6 +459,7 @@ struct Elaboration {
   std::vector<std::unique_ptr<Nic>> nics;
   TrafficStats background_stats;                          // key traffic: the background's counts
   std::vector<std::unique_ptr<TrafficEndpoint>> background;  // one source a node (empty: none)
+  std::unique_ptr<InNetworkFabric> fabric;  // in-network collectives: the switches' aggregation units
   std::unique_ptr<Watchdog> watchdog;
   std::unique_ptr<ProgramMonitor> monitor;
   std::unique_ptr<WaveformTracer> tracer;

@@ -51,6 +51,7 @@
 #include "systemc/run/traffic_endpoint.hpp"
 #include "systemc/run/traffic_pattern.hpp"
 #include "systemc/run/watchdog.hpp"
+#include "systemc/switch/aggregator_block.hpp"
 
 namespace collnet::systemc {
 
@@ -98,6 +99,10 @@ struct CollectiveScenario {
   NicConfig nic;           // controllers 0: the schedule's
   std::string dispatch = "auto";
   std::string schedule_engine = "auto";
+  // In-network collectives: the switches' aggregation engines (keys
+  // switch_blocks, aggregation_slots; systemc/switch/innet_fabric.hpp).
+  SwitchBlocks switch_blocks = SwitchBlocks::hls;
+  int aggregation_slots = 8;
   BarrierConfig barrier;
   LinkFaultConfig link_faults;  // link_error_rate, link_retry, ... (link_faults.hpp)
   BackgroundTraffic background;  // key traffic beside algorithm or workload
@@ -131,8 +136,8 @@ struct CollectiveScenario {
 /// nic_keys(), barrier_keys(), collective_keys()); throws ConfigError naming
 /// the key on bad input.
 CollectiveScenario collective_from(const Params& params);
-/// Keys of the collective run itself (schedule_engine, nic_blocks, compare,
-/// max_cycles); the algorithm's own and the common ones are in its registry
+/// Keys of the collective run itself (schedule_engine, nic_blocks,
+/// switch_blocks, aggregation_slots, compare, max_cycles); the algorithm's own and the common ones are in its registry
 /// entry (collectives/algorithm.hpp).
 const std::vector<Key>& collective_keys();
 /// The algorithm names of a `compare` value ("a, b" -> {a, b}; empty: none).

@@ -140,6 +140,8 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, GoldenFigures, ::testing::ValuesIn(golden_sc
 std::string forced_to_one_thread(const Golden& g) {
   for (const auto& a : g.args)
     if (a == "nic_blocks=rtl") return "nic_blocks=rtl runs Verilated models";
+  for (const auto& a : g.args)
+    if (a.rfind("algorithm=innet-", 0) == 0) return "an in-network collective runs its switches' aggregation units";
   return "";
 }
 

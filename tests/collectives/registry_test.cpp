@@ -32,6 +32,7 @@ std::string topology_for(const Algorithm& a) {
   if (a.name == "tree-bcast") return "tree:kary=2,n=7";
   if (a.name.rfind("hd-", 0) == 0) return "boards:2x2x1x1";
   if (a.name == "twotree-hier") return "leafspine:p=6";
+  if (a.name.rfind("innet-", 0) == 0) return "fattree:k=4,n=2";
   return "torus:4x4";
 }
 
