@@ -171,6 +171,31 @@ def _prepare_out(out_dir):
         raise BadInput(f"--out: cannot write to directory '{out_dir}': permission denied")
 
 
+def _save(fig, out_dir):
+    """Writes the figure as OUT/timeline.png and closes it; returns the PNG's
+    path and that of the description beside it (OUT/timeline.json)."""
+    import matplotlib.pyplot as plt
+
+    png = os.path.join(out_dir, "timeline.png")
+    try:
+        fig.savefig(png, dpi=110)
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{png}': {e.strerror}")
+    finally:
+        plt.close(fig)
+    return png, os.path.join(out_dir, "timeline.json")
+
+
+def _describe(path, description):
+    """Writes what was drawn as JSON beside the picture."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(description, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise BadInput(f"--out: cannot write '{path}': {e.strerror}")
+
+
 def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
     """Draws DIR/timeline.png and writes DIR/timeline.json; returns the
     description (also the JSON's content). links_csv None: the links file
@@ -296,14 +321,7 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
     axes[-1][0].set_xlabel("cycle")
     fig.tight_layout()
 
-    png = os.path.join(out_dir, "timeline.png")
-    description_path = os.path.join(out_dir, "timeline.json")
-    try:
-        fig.savefig(png, dpi=110)
-    except OSError as e:
-        raise BadInput(f"--out: cannot write '{png}': {e.strerror}")
-    finally:
-        plt.close(fig)
+    png, description_path = _save(fig, out_dir)
     description = {
         "trace": trace_csv,
         "links_file": links_csv,
@@ -323,12 +341,7 @@ def draw(trace_csv, out_dir, links_csv=None, bins=DEFAULT_BINS):
         "bins": bins,
         "links": link_busy if links else None,
     }
-    try:
-        with open(description_path, "w", encoding="utf-8") as f:
-            json.dump(description, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise BadInput(f"--out: cannot write '{description_path}': {e.strerror}")
+    _describe(description_path, description)
     return description
 
 
@@ -452,14 +465,7 @@ def draw_chrome(path, out_dir):
         fig.colorbar(image, cax=axes[1][1].inset_axes([0, 0, 0.25, 1])).set_label("busy fraction")
         link_rows = {name: len(counters[name]) for name in link_names}
     fig.tight_layout()
-    png = os.path.join(out_dir, "timeline.png")
-    description_path = os.path.join(out_dir, "timeline.json")
-    try:
-        fig.savefig(png, dpi=110)
-    except OSError as e:
-        raise BadInput(f"--out: cannot write '{png}': {e.strerror}")
-    finally:
-        plt.close(fig)
+    png, description_path = _save(fig, out_dir)
     description = {
         "timeline": path,
         "files": [png, description_path],
@@ -472,12 +478,7 @@ def draw_chrome(path, out_dir):
                                                "lanes": len(lanes_of[r])} for r in ranks},
         "links": link_rows,
     }
-    try:
-        with open(description_path, "w", encoding="utf-8") as f:
-            json.dump(description, f, indent=1)
-            f.write("\n")
-    except OSError as e:
-        raise BadInput(f"--out: cannot write '{description_path}': {e.strerror}")
+    _describe(description_path, description)
     return description
 
 

@@ -81,8 +81,7 @@ const std::vector<TopologyForm>& topology_forms() {
        "two-level leaf/spine from a wiring list (lines 'server S leaf L', 'uplink LEAF SPINE')"},
       {"graph", "graph:FILE.yaml",
        "any network from a YAML file: endpoints, routers, links (latency, bandwidth, ports), up*/down* shortest routes "
-       "or a "
-       "routing table"},
+       "or a routing table"},
   };
   return forms;
 }
