@@ -388,7 +388,7 @@ NetworkExtras InNetworkFabric::extras(const topology::Topology& topology, const 
 
 InNetworkFabric::InNetworkFabric(Network& network, const collectives::Schedule& schedule, SwitchBlocks blocks,
                                  int slots, CollectiveBook& book)
-    : network_(network), book_(book), innet_(*schedule.innet) {
+    : book_(book), innet_(*schedule.innet) {
   const topology::Topology& topology = network.topology();
   const topology::Graph& g = topology.graph();
   if (innet_.kind != collectives::InNetwork::Kind::bcast)

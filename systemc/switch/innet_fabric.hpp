@@ -114,7 +114,6 @@ class InNetworkFabric {
   [[nodiscard]] std::string describe() const;
 
  private:
-  Network& network_;
   CollectiveBook& book_;
   collectives::InNetwork innet_;
   std::vector<std::vector<InnetEntry>> entries_;  // [endpoint][tree]
