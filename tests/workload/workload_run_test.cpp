@@ -8,9 +8,12 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 
+#include <google/protobuf/util/delimited_message_util.h>
 #include <gtest/gtest.h>
 
 #include "../cli/cli_runner.hpp"
@@ -95,6 +98,15 @@ TEST(WorkloadRun, TheRingLoweredToSendsAndReceivesTakesTheCyclesOfTheRegisteredR
   EXPECT_GE(lowered, 14 * 4096 / 8);
 }
 
+/// Appends `m` as a Chakra rank file holds it: its length as a varint, then
+/// its bytes (protobuf's delimited form).
+void append_delimited(std::string& out, const google::protobuf::Message& m) {
+  std::ostringstream s;
+  if (!google::protobuf::util::SerializeDelimitedToOstream(m, &s))
+    throw std::runtime_error("serializing a Chakra message");
+  out += s.str();
+}
+
 /// A workload of 4 ranks, each: compute A (5 us), an ALL_REDUCE of 16 KiB
 /// after A, compute B (5 us) after A (`overlap`) or after the allreduce.
 std::string overlap_workload(bool overlap) {
@@ -103,14 +115,7 @@ std::string overlap_workload(bool overlap) {
   fs::create_directories(dir);
   for (int r = 0; r < 4; ++r) {
     std::string out;
-    const auto put = [&](const google::protobuf::Message& m) {
-      const std::string bytes = m.SerializeAsString();
-      for (std::uint64_t v = bytes.size(); ; v >>= 7) {
-        out += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-        if (v < 0x80) break;
-      }
-      out += bytes;
-    };
+    const auto put = [&](const google::protobuf::Message& m) { append_delimited(out, m); };
     chakra::GlobalMetadata meta;
     meta.set_version("0.0.4");
     put(meta);
@@ -218,14 +223,7 @@ std::string halves_workload() {
   fs::create_directories(dir);
   for (int r = 0; r < 8; ++r) {
     std::string out;
-    const auto put = [&](const google::protobuf::Message& m) {
-      const std::string bytes = m.SerializeAsString();
-      for (std::uint64_t v = bytes.size();; v >>= 7) {
-        out += static_cast<char>((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
-        if (v < 0x80) break;
-      }
-      out += bytes;
-    };
+    const auto put = [&](const google::protobuf::Message& m) { append_delimited(out, m); };
     chakra::GlobalMetadata meta;
     meta.set_version("0.0.4");
     put(meta);
